@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/** A step is an open record: robots have many parameters, and the service validates them. */
+export const stepSchema = z.looseObject({
+  robot: z.string(),
+  use: z.unknown().optional(),
+  result: z.union([z.boolean(), z.literal('debug')]).optional(),
+});
+export type Step = z.infer<typeof stepSchema>;
+
+export const stepsSchema = z.record(z.string(), stepSchema);
+export type Steps = z.infer<typeof stepsSchema>;
+
+/** What the user chose to run: raw steps or a Template, plus custom fields. */
+export const instructionsSchema = z
+  .object({
+    steps: stepsSchema.optional(),
+    template_id: z.string().min(1).optional(),
+    fields: z.record(z.string(), z.string()).optional(),
+    notify_url: z.string().optional(),
+  })
+  .refine((v) => v.steps !== undefined || v.template_id !== undefined, {
+    message: 'Give either steps or a template_id.',
+  });
+export type Instructions = z.infer<typeof instructionsSchema>;

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { instructionsSchema } from '../api/instructions';
+import {
+  appInfoSchema,
+  localFileSchema,
+  runProgressSchema,
+  runSchema,
+  scanResultSchema,
+  workspaceSchema,
+} from './models';
+
+/**
+ * The one map of request/response channels between the renderer and core. The preload bridge, the
+ * browser host's WebSocket bridge and core's handlers are all typed from it, and every request is parsed
+ * with its schema on arrival (the renderer is untrusted). See shared/ipc/README.md to add a channel.
+ */
+export const channels = {
+  'app:info': { request: z.object({}), response: appInfoSchema },
+  'workspaces:list': { request: z.object({}), response: z.array(workspaceSchema) },
+
+  /** Expand paths (files and folders, recursively) into the files to upload. */
+  'files:scan': {
+    request: z.object({ paths: z.array(z.string().min(1)).min(1).max(10_000) }),
+    response: scanResultSchema,
+  },
+  /** A small JPEG preview of a local image as a data: URL; null for non-images. */
+  'files:thumbnail': {
+    request: z.object({ path: z.string().min(1), size: z.number().int().min(16).max(512).default(96) }),
+    response: z.object({ dataUrl: z.string().nullable() }),
+  },
+
+  /** Create an Assembly in the active (or given) workspace and upload the files to it with tus. */
+  'runs:start': {
+    request: z.object({
+      workspaceId: z.string().optional(),
+      files: z.array(localFileSchema).max(100_000),
+      instructions: instructionsSchema,
+    }),
+    response: runSchema,
+  },
+  'runs:list': { request: z.object({}), response: z.array(runSchema) },
+  'runs:get': { request: z.object({ runId: z.string() }), response: runSchema },
+  /** Cancel: stops the uploads and DELETEs the Assembly. */
+  'runs:cancel': { request: z.object({ runId: z.string() }), response: runSchema },
+
+  /** Download one result file into the downloads folder; returns where it was saved. */
+  'results:download': {
+    request: z.object({ runId: z.string(), url: z.string().url(), name: z.string().min(1) }),
+    response: z.object({ path: z.string() }),
+  },
+  /** A preview of a result image (fetched by core, so the renderer needs no network) as a data: URL. */
+  'results:thumbnail': {
+    request: z.object({ url: z.string().url(), size: z.number().int().min(16).max(512).default(160) }),
+    response: z.object({ dataUrl: z.string().nullable() }),
+  },
+  /** Open a downloaded file with the default app, or show it in the file manager. */
+  'shell:openPath': { request: z.object({ path: z.string().min(1) }), response: z.object({}) },
+  'shell:revealPath': { request: z.object({ path: z.string().min(1) }), response: z.object({}) },
+} as const;
+
+/** Events from core to the renderer. Progress is coalesced in core (a few per second per run). */
+export const events = {
+  /** A run changed state, gained a status record or results. Carries the whole run. */
+  'run:updated': runSchema,
+  /** Upload progress: totals plus the files that changed. */
+  'run:progress': runProgressSchema,
+} as const;
+
+export type Channels = typeof channels;
+export type ChannelName = keyof Channels;
+export type ChannelRequest<C extends ChannelName> = z.input<Channels[C]['request']>;
+export type ParsedRequest<C extends ChannelName> = z.output<Channels[C]['request']>;
+export type ChannelResponse<C extends ChannelName> = z.output<Channels[C]['response']>;
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
+
+export const channelNames = Object.keys(channels) as ChannelName[];
+export const eventNames = Object.keys(events) as EventName[];
+
+export const isChannelName = (name: unknown): name is ChannelName =>
+  typeof name === 'string' && Object.prototype.hasOwnProperty.call(channels, name);
+export const isEventName = (name: unknown): name is EventName =>
+  typeof name === 'string' && Object.prototype.hasOwnProperty.call(events, name);

@@ -1,0 +1,29 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+// Two projects: Node for shared/, service/ and electron/ (real servers, real files, real keyring),
+// happy-dom for renderer components. Tests sit next to their source as *.test.ts(x).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['shared/**/*.test.ts', 'service/**/*.test.ts', 'electron/**/*.test.ts', 'scripts/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          pool: 'forks',
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: 'renderer',
+          environment: 'happy-dom',
+          include: ['renderer/**/*.test.{ts,tsx}'],
+        },
+      },
+    ],
+  },
+});
