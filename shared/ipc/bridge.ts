@@ -10,11 +10,13 @@ export interface AssemblylineBridge {
   /** Subscribe to an event; returns the unsubscribe function. */
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
   /**
-   * Turn files the user dropped or picked (DOM `File` objects) into paths on disk that core can read.
-   * Electron asks `webUtils.getPathForFile`; the browser host, which gets no paths from the page,
-   * stages the bytes with the host first. Folders dropped in Electron come back as the folder's path.
+   * Turn what the user dropped or picked into paths on disk that core can read and scan. The page walks
+   * dropped folders itself and passes every file with its relative path (`photos/sub/a.jpg`); the bridge
+   * answers with the top-level roots (`/home/me/photos`), which `files:scan` expands again in core.
+   * Electron finds real paths with `webUtils.getPathForFile`; the browser host, which gets no paths from
+   * a page, first stages the bytes with the host under the same relative paths.
    */
-  pathsForFiles(files: readonly BrowserFileLike[]): Promise<Result<DroppedPath[]>>;
+  pathsForFiles(items: readonly PickedFile[]): Promise<Result<DroppedPath[]>>;
   readonly host: 'electron' | 'browser';
 }
 
@@ -27,10 +29,15 @@ export interface BrowserFileLike {
   readonly webkitRelativePath?: string;
 }
 
+export interface PickedFile {
+  readonly file: BrowserFileLike;
+  /** `name` for a loose file, `folder/sub/name` for a file inside a dropped or picked folder. */
+  readonly relativePath: string;
+}
+
+/** A top-level dropped item on disk: a file or a folder, for `files:scan`. */
 export interface DroppedPath {
   readonly path: string;
-  /** Relative path to keep for display and for `relative_path` (folder structure of the drop). */
-  readonly relativePath: string;
 }
 
 /** The name under which the bridge is exposed on `window`. */
