@@ -1,0 +1,38 @@
+import { defineConfig, type Project } from '@playwright/test';
+
+/**
+ * Two projects, one set of specs. `browser-host` runs everywhere: Debian's Chromium drives the real
+ * renderer through the browser host, the real core and the real local service. `electron` launches the
+ * app with `_electron.launch`; it is only part of the run with ASSEMBLYLINE_E2E_ELECTRON=1 (it needs an
+ * Electron runtime, which CI machines cannot download).
+ */
+const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const projects: Project[] = [{ name: 'browser-host' }];
+if (process.env.ASSEMBLYLINE_E2E_ELECTRON === '1') {
+  // These specs exercise the browser host's HTTP gate and WebSocket, which Electron does not have.
+  projects.push({ name: 'electron', testIgnore: /(security|browser-bridge)\.spec\.ts/ });
+}
+
+export default defineConfig({
+  testDir: './specs',
+  outputDir: '../test-results/e2e',
+  globalSetup: './global-setup.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 180_000,
+  expect: { timeout: 60_000 },
+  reporter: process.env.CI ? 'list' : [['list']],
+  use: {
+    // Both projects get Debian's Chromium (the electron project's fixtures never open it, but may resolve it).
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    viewport: { width: 1280, height: 860 },
+    actionTimeout: 20_000,
+  },
+  projects,
+});

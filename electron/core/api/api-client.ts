@@ -1,0 +1,270 @@
+import { assemblyStatusSchema, type AssemblyStatus } from '../../../shared/api/assembly-status';
+import type { Instructions } from '../../../shared/api/instructions';
+import { AppErrorCode, err, ok, type AppError, type Result } from '../../../shared/result';
+import { buildParams, signParams, type SignatureAlgo } from './sign-params';
+
+export interface ApiClientOptions {
+  /** Base URL without a trailing slash, e.g. `https://api2.transloadit.com` or the local service's URL. */
+  endpoint: string;
+  authKey: string;
+  /** The Auth Secret, read from the vault per request; null sends unsigned requests. */
+  getSecret: () => Promise<string | null>;
+  signatureAlgo?: SignatureAlgo;
+  fetch?: typeof fetch;
+  clock?: () => number;
+  random?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  maxRetries?: number;
+  timeoutMs?: number;
+}
+
+export interface UploadField {
+  field: string;
+  name: string;
+  data: Blob;
+}
+
+export interface CreateAssemblyInput {
+  instructions: Instructions;
+  expectedUploads: number;
+  /** Small files sent in the POST itself (multipart); big ones go through tus. */
+  files?: UploadField[];
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface ApiClient {
+  readonly endpoint: string;
+  createAssembly(input: CreateAssemblyInput): Promise<Result<AssemblyStatus>>;
+  /**
+   * Unsigned GET of an absolute status URL (signatures are not supported on single-Assembly GET). A failed
+   * Assembly's record (HTTP 200 with `error`) is a value here: it is that Assembly's final status.
+   */
+  getAssembly(url: string): Promise<Result<AssemblyStatus>>;
+  /** Signed DELETE of the Assembly URL; answers the status with `ASSEMBLY_CANCELED`. */
+  cancelAssembly(url: string): Promise<Result<AssemblyStatus>>;
+  /** Any other endpoint: `path` is relative to the endpoint, or an absolute URL. */
+  request(
+    method: HttpMethod,
+    path: string,
+    params?: Record<string, unknown>,
+    fields?: Record<string, string>,
+  ): Promise<Result<Record<string, unknown>>>;
+}
+
+const DEFAULT_MAX_RETRIES = 5;
+const CLIENT_HEADER = 'assemblyline:0.1.0';
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const endpoint = options.endpoint.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? fetch;
+  const clock = options.clock ?? Date.now;
+  const random = options.random ?? Math.random;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const timeoutMs = options.timeoutMs ?? 60_000;
+
+  const resolveUrl = (path: string): string => (/^https?:\/\//i.test(path) ? path : `${endpoint}/${path.replace(/^\/+/, '')}`);
+
+  /** Params and signature, rebuilt per attempt so each retry carries a fresh nonce and expiry. */
+  async function signed(body: Record<string, unknown>): Promise<{ params: string; signature: string | null }> {
+    const params = buildParams(body, { authKey: options.authKey, now: clock() });
+    const secret = await options.getSecret();
+    return { params, signature: secret ? signParams(params, secret, options.signatureAlgo ?? 'sha384') : null };
+  }
+
+  /** `statusRecord`: a 2xx answer that is an Assembly status stays a value even when it carries `error`. */
+  async function send(
+    method: HttpMethod,
+    build: () => Promise<{ url: string; init?: RequestInit }>,
+    statusRecord = false,
+  ): Promise<Result<Record<string, unknown>>> {
+    for (let attempt = 0; ; attempt++) {
+      let response: Response;
+      let url = '';
+      try {
+        const built = await build();
+        url = built.url;
+        response = await doFetch(url, {
+          ...built.init,
+          method,
+          headers: { Accept: 'application/json', 'Transloadit-Client': CLIENT_HEADER },
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (cause) {
+        return err(AppErrorCode.network, networkMessage(url, cause));
+      }
+      const parsed = await readJson(response);
+      const json = 'json' in parsed ? parsed.json : null;
+      const delay = retryDelayMs(response.status, response.headers.get('retry-after'), json, random);
+      if (delay !== null && attempt < maxRetries) {
+        await sleep(delay);
+        continue;
+      }
+      if (statusRecord && response.ok && 'json' in parsed && typeof parsed.json.assembly_id === 'string') return ok(parsed.json);
+      return toResult(response, parsed);
+    }
+  }
+
+  function formInit(params: string, signature: string | null, fields: Record<string, string>, files: UploadField[] = []): RequestInit {
+    // Field order as the Node SDK sends it: params, extra fields, files, signature.
+    const form = new FormData();
+    form.append('params', params);
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    for (const file of files) form.append(file.field, file.data, file.name);
+    if (signature) form.append('signature', signature);
+    return { body: form };
+  }
+
+  async function request(
+    method: HttpMethod,
+    path: string,
+    params: Record<string, unknown> = {},
+    fields: Record<string, string> = {},
+  ): Promise<Result<Record<string, unknown>>> {
+    const url = resolveUrl(path);
+    return send(method, async () => {
+      const { params: json, signature } = await signed(params);
+      if (method !== 'GET') return { url, init: formInit(json, signature, fields) };
+      // GET carries params and signature in the query string; the signature stays unencoded (service-facts §0).
+      const query = `${signature ? `signature=${signature}&` : ''}params=${encodeURIComponent(json)}`;
+      return { url: `${url}${url.includes('?') ? '&' : '?'}${query}` };
+    });
+  }
+
+  return {
+    endpoint,
+    async createAssembly({ instructions, expectedUploads, files }) {
+      const result = await send('POST', async () => {
+        const { params, signature } = await signed({ ...instructions });
+        const fields = { tus_num_expected_upload_files: String(expectedUploads) };
+        return { url: `${endpoint}/assemblies`, init: formInit(params, signature, fields, files) };
+      });
+      return result.ok ? parseStatus(result.value) : result;
+    },
+    async getAssembly(url) {
+      const result = await send('GET', async () => ({ url }), true);
+      return result.ok ? parseStatus(result.value) : result;
+    },
+    async cancelAssembly(url) {
+      const result = await send('DELETE', async () => {
+        const { params, signature } = await signed({});
+        return { url, init: formInit(params, signature, {}) };
+      }, true);
+      return result.ok ? parseStatus(result.value) : result;
+    },
+    request,
+  };
+}
+
+/**
+ * Statuses are parsed leniently: a field of an unexpected type (a null where a number was expected, say)
+ * is dropped rather than failing the whole record, so a service quirk never hides a run's progress.
+ */
+export function parseStatus(body: Record<string, unknown>): Result<AssemblyStatus> {
+  let candidate: unknown = body;
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const parsed = assemblyStatusSchema.safeParse(candidate);
+    if (parsed.success) return ok(parsed.data);
+    const paths = parsed.error.issues.map((issue) => issue.path).filter((p) => p.length > 0);
+    if (paths.length === 0) {
+      return err(AppErrorCode.invalidResponse, `The service sent an Assembly status the app cannot read: ${parsed.error.issues[0]?.message ?? 'bad shape'}`);
+    }
+    candidate = structuredClone(candidate);
+    // Later array indices first, so removing one element never shifts another that is still to go.
+    for (const p of [...paths].sort(comparePathsDescending)) dropPath(candidate, p);
+  }
+  return err(AppErrorCode.invalidResponse, 'The service sent an Assembly status the app cannot read.');
+}
+
+function comparePathsDescending(a: readonly PropertyKey[], b: readonly PropertyKey[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x === y) continue;
+    if (typeof x === 'number' && typeof y === 'number') return y - x;
+    return String(y).localeCompare(String(x));
+  }
+  return b.length - a.length;
+}
+
+function dropPath(root: unknown, path: readonly PropertyKey[]): void {
+  let node = root as Record<PropertyKey, unknown> | undefined;
+  for (const key of path.slice(0, -1)) {
+    node = node?.[key] as Record<PropertyKey, unknown> | undefined;
+    if (typeof node !== 'object' || node === null) return;
+  }
+  const last = path[path.length - 1]!;
+  if (Array.isArray(node) && typeof last === 'number') node.splice(last, 1);
+  else if (node) delete node[last];
+}
+
+type ParsedBody = { json: Record<string, unknown> } | { text: string };
+
+async function readJson(response: Response): Promise<ParsedBody> {
+  const text = await response.text().catch(() => '');
+  try {
+    const json: unknown = JSON.parse(text);
+    if (typeof json === 'object' && json !== null && !Array.isArray(json)) return { json: json as Record<string, unknown> };
+  } catch {
+    // Not JSON: reported below with the start of the body.
+  }
+  return { text };
+}
+
+/** NS `_remoteJson`: 413 RATE_LIMIT_REACHED or any 429; info.retryIn, else Retry-After, else 1 s; ×(1+0.1·random). */
+export function retryDelayMs(
+  status: number,
+  retryAfter: string | null,
+  json: Record<string, unknown> | null,
+  random: () => number,
+): number | null {
+  const rateLimited = (status === 413 && json?.error === 'RATE_LIMIT_REACHED') || status === 429;
+  if (!rateLimited) return null;
+  const retryIn = (json?.info as { retryIn?: unknown } | undefined)?.retryIn;
+  const header = retryAfter === null || retryAfter.trim() === '' ? NaN : Number(retryAfter);
+  const seconds = typeof retryIn === 'number' && retryIn >= 0 ? retryIn : Number.isFinite(header) && header >= 0 ? header : 1;
+  return seconds * 1000 * (1 + 0.1 * random());
+}
+
+function toResult(response: Response, body: ParsedBody): Result<Record<string, unknown>> {
+  if (!('json' in body)) {
+    const snippet = body.text.slice(0, 200).trim();
+    return err(
+      response.ok ? AppErrorCode.invalidResponse : `SERVER_${response.status}`,
+      `The service answered HTTP ${response.status} with a body that is not JSON${snippet ? `: ${snippet}` : ''}`,
+      { httpCode: response.status },
+    );
+  }
+  const json = body.json;
+  // Assembly-level failures often come as HTTP 200 with an `error` key (service-facts §0).
+  if (typeof json.error === 'string' || !response.ok) {
+    return { ok: false, error: toAppError(response.status, json) };
+  }
+  return ok(json);
+}
+
+export function toAppError(httpStatus: number, json: Record<string, unknown>): AppError {
+  const { error, message, http_code: httpCode, ...details } = json;
+  const code = typeof error === 'string' && error ? error : `SERVER_${httpStatus}`;
+  return {
+    code,
+    message: typeof message === 'string' && message ? message : `The service answered ${code} (HTTP ${httpStatus}).`,
+    httpCode: typeof httpCode === 'number' ? httpCode : httpStatus,
+    details,
+  };
+}
+
+function networkMessage(url: string, cause: unknown): string {
+  let origin = url;
+  try {
+    origin = new URL(url).origin;
+  } catch {
+    // keep the raw string
+  }
+  const inner = cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
+  if (cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError')) {
+    return `The service at ${origin} did not answer in time.`;
+  }
+  return `Could not reach the service at ${origin}: ${inner}`;
+}

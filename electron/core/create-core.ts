@@ -1,0 +1,134 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { EventName, EventPayload } from '../../shared/ipc/contract';
+import { AppErrorCode, err, ok, type Result } from '../../shared/result';
+import { startLocalService, type LocalService } from '../../service/index';
+import { createApiClient, type ApiClient } from './api/api-client';
+import { createCoreEvents } from './events';
+import type { HandlerContext } from './handlers/context';
+import { createHandlers } from './handlers/index';
+import type { Handlers } from './ipc/handlers';
+import type { DesktopPort } from './ports/desktop';
+import type { SecretStore } from './ports/secret-store';
+import { createRunManager, type RunManager, type RunManagerDeps } from './runs/run-manager';
+import { openRunStore } from './runs/run-store';
+import { createVault, type Vault } from './vault/vault';
+import { createWorkspaceStore, LOCAL_WORKSPACE_ID, type StoredWorkspace } from './workspaces/workspace-store';
+
+export interface CorePorts {
+  dataDir: string;
+  downloadsDir: string;
+  secretStore: SecretStore;
+  desktop: DesktopPort;
+  host: 'electron' | 'browser';
+  version: string;
+  localService?: { port?: number };
+  /** Upload tuning (tests use a short stall timeout); defaults suit real use. */
+  upload?: RunManagerDeps['upload'];
+}
+
+export interface Core {
+  handlers: Handlers;
+  onEvent(listener: <E extends EventName>(name: E, payload: EventPayload<E>) => void): () => void;
+  /** Where the browser host writes dropped files before `files:scan`. */
+  stagingDir: string;
+  /** For host UI beyond the contract (e.g. accepting an unprotected secret store). */
+  vault: Vault;
+  /** Runs (persisted in `<dataDir>/core.sqlite`); `settled(runId)` waits for a run to end. */
+  runs: RunManager;
+  /** The embedded service's URL, or null when it could not start. */
+  localServiceUrl: string | null;
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root of every capability, shared by both hosts. Starts the embedded local service,
+ * keeps its secret in the vault (or, when the vault is not secure, only in memory), and builds the
+ * handlers of every channel.
+ */
+export async function createCore(ports: CorePorts): Promise<Core> {
+  const stagingDir = path.join(ports.dataDir, 'staging');
+  await Promise.all([mkdir(ports.dataDir, { recursive: true }), mkdir(stagingDir, { recursive: true })]);
+
+  const events = createCoreEvents();
+  const vault = await createVault({ secure: ports.secretStore, dir: path.join(ports.dataDir, 'vault') });
+  const workspaces = await createWorkspaceStore(ports.dataDir);
+
+  let service: LocalService | null = null;
+  let serviceError: string | null = null;
+  try {
+    service = await startLocalService({ dataDir: path.join(ports.dataDir, 'local-service'), port: ports.localService?.port ?? 0 });
+  } catch (cause) {
+    serviceError = cause instanceof Error ? cause.message : String(cause);
+  }
+  await workspaces.ensureLocal(service?.url ?? '', service?.authKey ?? '');
+  if (service && (await vault.status()).secure && (await vault.get(LOCAL_WORKSPACE_ID)) !== service.authSecret) {
+    await vault.set(LOCAL_WORKSPACE_ID, service.authSecret);
+  }
+
+  const secretOf = async (workspaceId: string): Promise<string | null> => {
+    const stored = await vault.get(workspaceId);
+    if (stored) return stored;
+    // The Local workspace keeps working without a secure vault: its secret is in memory only.
+    return workspaceId === LOCAL_WORKSPACE_ID ? (service?.authSecret ?? null) : null;
+  };
+
+  const clients = new Map<string, { key: string; api: ApiClient }>();
+  const clientOf = (w: StoredWorkspace): ApiClient => {
+    const key = `${w.endpoint}|${w.authKey}|${w.signatureAlgo ?? 'sha384'}`;
+    const cached = clients.get(w.id);
+    if (cached?.key === key) return cached.api;
+    const api = createApiClient({
+      endpoint: w.endpoint,
+      authKey: w.authKey,
+      signatureAlgo: w.signatureAlgo ?? 'sha384',
+      getSecret: () => secretOf(w.id),
+    });
+    clients.set(w.id, { key, api });
+    return api;
+  };
+
+  const clientFor = (workspaceId: string | undefined): Result<{ workspaceId: string; api: ApiClient }> => {
+    const id = workspaceId ?? workspaces.activeId();
+    const workspace = workspaces.get(id);
+    if (!workspace) return err(AppErrorCode.notFound, `No workspace with id ${id}.`);
+    if (!workspace.endpoint) {
+      return err(AppErrorCode.network, `The local service is not running${serviceError ? `: ${serviceError}` : '.'}`);
+    }
+    return ok({ workspaceId: id, api: clientOf(workspace) });
+  };
+
+  const runs = createRunManager({ events, clientFor, store: openRunStore(ports.dataDir), ...(ports.upload ? { upload: ports.upload } : {}) });
+  // Runs of earlier sessions: listed again, and unfinished ones reattach to their Assembly and resume.
+  await runs.restore();
+
+  const ctx: HandlerContext = {
+    version: ports.version,
+    host: ports.host,
+    dataDir: ports.dataDir,
+    downloadsDir: ports.downloadsDir,
+    stagingDir,
+    localServiceUrl: service?.url ?? null,
+    vault,
+    workspaces,
+    runs,
+    desktop: ports.desktop,
+    canSign: async (id) => (await secretOf(id)) !== null,
+  };
+
+  let closed = false;
+  return {
+    handlers: createHandlers(ctx),
+    onEvent: (listener) => events.on(listener),
+    stagingDir,
+    vault,
+    runs,
+    localServiceUrl: service?.url ?? null,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await runs.close();
+      await service?.close();
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scanPaths } from './folder-scanner';
+
+let root = '';
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'al-scan-'));
+  const photos = path.join(root, 'photos');
+  await mkdir(path.join(photos, 'sub', 'deeper'), { recursive: true });
+  await writeFile(path.join(photos, 'a.jpg'), Buffer.alloc(10));
+  await writeFile(path.join(photos, 'sub', 'b.PNG'), Buffer.alloc(20));
+  await writeFile(path.join(photos, 'sub', 'deeper', 'c.mp4'), Buffer.alloc(30));
+  await writeFile(path.join(photos, '.DS_Store'), 'x');
+  await writeFile(path.join(photos, 'sub', 'Thumbs.db'), 'x');
+  await writeFile(path.join(photos, 'notes'), 'no extension');
+  await symlink(path.join(root, 'missing.jpg'), path.join(photos, 'broken.jpg'));
+  await writeFile(path.join(root, 'loose.wav'), Buffer.alloc(5));
+  const locked = path.join(photos, 'locked');
+  await mkdir(locked);
+  await writeFile(path.join(locked, 'secret.jpg'), 'x');
+  await chmod(locked, 0o000);
+  execFileSync('mkfifo', [path.join(photos, 'pipe.jpg')]);
+});
+
+afterAll(async () => {
+  await chmod(path.join(root, 'photos', 'locked'), 0o755).catch(() => undefined);
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('scanPaths', () => {
+  it('expands a dropped folder recursively with paths relative to its parent, skipping OS litter', async () => {
+    const result = await scanPaths([path.join(root, 'photos'), path.join(root, 'loose.wav')]);
+    // root reads the chmod-000 folder anyway, so that one file depends on who runs the tests.
+    const rel = result.files.map((f) => f.relativePath).filter((p) => !p.startsWith('photos/locked/'));
+    expect(rel).toEqual(['loose.wav', 'photos/a.jpg', 'photos/notes', 'photos/sub/b.PNG', 'photos/sub/deeper/c.mp4']);
+    expect(result.files.find((f) => f.name === 'b.PNG')).toMatchObject({ size: 20, mime: 'image/png', path: path.join(root, 'photos', 'sub', 'b.PNG') });
+    expect(result.files.find((f) => f.name === 'c.mp4')?.mime).toBe('video/mp4');
+    expect(result.files.find((f) => f.name === 'notes')?.mime).toBeNull();
+    expect(result.totalBytes).toBe(result.files.reduce((n, f) => n + f.size, 0));
+    expect(result.totalBytes).toBeGreaterThanOrEqual(10 + 20 + 30 + 5 + 'no extension'.length);
+  });
+
+  it('reports broken links, unreadable folders and missing paths instead of failing', async () => {
+    const result = await scanPaths([path.join(root, 'photos'), path.join(root, 'nope')]);
+    const reasons = Object.fromEntries(result.skipped.map((s) => [path.relative(root, s.path), s.reason]));
+    expect(reasons['photos/broken.jpg']).toMatch(/Not found/);
+    expect(reasons['nope']).toMatch(/Not found/);
+    expect(reasons['photos/pipe.jpg']).toMatch(/Not a regular file/);
+    if (process.getuid?.() !== 0) expect(reasons['photos/locked']).toMatch(/Permission denied/);
+  });
+
+  it('handles thousands of files in nested folders', async () => {
+    const many = path.join(root, 'many');
+    for (let d = 0; d < 20; d++) {
+      const dir = path.join(many, `d${d}`);
+      await mkdir(dir, { recursive: true });
+      await Promise.all(Array.from({ length: 150 }, (_, i) => writeFile(path.join(dir, `f${i}.txt`), 'x')));
+    }
+    const result = await scanPaths([many]);
+    expect(result.files).toHaveLength(3000);
+    expect(result.files[0]!.relativePath).toMatch(/^many\/d\d+\/f\d+\.txt$/);
+  });
+
+  it('stops at the file limit and says why', async () => {
+    const result = await scanPaths([path.join(root, 'photos')], { maxFiles: 2 });
+    expect(result.files).toHaveLength(2);
+    expect(result.skipped.some((s) => s.reason.includes('More than 2 files'))).toBe(true);
+  });
+});

@@ -1,0 +1,20 @@
+import type { Handlers } from '../ipc/handlers';
+import { createAppHandlers } from './app-handlers';
+import type { HandlerContext } from './context';
+import { createFileHandlers } from './file-handlers';
+import { createResultHandlers } from './result-handlers';
+import { createRunHandlers } from './run-handlers';
+import { createShellHandlers } from './shell-handlers';
+import { createWorkspaceHandlers } from './workspace-handlers';
+
+/** Every channel of the contract; `Handlers` fails to compile if one is missing. */
+export function createHandlers(ctx: HandlerContext): Handlers {
+  return {
+    ...createAppHandlers(ctx),
+    ...createWorkspaceHandlers(ctx),
+    ...createFileHandlers(ctx),
+    ...createRunHandlers(ctx),
+    ...createResultHandlers(ctx),
+    ...createShellHandlers(ctx),
+  };
+}

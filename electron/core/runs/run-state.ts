@@ -1,0 +1,41 @@
+import type { AssemblyStatus } from '../../../shared/api/assembly-status';
+import type { AppError } from '../../../shared/result';
+
+/** `run.state` before the service answered. */
+export const RUN_CREATING = 'CREATING';
+
+/** The run state a status record stands for: its `ok` code, or its error code when it failed. */
+export function stateOfStatus(status: AssemblyStatus): string {
+  if (status.error) return status.error;
+  return status.ok ?? 'UNKNOWN';
+}
+
+/** A failed Assembly as an AppError carrying the service's code and message unchanged. */
+export function errorOfStatus(status: AssemblyStatus): AppError | null {
+  if (!status.error) return null;
+  const details: Record<string, unknown> = {};
+  for (const key of ['reason', 'step', 'assembly_id', 'info'] as const) {
+    if (status[key] !== undefined) details[key] = status[key];
+  }
+  return {
+    code: status.error,
+    message: status.message ?? `The Assembly failed with ${status.error}.`,
+    ...(typeof status.http_code === 'number' ? { httpCode: status.http_code } : {}),
+    details,
+  };
+}
+
+/** A cheap fingerprint of what the user sees in a status, so unchanged polls send no event. */
+export function statusFingerprint(status: AssemblyStatus | null): string {
+  if (!status) return '';
+  const results = Object.values(status.results ?? {}).reduce((n, files) => n + files.length, 0);
+  return [
+    status.ok,
+    status.error,
+    status.uploads?.length ?? 0,
+    results,
+    status.bytes_received,
+    status.finished_tus_uploads,
+    status.execution_duration,
+  ].join('|');
+}

@@ -1,0 +1,114 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
+
+export const LOCAL_WORKSPACE_ID = 'local';
+export const LOCAL_WORKSPACE_NAME = 'Local (this computer)';
+
+/** What is persisted per workspace. Never a secret: those live in the vault under the workspace id. */
+export const storedWorkspaceSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  kind: z.enum(['local', 'remote']),
+  endpoint: z.string(),
+  authKey: z.string(),
+  signatureAlgo: z.enum(['sha1', 'sha256', 'sha384']).optional(),
+});
+export type StoredWorkspace = z.infer<typeof storedWorkspaceSchema>;
+
+const fileSchema = z.object({
+  version: z.literal(1),
+  activeWorkspaceId: z.string(),
+  workspaces: z.array(storedWorkspaceSchema),
+});
+type WorkspaceFile = z.infer<typeof fileSchema>;
+
+export interface WorkspaceStore {
+  list(): StoredWorkspace[];
+  get(id: string): StoredWorkspace | null;
+  activeId(): string;
+  setActive(id: string): Promise<Result<void>>;
+  upsert(workspace: StoredWorkspace): Promise<Result<StoredWorkspace>>;
+  remove(id: string): Promise<Result<void>>;
+  /** The Local workspace always exists; its endpoint and key follow the embedded service each start. */
+  ensureLocal(endpoint: string, authKey: string): Promise<StoredWorkspace>;
+}
+
+/** Workspaces as JSON in the data dir, written atomically (temp file + rename). */
+export async function createWorkspaceStore(dataDir: string): Promise<WorkspaceStore> {
+  const file = path.join(dataDir, 'workspaces.json');
+  let data: WorkspaceFile = await load(file);
+
+  async function save(): Promise<void> {
+    await mkdir(dataDir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify(data, null, 2));
+    await rename(tmp, file);
+  }
+
+  const get = (id: string) => data.workspaces.find((w) => w.id === id) ?? null;
+
+  return {
+    list: () => data.workspaces.map((w) => ({ ...w })),
+    get: (id) => {
+      const w = get(id);
+      return w ? { ...w } : null;
+    },
+    activeId: () => (get(data.activeWorkspaceId) ? data.activeWorkspaceId : LOCAL_WORKSPACE_ID),
+    async setActive(id) {
+      if (!get(id)) return err(AppErrorCode.notFound, `No workspace with id ${id}.`);
+      data = { ...data, activeWorkspaceId: id };
+      await save();
+      return ok(undefined);
+    },
+    async upsert(workspace) {
+      const parsed = storedWorkspaceSchema.safeParse(workspace);
+      if (!parsed.success) return err(AppErrorCode.invalidRequest, `Invalid workspace: ${parsed.error.issues[0]?.message ?? 'bad input'}`);
+      if (parsed.data.id === LOCAL_WORKSPACE_ID || parsed.data.kind === 'local') {
+        return err(AppErrorCode.invalidRequest, 'The Local workspace is managed by the app.');
+      }
+      data = { ...data, workspaces: [...data.workspaces.filter((w) => w.id !== parsed.data.id), parsed.data] };
+      await save();
+      return ok({ ...parsed.data });
+    },
+    async remove(id) {
+      if (id === LOCAL_WORKSPACE_ID) return err(AppErrorCode.invalidRequest, 'The Local workspace cannot be removed.');
+      if (!get(id)) return err(AppErrorCode.notFound, `No workspace with id ${id}.`);
+      data = {
+        ...data,
+        workspaces: data.workspaces.filter((w) => w.id !== id),
+        activeWorkspaceId: data.activeWorkspaceId === id ? LOCAL_WORKSPACE_ID : data.activeWorkspaceId,
+      };
+      await save();
+      return ok(undefined);
+    },
+    async ensureLocal(endpoint, authKey) {
+      const local: StoredWorkspace = { id: LOCAL_WORKSPACE_ID, name: LOCAL_WORKSPACE_NAME, kind: 'local', endpoint, authKey, signatureAlgo: 'sha384' };
+      data = { ...data, workspaces: [local, ...data.workspaces.filter((w) => w.id !== LOCAL_WORKSPACE_ID)] };
+      await save();
+      return { ...local };
+    },
+  };
+}
+
+async function load(file: string): Promise<WorkspaceFile> {
+  const empty: WorkspaceFile = { version: 1, activeWorkspaceId: LOCAL_WORKSPACE_ID, workspaces: [] };
+  let raw: string;
+  try {
+    raw = await readFile(file, 'utf8');
+  } catch {
+    return empty;
+  }
+  let json: unknown = null;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    // falls through to the corrupt-file branch
+  }
+  const parsed = fileSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  // Keep the unreadable file for the user to inspect instead of overwriting it silently.
+  await rename(file, `${file}.corrupt-${Date.now()}`).catch(() => undefined);
+  return empty;
+}

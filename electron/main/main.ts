@@ -1,0 +1,68 @@
+import { join } from 'node:path';
+import { app, BrowserWindow, ipcMain, protocol, safeStorage, session, shell } from 'electron';
+import Store from 'electron-store';
+import { createCore, type Core } from '../core/create-core';
+import { createAppWindow } from './app-window';
+import { createElectronDesktop } from './desktop-port';
+import { registerIpc } from './ipc/register-ipc';
+import { handleAppProtocol, registerAppScheme } from './protocol/app-protocol';
+import { createSafeStorageSecretStore } from './secrets/safe-storage-secret-store';
+import { denyPermissions, installWebContentsPolicy } from './security/web-contents-policy';
+
+/** The Electron host's composition root: Electron adapters around the same core the browser host uses. */
+
+registerAppScheme(protocol);
+app.enableSandbox();
+installWebContentsPolicy(app, shell);
+
+let core: Core | null = null;
+let closing = false;
+
+async function start(): Promise<void> {
+  const appDir = app.getAppPath();
+  denyPermissions(session.defaultSession);
+  handleAppProtocol(protocol, join(appDir, 'dist', 'renderer'));
+  // Ciphertexts only; the key stays in the OS keyring behind safeStorage.
+  const blobs = new Store<Record<string, string>>({ name: 'secrets' });
+  core = await createCore({
+    dataDir: app.getPath('userData'),
+    downloadsDir: app.getPath('downloads'),
+    secretStore: createSafeStorageSecretStore(safeStorage, blobs, process.platform),
+    desktop: createElectronDesktop(shell),
+    host: 'electron',
+    version: app.getVersion(),
+  });
+  registerIpc(ipcMain, core, () => BrowserWindow.getAllWindows().map((w) => w.webContents));
+  createAppWindow(BrowserWindow, join(appDir, 'dist', 'electron', 'preload.cjs'));
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    const [window] = BrowserWindow.getAllWindows();
+    if (window) {
+      if (window.isMinimized()) window.restore();
+      window.focus();
+    }
+  });
+  app.whenReady().then(start, (cause: unknown) => {
+    console.error('Assemblyline failed to start:', cause);
+    app.exit(1);
+  });
+  app.on('activate', () => {
+    if (core && BrowserWindow.getAllWindows().length === 0) {
+      createAppWindow(BrowserWindow, join(app.getAppPath(), 'dist', 'electron', 'preload.cjs'));
+    }
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  // Close core (uploads paused at a known offset, database flushed) before the process exits.
+  app.on('before-quit', (event) => {
+    if (!core || closing) return;
+    event.preventDefault();
+    closing = true;
+    void core.close().finally(() => app.quit());
+  });
+}

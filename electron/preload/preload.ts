@@ -1,0 +1,44 @@
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
+import type { AssemblylineBridge, DroppedPath, PickedFile } from '../../shared/ipc/bridge';
+import { BRIDGE_GLOBAL } from '../../shared/ipc/bridge';
+import type { ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload } from '../../shared/ipc/contract';
+import { ELECTRON_EVENT_CHANNEL, ELECTRON_INVOKE_CHANNEL } from '../../shared/ipc/electron-channels';
+import { rootForPickedFile, uniqueInOrder } from '../../shared/ipc/picked-roots';
+import { AppErrorCode, err, ok, type Result } from '../../shared/result';
+
+/**
+ * The sandboxed preload: exposes exactly the bridge's named functions over two fixed channels — never
+ * ipcRenderer itself, never a channel chosen by the page, never process.env (checklist #20).
+ */
+
+async function invoke<C extends ChannelName>(channel: C, request: ChannelRequest<C>): Promise<Result<ChannelResponse<C>>> {
+  try {
+    return (await ipcRenderer.invoke(ELECTRON_INVOKE_CHANNEL, { channel, request })) as Result<ChannelResponse<C>>;
+  } catch (cause) {
+    return err(AppErrorCode.internal, cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+function on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
+  const wrapped = (_event: IpcRendererEvent, message: { event?: unknown; payload?: unknown }) => {
+    if (message && message.event === event) listener(message.payload as EventPayload<E>);
+  };
+  ipcRenderer.on(ELECTRON_EVENT_CHANNEL, wrapped);
+  return () => {
+    ipcRenderer.removeListener(ELECTRON_EVENT_CHANNEL, wrapped);
+  };
+}
+
+/** Electron reads files in place: the real path of each File, cut back to the dropped root. */
+async function pathsForFiles(items: readonly PickedFile[]): Promise<Result<DroppedPath[]>> {
+  const roots: string[] = [];
+  for (const item of items) {
+    const path = webUtils.getPathForFile(item.file as unknown as File);
+    if (!path) return err(AppErrorCode.fileUnreadable, `${item.relativePath} has no path on disk (was it dragged from another app?)`);
+    roots.push(rootForPickedFile(path, item.relativePath));
+  }
+  return ok(uniqueInOrder(roots).map((path) => ({ path })));
+}
+
+const bridge: AssemblylineBridge = { host: 'electron', invoke, on, pathsForFiles };
+contextBridge.exposeInMainWorld(BRIDGE_GLOBAL, bridge);

@@ -1,0 +1,214 @@
+import { mkdtemp, mkdir, readFile, rm, writeFile, readdir } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createCore, type Core } from '../core/create-core';
+import { createFileSecretStore } from '../core/vault/file-secret-store';
+import { startBrowserHost, type BrowserHost } from './browser-host';
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** Raw HTTP so the test controls Host and Origin exactly as an attacker's browser or a rebinding page would. */
+function send(port: number, options: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: { host: `127.0.0.1:${port}`, ...options.headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+function openSocket(host: BrowserHost, headers: Record<string, string>): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/bridge`, { headers });
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+}
+
+describe('browser host', () => {
+  let dir: string;
+  let core: Core;
+  let host: BrowserHost;
+  let token: string;
+  let cookie: string;
+  let own: Record<string, string>;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'browser-host-'));
+    const rendererDir = path.join(dir, 'renderer');
+    await mkdir(path.join(rendererDir, 'assets'), { recursive: true });
+    await writeFile(
+      path.join(rendererDir, 'index.html'),
+      '<!doctype html><html><head><script type="module" src="/assets/app.js"></script></head><body></body></html>',
+    );
+    await writeFile(path.join(rendererDir, 'assets', 'app.js'), 'console.log("app")');
+    await writeFile(path.join(dir, 'page-bridge.js'), 'window.bridgeLoaded = true');
+    core = await createCore({
+      dataDir: path.join(dir, 'data'),
+      downloadsDir: path.join(dir, 'downloads'),
+      secretStore: createFileSecretStore(path.join(dir, 'secrets.json')),
+      desktop: { openPath: async () => undefined, revealPath: async () => undefined },
+      host: 'browser',
+      version: 'test',
+    });
+    host = await startBrowserHost({ core, rendererDir, pageBridgeFile: path.join(dir, 'page-bridge.js') });
+    token = new URL(host.url).searchParams.get('token') ?? '';
+    cookie = `assemblyline_token=${token}`;
+    own = { cookie, origin: host.origin };
+  });
+
+  afterAll(async () => {
+    await host?.close();
+    await core?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('prints a loopback URL with a 256-bit token', () => {
+    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('trades a valid token for an HttpOnly SameSite=Strict cookie and redirects to /', async () => {
+    const res = await send(host.port, { path: `/?token=${token}` });
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/');
+    expect(String(res.headers['set-cookie'])).toMatch(/assemblyline_token=.+; HttpOnly; SameSite=Strict; Path=\//);
+  });
+
+  it('refuses a request without the token, and with a wrong one', async () => {
+    expect((await send(host.port, { path: '/' })).status).toBe(403);
+    expect((await send(host.port, { path: '/?token=nope' })).status).toBe(403);
+    expect((await send(host.port, { path: '/assets/app.js', headers: { cookie: 'assemblyline_token=wrong' } })).status).toBe(403);
+  });
+
+  it('serves the app with a strict CSP and the page bridge before the module script', async () => {
+    const res = await send(host.port, { path: '/', headers: { cookie } });
+    expect(res.status).toBe(200);
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain(`connect-src 'self' ws://127.0.0.1:${host.port}`);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.body.indexOf('<script src="/page-bridge.js"></script>')).toBeGreaterThan(-1);
+    expect(res.body.indexOf('/page-bridge.js')).toBeLessThan(res.body.indexOf('type="module"'));
+    const bridge = await send(host.port, { path: '/page-bridge.js', headers: { cookie } });
+    expect(bridge.body).toBe('window.bridgeLoaded = true');
+    expect(bridge.headers['content-type']).toMatch(/text\/javascript/);
+  });
+
+  it('refuses a foreign Host header (DNS rebinding), even with the cookie', async () => {
+    const res = await send(host.port, { path: '/', headers: { cookie, host: `evil.example:${host.port}` } });
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.body).error.message).toMatch(/Host/);
+  });
+
+  it('refuses a foreign Origin, even with the cookie', async () => {
+    const res = await send(host.port, { path: '/', headers: { cookie, origin: 'https://evil.example' } });
+    expect(res.status).toBe(403);
+  });
+
+  it('does not serve files outside the renderer folder', async () => {
+    await writeFile(path.join(dir, 'secret.txt'), 'top secret');
+    for (const p of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt']) {
+      const res = await send(host.port, { path: p, headers: { cookie } });
+      expect(res.body).not.toContain('top secret');
+    }
+  });
+
+  it('refuses WebSockets without the token, from a foreign Origin or Host', async () => {
+    await expect(openSocket(host, { origin: host.origin })).rejects.toThrow('HTTP 403');
+    await expect(openSocket(host, { cookie, origin: 'https://evil.example' })).rejects.toThrow('HTTP 403');
+    await expect(openSocket(host, { cookie, origin: host.origin, host: `evil.example:${host.port}` })).rejects.toThrow('HTTP 403');
+  });
+
+  it('carries contract requests over the WebSocket to the real core, errors as data', async () => {
+    const ws = await openSocket(host, own);
+    const answers = new Map<number, { ok: boolean; value?: { host: string; version: string }; error?: { code: string } }>();
+    const done = new Promise<void>((resolve) =>
+      ws.on('message', (data) => {
+        const message = JSON.parse(String(data));
+        answers.set(message.id, message.result);
+        if (answers.size === 3) resolve();
+      }),
+    );
+    ws.send(JSON.stringify({ id: 1, channel: 'app:info', request: {} }));
+    ws.send(JSON.stringify({ id: 2, channel: 'no:such', request: {} }));
+    ws.send(JSON.stringify({ id: 3, channel: 'files:scan', request: { paths: [] } }));
+    await done;
+    ws.close();
+    expect(answers.get(1)).toMatchObject({ ok: true, value: { host: 'browser', version: 'test' } });
+    expect(answers.get(2)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } });
+    expect(answers.get(3)).toMatchObject({ ok: false, error: { code: 'INVALID_IPC_REQUEST' } });
+  });
+
+  it('stages a PUT body under the batch and answers the root for files:scan', async () => {
+    const res = await send(host.port, {
+      method: 'PUT',
+      path: '/staging/batch-1/photos/sub%20dir/a%231.jpg',
+      headers: { ...own, 'content-type': 'application/octet-stream' },
+      body: 'jpeg bytes',
+    });
+    expect(res.status).toBe(201);
+    const answer = JSON.parse(res.body);
+    expect(answer.root).toBe(path.join(core.stagingDir, 'batch-1', 'photos'));
+    expect(await readFile(path.join(core.stagingDir, 'batch-1', 'photos', 'sub dir', 'a#1.jpg'), 'utf8')).toBe('jpeg bytes');
+    // What the page does next: core scans the staged root and finds the file with its relative path.
+    const scan = await core.handlers['files:scan']({ paths: [answer.root] });
+    expect(scan.ok && scan.value.files.map((f) => f.relativePath)).toEqual(['photos/sub dir/a#1.jpg']);
+    expect(await readdir(path.join(core.stagingDir, 'batch-1', 'photos', 'sub dir'))).toEqual(['a#1.jpg']);
+  });
+
+  it('keeps non-ASCII names and empty files intact', async () => {
+    const res = await send(host.port, {
+      method: 'PUT',
+      path: `/staging/batch-2/${['fotos', 'été', 'über 1.jpg'].map(encodeURIComponent).join('/')}`,
+      headers: own,
+      body: '',
+    });
+    expect(res.status).toBe(201);
+    const staged = path.join(core.stagingDir, 'batch-2', 'fotos', 'été', 'über 1.jpg');
+    expect(JSON.parse(res.body)).toMatchObject({ path: staged, root: path.join(core.stagingDir, 'batch-2', 'fotos'), bytes: 0 });
+    expect(await readFile(staged, 'utf8')).toBe('');
+  });
+
+  it('rejects staging paths that escape, are absolute, carry NUL or are too long', async () => {
+    const bad = [
+      '/staging/b1/../../escape.txt',
+      '/staging/b1/%2e%2e/escape.txt',
+      '/staging/b1/a%2f..%2f..%2fescape.txt',
+      '/staging/b1/%2Fetc%2Fpasswd',
+      '/staging/b1/a%00b.txt',
+      '/staging/..%2fb1/x.txt',
+      '/staging/b1',
+      `/staging/b1/${'x'.repeat(300)}.txt`,
+      `/staging/b1/${Array.from({ length: 60 }, () => 'abcdefghijklmnopqrst').join('/')}`,
+    ];
+    for (const p of bad) {
+      const res = await send(host.port, { method: 'PUT', path: p, headers: own, body: 'x' });
+      expect(res.status, p).toBe(400);
+      expect(JSON.parse(res.body).error.code, p).toBe('STAGING_PATH_INVALID');
+    }
+    expect(await readdir(core.stagingDir)).not.toContain('escape.txt');
+  });
+
+  it('refuses staging without the token or from a foreign Origin', async () => {
+    expect((await send(host.port, { method: 'PUT', path: '/staging/b2/a.txt', body: 'x' })).status).toBe(403);
+    const foreign = await send(host.port, { method: 'PUT', path: '/staging/b2/a.txt', headers: { cookie, origin: 'https://evil.example' }, body: 'x' });
+    expect(foreign.status).toBe(403);
+    expect(await readdir(core.stagingDir)).not.toContain('b2');
+  });
+});

@@ -1,0 +1,143 @@
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { decideAccess, newToken, sessionCookie } from './access-policy';
+import { createBridgeSocketServer, type BridgeCore } from './bridge-socket';
+import { contentTypeFor, injectPageBridge, PAGE_BRIDGE_PATH, securityHeaders } from './page-security';
+import { stageUpload } from './staging-upload';
+import { staticFilePath } from './static-path';
+
+export const BRIDGE_SOCKET_PATH = '/bridge';
+
+/** The part of core the browser host needs (core's `Core` satisfies it). */
+export interface BrowserHostCore extends BridgeCore {
+  readonly stagingDir: string;
+}
+
+export interface BrowserHostOptions {
+  readonly core: BrowserHostCore;
+  /** The built renderer (`dist/renderer`). */
+  readonly rendererDir: string;
+  /** The built page bridge (`dist/web/page-bridge.js`). */
+  readonly pageBridgeFile: string;
+  /** 0 (default) picks a free port. */
+  readonly port?: number;
+}
+
+export interface BrowserHost {
+  /** `http://127.0.0.1:<port>/?token=<token>`: opening it authenticates the browser. */
+  readonly url: string;
+  readonly origin: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Serve the renderer to a normal browser on loopback, with the contract carried over a WebSocket and
+ * dropped files staged by PUT. Every request passes the same gate (Host, Origin, token) — see
+ * access-policy.ts and docs/hosts.md.
+ */
+export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
+  const token = newToken();
+  const bridge = createBridgeSocketServer(options.core);
+  let port = 0;
+
+  const gate = (req: IncomingMessage, url: URL) =>
+    decideAccess({
+      token,
+      port,
+      host: req.headers.host,
+      origin: req.headers.origin,
+      cookie: req.headers.cookie,
+      queryToken: url.searchParams.get('token'),
+    });
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const access = gate(req, url);
+    const headers = securityHeaders(port);
+    if (!access.allow) return sendJson(res, access.status, { error: { code: 'HOST_FORBIDDEN', message: access.reason } }, headers);
+    if (access.via === 'token' && req.method === 'GET' && url.pathname === '/') {
+      // Trade the token for a cookie and drop it from the address bar (and from history).
+      res.writeHead(302, { ...headers, 'Set-Cookie': sessionCookie(token), Location: '/', 'Cache-Control': 'no-store' });
+      return res.end();
+    }
+    // The raw path, not URL's normalized one: `..` must be refused, not silently resolved elsewhere.
+    const rawPath = (req.url ?? '/').split('?')[0] ?? '/';
+    if (req.method === 'PUT' && rawPath.startsWith('/staging/')) {
+      void stageUpload(options.core.stagingDir, rawPath, req).then((result) => {
+        if (result.ok) sendJson(res, 201, result.value, headers);
+        else sendJson(res, result.error.code === 'STAGING_PATH_INVALID' ? 400 : 500, { error: result.error }, headers);
+      });
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return sendJson(res, 405, { error: { code: 'METHOD_NOT_ALLOWED', message: `${req.method} is not allowed here` } }, headers);
+    }
+    void serveStatic(options, url.pathname, req, res, headers);
+  });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const access = gate(req, url);
+    if (!access.allow || url.pathname !== BRIDGE_SOCKET_PATH) {
+      const status = access.allow ? '404 Not Found' : '403 Forbidden';
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    bridge.wss.handleUpgrade(req, socket, head, (ws) => bridge.wss.emit('connection', ws, req));
+  });
+
+  await new Promise<void>((resolveListen, rejectListen) => {
+    server.once('error', rejectListen);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolveListen());
+  });
+  port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    port,
+    close: async () => {
+      await bridge.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
+    },
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+  if (res.headersSent) return void res.end();
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+async function serveStatic(
+  options: BrowserHostOptions,
+  pathname: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  headers: Record<string, string>,
+): Promise<void> {
+  const notFound = () => sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `No such file: ${pathname}` } }, headers);
+  let filePath = pathname === PAGE_BRIDGE_PATH ? options.pageBridgeFile : staticFilePath(options.rendererDir, pathname);
+  if (filePath === null) return notFound();
+  let info = await stat(filePath).catch(() => null);
+  // The app is a single page: an unknown path without an extension gets index.html.
+  if ((!info || !info.isFile()) && !/\.[a-z0-9]+$/i.test(pathname)) {
+    filePath = staticFilePath(options.rendererDir, '/');
+    info = filePath ? await stat(filePath).catch(() => null) : null;
+  }
+  if (!filePath || !info || !info.isFile()) return notFound();
+  if (filePath.endsWith('index.html')) {
+    const html = injectPageBridge(await readFile(filePath, 'utf8'));
+    res.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    return void res.end(req.method === 'HEAD' ? undefined : html);
+  }
+  res.writeHead(200, { ...headers, 'Content-Type': contentTypeFor(filePath), 'Content-Length': String(info.size) });
+  if (req.method === 'HEAD') return void res.end();
+  createReadStream(filePath).on('error', () => res.destroy()).pipe(res);
+}

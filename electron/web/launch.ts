@@ -1,0 +1,59 @@
+import { access } from 'node:fs/promises';
+import { createCore, type Core, type CorePorts } from '../core/create-core';
+import { createKeyringSecretStore } from '../core/vault/keyring-secret-store';
+import { startBrowserHost, type BrowserHost } from './browser-host';
+import { createSystemDesktop } from './system-desktop';
+
+export interface BrowserAppOptions {
+  readonly dataDir: string;
+  readonly downloadsDir: string;
+  readonly rendererDir: string;
+  readonly pageBridgeFile: string;
+  readonly version: string;
+  readonly port?: number;
+  readonly localServicePort?: number;
+  /** Defaults to the OS keyring (the browser host's secure store). */
+  readonly secretStore?: CorePorts['secretStore'];
+  readonly desktop?: CorePorts['desktop'];
+  readonly upload?: CorePorts['upload'];
+}
+
+export interface BrowserApp {
+  readonly core: Core;
+  readonly host: BrowserHost;
+  close(): Promise<void>;
+}
+
+/** Core plus the browser host, as `npm start` and the end-to-end fixture both run them. */
+export async function launchBrowserApp(options: BrowserAppOptions): Promise<BrowserApp> {
+  for (const file of [options.rendererDir, options.pageBridgeFile]) {
+    await access(file).catch(() => {
+      throw new Error(`${file} is missing: run \`npm run build\` first.`);
+    });
+  }
+  const core = await createCore({
+    dataDir: options.dataDir,
+    downloadsDir: options.downloadsDir,
+    secretStore: options.secretStore ?? createKeyringSecretStore(),
+    desktop: options.desktop ?? createSystemDesktop(),
+    host: 'browser',
+    version: options.version,
+    ...(options.localServicePort !== undefined ? { localService: { port: options.localServicePort } } : {}),
+    ...(options.upload ? { upload: options.upload } : {}),
+  });
+  let host: BrowserHost;
+  try {
+    host = await startBrowserHost({ core, rendererDir: options.rendererDir, pageBridgeFile: options.pageBridgeFile, port: options.port ?? 0 });
+  } catch (cause) {
+    await core.close();
+    throw cause;
+  }
+  return {
+    core,
+    host,
+    close: async () => {
+      await host.close();
+      await core.close();
+    },
+  };
+}

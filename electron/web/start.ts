@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defaultDataDir, defaultDownloadsDir } from './host-paths';
+import { launchBrowserApp } from './launch';
+import { openWithSystem } from './system-desktop';
+
+/**
+ * The browser host's composition root (`npx tsx electron/web/start.ts`, or `npm start` where Electron
+ * cannot run): core with the OS keyring, the host on loopback, and the URL opened in the system browser.
+ */
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const env = process.env;
+const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+const optionalPort = (value: string | undefined) => (value ? Number.parseInt(value, 10) : undefined);
+
+try {
+  const app = await launchBrowserApp({
+    dataDir: defaultDataDir(process.platform, env, homedir()),
+    downloadsDir: defaultDownloadsDir(env, homedir()),
+    rendererDir: env.ASSEMBLYLINE_RENDERER_DIR || join(repoRoot, 'dist', 'renderer'),
+    pageBridgeFile: join(repoRoot, 'dist', 'web', 'page-bridge.js'),
+    version,
+    port: optionalPort(env.ASSEMBLYLINE_PORT) ?? 0,
+    localServicePort: optionalPort(env.ASSEMBLYLINE_SERVICE_PORT),
+  });
+  console.log(`Assemblyline is running at ${app.host.url}`);
+  if (app.core.localServiceUrl) console.log(`Local service: ${app.core.localServiceUrl}`);
+
+  const hasDisplay = process.platform !== 'linux' || Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
+  if (!env.ASSEMBLYLINE_NO_OPEN && hasDisplay) {
+    openWithSystem(app.host.url).catch((cause: unknown) => {
+      console.log(`Could not open a browser (${cause instanceof Error ? cause.message : String(cause)}); open the URL above.`);
+    });
+  }
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: closing Assemblyline...`);
+    app.close().then(
+      () => process.exit(0),
+      (cause: unknown) => {
+        console.error('Error while closing:', cause);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+} catch (cause) {
+  console.error(`Assemblyline could not start: ${cause instanceof Error ? cause.message : String(cause)}`);
+  process.exit(1);
+}

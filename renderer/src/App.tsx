@@ -1,0 +1,48 @@
+import { useEffect } from 'react';
+import { useRunEvents } from './bridge/run-events';
+import { Toaster } from './components/Toaster';
+import { ActivityView } from './screens/ActivityView';
+import { AppHeader } from './screens/AppHeader';
+import { RunView } from './screens/RunView';
+import { Sidebar } from './screens/Sidebar';
+import { UploadView } from './screens/UploadView';
+import { VaultBanner } from './screens/VaultBanner';
+import { useNavigation } from './state/navigation-store';
+
+/** A file dropped outside the drop zone must not make the window navigate to it (and leave the app). */
+const useNoFileNavigation = (): void => {
+  useEffect(() => {
+    const block = (event: DragEvent) => {
+      if (event.defaultPrevented) return;
+      event.preventDefault();
+      if (event.dataTransfer) event.dataTransfer.dropEffect = 'none';
+    };
+    window.addEventListener('dragover', block);
+    window.addEventListener('drop', block);
+    return () => {
+      window.removeEventListener('dragover', block);
+      window.removeEventListener('drop', block);
+    };
+  }, []);
+};
+
+export const App = () => {
+  useRunEvents();
+  useNoFileNavigation();
+  const route = useNavigation((s) => s.route);
+  return (
+    <div className="shell">
+      <Sidebar />
+      <div className="shell-main">
+        <AppHeader />
+        <VaultBanner />
+        <main className="content" id="main">
+          {route.name === 'upload' && <UploadView />}
+          {route.name === 'activity' && <ActivityView />}
+          {route.name === 'run' && <RunView key={route.runId} runId={route.runId} />}
+        </main>
+      </div>
+      <Toaster />
+    </div>
+  );
+};

@@ -1,0 +1,36 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { AssemblylineBridge } from '../../../shared/ipc/bridge';
+import type { Run } from '../../../shared/ipc/models';
+import { applyProgress, upsertRun } from '../lib/run-merge';
+import { useBridge } from './BridgeProvider';
+import { bridgeKey } from './use-bridge';
+
+export const runKey = (runId: string) => bridgeKey('runs:get', { runId });
+export const runsListKey = () => bridgeKey('runs:list', {});
+
+/** Put a run everywhere the UI reads it: its own query and the Activity list. */
+export const storeRun = (client: QueryClient, run: Run): void => {
+  client.setQueryData(runKey(run.runId), run);
+  client.setQueryData<Run[]>(runsListKey(), (list) => (list ? upsertRun(list, run) : list));
+};
+
+/** The one subscription point for core's events: they update the react-query cache. */
+export const subscribeRunEvents = (bridge: AssemblylineBridge, client: QueryClient): (() => void) => {
+  const offUpdated = bridge.on('run:updated', (run) => storeRun(client, run));
+  const offProgress = bridge.on('run:progress', (progress) => {
+    client.setQueryData<Run>(runKey(progress.runId), (run) => (run ? applyProgress(run, progress) : run));
+    // The Activity list shows totals only; it needs no file rows.
+    client.setQueryData<Run[]>(runsListKey(), (list) => list?.map((r) => (r.runId === progress.runId ? { ...r, totals: progress.totals } : r)));
+  });
+  return () => {
+    offUpdated();
+    offProgress();
+  };
+};
+
+export const useRunEvents = (): void => {
+  const bridge = useBridge();
+  const client = useQueryClient();
+  useEffect(() => subscribeRunEvents(bridge, client), [bridge, client]);
+};

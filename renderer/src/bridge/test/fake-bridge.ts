@@ -1,0 +1,136 @@
+import type { AssemblylineBridge, DroppedPath, PickedFile } from '../../../../shared/ipc/bridge';
+import type { ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload } from '../../../../shared/ipc/contract';
+import type { AppInfo, LocalFile, Run } from '../../../../shared/ipc/models';
+import { ok, type Result } from '../../../../shared/result';
+
+/**
+ * An in-memory AssemblylineBridge for renderer unit tests ONLY (end-to-end tests use the real host).
+ * Defaults behave like a small, healthy core; tests override channels and push events with `emit`.
+ */
+
+type Handler<C extends ChannelName> = (request: ChannelRequest<C>) => Result<ChannelResponse<C>> | Promise<Result<ChannelResponse<C>>>;
+export type FakeHandlers = { [C in ChannelName]?: Handler<C> };
+
+export interface FakeBridge extends AssemblylineBridge {
+  readonly calls: { channel: ChannelName; request: unknown }[];
+  readonly picked: PickedFile[][];
+  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+  listenerCount(event: EventName): number;
+}
+
+export const sampleAppInfo = (over: Partial<AppInfo> = {}): AppInfo => ({
+  version: '0.1.0',
+  host: 'browser',
+  platform: 'linux',
+  dataDir: '/home/me/.assemblyline',
+  localServiceUrl: 'http://127.0.0.1:43210',
+  activeWorkspaceId: 'local',
+  vault: { backend: 'os-keyring', secure: true, detail: 'Secrets are kept in the OS keyring.' },
+  ...over,
+});
+
+export const localFile = (relativePath: string, size = 1000, mime: string | null = 'image/jpeg'): LocalFile => ({
+  path: `/home/me/${relativePath}`,
+  relativePath,
+  name: relativePath.split('/').pop() ?? relativePath,
+  size,
+  mime,
+});
+
+export const sampleRun = (over: Partial<Run> = {}): Run => ({
+  runId: 'run-1',
+  workspaceId: 'local',
+  assemblyId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
+  createdAt: '2026-11-22T05:00:00.000Z',
+  state: 'ASSEMBLY_UPLOADING',
+  error: null,
+  totals: { bytesTotal: 3000, bytesUploaded: 0, filesTotal: 2, filesUploaded: 0, speedBps: 0, etaSeconds: null },
+  files: [
+    { fileId: 'f1', relativePath: 'photos/a.jpg', size: 1000, bytesUploaded: 0, state: 'queued' },
+    { fileId: 'f2', relativePath: 'photos/b.jpg', size: 2000, bytesUploaded: 0, state: 'queued' },
+  ],
+  status: null,
+  ...over,
+});
+
+export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
+  const listeners = new Map<EventName, Set<(payload: never) => void>>();
+  const runs = new Map<string, Run>();
+  const calls: FakeBridge['calls'] = [];
+  const picked: PickedFile[][] = [];
+  let nextRun = 1;
+
+  const defaults: { [C in ChannelName]: Handler<C> } = {
+    'app:info': () => ok(sampleAppInfo()),
+    'workspaces:list': () => ok([{ id: 'local', name: 'Local (this computer)', kind: 'local', endpoint: 'http://127.0.0.1:43210', authKey: 'local-key', hasSecret: true }]),
+    'files:scan': (req) => {
+      const files = req.paths.map((p) => localFile(p.replace(/^\/home\/me\//, '')));
+      return ok({ files, skipped: [], totalBytes: files.reduce((s, f) => s + f.size, 0) });
+    },
+    'files:thumbnail': () => ok({ dataUrl: null }),
+    'runs:start': (req) => {
+      const run = sampleRun({
+        runId: `run-${nextRun++}`,
+        state: 'CREATING',
+        assemblyId: null,
+        totals: { bytesTotal: req.files.reduce((s, f) => s + f.size, 0), bytesUploaded: 0, filesTotal: req.files.length, filesUploaded: 0, speedBps: 0, etaSeconds: null },
+        files: req.files.map((f, i) => ({ fileId: `f${i + 1}`, relativePath: f.relativePath, size: f.size, bytesUploaded: 0, state: 'queued' as const })),
+      });
+      runs.set(run.runId, run);
+      return ok(run);
+    },
+    'runs:list': () => ok([...runs.values()].reverse()),
+    'runs:get': (req) => {
+      const run = runs.get(req.runId);
+      return run ? ok(run) : { ok: false, error: { code: 'NOT_FOUND', message: `No run ${req.runId}.` } };
+    },
+    'runs:cancel': (req) => {
+      const run = runs.get(req.runId);
+      if (!run) return { ok: false, error: { code: 'NOT_FOUND', message: `No run ${req.runId}.` } };
+      const canceled = { ...run, state: 'ASSEMBLY_CANCELED' };
+      runs.set(run.runId, canceled);
+      return ok(canceled);
+    },
+    'results:download': (req) => ok({ path: `/home/me/Downloads/${req.name}` }),
+    'results:thumbnail': () => ok({ dataUrl: null }),
+    'shell:openPath': () => ok({}),
+    'shell:revealPath': () => ok({}),
+  };
+
+  const bridge: FakeBridge = {
+    host: 'browser',
+    calls,
+    picked,
+    async invoke<C extends ChannelName>(channel: C, request: ChannelRequest<C>) {
+      calls.push({ channel, request });
+      const handler = (handlers[channel] ?? defaults[channel]) as Handler<C>;
+      const result = await handler(request);
+      // Keep runs a test put in place so runs:get finds them.
+      if (result.ok && (channel === 'runs:start' || channel === 'runs:cancel')) runs.set((result.value as Run).runId, result.value as Run);
+      return result;
+    },
+    on(event, listener) {
+      const set = listeners.get(event) ?? new Set();
+      set.add(listener as (payload: never) => void);
+      listeners.set(event, set);
+      return () => set.delete(listener as (payload: never) => void);
+    },
+    async pathsForFiles(items): Promise<Result<DroppedPath[]>> {
+      picked.push([...items]);
+      const roots = new Set(items.map((i) => `/home/me/${i.relativePath.split('/')[0] ?? i.relativePath}`));
+      return ok([...roots].map((path) => ({ path })));
+    },
+    emit(event, payload) {
+      if (event === 'run:updated') runs.set((payload as Run).runId, payload as Run);
+      for (const l of listeners.get(event) ?? []) (l as (p: typeof payload) => void)(payload);
+    },
+    listenerCount: (event) => listeners.get(event)?.size ?? 0,
+  };
+  return bridge;
+};
+
+/** Seed a run into the fake so runs:get finds it. */
+export const withRun = (bridge: FakeBridge, run: Run): FakeBridge => {
+  bridge.emit('run:updated', run);
+  return bridge;
+};

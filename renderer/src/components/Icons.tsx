@@ -1,0 +1,65 @@
+/** A few line icons drawn inline (the CSP allows no external fonts or images besides data: URLs). */
+const base = { width: 16, height: 16, viewBox: '0 0 16 16', fill: 'none', stroke: 'currentColor', strokeWidth: 1.5, strokeLinecap: 'round', strokeLinejoin: 'round', 'aria-hidden': true } as const;
+
+export const UploadIcon = ({ size = 16 }: { size?: number }) => (
+  <svg {...base} width={size} height={size}>
+    <path d="M8 10.5V2.5M4.8 5.7 8 2.5l3.2 3.2M2.5 10.5v2a1 1 0 0 0 1 1h9a1 1 0 0 0 1-1v-2" />
+  </svg>
+);
+export const ActivityIcon = () => (
+  <svg {...base}>
+    <path d="M1.5 8h3l2-5 3 10 2-5h3" />
+  </svg>
+);
+export const FileIcon = () => (
+  <svg {...base}>
+    <path d="M9 1.5H4a1 1 0 0 0-1 1v11a1 1 0 0 0 1 1h8a1 1 0 0 0 1-1V5.5z" />
+    <path d="M9 1.5v4h4" />
+  </svg>
+);
+export const FolderIcon = () => (
+  <svg {...base}>
+    <path d="M1.5 4a1 1 0 0 1 1-1h3.5l1.5 1.5h6a1 1 0 0 1 1 1V12a1 1 0 0 1-1 1h-11a1 1 0 0 1-1-1z" />
+  </svg>
+);
+export const CloseIcon = () => (
+  <svg {...base}>
+    <path d="m4 4 8 8M12 4l-8 8" />
+  </svg>
+);
+export const CopyIcon = () => (
+  <svg {...base}>
+    <rect x="5.5" y="5.5" width="8" height="8" rx="1" />
+    <path d="M10.5 5.5V3.5a1 1 0 0 0-1-1h-6a1 1 0 0 0-1 1v6a1 1 0 0 0 1 1h2" />
+  </svg>
+);
+export const SunIcon = () => (
+  <svg {...base}>
+    <circle cx="8" cy="8" r="3" />
+    <path d="M8 1v1.5M8 13.5V15M1 8h1.5M13.5 8H15M3 3l1 1M12 12l1 1M3 13l1-1M12 4l1-1" />
+  </svg>
+);
+export const MoonIcon = () => (
+  <svg {...base}>
+    <path d="M13.5 9.5A5.5 5.5 0 0 1 6.5 2.5a5.5 5.5 0 1 0 7 7z" />
+  </svg>
+);
+export const MonitorIcon = () => (
+  <svg {...base}>
+    <rect x="1.5" y="2.5" width="13" height="9" rx="1" />
+    <path d="M5.5 14h5M8 11.5V14" />
+  </svg>
+);
+export const ShieldIcon = () => (
+  <svg {...base}>
+    <path d="M8 1.5 2.5 3.5v4c0 3.5 2.5 6 5.5 7 3-1 5.5-3.5 5.5-7v-4z" />
+    <path d="M8 5v3.5M8 10.8v.2" />
+  </svg>
+);
+export const ImageIcon = () => (
+  <svg {...base}>
+    <rect x="1.5" y="2.5" width="13" height="11" rx="1" />
+    <circle cx="5.5" cy="6" r="1.2" />
+    <path d="m14.5 11-4-4-7 6.5" />
+  </svg>
+);

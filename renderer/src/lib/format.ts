@@ -1,0 +1,61 @@
+/** Human-readable numbers for a desktop UI. Decimal units (1 MB = 1,000,000 bytes), as macOS and most file managers show. */
+
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'] as const;
+
+export const formatBytes = (bytes: number): string => {
+  if (!Number.isFinite(bytes) || bytes < 0) return '—';
+  if (bytes < 1000) return `${Math.round(bytes)} B`;
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < UNITS.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  // One decimal below 100 keeps the width steady; none above (e.g. "512 MB").
+  const digits = value < 100 ? 1 : 0;
+  return `${value.toFixed(digits)} ${UNITS[unit]}`;
+};
+
+export const formatSpeed = (bytesPerSecond: number): string =>
+  bytesPerSecond > 0 && Number.isFinite(bytesPerSecond) ? `${formatBytes(bytesPerSecond)}/s` : '—';
+
+/** Short duration: "0.4 s", "42 s", "3 min 05 s", "2 h 07 min". */
+export const formatDuration = (seconds: number): string => {
+  if (!Number.isFinite(seconds) || seconds < 0) return '—';
+  if (seconds < 10) return `${(Math.round(seconds * 10) / 10).toFixed(1)} s`;
+  const total = Math.round(seconds);
+  if (total < 60) return `${total} s`;
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h === 0) return `${m} min ${String(s).padStart(2, '0')} s`;
+  return `${h} h ${String(m).padStart(2, '0')} min`;
+};
+
+/** Time left, rounded up so it never says "0 s left" while work remains. */
+export const formatEta = (seconds: number | null): string => {
+  if (seconds === null || !Number.isFinite(seconds) || seconds < 0) return 'Estimating…';
+  if (seconds < 1) return 'Almost done';
+  return `${formatDuration(Math.ceil(seconds))} left`;
+};
+
+export const percentOf = (done: number, total: number): number => {
+  if (total <= 0) return done > 0 ? 100 : 0;
+  return Math.max(0, Math.min(100, (done / total) * 100));
+};
+
+/** Whole percent, but never "100 %" before everything is done. */
+export const formatPercent = (done: number, total: number): string => {
+  const pct = percentOf(done, total);
+  const shown = done < total ? Math.min(99, Math.floor(pct)) : Math.round(pct);
+  return `${shown}%`;
+};
+
+export const formatCount = (n: number, singular: string, plural = `${singular}s`): string =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? singular : plural}`;
+
+export const formatDateTime = (iso: string): string => {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+};

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { describeRunState, humanizeCode, runErrorOf } from './run-state';
+
+const run = (state: string, extra: object = {}) => ({ state, error: null, status: null, ...extra });
+
+describe('describeRunState', () => {
+  it('maps the service codes to the badge labels', () => {
+    expect(describeRunState(run('CREATING')).label).toBe('Creating');
+    expect(describeRunState(run('ASSEMBLY_UPLOADING'))).toMatchObject({ label: 'Uploading', busy: true });
+    expect(describeRunState(run('ASSEMBLY_EXECUTING'))).toMatchObject({ label: 'Executing', busy: true });
+    expect(describeRunState(run('ASSEMBLY_COMPLETED'))).toMatchObject({ label: 'Completed', tone: 'success', busy: false });
+    expect(describeRunState(run('ASSEMBLY_CANCELED'))).toMatchObject({ label: 'Canceled', busy: false });
+  });
+
+  it('shows Failed when the run or the status carries an error', () => {
+    expect(describeRunState(run('ASSEMBLY_EXECUTING', { error: { code: 'UPLOAD_FAILED', message: 'x' } })).label).toBe('Failed');
+    expect(describeRunState(run('INVALID_INPUT_ERROR', { status: { error: 'INVALID_INPUT_ERROR' } })).label).toBe('Failed');
+  });
+
+  it('keeps unknown codes visible instead of dropping them', () => {
+    expect(describeRunState(run('ASSEMBLY_NOTIFICATION_REPLAYED'))).toMatchObject({ label: 'Notification replayed', busy: false });
+    expect(humanizeCode('REQUEST_ABORTED')).toBe('Request aborted');
+  });
+});
+
+describe('runErrorOf', () => {
+  it('prefers the app error, then the service status error', () => {
+    expect(runErrorOf(run('X', { error: { code: 'NETWORK_ERROR', message: 'down' } }))).toEqual({ code: 'NETWORK_ERROR', message: 'down', httpCode: undefined });
+    expect(runErrorOf(run('X', { status: { error: 'IMAGE_RESIZE_VALIDATION', message: 'bad width', http_code: 400 } }))).toEqual({
+      code: 'IMAGE_RESIZE_VALIDATION',
+      message: 'bad width',
+      httpCode: 400,
+    });
+    expect(runErrorOf(run('ASSEMBLY_COMPLETED'))).toBeNull();
+  });
+});

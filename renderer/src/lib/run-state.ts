@@ -1,0 +1,53 @@
+import { AssemblyOk, BUSY_OK_CODES } from '../../../shared/api/codes';
+import type { Run } from '../../../shared/ipc/models';
+
+export type StateTone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
+
+export interface StateView {
+  readonly label: string;
+  readonly tone: StateTone;
+  /** Still moving: show progress and the Cancel button. */
+  readonly busy: boolean;
+  readonly failed: boolean;
+}
+
+const KNOWN: Record<string, StateView> = {
+  CREATING: { label: 'Creating', tone: 'info', busy: true, failed: false },
+  [AssemblyOk.uploading]: { label: 'Uploading', tone: 'info', busy: true, failed: false },
+  [AssemblyOk.executing]: { label: 'Executing', tone: 'info', busy: true, failed: false },
+  [AssemblyOk.replaying]: { label: 'Replaying', tone: 'info', busy: true, failed: false },
+  [AssemblyOk.completed]: { label: 'Completed', tone: 'success', busy: false, failed: false },
+  [AssemblyOk.canceled]: { label: 'Canceled', tone: 'neutral', busy: false, failed: false },
+  [AssemblyOk.requestAborted]: { label: 'Aborted', tone: 'danger', busy: false, failed: true },
+};
+
+const FAILED: StateView = { label: 'Failed', tone: 'danger', busy: false, failed: true };
+
+/** "ASSEMBLY_NOTIFICATION_REPLAYED" → "Notification replayed": unknown codes are shown, never dropped. */
+export const humanizeCode = (code: string): string => {
+  const words = code.replace(/^ASSEMBLY_/, '').toLowerCase().split('_').filter(Boolean);
+  const text = words.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};
+
+/** Map a run (its `state` code, its error, the service's status) to what the badge shows. */
+export const describeRunState = (run: Pick<Run, 'state' | 'error' | 'status'>): StateView => {
+  if (run.error || run.status?.error) return FAILED;
+  const known = KNOWN[run.state];
+  if (known) return known;
+  const busy = BUSY_OK_CODES.includes(run.state);
+  return { label: humanizeCode(run.state), tone: busy ? 'info' : 'neutral', busy, failed: false };
+};
+
+/** The error to show for a failed run: the app's error first, else the service's status error. */
+export const runErrorOf = (run: Pick<Run, 'error' | 'status' | 'state'>): { code: string; message: string; httpCode?: number } | null => {
+  if (run.error) return { code: run.error.code, message: run.error.message, httpCode: run.error.httpCode };
+  const status = run.status;
+  if (status?.error) {
+    return { code: status.error, message: status.message ?? status.reason ?? 'The Assembly failed.', httpCode: status.http_code };
+  }
+  if (run.state === AssemblyOk.requestAborted) {
+    return { code: run.state, message: status?.message ?? 'The upload connection was closed before all data arrived.' };
+  }
+  return null;
+};

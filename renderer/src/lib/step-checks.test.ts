@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { PRESETS } from '../../../shared/api/presets';
+import { checkStepsText, formatSteps, useNames } from './step-checks';
+
+const problemsOf = (text: string) => {
+  const r = checkStepsText(text);
+  if (r.kind !== 'invalid') throw new Error(`expected invalid, got ${r.kind}`);
+  return r.problems;
+};
+
+describe('checkStepsText', () => {
+  it('accepts every preset', () => {
+    for (const preset of PRESETS) expect(checkStepsText(formatSteps(preset.steps))).toEqual({ kind: 'ok', steps: preset.steps });
+  });
+
+  it('reports a syntax error with its position before anything else', () => {
+    const r = checkStepsText('{\n  ":original": { "robot": "/upload/handle" },\n}');
+    expect(r.kind).toBe('syntax');
+    if (r.kind === 'syntax') expect(r.error.message).toBe('Unexpected token } at line 3, column 1');
+  });
+
+  it('needs an object with at least one step', () => {
+    expect(problemsOf('[]')[0]?.code).toBe('ASSEMBLY_INVALID_STEPS');
+    expect(problemsOf('{}')[0]?.code).toBe('ASSEMBLY_EMPTY_STEPS');
+  });
+
+  it('needs a robot on every step', () => {
+    const problems = problemsOf('{ ":original": { "robot": "/upload/handle" }, "resized": { "use": ":original", "width": 10 } }');
+    expect(problems).toEqual([{ code: 'ASSEMBLY_STEP_NO_ROBOT', step: 'resized', message: 'Step "resized" needs a "robot", e.g. "/image/resize".' }]);
+  });
+
+  it('catches a use that names no step, in every use form', () => {
+    expect(problemsOf('{ "a": { "robot": "/image/resize", "use": "nope" } }')[0]?.code).toBe('ASSEMBLY_STEP_UNKNOWN_USE');
+    expect(problemsOf('{ ":original": { "robot": "/upload/handle" }, "a": { "robot": "/image/resize", "use": [":original", { "name": "x" }] } }')[0]?.message).toBe(
+      'Step "a" uses "x", which is not a step here.',
+    );
+    expect(problemsOf('{ "a": { "robot": "/image/resize", "use": { "steps": ["b"] } } }')[0]?.code).toBe('ASSEMBLY_STEP_UNKNOWN_USE');
+    expect(problemsOf('{ "a": { "robot": "/image/resize", "use": 3 } }')[0]?.code).toBe('ASSEMBLY_STEP_INVALID_USE');
+  });
+
+  it('knows /upload/handle must be named :original', () => {
+    expect(problemsOf('{ "uploads": { "robot": "/upload/handle" } }')[0]?.code).toBe('INVALID_UPLOAD_HANDLE_STEP_NAME');
+  });
+
+  it('runs the shared schema too', () => {
+    const problems = problemsOf('{ ":original": { "robot": "/upload/handle", "result": "yes" } }');
+    expect(problems[0]?.code).toBe('ASSEMBLY_INVALID_STEPS');
+    expect(problems[0]?.message).toMatch(/^Step ":original": "result"/);
+  });
+
+  it('reads use names from each form', () => {
+    expect(useNames('a')).toEqual(['a']);
+    expect(useNames(['a', { name: 'b', as: 'image' }])).toEqual(['a', 'b']);
+    expect(useNames({ steps: [{ name: 'c' }], bundle_steps: true })).toEqual(['c']);
+    expect(useNames(42)).toBeNull();
+  });
+});

@@ -1,0 +1,33 @@
+import './zod-config';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { BridgeProvider } from './bridge/BridgeProvider';
+import { waitForBridge } from './bridge/get-bridge';
+import { NoBridge } from './screens/NoBridge';
+import { applyTheme, useTheme } from './state/theme-store';
+import './styles/app.css';
+
+const start = async (): Promise<void> => {
+  applyTheme(useTheme.getState().theme);
+  const root = createRoot(document.getElementById('root') as HTMLElement);
+  const bridge = await waitForBridge();
+  if (!bridge) {
+    root.render(<NoBridge />);
+    return;
+  }
+  // Core is the "server": errors are data already, so retries would only delay showing them.
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } } });
+  root.render(
+    <StrictMode>
+      <BridgeProvider bridge={bridge}>
+        <QueryClientProvider client={client}>
+          <App />
+        </QueryClientProvider>
+      </BridgeProvider>
+    </StrictMode>,
+  );
+};
+
+void start();

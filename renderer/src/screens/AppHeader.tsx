@@ -1,0 +1,45 @@
+import { useBridgeQuery } from '../bridge/use-bridge';
+import { IconButton } from '../components/IconButton';
+import { MonitorIcon, MoonIcon, SunIcon } from '../components/Icons';
+import { useTheme } from '../state/theme-store';
+
+const THEME_LABEL = { system: 'Theme: follow system', light: 'Theme: light', dark: 'Theme: dark' } as const;
+
+export const AppHeader = () => {
+  const info = useBridgeQuery('app:info', {}, { staleTime: Infinity });
+  const workspaces = useBridgeQuery('workspaces:list', {}, { staleTime: 30_000 });
+  const theme = useTheme((s) => s.theme);
+  const cycle = useTheme((s) => s.cycle);
+
+  const active = workspaces.data?.find((w) => w.id === info.data?.activeWorkspaceId);
+  const name = active?.name ?? (info.data ? 'Local (this computer)' : '…');
+  const endpoint = active?.kind === 'remote' ? active.endpoint : (info.data?.localServiceUrl ?? active?.endpoint);
+
+  return (
+    <header className="app-header">
+      <div className="workspace" aria-label="Active workspace">
+        <span className={`status-dot ${info.isError ? 'status-bad' : info.data ? 'status-ok' : 'status-wait'}`} aria-hidden="true" />
+        <div className="workspace-text">
+          <span className="workspace-name">{name}</span>
+          {info.isError ? (
+            <span className="workspace-url danger-text">
+              Cannot reach the app core: <code>{info.error.code}</code> {info.error.message}
+            </span>
+          ) : (
+            endpoint && (
+              <span className="workspace-url" title="Local service URL">
+                {endpoint}
+              </span>
+            )
+          )}
+        </div>
+      </div>
+      <div className="header-actions">
+        {info.data && <span className="muted small">v{info.data.version}</span>}
+        <IconButton label={THEME_LABEL[theme]} onClick={cycle}>
+          {theme === 'system' ? <MonitorIcon /> : theme === 'light' ? <SunIcon /> : <MoonIcon />}
+        </IconButton>
+      </div>
+    </header>
+  );
+};

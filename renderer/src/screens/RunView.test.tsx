@@ -1,0 +1,125 @@
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { App } from '../App';
+import { createFakeBridge, sampleRun, withRun, type FakeBridge } from '../bridge/test/fake-bridge';
+import { renderWithBridge } from '../bridge/test/render-with-bridge';
+import { useNavigation } from '../state/navigation-store';
+
+const completedStatus = {
+  ok: 'ASSEMBLY_COMPLETED',
+  assembly_id: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
+  upload_duration: 1.2,
+  warnings: [{ level: 'notice', msg: '1 file was skipped by the filter.' }],
+  execution_duration: 2.3,
+  results: {
+    resized: [
+      { id: 'r1', name: 'a.jpg', size: 123_456, mime: 'image/jpeg', ssl_url: 'http://127.0.0.1:43210/results/r1/a.jpg', meta: { width: 1024, height: 768 } },
+      { id: 'r2', name: 'b.jpg', size: 2_000, mime: 'image/jpeg', url: 'http://127.0.0.1:43210/results/r2/b.jpg', meta: { width: 640, height: 480 } },
+    ],
+  },
+};
+
+describe('Run view', () => {
+  let bridge: FakeBridge;
+  beforeEach(() => {
+    bridge = createFakeBridge();
+    useNavigation.setState({ route: { name: 'run', runId: 'run-1' } });
+  });
+  afterEach(cleanup);
+
+  it('follows live progress events: state, percent, bytes, speed and time left', async () => {
+    withRun(bridge, sampleRun());
+    renderWithBridge(<App />, bridge);
+    await waitFor(() => expect(screen.getByTestId('run-state').textContent).toBe('Uploading'));
+    const batch = screen.getByTestId('batch-progress');
+    expect(batch.textContent).toContain('0%');
+    expect(screen.getAllByTestId('file-row')).toHaveLength(2);
+
+    act(() =>
+      bridge.emit('run:progress', {
+        runId: 'run-1',
+        totals: { bytesTotal: 3000, bytesUploaded: 1500, filesTotal: 2, filesUploaded: 1, speedBps: 1_500_000, etaSeconds: 65 },
+        files: [{ fileId: 'f1', relativePath: 'photos/a.jpg', size: 1000, bytesUploaded: 1000, state: 'uploaded' }],
+      }),
+    );
+    // react-query notifies on its next tick.
+    await waitFor(() => expect(batch.textContent).toContain('50%'));
+    expect(batch.textContent).toContain('1.5 KB of 3.0 KB');
+    expect(batch.textContent).toContain('1.5 MB/s');
+    expect(batch.textContent).toContain('1 min 05 s left');
+    expect(within(batch).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('50');
+    expect(screen.getAllByTestId('file-row')[0]?.textContent).toContain('Uploaded');
+  });
+
+  it('shows the service error code and message when the Assembly fails', async () => {
+    withRun(bridge, sampleRun({ state: 'ASSEMBLY_EXECUTING', status: { error: 'IMAGE_RESIZE_VALIDATION', message: 'width must be at most 5000', http_code: 400 } }));
+    renderWithBridge(<App />, bridge);
+    const panel = await screen.findByTestId('run-error');
+    expect(within(panel).getByText('IMAGE_RESIZE_VALIDATION').tagName).toBe('CODE');
+    expect(panel.textContent).toContain('width must be at most 5000');
+    expect(panel.textContent).toContain('HTTP 400');
+    expect(screen.getByTestId('run-state').textContent).toBe('Failed');
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+  });
+
+  it('cancels with one click and shows Canceled; Escape does nothing', async () => {
+    withRun(bridge, sampleRun());
+    renderWithBridge(<App />, bridge);
+    const cancel = await screen.findByRole('button', { name: 'Cancel' });
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(bridge.calls.some((c) => c.channel === 'runs:cancel')).toBe(false);
+    fireEvent.click(cancel);
+    await waitFor(() => expect(screen.getByTestId('run-state').textContent).toBe('Canceled'));
+    expect(bridge.calls.filter((c) => c.channel === 'runs:cancel')).toEqual([{ channel: 'runs:cancel', request: { runId: 'run-1' } }]);
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+  });
+
+  it('lists results by step with size and dimensions, and opens one after downloading it', async () => {
+    withRun(bridge, sampleRun({ state: 'ASSEMBLY_COMPLETED', status: completedStatus }));
+    renderWithBridge(<App />, bridge);
+    const cards = await screen.findAllByTestId('result-card');
+    expect(cards).toHaveLength(2);
+    expect(cards[0]?.textContent).toContain('123 KB · 1024 × 768');
+    expect(screen.getByText('resized')).toBeTruthy();
+    expect(screen.getByText('3.5 s')).toBeTruthy(); // upload + execution duration
+    expect(screen.getByRole('note', { name: 'Service warnings' }).textContent).toContain('Note: 1 file was skipped by the filter.');
+
+    fireEvent.click(within(cards[0] as HTMLElement).getByRole('button', { name: 'Open a.jpg' }));
+    await waitFor(() => expect(bridge.calls.some((c) => c.channel === 'shell:openPath')).toBe(true));
+    const calls = bridge.calls.filter((c) => c.channel === 'results:download' || c.channel === 'shell:openPath');
+    expect(calls).toEqual([
+      { channel: 'results:download', request: { runId: 'run-1', url: 'http://127.0.0.1:43210/results/r1/a.jpg', name: 'a.jpg' } },
+      { channel: 'shell:openPath', request: { path: '/home/me/Downloads/a.jpg' } },
+    ]);
+  });
+
+  it('copies a result URL and confirms it', async () => {
+    withRun(bridge, sampleRun({ state: 'ASSEMBLY_COMPLETED', status: completedStatus }));
+    renderWithBridge(<App />, bridge);
+    const button = await screen.findByRole('button', { name: 'Copy URL of b.jpg' });
+    fireEvent.click(button);
+    await waitFor(() => expect(button.textContent).toBe('Copied'));
+    expect(await navigator.clipboard.readText()).toBe('http://127.0.0.1:43210/results/r2/b.jpg');
+    expect(screen.getByRole('status').textContent).toContain('Copied URL');
+  });
+
+  it('shows processing once every byte is up and the service is executing', async () => {
+    withRun(
+      bridge,
+      sampleRun({ state: 'ASSEMBLY_EXECUTING', totals: { bytesTotal: 3000, bytesUploaded: 3000, filesTotal: 2, filesUploaded: 2, speedBps: 0, etaSeconds: null } }),
+    );
+    renderWithBridge(<App />, bridge);
+    const batch = await screen.findByTestId('batch-progress');
+    expect(batch.textContent).toContain('100%');
+    expect(batch.textContent).toContain('processing on the service');
+    expect(within(batch).getByRole('progressbar').getAttribute('aria-valuenow')).toBeNull();
+    expect(screen.getByTestId('run-state').textContent).toBe('Executing');
+  });
+
+  it('says when a run cannot be loaded, with the code', async () => {
+    useNavigation.setState({ route: { name: 'run', runId: 'missing' } });
+    renderWithBridge(<App />, bridge);
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('NOT_FOUND')).toBeTruthy();
+  });
+});

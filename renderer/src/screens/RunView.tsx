@@ -1,0 +1,169 @@
+import { useQueryClient } from '@tanstack/react-query';
+import type { Run } from '../../../shared/ipc/models';
+import { storeRun } from '../bridge/run-events';
+import { useBridgeMutation, useBridgeQuery } from '../bridge/use-bridge';
+import { Badge } from '../components/Badge';
+import { Button } from '../components/Button';
+import { EmptyState } from '../components/EmptyState';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { IconButton } from '../components/IconButton';
+import { CopyIcon } from '../components/Icons';
+import { Spinner } from '../components/Spinner';
+import { formatDateTime, formatDuration } from '../lib/format';
+import { describeRunState, runErrorOf } from '../lib/run-state';
+import { useNavigation } from '../state/navigation-store';
+import { useToasts } from '../state/toast-store';
+import { BatchProgress } from './BatchProgress';
+import { ResultCard } from './ResultCard';
+import { RunFiles } from './RunFiles';
+import { useNow } from './use-now';
+
+/** Seconds the run took (service durations once known) or has taken so far. */
+export const runDurationSeconds = (run: Run, busy: boolean, now: number): number | null => {
+  const status = run.status;
+  if (!busy && status && (status.execution_duration !== undefined || status.upload_duration !== undefined)) {
+    return (status.upload_duration ?? 0) + (status.execution_duration ?? 0);
+  }
+  const started = Date.parse(run.createdAt);
+  return busy && !Number.isNaN(started) ? Math.max(0, (now - started) / 1000) : null;
+};
+
+export const RunView = ({ runId }: { runId: string }) => {
+  const client = useQueryClient();
+  const navigate = useNavigation((s) => s.navigate);
+  const toast = useToasts((s) => s.show);
+  // Events keep this fresh; a short staleTime avoids a refetch racing newer progress on mount.
+  const query = useBridgeQuery('runs:get', { runId }, { staleTime: 2_000 });
+  const run = query.data;
+  const view = run ? describeRunState(run) : null;
+  // Events keep the run live; a slow poll covers an event lost while the window slept.
+  useBridgeQuery('runs:get', { runId }, { refetchInterval: view?.busy ? 5_000 : false, enabled: Boolean(view?.busy) });
+  const cancel = useBridgeMutation('runs:cancel', { onSuccess: (r) => storeRun(client, r) });
+  const now = useNow(Boolean(view?.busy));
+
+  if (query.isPending) {
+    return (
+      <div className="center-pane">
+        <Spinner size={24} label="Loading the Assembly" />
+      </div>
+    );
+  }
+  if (query.isError || !run || !view) {
+    return (
+      <div className="run-view">
+        <ErrorPanel title="Could not load this Assembly" code={query.error?.code ?? 'NOT_FOUND'} message={query.error?.message ?? 'The run was not found.'} action={<Button onClick={() => navigate({ name: 'activity' })}>Back to Activity</Button>} />
+      </div>
+    );
+  }
+
+  const error = runErrorOf(run);
+  const duration = runDurationSeconds(run, view.busy, now);
+  const results = Object.entries(run.status?.results ?? {}).filter(([, files]) => files.length > 0);
+  const completed = view.label === 'Completed';
+  const warnings = run.status?.warnings ?? [];
+
+  const copyId = async () => {
+    if (!run.assemblyId) return;
+    try {
+      await navigator.clipboard.writeText(run.assemblyId);
+      toast('Copied Assembly ID', 'success');
+    } catch (e) {
+      toast(`Could not copy: ${e instanceof Error ? e.message : String(e)}`, 'danger');
+    }
+  };
+
+  return (
+    <div className="run-view">
+      <div className="run-head">
+        <div className="run-title">
+          <h1 className="page-title">Assembly</h1>
+          <Badge tone={view.tone} data-testid="run-state" title={run.state}>
+            {cancel.isPending ? 'Canceling…' : view.label}
+          </Badge>
+        </div>
+        <div className="run-head-actions">
+          {view.busy && (
+            <Button variant="danger" onClick={() => cancel.mutate({ runId })} busy={cancel.isPending} disabled={cancel.isPending}>
+              {cancel.isPending ? 'Canceling…' : 'Cancel'}
+            </Button>
+          )}
+          {!view.busy && (
+            <Button variant="primary" onClick={() => navigate({ name: 'upload' })}>
+              New upload
+            </Button>
+          )}
+        </div>
+      </div>
+
+      <dl className="run-facts">
+        <div>
+          <dt>Assembly ID</dt>
+          <dd className="mono id-cell">
+            {run.assemblyId ?? <span className="muted">{view.busy ? 'Not assigned yet' : 'None: the service did not create it'}</span>}
+            {run.assemblyId && (
+              <IconButton label="Copy Assembly ID" onClick={() => void copyId()}>
+                <CopyIcon />
+              </IconButton>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Started</dt>
+          <dd>{formatDateTime(run.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>Duration</dt>
+          <dd className="num">{duration === null ? '—' : formatDuration(duration)}</dd>
+        </div>
+      </dl>
+
+      {cancel.error && <ErrorPanel title="Could not cancel" code={cancel.error.code} message={cancel.error.message} httpCode={cancel.error.httpCode} />}
+      {error && <ErrorPanel data-testid="run-error" title="The Assembly failed" code={error.code} message={error.message} httpCode={error.httpCode} />}
+
+      {warnings.length > 0 && (
+        <div className="banner banner-warning run-warnings" role="note" aria-label="Service warnings">
+          <ul>
+            {warnings.map((w, i) => (
+              <li key={i}>
+                <strong>{w.level === 'warning' ? 'Warning' : 'Note'}:</strong> {w.msg}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+
+      <BatchProgress totals={run.totals} view={view} state={run.state} />
+
+      {completed && (
+        <section className="results" aria-labelledby="results-title">
+          <h2 id="results-title" className="section-title">
+            Results
+          </h2>
+          {results.length === 0 ? (
+            <EmptyState title="No result files">The steps finished without marking any step as a result.</EmptyState>
+          ) : (
+            results.map(([step, files]) => (
+              <div key={step} className="result-group">
+                <h3 className="group-title">
+                  <code>{step}</code> <span className="muted">· {files.length}</span>
+                </h3>
+                <div className="result-grid" role="list" aria-label={`Results of ${step}`}>
+                  {files.map((file, i) => (
+                    <ResultCard key={file.id ?? `${step}-${i}`} runId={runId} file={file} />
+                  ))}
+                </div>
+              </div>
+            ))
+          )}
+        </section>
+      )}
+
+      <section className="run-files-section" aria-labelledby="run-files-title">
+        <h2 id="run-files-title" className="section-title">
+          Files <span className="muted num">· {run.files.length.toLocaleString('en-US')}</span>
+        </h2>
+        {run.files.length > 0 ? <RunFiles files={run.files} finished={!view.busy} /> : <p className="muted">No files in this Assembly.</p>}
+      </section>
+    </div>
+  );
+};

@@ -1,0 +1,54 @@
+import { useRef, type KeyboardEvent } from 'react';
+import { ActivityIcon, UploadIcon } from '../components/Icons';
+import { useNavigation, type Route } from '../state/navigation-store';
+
+const ITEMS = [
+  { name: 'upload', label: 'Upload', icon: <UploadIcon /> },
+  { name: 'activity', label: 'Activity', icon: <ActivityIcon /> },
+] as const;
+
+const isActive = (route: Route, name: (typeof ITEMS)[number]['name']): boolean =>
+  route.name === name || (name === 'activity' && route.name === 'run');
+
+/** Tab reaches the list; arrow keys, Home and End move between items, as in a native sidebar. */
+export const Sidebar = () => {
+  const route = useNavigation((s) => s.route);
+  const navigate = useNavigation((s) => s.navigate);
+  const refs = useRef<(HTMLButtonElement | null)[]>([]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
+    const last = ITEMS.length - 1;
+    const target = { ArrowDown: index === last ? 0 : index + 1, ArrowUp: index === 0 ? last : index - 1, Home: 0, End: last }[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    refs.current[target]?.focus();
+  };
+
+  return (
+    <nav className="sidebar" aria-label="Main">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true" />
+        Assemblyline
+      </div>
+      <ul className="nav-list">
+        {ITEMS.map((item, index) => (
+          <li key={item.name}>
+            <button
+              ref={(el) => {
+                refs.current[index] = el;
+              }}
+              type="button"
+              className="nav-item"
+              aria-current={isActive(route, item.name) ? 'page' : undefined}
+              onClick={() => navigate({ name: item.name })}
+              onKeyDown={(e) => onKeyDown(e, index)}
+            >
+              {item.icon}
+              {item.label}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+};

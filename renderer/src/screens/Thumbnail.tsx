@@ -1,0 +1,21 @@
+import { useBridgeQuery } from '../bridge/use-bridge';
+import { FileIcon, ImageIcon } from '../components/Icons';
+import { useDelayed } from './use-delayed';
+
+/** A reserved square that fills in with a data: URL preview; other files keep a file icon. */
+export const LocalThumbnail = ({ path, isImage, size }: { path: string; isImage: boolean; size: number }) => {
+  const ready = useDelayed(120);
+  const thumb = useBridgeQuery('files:thumbnail', { path, size: size * 2 }, { enabled: isImage && ready, staleTime: Infinity, gcTime: 5 * 60_000 });
+  return <ThumbBox size={size} dataUrl={thumb.data?.dataUrl ?? null} isImage={isImage} />;
+};
+
+export const ResultThumbnail = ({ url, isImage, size }: { url: string | null; isImage: boolean; size: number }) => {
+  const thumb = useBridgeQuery('results:thumbnail', { url: url ?? 'about:blank', size: Math.min(512, size * 2) }, { enabled: isImage && url !== null, staleTime: Infinity });
+  return <ThumbBox size={size} dataUrl={thumb.data?.dataUrl ?? null} isImage={isImage} />;
+};
+
+const ThumbBox = ({ size, dataUrl, isImage }: { size: number; dataUrl: string | null; isImage: boolean }) => (
+  <span className="thumb" style={{ width: size, height: size }}>
+    {dataUrl ? <img src={dataUrl} alt="" width={size} height={size} draggable={false} /> : isImage ? <ImageIcon /> : <FileIcon />}
+  </span>
+);

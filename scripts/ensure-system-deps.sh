@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the tests need when they are missing: Chromium for the end-to-end tests,
+# gnome-keyring + dbus for the real OS keyring, ffmpeg for audio/video robots. Needs root (or sudo) and apt.
+set -euo pipefail
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v gnome-keyring-daemon >/dev/null 2>&1 || need+=(gnome-keyring)
+command -v dbus-run-session >/dev/null 2>&1 || need+=(dbus)
+command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
+[ ${#need[@]} -eq 0 ] && exit 0
+echo "Installing system packages: ${need[*]}"
+sudo_cmd=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then sudo_cmd="sudo"; else
+    echo "Missing system packages (${need[*]}) and no root to install them: apt-get install ${need[*]}" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo_cmd apt-get update -qq
+$sudo_cmd apt-get install -y -qq --no-install-recommends "${need[@]}" libsecret-1-0 >/dev/null

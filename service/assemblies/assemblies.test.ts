@@ -1,0 +1,198 @@
+// Assemblies over real HTTP: multipart uploads processed by the real robots, results served, states.
+import { request } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildForm, getJson, jpeg, png, postAssembly, readSse, startFixture, waitForEnd, type Fixture } from '../testing/service-fixture';
+
+const newId = (): string => randomUUID().replace(/-/g, '');
+
+describe('Assemblies', () => {
+  let fx: Fixture;
+  let key: string;
+  beforeAll(async () => {
+    fx = await startFixture();
+    key = fx.service.authKey;
+  });
+  afterAll(() => fx.stop());
+
+  it('answers GET / with SERVER_ROOT and unknown routes with SERVER_404', async () => {
+    expect((await getJson(`${fx.service.url}/`)).body.ok).toBe('SERVER_ROOT');
+    const missing = await getJson(`${fx.service.url}/nothing/here`);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ error: 'SERVER_404', message: 'unknown method / url' });
+    const noAssembly = await getJson(`${fx.service.url}/assemblies/${newId()}`);
+    expect(noAssembly.status).toBe(404);
+    expect(noAssembly.body.error).toBe('ASSEMBLY_NOT_FOUND');
+  });
+
+  it('runs a multipart Assembly with JPEG and PNG files to completion and serves the results', async () => {
+    const files = [
+      { field: 'photo', name: 'wide.jpg', data: await jpeg(800, 400), type: 'image/jpeg' },
+      { field: 'photo', name: 'alpha.png', data: await png(300, 600), type: 'image/png' },
+    ];
+    const params = {
+      auth: { key },
+      steps: {
+        ':original': { robot: '/upload/handle' },
+        thumb: { use: ':original', robot: '/image/resize', width: 200, height: 200, resize_strategy: 'fit' },
+      },
+      fields: { project: 'from-params', keep: 'yes' },
+    };
+    const created = await postAssembly(fx.service.url, buildForm({ params, files, fields: { project: 'from-form' } }), '/assemblies', { 'Transloadit-Client': 'test-client:1.0' });
+    expect(created.status).toBe(200);
+    expect(created.body.ok).toBe('ASSEMBLY_EXECUTING');
+    expect(created.body.assembly_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(created.body.fields).toEqual({ project: 'from-form', keep: 'yes' });
+    const uploads = created.body.uploads as Record<string, unknown>[];
+    expect(uploads.map((u) => u.name).sort()).toEqual(['alpha.png', 'wide.jpg']);
+    const wide = uploads.find((u) => u.name === 'wide.jpg')!;
+    expect(wide).toMatchObject({ basename: 'wide', ext: 'jpg', mime: 'image/jpeg', type: 'image', field: 'photo', is_tus_file: false, tus_upload_url: null });
+    expect(wide.meta).toMatchObject({ width: 800, height: 400 });
+    expect(wide.md5hash).toMatch(/^[0-9a-f]{32}$/);
+
+    const done = await waitForEnd(String(created.body.assembly_ssl_url));
+    expect(done.ok).toBe('ASSEMBLY_COMPLETED');
+    expect(done.message).toBe('The Assembly was successfully completed.');
+    expect(done.transloadit_client).toBe('test-client:1.0');
+    expect(done.start_date).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} GMT$/);
+    expect(typeof done.execution_duration).toBe('number');
+    const thumbs = (done.results as Record<string, Record<string, unknown>[]>).thumb!;
+    expect(thumbs).toHaveLength(2);
+    const wideThumb = thumbs.find((t) => t.original_id === wide.id)!;
+    expect(wideThumb.meta).toMatchObject({ width: 200, height: 100 });
+
+    const res = await fetch(String(wideThumb.ssl_url));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
+    expect(bytes.length).toBe(wideThumb.size);
+    const served = await sharp(bytes).metadata();
+    expect([served.width, served.height]).toEqual([200, 100]);
+
+    const range = await fetch(String(wideThumb.ssl_url), { headers: { Range: 'bytes=0-9' } });
+    expect(range.status).toBe(206);
+    expect(range.headers.get('content-range')).toBe(`bytes 0-9/${bytes.length}`);
+    expect(Buffer.from(await range.arrayBuffer())).toEqual(bytes.subarray(0, 10));
+
+    const original = await fetch(String(wide.ssl_url));
+    expect(original.headers.get('content-type')).toBe('image/jpeg');
+    expect(Buffer.from(await original.arrayBuffer())).toEqual(Buffer.from(files[0]!.data));
+  });
+
+  it('keeps the raw params string with secrets masked', async () => {
+    const raw = `{"auth":{"key":"${key}","secret":"do-not-show"},"steps":{":original":{"robot":"/upload/handle"}}}`;
+    const r = await postAssembly(fx.service.url, buildForm({ params: raw }));
+    expect(r.body.params).toBe(raw.replace('do-not-show', '****'));
+  });
+
+  it('accepts a client-chosen id once, then answers DO_NOT_REUSE_ASSEMBLY_IDS', async () => {
+    const id = newId();
+    const form = () => buildForm({ params: { auth: { key }, steps: { ':original': { robot: '/upload/handle' } } } });
+    const first = await postAssembly(fx.service.url, form(), `/assemblies/${id}`);
+    expect(first.body.assembly_id).toBe(id);
+    expect(first.body.assembly_ssl_url).toBe(`${fx.service.url}/assemblies/${id}`);
+    const again = await postAssembly(fx.service.url, form(), `/assemblies/${id}`);
+    expect(again.status).toBe(400);
+    expect(again.body.error).toBe('DO_NOT_REUSE_ASSEMBLY_IDS');
+  });
+
+  it('answers instruction errors with their codes and HTTP 400', async () => {
+    const post = (steps: unknown) => postAssembly(fx.service.url, buildForm({ params: { auth: { key }, steps } }));
+    const unknownRobot = await post({ x: { robot: '/no/such/robot' } });
+    expect(unknownRobot.status).toBe(400);
+    expect(unknownRobot.body.error).toBe('ASSEMBLY_STEP_UNKNOWN_ROBOT');
+    expect((await post({ a: { robot: '/image/resize', use: 'missing', width: 10 } })).body.error).toBe('ASSEMBLY_STEP_UNKNOWN_USE');
+    expect((await post({ a: { robot: '/image/resize', use: 'b', width: 10 }, b: { robot: '/image/resize', use: 'a', width: 10 } })).body.error).toBe('ASSEMBLY_INFINITE');
+    expect((await post({})).body.error).toBe('ASSEMBLY_EMPTY_STEPS');
+    expect((await postAssembly(fx.service.url, buildForm({ params: { auth: { key } } }))).body.error).toBe('ASSEMBLY_NO_STEPS');
+  });
+
+  it('rejects an invalid expected-upload count', async () => {
+    for (const field of ['num_expected_upload_files', 'tus_num_expected_upload_files']) {
+      const r = await postAssembly(fx.service.url, buildForm({ params: { auth: { key }, steps: { ':original': { robot: '/upload/handle' } } }, fields: { [field]: '-1' } }));
+      expect(r.status).toBe(400);
+      expect(r.body.error).toBe('ASSEMBLY_INVALID_NUM_EXPECTED_UPLOAD_FILES_PARAM');
+    }
+  });
+
+  it('cancels a running Assembly: DELETE answers ASSEMBLY_CANCELED, GET and the update stream agree', async () => {
+    const created = await postAssembly(fx.service.url, buildForm({ params: { auth: { key }, steps: { ':original': { robot: '/upload/handle' } } }, fields: { num_expected_upload_files: '3' } }));
+    expect(created.body.ok).toBe('ASSEMBLY_UPLOADING');
+    const sse = readSse(String(created.body.update_stream_url));
+    expect(await sse.opened).toBe(200);
+    const del = await fetch(String(created.body.assembly_ssl_url), { method: 'DELETE' });
+    const body = (await del.json()) as Record<string, unknown>;
+    expect(del.status).toBe(200);
+    expect(body).toMatchObject({ ok: 'ASSEMBLY_CANCELED', message: 'The Assembly was canceled.', assembly_id: created.body.assembly_id });
+    expect((await sse.done).map((e) => e.data)).toEqual(['assembly_finished']);
+    expect((await getJson(String(created.body.assembly_ssl_url))).body.ok).toBe('ASSEMBLY_CANCELED');
+  });
+
+  it('cancels an executing Assembly: it stays canceled and gains no results afterwards', async () => {
+    const big = await jpeg(6000, 4000);
+    const steps: Record<string, unknown> = { ':original': { robot: '/upload/handle' } };
+    for (let i = 0; i < 6; i++) steps[`s${i}`] = { use: ':original', robot: '/image/resize', width: 3000 - i * 100, format: 'png' };
+    const created = await postAssembly(fx.service.url, buildForm({ params: { auth: { key }, steps }, files: [{ field: 'f', name: 'big.jpg', data: big, type: 'image/jpeg' }] }));
+    expect(created.body.ok).toBe('ASSEMBLY_EXECUTING');
+    const canceled = (await (await fetch(String(created.body.assembly_ssl_url), { method: 'DELETE' })).json()) as Record<string, unknown>;
+    expect(canceled.ok).toBe('ASSEMBLY_CANCELED');
+    const count = (r: unknown): number => Object.values((r ?? {}) as Record<string, unknown[]>).reduce((n, l) => n + l.length, 0);
+    await new Promise((r) => setTimeout(r, 1500));
+    const later = (await getJson(String(created.body.assembly_ssl_url))).body;
+    expect(later.ok).toBe('ASSEMBLY_CANCELED');
+    expect(count(later.results)).toBe(count(canceled.results));
+    expect(count(later.results)).toBeLessThan(6);
+  });
+
+  it('marks a multipart request whose connection drops as REQUEST_ABORTED', async () => {
+    const id = newId();
+    const boundary = 'xxBOUNDARYxx';
+    const head =
+      `--${boundary}\r\nContent-Disposition: form-data; name="params"\r\n\r\n` +
+      JSON.stringify({ auth: { key }, steps: { ':original': { robot: '/upload/handle' } } }) +
+      `\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+    await new Promise<void>((resolve) => {
+      const req = request(`${fx.service.url}/assemblies/${id}`, {
+        method: 'POST',
+        headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + 10_000_000) },
+      });
+      req.on('error', () => resolve());
+      req.write(head);
+      req.write(Buffer.alloc(64 * 1024, 7), () => {
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 100);
+      });
+    });
+    let status: Record<string, unknown> = {};
+    for (let i = 0; i < 50 && status.ok !== 'REQUEST_ABORTED'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = (await getJson(`${fx.service.url}/assemblies/${id}`)).body;
+    }
+    expect(status.ok).toBe('REQUEST_ABORTED');
+    expect(status.message).toBe('The upload connection was closed or timed out before receiving all data.');
+  });
+
+  it('reports a failed Assembly with its error on GET (HTTP 200) and on the update stream', async () => {
+    // A zero-byte "image" cannot be resized: the robot fails and the Assembly carries the error.
+    const created = await postAssembly(
+      fx.service.url,
+      buildForm({
+        params: { auth: { key }, steps: { ':original': { robot: '/upload/handle' }, r: { use: ':original', robot: '/image/resize', width: 10 } } },
+        files: [{ field: 'f', name: 'broken.jpg', data: Buffer.from('not really a jpeg'), type: 'image/jpeg' }],
+      }),
+    );
+    const end = await waitForEnd(String(created.body.assembly_ssl_url));
+    const res = await fetch(String(created.body.assembly_ssl_url));
+    expect(res.status).toBe(200);
+    expect(typeof end.error).toBe('string');
+    expect(String(end.message).length).toBeGreaterThan(0);
+    const late = await readSse(String(created.body.update_stream_url)).done;
+    expect(late).toHaveLength(1);
+    expect(late[0]!.event).toBe('assembly_error');
+    expect(JSON.parse(late[0]!.data).error).toBe(end.error);
+  });
+});

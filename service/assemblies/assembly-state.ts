@@ -1,0 +1,79 @@
+import type { StoredFile } from '../robots/file-record';
+
+export interface TusUploadEntry {
+  uploadId: string;
+  filename: string;
+  fieldname: string;
+  user_meta?: Record<string, unknown>;
+  size: number;
+  offset: number;
+  finished: boolean;
+  upload_url: string;
+  /** Where @tus/file-store keeps the bytes. */
+  localPath: string;
+}
+
+export interface UploadEntry {
+  file: StoredFile;
+  isTus: boolean;
+  tusUploadUrl: string | null;
+}
+
+/** Everything the service keeps about one Assembly; persisted as JSON, the status record is derived from it. */
+export interface AssemblyState {
+  id: string;
+  authKey: string;
+  ok: string | null;
+  error: string | null;
+  message: string;
+  errorExtra?: Record<string, unknown>;
+  /** The params string as received, secrets masked. */
+  params: string;
+  steps: Record<string, { robot: string; use?: unknown; [k: string]: unknown }>;
+  fields: Record<string, unknown>;
+  emitExecutionProgress: boolean;
+  maxSize: number | null;
+  maxNumberOfFiles: number | null;
+  startDate: string;
+  createdAtMs: number;
+  uploadFinishedAtMs: number | null;
+  executionStart: string | null;
+  executionStartMs: number | null;
+  executionDurationS: number | null;
+  bytesReceived: number;
+  bytesExpected: number;
+  expectedTusUploads: number;
+  startedTusUploads: number;
+  finishedTusUploads: number;
+  tusUploads: TusUploadEntry[];
+  uploads: UploadEntry[];
+  results: Record<string, StoredFile[]>;
+  warnings: { level: 'notice' | 'warning'; msg: string }[];
+  client: { transloadit_client: string | null; client_agent: string | null; client_ip: string | null; client_referer: string | null };
+  progressCombined: number;
+}
+
+export const OK_MESSAGES = {
+  ASSEMBLY_UPLOADING: 'The Assembly is still in the process of being uploaded.',
+  ASSEMBLY_EXECUTING: 'The Assembly is currently being executed.',
+  ASSEMBLY_COMPLETED: 'The Assembly was successfully completed.',
+  ASSEMBLY_CANCELED: 'The Assembly was canceled.',
+  REQUEST_ABORTED: 'The upload connection was closed or timed out before receiving all data.',
+} as const satisfies Record<string, string>;
+
+export const okMessage = (ok: string): string => (OK_MESSAGES as Record<string, string>)[ok] ?? ok;
+
+/** "2023/12/20 16:36:27 GMT", the date format of the status record. */
+export function statusDate(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number): string => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}/${p(d.getUTCMonth() + 1)}/${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} GMT`;
+}
+
+/** Masks secrets inside the raw params string without re-serializing the rest. */
+export function maskSecrets(rawParams: string): string {
+  return rawParams.replace(/("(?:secret|password|auth_secret)"\s*:\s*)"(?:[^"\\]|\\.)*"/g, '$1"****"');
+}
+
+export const isRunning = (s: Pick<AssemblyState, 'ok' | 'error'>): boolean =>
+  s.error === null && (s.ok === 'ASSEMBLY_UPLOADING' || s.ok === 'ASSEMBLY_EXECUTING');

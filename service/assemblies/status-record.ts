@@ -1,0 +1,90 @@
+import type { StoredFile } from '../robots/file-record';
+import type { AssemblyState } from './assembly-state';
+import { statusDate } from './assembly-state';
+
+export interface ServiceUrls {
+  base: string;
+}
+
+export const assemblyUrl = (u: ServiceUrls, id: string): string => `${u.base}/assemblies/${id}`;
+export const websocketUrl = (u: ServiceUrls): string => `${u.base}/ws20000`;
+export const updateStreamUrl = (u: ServiceUrls, id: string): string => `${websocketUrl(u)}?assembly=${id}`;
+export const tusUrl = (u: ServiceUrls): string => `${u.base}/resumable/files/`;
+export const fileUrl = (u: ServiceUrls, kind: 'uploads' | 'results', assemblyId: string, file: Pick<StoredFile, 'id' | 'name'>): string =>
+  `${u.base}/${kind}/${assemblyId}/${file.id}/${encodeURIComponent(file.name)}`;
+
+/** The client-facing file record: no disk path, with the URLs it is served at. */
+export function publicFileRecord(u: ServiceUrls, kind: 'uploads' | 'results', assemblyId: string, file: StoredFile, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const { localPath: _l, ...rest } = file;
+  const url = fileUrl(u, kind, assemblyId, file);
+  const width = typeof file.meta.width === 'number' ? file.meta.width : undefined;
+  const height = typeof file.meta.height === 'number' ? file.meta.height : undefined;
+  return {
+    ...rest,
+    from_batch_import: false,
+    url,
+    ssl_url: url,
+    ...(kind === 'results' ? { queue: 'live', width, height } : {}),
+    ...extra,
+  };
+}
+
+export function uploadRecord(u: ServiceUrls, state: AssemblyState, index: number): Record<string, unknown> {
+  const entry = state.uploads[index];
+  if (!entry) throw new RangeError(`no upload #${index}`);
+  return publicFileRecord(u, 'uploads', state.id, entry.file, { is_tus_file: entry.isTus, tus_upload_url: entry.tusUploadUrl });
+}
+
+/** The Assembly status record with the real field names (service-facts.md §4). Pure. */
+export function statusRecord(u: ServiceUrls, s: AssemblyState, nowMs: number): Record<string, unknown> {
+  const running = s.error === null && (s.ok === 'ASSEMBLY_EXECUTING');
+  const executionDuration = s.executionDurationS ?? (running && s.executionStartMs ? (nowMs - s.executionStartMs) / 1000 : null);
+  const url = assemblyUrl(u, s.id);
+  return {
+    ok: s.ok,
+    ...(s.error ? { error: s.error } : {}),
+    message: s.message,
+    http_code: 200,
+    ...s.errorExtra,
+    assembly_id: s.id,
+    parent_id: null,
+    account_id: s.authKey,
+    template_id: null,
+    instance: new URL(u.base).host,
+    assembly_url: url,
+    assembly_ssl_url: url,
+    websocket_url: websocketUrl(u),
+    update_stream_url: updateStreamUrl(u, s.id),
+    tus_url: tusUrl(u),
+    bytes_received: s.bytesReceived,
+    bytes_expected: s.bytesExpected,
+    upload_duration: s.uploadFinishedAtMs ? (s.uploadFinishedAtMs - s.createdAtMs) / 1000 : 0,
+    client_agent: s.client.client_agent,
+    client_ip: s.client.client_ip,
+    client_referer: s.client.client_referer,
+    transloadit_client: s.client.transloadit_client,
+    start_date: s.startDate,
+    upload_meta_data_extracted: s.uploadFinishedAtMs !== null,
+    warnings: s.warnings,
+    is_infinite: false,
+    has_dupe_jobs: false,
+    execution_start: s.executionStart,
+    // Absent until execution starts: clients type it as a number.
+    ...(executionDuration !== null ? { execution_duration: executionDuration } : {}),
+    queue_duration: 0,
+    notify_url: null,
+    notify_status: null,
+    num_input_files: s.uploads.length,
+    expected_tus_uploads: s.expectedTusUploads,
+    started_tus_uploads: s.startedTusUploads,
+    finished_tus_uploads: s.finishedTusUploads,
+    tus_uploads: s.tusUploads.map(({ localPath: _l, uploadId: _i, ...t }) => t),
+    fields: s.fields,
+    params: s.params,
+    template: null,
+    last_job_completed: s.executionDurationS !== null && s.executionStartMs ? statusDate(s.executionStartMs + s.executionDurationS * 1000) : null,
+    uploads: s.uploads.map((_, i) => uploadRecord(u, s, i)),
+    results: Object.fromEntries(Object.entries(s.results).map(([step, files]) => [step, files.map((f) => publicFileRecord(u, 'results', s.id, f))])),
+    ...(s.emitExecutionProgress ? { progress_combined: s.progressCombined } : {}),
+  };
+}

@@ -1,0 +1,95 @@
+import { ErrorCode } from '../../shared/api/codes';
+import { apiError, type ApiError } from '../http/api-error';
+import { checkReferer } from './referer';
+import { parseExpires, verifySignature } from './signature';
+import type { AccountRow } from '../store/database';
+
+export interface AuthInput {
+  params: string | undefined;
+  signature: string | undefined;
+  referer: string | undefined;
+  nowMs: number;
+  /** Endpoints where the spec says signature auth is "required" (e.g. GET /assemblies). */
+  signatureRequired?: boolean;
+  findAccount(authKey: string): AccountRow | null;
+  /** false when the nonce was already used within its expiry. */
+  rememberNonce(authKey: string, nonce: string, expiresAtMs: number): boolean;
+}
+
+export interface AuthedParams {
+  rawParams: string;
+  params: Record<string, unknown>;
+  account: AccountRow;
+  maxSize: number | null;
+  maxNumberOfFiles: number | null;
+}
+
+export type AuthResult = { ok: true; value: AuthedParams } | { ok: false; error: ApiError };
+
+const fail = (code: string, message: string, httpCode: number): AuthResult => ({ ok: false, error: apiError(code, message, httpCode) });
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const NONCE_DEFAULT_TTL_MS = 24 * 3600_000;
+
+/** A non-negative number, or a numeric string (form-encoded SDKs); undefined when absent, NaN when invalid. */
+function limitValue(v: unknown, min: number, integer: boolean): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) return NaN;
+  return n;
+}
+
+/** Checks `params` + `signature` as the real service does (service-facts.md §1). Pure apart from the two callbacks. */
+export function authenticate(input: AuthInput): AuthResult {
+  const { params: raw, signature } = input;
+  if (raw === undefined || raw === '') return fail(ErrorCode.noParams, 'No params field was provided. Please provide a params field with JSON-encoded Assembly instructions.', 400);
+  let params: unknown;
+  try {
+    params = JSON.parse(raw);
+  } catch {
+    return fail(ErrorCode.invalidParams, 'The params field could not be parsed as JSON.', 400);
+  }
+  if (!isObject(params)) return fail(ErrorCode.noObjectParams, 'The params field must be a JSON object.', 400);
+  const auth = params.auth;
+  if (auth === undefined) return fail(ErrorCode.noAuth, 'No auth parameter was provided in params.', 400);
+  if (!isObject(auth)) return fail('NO_OBJECT_AUTH_PARAMETER', 'The auth parameter must be an object.', 400);
+  if (typeof auth.key !== 'string' || auth.key === '') return fail(ErrorCode.noAuthKey, 'No auth.key parameter was provided in params.', 400);
+  const account = input.findAccount(auth.key);
+  if (!account) return fail(ErrorCode.unknownAuthKey, `The auth key "${auth.key}" is unknown.`, 401);
+
+  let expiresAt: number | null = null;
+  const hasSignature = typeof signature === 'string' && signature !== '';
+  if (hasSignature) {
+    if (auth.expires === undefined || auth.expires === null || auth.expires === '') {
+      return fail(ErrorCode.noAuthExpires, 'A signed request needs auth.expires in params.', 400);
+    }
+    expiresAt = parseExpires(auth.expires);
+    if (expiresAt === null) return fail(ErrorCode.invalidAuthExpires, `auth.expires "${String(auth.expires)}" is not a valid date (use ISO 8601 or YYYY/MM/DD HH:MM:SS+00:00).`, 400);
+    if (!verifySignature(raw, signature, account.authSecret)) return fail(ErrorCode.invalidSignature, 'The signature does not match the params (HMAC of the raw params string with the auth secret).', 401);
+    if (expiresAt < input.nowMs) return fail(ErrorCode.authExpired, `The request expired at ${String(auth.expires)} (auth.expires is in the past).`, 401);
+  } else if (account.requireSignature || input.signatureRequired) {
+    return fail(ErrorCode.noSignatureField, input.signatureRequired ? 'This endpoint requires a signature: send the signature field next to params.' : 'This account requires a signature: send the signature field next to params.', 401);
+  }
+
+  const nonce = auth.nonce ?? params.nonce;
+  if (nonce !== undefined && nonce !== null && nonce !== '') {
+    const ttlEnd = expiresAt ?? input.nowMs + NONCE_DEFAULT_TTL_MS;
+    if (!input.rememberNonce(account.authKey, String(nonce), Math.max(ttlEnd, input.nowMs))) {
+      return fail(ErrorCode.signatureReuse, 'This nonce was already used with this auth key. Send a new nonce with each request.', 401);
+    }
+  }
+
+  const maxSize = limitValue(auth.max_size, 0, false);
+  if (Number.isNaN(maxSize)) return fail(ErrorCode.invalidMaxSize, 'auth.max_size must be a number of bytes (>= 0).', 400);
+  const maxFiles = limitValue(auth.max_number_of_files, 1, true);
+  if (Number.isNaN(maxFiles)) return fail(ErrorCode.invalidMaxFiles, 'auth.max_number_of_files must be an integer >= 1.', 400);
+
+  if (auth.referer !== undefined && auth.referer !== null) {
+    if (typeof auth.referer !== 'string') return fail(ErrorCode.invalidReferer, 'auth.referer must be a regular expression string.', 400);
+    const check = checkReferer(auth.referer, input.referer);
+    if (check === 'invalid') return fail(ErrorCode.invalidReferer, `auth.referer "${auth.referer}" is not a valid regular expression.`, 400);
+    if (check === 'timeout') return fail(ErrorCode.invalidReferer, `auth.referer "${auth.referer}" took too long to evaluate and was rejected.`, 400);
+    if (check === 'mismatch') return fail(ErrorCode.refererMismatch, 'The Referer header does not match auth.referer.', 403);
+  }
+
+  return { ok: true, value: { rawParams: raw, params, account, maxSize: maxSize ?? null, maxNumberOfFiles: maxFiles ?? null } };
+}

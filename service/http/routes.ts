@@ -1,0 +1,82 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCode } from '../../shared/api/codes';
+import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
+import { createAssembly, type CreateContext } from '../assemblies/create-assembly';
+import { listAssemblies } from '../assemblies/list-assemblies';
+import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-stream';
+import { TUS_PATH, type TusEndpoint } from '../tus/tus-endpoint';
+import { apiError, sendError, sendJson } from './api-error';
+import { serveFile } from './serve-file';
+
+export interface RouteContext extends CreateContext {
+  runtime: AssemblyRuntime;
+  streams: UpdateStreams;
+  tus: TusEndpoint;
+  hostname: string;
+}
+
+const ASSEMBLY = /^\/assemblies\/([0-9a-f]{32})\/?$/;
+const ASSEMBLY_STREAM = /^\/assemblies\/([0-9a-f]{32})\/stream\/?$/;
+const FILE = /^\/(uploads|results)\/([0-9a-f]{32})\/([0-9a-f]{32})(?:\/[^/]*)?$/;
+const UPDATE_STREAM = /^\/ws\d+\/?$/;
+
+const notFound = (): ReturnType<typeof apiError> => apiError(ErrorCode.server404, 'unknown method / url', 404);
+const assemblyNotFound = (id: string): ReturnType<typeof apiError> => apiError(ErrorCode.assemblyNotFound, `Assembly ${id} was not found.`, 404, { assembly_id: id });
+
+/** The whole HTTP surface (see docs/local-service.md). */
+export async function route(ctx: RouteContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://local');
+  const path = url.pathname;
+  const method = req.method ?? 'GET';
+
+  if (path === TUS_PATH || path.startsWith(`${TUS_PATH}/`)) return ctx.tus.handle(req, res);
+
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  if (method === 'OPTIONS') {
+    res.writeHead(204, {
+      'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
+      'Access-Control-Allow-Headers': 'Content-Type, Transloadit-Client, Authorization, Accept',
+    });
+    res.end();
+    return;
+  }
+  if (path === '/' && method === 'GET') return sendJson(res, 200, { ok: 'SERVER_ROOT', hostname: ctx.hostname });
+
+  if (path === '/assemblies' && method === 'POST') return createAssembly(ctx, req, res, null, url.searchParams);
+  if (path === '/assemblies' && method === 'GET') return listAssemblies(ctx.db, req, res, url.searchParams, ctx.hostname);
+
+  const stream = ASSEMBLY_STREAM.exec(path)?.[1] ?? (UPDATE_STREAM.test(path) ? url.searchParams.get('assembly') : null);
+  if (stream !== null && method === 'GET') return openUpdateStream(ctx, req, res, stream);
+
+  const id = ASSEMBLY.exec(path)?.[1];
+  if (id) {
+    if (method === 'POST') return createAssembly(ctx, req, res, id, url.searchParams);
+    if (method === 'GET') {
+      const s = ctx.runtime.get(id);
+      return s ? sendJson(res, 200, ctx.runtime.status(s)) : sendError(res, assemblyNotFound(id));
+    }
+    if (method === 'DELETE') {
+      req.resume(); // signed SDK DELETEs carry a form body; cancel needs no signature (service-facts.md §1)
+      const s = ctx.runtime.cancel(id);
+      return s ? sendJson(res, 200, ctx.runtime.status(s)) : sendError(res, assemblyNotFound(id));
+    }
+  }
+
+  const file = FILE.exec(path);
+  if (file?.[2] && file[3] && (method === 'GET' || method === 'HEAD')) {
+    const stored = ctx.runtime.findFile(file[2], file[3]);
+    if (stored && (await serveFile(req, res, stored.localPath, stored.mime, stored.name))) return;
+    return sendError(res, apiError('FILE_NOT_FOUND', 'No such upload or result file.', 404));
+  }
+  return sendError(res, notFound());
+}
+
+function openUpdateStream(ctx: RouteContext, req: IncomingMessage, res: ServerResponse, id: string): void {
+  if (!/^[0-9a-f]{32}$/.test(id)) return sendError(res, notFound());
+  const s = ctx.runtime.get(id);
+  if (!s) return sendError(res, assemblyNotFound(id));
+  const running = s.error === null && (s.ok === 'ASSEMBLY_UPLOADING' || s.ok === 'ASSEMBLY_EXECUTING');
+  // A client that arrives after the end hears the end at once, then the stream closes.
+  const final = running ? undefined : s.error ? sseEvent('assembly_error', ctx.runtime.status(s)) : sseMessage('assembly_finished');
+  ctx.streams.open(req, res, id, final);
+}

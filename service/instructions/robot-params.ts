@@ -1,0 +1,268 @@
+// Parameter validation per robot (service-facts §8 "Core robots"), giving `<ROBOT>_VALIDATION` codes.
+// Values still holding `${…}` are checked again after interpolation, when the file is known.
+
+import { toNumeric } from './byte-size';
+import { JS_EXPRESSION_MESSAGE, findUnsupportedInParams } from './interpolation';
+import { robotCodePrefix } from './known-robots';
+
+export interface ParamError {
+  code: string;
+  message: string;
+}
+
+type Params = Record<string, unknown>;
+/** Returns a message describing what is wrong, or null. */
+type Check = (p: Params, final: boolean) => string | null;
+
+export const RESIZE_STRATEGIES = ['crop', 'fillcrop', 'fit', 'min_fit', 'pad', 'stretch'] as const;
+export const IMAGE_FORMATS = ['jpg', 'jpeg', 'png', 'webp', 'gif', 'tiff', 'avif'] as const;
+export const GRAVITIES = ['center', 'top', 'bottom', 'left', 'right', 'top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
+export const FILTER_OPERATORS = ['=', '==', '===', '<', '>', '<=', '>=', '!=', '!==', 'regex', '!regex', 'includes', '!includes', 'empty', '!empty'] as const;
+export const HASH_ALGORITHMS = ['b2', 'md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512'] as const;
+export const AUDIO_PRESETS = ['mp3', 'aac', 'ogg', 'opus', 'flac', 'wav'] as const;
+/** Presets /video/encode runs; `_` and `-` are interchangeable. Kept here (pure) for the editor. */
+export const VIDEO_ENCODE_PRESETS = [
+  'ipad-high', 'ipad', 'iphone-high', 'iphone', 'android-high', 'android', 'hevc', 'webm', 'gif',
+  'web/mp4/240p', 'web/mp4/360p', 'web/mp4/480p', 'web/mp4/540p', 'web/mp4/720p', 'web/mp4/1080p',
+] as const;
+
+/** A value still holding `${…}` is checked after interpolation (`final`), when the file is known. */
+const deferred = (final: boolean, v: unknown): boolean => !final && typeof v === 'string' && v.includes('${');
+const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
+
+/** Integers, also given as strings ("300"); null when absent, NaN when malformed. */
+export function parseIntParam(v: unknown): number | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'number') return Number.isInteger(v) ? v : Number.NaN;
+  if (typeof v === 'string' && /^\s*[-+]?\d+\s*$/.test(v)) return Number(v);
+  return Number.NaN;
+}
+
+const intIn = (key: string, min: number, max: number): Check => (p, final) => {
+  if (deferred(final, p[key])) return null;
+  const n = parseIntParam(p[key]);
+  if (n === null) return null;
+  return Number.isNaN(n) || n < min || n > max ? `${key} must be a whole number from ${min} to ${max} (got ${show(p[key])})` : null;
+};
+
+const oneOf = (key: string, values: readonly (string | number)[]): Check => (p, final) => {
+  const v = p[key];
+  if (v === undefined || v === null || deferred(final, v)) return null;
+  return values.includes(v as string) ? null : `${key} must be one of ${values.join(', ')} (got ${show(v)})`;
+};
+
+const bool = (key: string): Check => (p) =>
+  p[key] === undefined || typeof p[key] === 'boolean' ? null : `${key} must be true or false (got ${show(p[key])})`;
+
+const str = (key: string): Check => (p) =>
+  p[key] === undefined || typeof p[key] === 'string' ? null : `${key} must be a string (got ${show(p[key])})`;
+
+const COLOR = /^(#?([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})|none|transparent|[a-z]+)$/i;
+const color = (key: string): Check => (p, final) => {
+  const v = p[key];
+  if (v === undefined || deferred(final, v)) return null;
+  return typeof v === 'string' && COLOR.test(v.trim()) ? null : `${key} must be a color such as "#FFFFFF" (got ${show(v)})`;
+};
+
+/** `crop` as {x1,y1,x2,y2} or its JSON string; numbers in pixels. */
+export function parseCrop(v: unknown): { x1: number; y1: number; x2: number; y2: number } | null | string {
+  if (v === undefined || v === null) return null;
+  let obj = v;
+  if (typeof v === 'string') {
+    try {
+      obj = JSON.parse(v);
+    } catch {
+      return 'crop must be an object {x1, y1, x2, y2} or its JSON text';
+    }
+  }
+  if (typeof obj !== 'object' || obj === null) return 'crop must be an object {x1, y1, x2, y2}';
+  const o = obj as Record<string, unknown>;
+  const [x1, y1, x2, y2] = ['x1', 'y1', 'x2', 'y2'].map((k) => toNumeric(o[k]));
+  if ([x1, y1, x2, y2].some((n) => n === null || n! < 0)) return 'crop needs non-negative numbers x1, y1, x2 and y2';
+  if (x2! <= x1! || y2! <= y1!) return 'crop needs x2 > x1 and y2 > y1';
+  return { x1: x1!, y1: y1!, x2: x2!, y2: y2! };
+}
+
+const cropCheck: Check = (p) => {
+  const c = parseCrop(p.crop);
+  return typeof c === 'string' ? c : null;
+};
+
+const conditionsCheck = (key: 'accepts' | 'declines'): Check => (p) => {
+  const v = p[key];
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'string') {
+    // Only a plain `${path}` (truthiness) can run locally; other strings are JS expressions.
+    return /^\$\{\s*[A-Za-z_$][\w$.-]*\s*\}$/.test(v.trim()) ? null : `${key}: ${JS_EXPRESSION_MESSAGE}`;
+  }
+  if (!Array.isArray(v)) return `${key} must be null or an array of [left, operator, right] conditions`;
+  for (const [i, c] of v.entries()) {
+    if (!Array.isArray(c) || c.length < 2 || c.length > 3) return `${key}[${i}] must be an array [left, operator, right]`;
+    const [, op, right] = c as unknown[];
+    if (typeof op === 'string' && (op === 'regex' || op === '!regex') && typeof right === 'string' && !right.includes('${')) {
+      try {
+        regexFromFilter(right);
+      } catch {
+        return `${key}[${i}] has an invalid regular expression ${show(right)}`;
+      }
+    }
+  }
+  return null;
+};
+
+/** `"image"` or `"/^image\//i"` as a case-insensitive RegExp (the service's RE2 is case-insensitive). */
+export function regexFromFilter(source: string): RegExp {
+  const m = /^\/(.*)\/([a-z]*)$/s.exec(source);
+  return m ? new RegExp(m[1]!, m[2]!.includes('i') ? m[2] : `${m[2]}i`) : new RegExp(source, 'i');
+}
+
+/** Operators are checked apart from the rest: they have their own code. */
+export function findInvalidOperator(p: Params): string | null {
+  for (const key of ['accepts', 'declines'] as const) {
+    const v = p[key];
+    if (!Array.isArray(v)) continue;
+    for (const [i, c] of v.entries()) {
+      if (!Array.isArray(c) || c.length < 2) continue;
+      const op = c[1];
+      if (typeof op !== 'string' || !(FILTER_OPERATORS as readonly string[]).includes(op)) {
+        return `${key}[${i}] uses the unknown operator ${show(op)}; use one of ${FILTER_OPERATORS.join(' ')}`;
+      }
+    }
+  }
+  return null;
+}
+
+const offsetsCheck: Check = (p) => {
+  const v = p.offsets;
+  if (v === undefined) return null;
+  if (!Array.isArray(v)) return 'offsets must be an array of seconds or "NN%" strings';
+  const ok = v.every((o) => (typeof o === 'number' && o >= 0) || (typeof o === 'string' && /^(\d+(\.\d+)?)%?$/.test(o.trim())));
+  return ok ? null : `offsets must be an array of seconds or "NN%" strings (got ${show(v)})`;
+};
+
+const noFfmpeg: Check = (p) =>
+  p.ffmpeg === undefined ? null : 'the ffmpeg passthrough is not supported by the local service; use the documented parameters';
+
+const positiveInt = (key: string): Check => intIn(key, 1, Number.MAX_SAFE_INTEGER);
+
+const ROBOT_CHECKS: Record<string, Check[]> = {
+  '/upload/handle': [],
+  '/file/filter': [
+    conditionsCheck('accepts'),
+    conditionsCheck('declines'),
+    oneOf('condition_type', ['or', 'and']),
+    bool('error_on_decline'),
+    str('error_msg'),
+  ],
+  '/image/resize': [
+    intIn('width', 1, 25000),
+    intIn('height', 1, 25000),
+    oneOf('resize_strategy', RESIZE_STRATEGIES),
+    bool('zoom'),
+    oneOf('format', IMAGE_FORMATS),
+    intIn('quality', 1, 100),
+    color('background'),
+    oneOf('gravity', GRAVITIES),
+    bool('strip'),
+    bool('progressive'),
+    cropCheck,
+    (p, final) => {
+      const r = p.rotation;
+      if (r === undefined || typeof r === 'boolean' || r === 'auto' || deferred(final, r)) return null;
+      return typeof r === 'number' && r % 90 === 0 ? null : `rotation must be true, false, "auto" or a multiple of 90 (got ${show(r)})`;
+    },
+  ],
+  '/image/optimize': [
+    oneOf('priority', ['compression-ratio', 'conversion-speed']),
+    bool('progressive'),
+    bool('preserve_meta_data'),
+    bool('fix_breaking_images'),
+    bool('lossy'),
+  ],
+  '/file/hash': [oneOf('algorithm', HASH_ALGORITHMS), oneOf('partial', ['full', 'first', 'last', 'both']), positiveInt('partial_size')],
+  '/video/thumbs': [
+    offsetsCheck,
+    oneOf('format', ['jpeg', 'jpg', 'png']),
+    intIn('width', 1, 1920),
+    intIn('height', 1, 1080),
+    oneOf('resize_strategy', RESIZE_STRATEGIES),
+    color('background'),
+    oneOf('rotate', [0, 90, 180, 270, 360]),
+    noFfmpeg,
+  ],
+  '/video/encode': [
+    (p, final) => {
+      const v = p.preset;
+      if (v === undefined || v === null || deferred(final, v)) return null;
+      return typeof v === 'string' && (VIDEO_ENCODE_PRESETS as readonly string[]).includes(v.replace(/_/g, '-'))
+        ? null
+        : `preset ${show(v)} is not available locally; use one of ${VIDEO_ENCODE_PRESETS.join(', ')}`;
+    },
+    intIn('width', 1, 7680),
+    intIn('height', 1, 4320),
+    oneOf('resize_strategy', RESIZE_STRATEGIES),
+    bool('zoom'),
+    color('background'),
+    noFfmpeg,
+  ],
+  '/audio/waveform': [
+    oneOf('format', ['image', 'json']),
+    intIn('width', 1, 10000),
+    intIn('height', 1, 10000),
+    (p) => (p.style === undefined || p.style === 'v0' ? null : `style ${show(p.style)} is not supported locally; only "v0" is`),
+    color('background_color'),
+    color('outer_color'),
+    color('center_color'),
+  ],
+  '/file/read': [],
+  '/file/compress': [
+    oneOf('format', ['tar', 'zip']),
+    bool('gzip'),
+    intIn('compression_level', -9, 0),
+    oneOf('file_layout', ['advanced', 'simple', 'relative-path']),
+    str('archive_name'),
+    (p) => (p.password === undefined || p.password === null ? null : 'password-protected zips are not supported by the local service'),
+  ],
+  '/audio/encode': [oneOf('preset', AUDIO_PRESETS), positiveInt('bitrate'), intIn('sample_rate', 1000, 384000), noFfmpeg],
+};
+
+const commonChecks: Check[] = [
+  (p) => (p.result === undefined || typeof p.result === 'boolean' || p.result === 'debug' ? null : `result must be true or false (got ${show(p.result)})`),
+  (p) => {
+    const v = p.ignore_errors;
+    if (v === undefined || typeof v === 'boolean') return null;
+    return Array.isArray(v) && v.every((e) => ['meta', 'execute', 'import'].includes(e as string))
+      ? null
+      : `ignore_errors must be true, false or a list of "meta", "execute", "import" (got ${show(v)})`;
+  },
+];
+
+/**
+ * Validates one step's parameters for its robot. `stepName` goes into the message so the user
+ * knows where to look. Unknown parameters are accepted: the real service has many more.
+ * Pass `interpolated: true` for parameters already interpolated: nothing is deferred any more.
+ */
+export function validateRobotParams(stepName: string, robot: string, params: Params, options: { interpolated?: boolean } = {}): ParamError | null {
+  const final = options.interpolated === true;
+  const prefix = robotCodePrefix(robot);
+  const where = `Step "${stepName}" (${robot})`;
+  if (robot === '/video/thumbs' && params.count !== undefined && !deferred(final, params.count)) {
+    const n = parseIntParam(params.count);
+    if (n === null || Number.isNaN(n) || n < 1 || n > 999) {
+      return { code: 'VIDEO_THUMBS_INVALID_COUNT_VALUE', message: `${where}: count must be a whole number from 1 to 999 (got ${show(params.count)}).` };
+    }
+  }
+  if (robot === '/file/filter') {
+    const bad = findInvalidOperator(params);
+    if (bad) return { code: 'FILE_FILTER_INVALID_OPERATOR', message: `${where}: ${bad}.` };
+  }
+  for (const check of [...commonChecks, ...(ROBOT_CHECKS[robot] ?? [])]) {
+    const problem = check(params, final);
+    if (problem) return { code: `${prefix}_VALIDATION`, message: `${where}: ${problem}.` };
+  }
+  // After interpolation, "${" can only come from user data (a field value), which is not an expression.
+  if (final) return null;
+  const js = findUnsupportedInParams(params);
+  if (js) return { code: `${prefix}_VALIDATION`, message: `${where}: ${js.key} holds ${js.expression}. ${JS_EXPRESSION_MESSAGE}.` };
+  return null;
+}

@@ -1,0 +1,210 @@
+// Runs validated steps in `use`-graph order, one input file at a time, reporting result files as
+// soon as they exist.
+//
+// `result` default (service-facts §8, disagreement 9): we follow the older documented behaviour —
+// true for leaf steps (no other step uses them), false for intermediate steps — unless a step sets
+// `result` itself. `:original` is reported only with an explicit `result: true`.
+//
+// `:original` may be used without being declared; it is then an implicit /upload/handle step.
+// Non-suitable inputs (e.g. a PDF into /image/resize) are skipped with a warning; the step fails
+// with INVALID_INPUT_ERROR only if it had inputs and none of them suited it. A step with no inputs
+// (say, all declined by a filter) produces nothing and is not an error.
+// Most robots run once per input file. Bundling robots (/file/compress) run once per bundle: one per
+// used step by default, one for all with `bundle_steps`, one per original with `group_by_original`.
+
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { interpolateParams, NEVER_INTERPOLATED, type Scope } from '../instructions/interpolation';
+import { ORIGINAL_STEP } from '../instructions/known-robots';
+import { validateRobotParams } from '../instructions/robot-params';
+import { parseUse } from '../instructions/use-spec';
+import { topologicalOrder, validateInstructions } from '../instructions/validate-instructions';
+import { toPublicFile, type StoredFile } from './file-record';
+import { BUNDLE_RUNNERS, ROBOT_RUNNERS } from './robot-registry';
+import type { RobotFileOutcome } from './robot-types';
+
+type StepSpec = { robot: string; use?: unknown; [k: string]: unknown };
+
+export interface ExecuteContext {
+  assemblyId: string;
+  steps: Record<string, StepSpec>;
+  uploads: StoredFile[];
+  fields: Record<string, unknown>;
+  workDir: string;
+  signal: AbortSignal;
+  onResult(step: string, file: StoredFile): void;
+  /** 0..100 overall, and per upload (`progress_per_original_file` of the SSE progress event). */
+  onProgress?(progressCombined: number, perOriginalFile: OriginalProgress[]): void;
+  /** A file a step could not use was skipped, or an error was ignored (`ignore_errors`). */
+  onWarning?(step: string, message: string): void;
+}
+
+export interface OriginalProgress {
+  original_id: string;
+  progress: number;
+}
+
+export type ExecuteOutcome = { ok: true } | { ok: false; code: string; message: string; step?: string };
+
+export const CANCELED_CODE = 'ASSEMBLY_CANCELED';
+const canceled = (): ExecuteOutcome => ({ ok: false, code: CANCELED_CODE, message: 'The Assembly was canceled.' });
+
+/** Which steps report their files (see the note at the top). */
+export function resultSteps(steps: Record<string, StepSpec>): Set<string> {
+  const used = new Set<string>();
+  for (const step of Object.values(steps)) {
+    const parsed = parseUse(step.use);
+    if (parsed.ok) parsed.use.refs.forEach((r) => used.add(r.name));
+  }
+  const out = new Set<string>();
+  for (const [name, step] of Object.entries(steps)) {
+    const explicit = step.result === true || step.result === 'debug';
+    if (name === ORIGINAL_STEP ? explicit : step.result === undefined ? !used.has(name) : explicit) out.add(name);
+  }
+  return out;
+}
+
+export interface TaggedFile {
+  file: StoredFile;
+  /** The used step the file came from. */
+  fromStep: string;
+}
+
+/** A step's input files with the step each came from: outputs of the used steps, filtered by upload field, without duplicates. */
+export function collectTaggedInputs(use: unknown, outputs: ReadonlyMap<string, StoredFile[]>): TaggedFile[] {
+  const parsed = parseUse(use);
+  if (!parsed.ok) return [];
+  const seen = new Set<string>();
+  const files: TaggedFile[] = [];
+  for (const ref of parsed.use.refs) {
+    for (const file of outputs.get(ref.name) ?? []) {
+      if (ref.fields && !ref.fields.includes(file.field ?? '')) continue;
+      if (parsed.use.fields && !parsed.use.fields.includes(file.field ?? '')) continue;
+      if (seen.has(file.id)) continue;
+      seen.add(file.id);
+      files.push({ file, fromStep: ref.name });
+    }
+  }
+  return files;
+}
+
+/** A step's input files (see collectTaggedInputs). */
+export const collectInputs = (use: unknown, outputs: ReadonlyMap<string, StoredFile[]>): StoredFile[] =>
+  collectTaggedInputs(use, outputs).map((t) => t.file);
+
+/**
+ * Bundles for a robot that takes many inputs at once: one per original with `group_by_original`, one for
+ * everything with `bundle_steps`, else one per used step. Empty bundles are dropped. Pure.
+ */
+export function bundleGroups(inputs: TaggedFile[], use: { bundleSteps: boolean; groupByOriginal: boolean }): TaggedFile[][] {
+  const keyOf = (t: TaggedFile) => (use.groupByOriginal ? t.file.original_id : use.bundleSteps ? '' : t.fromStep);
+  const groups = new Map<string, TaggedFile[]>();
+  for (const t of inputs) groups.set(keyOf(t), [...(groups.get(keyOf(t)) ?? []), t]);
+  return [...groups.values()];
+}
+
+const prefixOf = (id: string): string => `${id.slice(0, 2)}/${id.slice(2)}`;
+
+/** Assembly variables for one file (service-facts §8 "Assembly variables"); never the path on disk. */
+export function fileScope(ctx: Pick<ExecuteContext, 'assemblyId' | 'fields'>, file: StoredFile, previousStep: string | null): Scope {
+  return {
+    file: { ...toPublicFile(file), url_name: file.name.replace(/[^\w.-]+/g, '_') },
+    fields: ctx.fields,
+    assembly: { id: ctx.assemblyId },
+    unique_prefix: prefixOf(file.id),
+    unique_original_prefix: prefixOf(file.original_id),
+    previous_step: { name: previousStep },
+    date: { now: Date.now() },
+  };
+}
+
+const ignoresExecuteErrors = (step: StepSpec): boolean =>
+  step.ignore_errors === true || (Array.isArray(step.ignore_errors) && step.ignore_errors.includes('execute'));
+
+/** /file/filter resolves its own conditions with typed values; generic interpolation would turn them into text. */
+const skipKeysFor = (robot: string): ReadonlySet<string> =>
+  robot === '/file/filter' ? new Set([...NEVER_INTERPOLATED, 'accepts', 'declines']) : NEVER_INTERPOLATED;
+
+export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome> {
+  const invalid = validateInstructions(ctx.steps);
+  if (invalid) return { ok: false, ...invalid };
+  const graph = topologicalOrder(ctx.steps);
+  if (!('order' in graph)) return { ok: false, code: 'ASSEMBLY_INFINITE', message: 'The "use" parameters form a loop.' };
+  const steps: Record<string, StepSpec> = { ...ctx.steps };
+  if (!steps[ORIGINAL_STEP] && graph.order.includes(ORIGINAL_STEP)) steps[ORIGINAL_STEP] = { robot: '/upload/handle' };
+  const reported = resultSteps(steps);
+  const outputs = new Map<string, StoredFile[]>();
+  const total = graph.order.length;
+  // Per upload: how many steps are done for it. A step counts as done for every upload once it ends.
+  const stepsDoneFor = new Map<string, Set<number>>(ctx.uploads.map((u) => [u.original_id, new Set<number>()]));
+  let lastProgress = '';
+  const progress = (stepsDone: number, fraction: number) => {
+    const value = Math.min(100, Math.floor((100 * (stepsDone + fraction)) / total));
+    const perOriginal = [...stepsDoneFor].map(([id, done]) => ({ original_id: id, progress: Math.floor((100 * done.size) / total) }));
+    const key = JSON.stringify([value, perOriginal]);
+    if (key !== lastProgress) ctx.onProgress?.(value, perOriginal);
+    lastProgress = key;
+  };
+
+  for (const [index, name] of graph.order.entries()) {
+    if (ctx.signal.aborted) return canceled();
+    const step = steps[name]!;
+    const runner = ROBOT_RUNNERS[step.robot];
+    const bundleRunner = BUNDLE_RUNNERS[step.robot];
+    if (!runner && !bundleRunner) return { ok: false, code: 'ASSEMBLY_STEP_UNKNOWN_ROBOT', message: `The robot "${step.robot}" is not available.`, step: name };
+    const parsedUse = parseUse(step.use);
+    const inputs = name === ORIGINAL_STEP ? ctx.uploads.map((file) => ({ file, fromStep: ORIGINAL_STEP })) : collectTaggedInputs(step.use, outputs);
+    const jobs = bundleRunner ? bundleGroups(inputs, parsedUse.ok ? parsedUse.use : { bundleSteps: false, groupByOriginal: false }) : inputs.map((t) => [t]);
+    const previousStep = parsedUse.ok ? parsedUse.use.refs[0]?.name ?? null : null;
+    const outDir = join(ctx.workDir, `${index}-${name.replace(/[^\w-]+/g, '_')}`);
+    await mkdir(outDir, { recursive: true });
+    const produced: StoredFile[] = [];
+    const unsuitable: RobotFileOutcome[] = [];
+
+    for (const [i, group] of jobs.entries()) {
+      if (ctx.signal.aborted) return canceled();
+      const lead = group[0]!.file;
+      const what = group.length === 1 ? `"${lead.name}"` : `${group.length} files`;
+      const scope = fileScope(ctx, lead, previousStep);
+      const params = interpolateParams(step, scope, skipKeysFor(step.robot));
+      const paramError = validateRobotParams(name, step.robot, params, { interpolated: true });
+      const job = { step: name, robot: step.robot, params, scope, outDir, signal: ctx.signal };
+      let outcome: RobotFileOutcome;
+      if (paramError) outcome = { ok: false, ...paramError };
+      else {
+        try {
+          outcome = bundleRunner ? await bundleRunner({ ...job, inputs: group }) : await runner!({ ...job, input: lead });
+        } catch (e) {
+          outcome = { ok: false, code: 'INTERNAL_COMMAND_ERROR', message: `Step "${name}" (${step.robot}) failed on ${what}: ${(e as Error).message}` };
+        }
+      }
+      if (ctx.signal.aborted) return canceled();
+      if (outcome.ok) {
+        produced.push(...outcome.files);
+        if (reported.has(name)) outcome.files.forEach((f) => ctx.onResult(name, f));
+      } else if (ignoresExecuteErrors(step)) {
+        ctx.onWarning?.(name, `Ignored error ${outcome.code}: ${outcome.message}`);
+      } else if (outcome.unsuitableInput) {
+        unsuitable.push(outcome);
+        ctx.onWarning?.(name, `Skipped ${what}: ${outcome.message}`);
+      } else {
+        return { ok: false, code: outcome.code, message: outcome.message, step: name };
+      }
+      group.forEach((t) => stepsDoneFor.get(t.file.original_id)?.add(index));
+      progress(index, (i + 1) / jobs.length);
+    }
+    const firstUnsuitable = unsuitable[0];
+    if (firstUnsuitable && !firstUnsuitable.ok && unsuitable.length === jobs.length) {
+      return {
+        ok: false,
+        code: firstUnsuitable.code,
+        message: `Step "${name}" (${step.robot}) could use none of its ${inputs.length} input file(s). ${firstUnsuitable.message}`,
+        step: name,
+      };
+    }
+    outputs.set(name, produced);
+    stepsDoneFor.forEach((done) => done.add(index));
+    progress(index + 1, 0);
+  }
+  return { ok: true };
+}

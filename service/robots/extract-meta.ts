@@ -1,0 +1,259 @@
+// File sniffing and metadata: sharp for images, ffprobe for audio/video. Never throws: a file we
+// cannot read gets {} and processing goes on (the service reports what it can).
+
+import { execFile } from 'node:child_process';
+import { open } from 'node:fs/promises';
+import sharp from 'sharp';
+import { exifDateRecorded } from './exif-date';
+
+const EXT_MIME: Record<string, string> = {
+  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', tif: 'image/tiff',
+  tiff: 'image/tiff', avif: 'image/avif', heic: 'image/heic', heif: 'image/heif', bmp: 'image/bmp', svg: 'image/svg+xml',
+  ico: 'image/x-icon', jxl: 'image/jxl',
+  mp4: 'video/mp4', m4v: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm', mkv: 'video/x-matroska',
+  avi: 'video/x-msvideo', mpeg: 'video/mpeg', mpg: 'video/mpeg', m2ts: 'video/mp2t', mts: 'video/mp2t', ogv: 'video/ogg', '3gp': 'video/3gpp',
+  mp3: 'audio/mpeg', wav: 'audio/wav', ogg: 'audio/ogg', oga: 'audio/ogg', opus: 'audio/opus', flac: 'audio/flac',
+  m4a: 'audio/mp4', aac: 'audio/aac', aif: 'audio/aiff', aiff: 'audio/aiff',
+  pdf: 'application/pdf', doc: 'application/msword', rtf: 'application/rtf', txt: 'text/plain', csv: 'text/csv',
+  html: 'text/html', htm: 'text/html', json: 'application/json', xml: 'application/xml', md: 'text/markdown',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  odt: 'application/vnd.oasis.opendocument.text', epub: 'application/epub+zip',
+  zip: 'application/zip', gz: 'application/gzip', tgz: 'application/gzip', tar: 'application/x-tar',
+  '7z': 'application/x-7z-compressed', rar: 'application/vnd.rar', bz2: 'application/x-bzip2',
+};
+
+const extOf = (name: string): string => {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
+};
+
+/** The mime type from the file's first bytes, or null when no signature matches. */
+export function sniffMime(head: Buffer, name = ''): string | null {
+  const ascii = (start: number, end: number) => head.subarray(start, end).toString('latin1');
+  const starts = (...bytes: number[]) => bytes.every((b, i) => head[i] === b);
+  const ext = extOf(name);
+  if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
+  if (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a') return 'image/gif';
+  if (ascii(0, 4) === 'RIFF') {
+    const kind = ascii(8, 12);
+    if (kind === 'WEBP') return 'image/webp';
+    if (kind === 'WAVE') return 'audio/wav';
+    if (kind === 'AVI ') return 'video/x-msvideo';
+  }
+  if (starts(0x49, 0x49, 0x2a, 0x00) || starts(0x4d, 0x4d, 0x00, 0x2a)) return 'image/tiff';
+  if (ascii(4, 8) === 'ftyp') {
+    const brand = ascii(8, 12);
+    if (brand === 'avif' || brand === 'avis') return 'image/avif';
+    if (['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1'].includes(brand)) return 'image/heic';
+    if (brand === 'qt  ') return 'video/quicktime';
+    if (brand === 'M4A ' || brand === 'M4B ') return 'audio/mp4';
+    return 'video/mp4';
+  }
+  if (ascii(0, 5) === '%PDF-') return 'application/pdf';
+  if (ascii(0, 3) === 'ID3' || (head[0] === 0xff && head.length > 1 && (head[1]! & 0xe0) === 0xe0 && (head[1]! & 0x06) !== 0)) {
+    return 'audio/mpeg';
+  }
+  if (ascii(0, 4) === 'OggS') return ext === 'ogv' ? 'video/ogg' : ext === 'opus' ? 'audio/opus' : 'audio/ogg';
+  if (ascii(0, 4) === 'fLaC') return 'audio/flac';
+  if (starts(0x1a, 0x45, 0xdf, 0xa3)) return ext === 'mkv' ? 'video/x-matroska' : 'video/webm';
+  if (starts(0x50, 0x4b, 0x03, 0x04) || starts(0x50, 0x4b, 0x05, 0x06)) {
+    // Office documents and epub are zip containers: the extension tells them apart.
+    const byExt = EXT_MIME[ext];
+    return byExt && /officedocument|opendocument|epub/.test(byExt) ? byExt : 'application/zip';
+  }
+  if (starts(0x1f, 0x8b)) return 'application/gzip';
+  if (ascii(257, 262) === 'ustar') return 'application/x-tar';
+  if (ascii(0, 2) === 'BM' && head.length > 14) return 'image/bmp';
+  if (starts(0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c)) return 'application/x-7z-compressed';
+  // MPEG transport stream: sync bytes every 188 bytes (".ts" alone is as often TypeScript).
+  if (head[0] === 0x47 && head[188] === 0x47 && head[376] === 0x47) return 'video/mp2t';
+  return null;
+}
+
+/** Sniffs magic bytes first, then falls back to the file name's extension. */
+export async function detectMime(localPath: string, name: string): Promise<string | null> {
+  let head = Buffer.alloc(0);
+  try {
+    const fh = await open(localPath, 'r');
+    try {
+      const buf = Buffer.alloc(512);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+      head = buf.subarray(0, bytesRead);
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    // Unreadable: the name is all we have.
+  }
+  return sniffMime(head, name) ?? EXT_MIME[extOf(name)] ?? null;
+}
+
+const DOCUMENT = /^(application\/(pdf|msword|rtf|epub\+zip|vnd\.openxmlformats-officedocument\..*|vnd\.oasis\.opendocument\..*|vnd\.ms-.*|json|xml)|text\/.*)$/;
+const ARCHIVE = /^application\/(zip|gzip|x-tar|x-7z-compressed|vnd\.rar|x-rar-compressed|x-bzip2|x-xz)$/;
+
+/** The service's coarse `type` of a file. */
+export function fileTypeOf(mime: string | null): string | null {
+  if (!mime) return null;
+  if (mime.startsWith('image/')) return 'image';
+  if (mime.startsWith('video/')) return 'video';
+  if (mime.startsWith('audio/')) return 'audio';
+  if (DOCUMENT.test(mime)) return 'document';
+  if (ARCHIVE.test(mime)) return 'archive';
+  return null;
+}
+
+const round = (n: number, digits = 3): number => Math.round(n * 10 ** digits) / 10 ** digits;
+const DEPTH_BITS: Record<string, number> = { uchar: 8, char: 8, ushort: 16, short: 16, uint: 32, int: 32, float: 32, double: 64 };
+
+async function imageMeta(localPath: string): Promise<Record<string, unknown>> {
+  const m = await sharp(localPath, { animated: true }).metadata();
+  // EXIF orientations 5..8 swap the axes: report the size as the image is displayed.
+  const swapped = (m.orientation ?? 1) >= 5;
+  const width = (swapped ? m.pageHeight ?? m.height : m.width) ?? null;
+  const height = (swapped ? m.width : m.pageHeight ?? m.height) ?? null;
+  const meta: Record<string, unknown> = {
+    width,
+    height,
+    aspect_ratio: width && height ? round(width / height) : null,
+    has_alpha: m.hasAlpha ?? false,
+    frame_count: m.pages ?? 1,
+    colorspace: m.space ?? null,
+    bit_depth: m.depth ? DEPTH_BITS[m.depth] ?? null : null,
+  };
+  if (m.orientation !== undefined) meta.orientation = m.orientation;
+  if (m.density !== undefined) meta.density = m.density;
+  const date = exifDateRecorded(m.exif);
+  if (date) meta.date_recorded = date;
+  return meta;
+}
+
+interface ProbeStream {
+  codec_type?: string;
+  codec_name?: string;
+  width?: number;
+  height?: number;
+  r_frame_rate?: string;
+  avg_frame_rate?: string;
+  bit_rate?: string;
+  sample_rate?: string;
+  channels?: number;
+  disposition?: { attached_pic?: number };
+  tags?: Record<string, string>;
+  side_data_list?: { rotation?: number }[];
+}
+interface Probe {
+  streams?: ProbeStream[];
+  format?: { duration?: string; bit_rate?: string; tags?: Record<string, string> };
+}
+
+const PROBE_TIMEOUT_MS = 20_000;
+
+/** Runs ffprobe on a file and returns its JSON, or null on any failure or timeout. */
+export function ffprobe(localPath: string): Promise<Probe | null> {
+  return new Promise((resolve) => {
+    execFile(
+      'ffprobe',
+      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '--', localPath],
+      { timeout: PROBE_TIMEOUT_MS, maxBuffer: 8 * 1024 * 1024 },
+      (error, stdout) => {
+        if (error) return resolve(null);
+        try {
+          resolve(JSON.parse(stdout) as Probe);
+        } catch {
+          resolve(null);
+        }
+      },
+    );
+  });
+}
+
+const num = (v: string | number | undefined): number | null => {
+  if (v === undefined) return null;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+};
+
+const rate = (r: string | undefined): number | null => {
+  const m = r ? /^(\d+)\/(\d+)$/.exec(r) : null;
+  if (!m || Number(m[2]) === 0) return null;
+  return round(Number(m[1]) / Number(m[2]));
+};
+
+/** Maps ffprobe output to the service's meta keys (spec "File metadata"). Pure. */
+export function metaFromProbe(probe: Probe): Record<string, unknown> {
+  const streams = probe.streams ?? [];
+  const video = streams.filter((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  const audio = streams.filter((s) => s.codec_type === 'audio');
+  const v = video[0];
+  const a = audio[0];
+  const rotation = v ? num(v.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? v.tags?.rotate) ?? 0 : null;
+  const quarter = rotation !== null && Math.abs(rotation) % 180 === 90;
+  const width = v ? (quarter ? v.height : v.width) ?? null : null;
+  const height = v ? (quarter ? v.width : v.height) ?? null : null;
+  const tags = Object.fromEntries(Object.entries(probe.format?.tags ?? {}).map(([k, val]) => [k.toLowerCase(), val]));
+  const meta: Record<string, unknown> = {
+    duration: num(probe.format?.duration) !== null ? round(num(probe.format?.duration)!) : null,
+    width,
+    height,
+    aspect_ratio: width && height ? round(width / height) : null,
+    framerate: v ? rate(v.avg_frame_rate) ?? rate(v.r_frame_rate) : null,
+    video_codec: v?.codec_name ?? null,
+    video_bitrate: num(v?.bit_rate),
+    audio_codec: a?.codec_name ?? null,
+    audio_bitrate: num(a?.bit_rate),
+    audio_samplerate: num(a?.sample_rate),
+    audio_channels: a?.channels ?? null,
+    overall_bitrate: num(probe.format?.bit_rate),
+    num_video_streams: video.length,
+    num_audio_streams: audio.length,
+    num_subtitles: streams.filter((s) => s.codec_type === 'subtitle').length,
+    rotation,
+    has_artwork: streams.some((s) => s.disposition?.attached_pic === 1),
+    seekable: true,
+  };
+  for (const key of ['title', 'artist', 'album', 'genre', 'track', 'date', 'comment', 'encoder'] as const) {
+    if (tags[key] !== undefined) meta[key === 'date' ? 'year' : key] = tags[key];
+  }
+  return meta;
+}
+
+const TEXT_META_MAX_BYTES = 10 * 1024 * 1024;
+
+/** Counts for plain text (spec "File metadata": line_count, word_count, character_count, paragraph_count). Pure. */
+export function textMeta(text: string): Record<string, number> {
+  const trimmed = text.replace(/\s+$/, '');
+  return {
+    line_count: trimmed === '' ? 0 : trimmed.split(/\r\n|\r|\n/).length,
+    word_count: (text.match(/\S+/g) ?? []).length,
+    character_count: [...text].length,
+    paragraph_count: text.split(/(?:\r?\n){2,}/).filter((p) => p.trim() !== '').length,
+  };
+}
+
+async function fileTextMeta(localPath: string): Promise<Record<string, unknown>> {
+  const fh = await open(localPath, 'r');
+  try {
+    if ((await fh.stat()).size > TEXT_META_MAX_BYTES) return {};
+    return textMeta(await fh.readFile('utf8'));
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Real metadata for images, audio, video and plain text; {} for anything else or anything unreadable. */
+export async function extractMeta(localPath: string, mime: string | null): Promise<Record<string, unknown>> {
+  try {
+    if (mime?.startsWith('image/')) return await imageMeta(localPath);
+    if (mime?.startsWith('video/') || mime?.startsWith('audio/')) {
+      const probe = await ffprobe(localPath);
+      return probe ? metaFromProbe(probe) : {};
+    }
+    if (mime === 'text/plain' || mime === 'text/markdown' || mime === 'text/csv') return await fileTextMeta(localPath);
+  } catch {
+    // Unreadable or corrupt: the caller carries on with no metadata.
+  }
+  return {};
+}

@@ -1,0 +1,108 @@
+// /image/resize with sharp (service-facts §8 "Core robots"). Strategies: fit (default), min_fit,
+// fillcrop, stretch, pad (exact box, background), crop (cut the box out at gravity, no scaling).
+
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp, { type Metadata } from 'sharp';
+import { parseCrop, parseIntParam } from '../instructions/robot-params';
+import { describeResult } from './file-record';
+import { completeBox, fitInside, placeByGravity, SHARP_POSITION, type Gravity } from './image-geometry';
+import { encode, extensionOf, outputFormat, sharpColor } from './image-encode';
+import type { RobotFileOutcome, RobotRunner } from './robot-types';
+
+const isImage = (mime: string | null): boolean => mime?.startsWith('image/') === true;
+
+export const notAnImage = (robot: string, name: string, mime: string | null): RobotFileOutcome => ({
+  ok: false,
+  code: 'INVALID_INPUT_ERROR',
+  message: `${robot} needs an image, but "${name}" is ${mime ?? 'of an unknown type'}.`,
+  unsuitableInput: true,
+});
+
+export const runImageResize: RobotRunner = async ({ robot, params, input, outDir }) => {
+  if (!isImage(input.mime)) return notAnImage(robot, input.name, input.mime);
+  const width = parseIntParam(params.width);
+  const height = parseIntParam(params.height);
+  const strategy = typeof params.resize_strategy === 'string' ? params.resize_strategy : 'fit';
+  const zoom = params.zoom !== false;
+  const gravity = (typeof params.gravity === 'string' ? params.gravity : 'center') as Gravity;
+  const background = sharpColor(params.background, '#FFFFFF');
+  const format = outputFormat(params.format, input.mime);
+  const quality = parseIntParam(params.quality) ?? 92;
+
+  let meta: Metadata;
+  try {
+    meta = await sharp(input.localPath).metadata();
+  } catch (e) {
+    return { ok: false, code: 'INVALID_INPUT_ERROR', message: `"${input.name}" could not be read as an image: ${(e as Error).message}`, unsuitableInput: true };
+  }
+  const swapped = (meta.orientation ?? 1) >= 5;
+  let w0 = (swapped ? meta.height : meta.width) ?? 1;
+  let h0 = (swapped ? meta.width : meta.height) ?? 1;
+
+  const crop = parseCrop(params.crop);
+  // Animated GIF/WebP keep every frame when the output can hold them; cutting (crop) works on one frame.
+  const animated = (meta.pages ?? 1) > 1 && (format === 'gif' || format === 'webp') && !crop && strategy !== 'crop' && typeof params.rotation !== 'number';
+  // Auto-orient first, so every size below is the displayed size (rotation defaults to true).
+  let img = sharp(input.localPath, { failOn: 'none', animated });
+  if (params.rotation !== false && (meta.orientation ?? 1) > 1) img = img.rotate();
+  if (typeof params.rotation === 'number' && params.rotation % 90 === 0) {
+    img = sharp(await img.toBuffer()).rotate(params.rotation);
+    if (Math.abs(params.rotation) % 180 === 90) [w0, h0] = [h0, w0];
+  }
+  if (crop && typeof crop !== 'string') {
+    const left = Math.min(Math.round(crop.x1), w0 - 1);
+    const top = Math.min(Math.round(crop.y1), h0 - 1);
+    const cw = Math.max(1, Math.min(Math.round(crop.x2 - crop.x1), w0 - left));
+    const ch = Math.max(1, Math.min(Math.round(crop.y2 - crop.y1), h0 - top));
+    // Materialize the oriented, cropped image so later steps see its real size.
+    img = sharp(await img.extract({ left, top, width: cw, height: ch }).toBuffer());
+    [w0, h0] = [cw, ch];
+  }
+
+  if (width !== null || height !== null) {
+    const position = SHARP_POSITION[gravity] ?? 'centre';
+    const box = completeBox(w0, h0, width, height);
+    switch (strategy) {
+      case 'pad': {
+        const inner = fitInside(w0, h0, box.W, box.H, zoom);
+        const at = placeByGravity(box.W, box.H, inner.width, inner.height, gravity);
+        img = img.resize(inner.width, inner.height, { fit: 'fill' }).extend({
+          top: at.top, left: at.left, bottom: box.H - inner.height - at.top, right: box.W - inner.width - at.left, background,
+        });
+        break;
+      }
+      case 'crop': {
+        const cw = Math.min(box.W, w0);
+        const ch = Math.min(box.H, h0);
+        const at = placeByGravity(w0, h0, cw, ch, gravity);
+        img = img.extract({ left: at.left, top: at.top, width: cw, height: ch });
+        break;
+      }
+      case 'fillcrop':
+        img = img.resize(box.W, box.H, { fit: 'cover', position, withoutEnlargement: !zoom });
+        break;
+      case 'stretch':
+        img = img.resize(box.W, box.H, { fit: 'fill', withoutEnlargement: !zoom });
+        break;
+      case 'min_fit':
+        img = img.resize(box.W, box.H, { fit: 'outside', withoutEnlargement: !zoom });
+        break;
+      default:
+        img = img.resize(width ?? undefined, height ?? undefined, { fit: 'inside', withoutEnlargement: !zoom });
+    }
+  }
+  if (params.strip !== true) img = img.keepMetadata();
+  img = encode(img, format, meta.hasAlpha === true || strategy === 'pad', { quality, progressive: params.progressive === true, background });
+
+  const name = `${input.basename}.${extensionOf(format)}`;
+  const dir = join(outDir, input.id);
+  await mkdir(dir, { recursive: true });
+  const target = join(dir, name);
+  try {
+    await img.toFile(target);
+  } catch (e) {
+    return { ok: false, code: 'INVALID_INPUT_ERROR', message: `"${input.name}" could not be resized: ${(e as Error).message}`, unsuitableInput: true };
+  }
+  return { ok: true, files: [await describeResult(input, target, name)] };
+};

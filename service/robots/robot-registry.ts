@@ -1,0 +1,33 @@
+// Robot name -> implementation. Every robot in instructions/known-robots.ts must have an entry here
+// (a test checks that both lists agree).
+
+import { runAudioEncode } from './audio-encode';
+import { runAudioWaveform } from './audio-waveform';
+import { runFileCompress } from './file-compress';
+import { runFileHash } from './file-hash';
+import { runFileRead } from './file-read';
+import { runFileFilter } from './filter-robot';
+import { runImageOptimize } from './image-optimize';
+import { runImageResize } from './image-resize';
+import { runUploadHandle } from './pass-through';
+import type { BundleRunner, RobotRunner } from './robot-types';
+import { runVideoEncode } from './video-encode';
+import { runVideoThumbs } from './video-thumbs';
+
+export const ROBOT_RUNNERS: Record<string, RobotRunner> = {
+  '/upload/handle': runUploadHandle,
+  '/file/filter': runFileFilter,
+  '/file/hash': runFileHash,
+  '/file/read': runFileRead,
+  '/image/resize': runImageResize,
+  '/image/optimize': runImageOptimize,
+  '/video/thumbs': runVideoThumbs,
+  '/video/encode': runVideoEncode,
+  '/audio/encode': runAudioEncode,
+  '/audio/waveform': runAudioWaveform,
+};
+
+/** Robots that take all their inputs at once (see `bundle_steps` and `group_by_original`). */
+export const BUNDLE_RUNNERS: Record<string, BundleRunner> = {
+  '/file/compress': runFileCompress,
+};

@@ -1,0 +1,32 @@
+// The shape every robot implementation has: one input file in, zero or more result files out.
+
+import type { Scope } from '../instructions/interpolation';
+import type { StoredFile } from './file-record';
+
+export interface RobotJob {
+  step: string;
+  robot: string;
+  /** The step's parameters, interpolated for this file (except /file/filter conditions). */
+  params: Record<string, unknown>;
+  input: StoredFile;
+  /** Assembly variables for this file, for robots that resolve `${…}` themselves. */
+  scope: Scope;
+  /** A directory for this step's output files; it exists. */
+  outDir: string;
+  signal: AbortSignal;
+}
+
+export type RobotFileOutcome =
+  | { ok: true; files: StoredFile[] }
+  /** `unsuitableInput`: the robot cannot handle this kind of file; the step skips it unless no input fits. */
+  | { ok: false; code: string; message: string; unsuitableInput?: boolean };
+
+export type RobotRunner = (job: RobotJob) => Promise<RobotFileOutcome>;
+
+/** A robot that makes one output from many inputs (e.g. an archive). */
+export interface BundleJob extends Omit<RobotJob, 'input'> {
+  /** The files, each with the step it came from. */
+  inputs: { file: StoredFile; fromStep: string }[];
+}
+
+export type BundleRunner = (job: BundleJob) => Promise<RobotFileOutcome>;

@@ -1,0 +1,95 @@
+import { FileStore } from '@tus/file-store';
+import { EVENTS, Server, type Upload } from '@tus/server';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
+
+export const TUS_PATH = '/resumable/files';
+/** The spec's OPTIONS table, exactly. (Concatenation is advertised as the spec requires; @tus/file-store rejects Upload-Concat requests.) */
+export const TUS_EXTENSIONS = ['creation', 'creation-with-upload', 'termination', 'concatenation', 'creation-defer-length'];
+export const TUS_MAX_SIZE = Number.MAX_SAFE_INTEGER;
+
+const RESERVED_META = new Set(['assembly_url', 'assembly_ssl_url', 'fieldname', 'filename']);
+
+/** The Assembly id inside an `assembly_url` / `assembly_ssl_url` metadata value. */
+export function assemblyIdFromUrl(value: string | null | undefined): string | null {
+  const m = /\/assemblies\/([0-9a-f]{32})(?:[/?#]|$)/i.exec(value ?? '');
+  return m?.[1] ? m[1].toLowerCase() : null;
+}
+
+/** Upload ids are `<assembly_id>_<32hex>`, as the real service's, so the Assembly is known from the URL. */
+export const assemblyIdFromUploadId = (uploadId: string): string | null => /^([0-9a-f]{32})_[0-9a-f]{32}$/.exec(uploadId)?.[1] ?? null;
+
+const reject = (status: number, code: string, message: string): { status_code: number; body: string } => ({
+  status_code: status,
+  body: JSON.stringify({ error: code, message, http_code: status }),
+});
+
+export interface TusEndpoint {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+/** tus 1.0.0 at /resumable/files/ (@tus/server + @tus/file-store), attached to Assemblies through metadata. */
+export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tusUrl: () => string): TusEndpoint {
+  const directory = join(dataDir, 'tus');
+  const store = new FileStore({ directory });
+  store.extensions = [...TUS_EXTENSIONS];
+  const server = new Server({
+    path: TUS_PATH,
+    datastore: store,
+    maxSize: TUS_MAX_SIZE,
+    relativeLocation: false,
+    postReceiveInterval: 500,
+    generateUrl: (_req, { id }) => `${tusUrl()}${id}`,
+    namingFunction: (_req, metadata) => {
+      const assemblyId = assemblyIdFromUrl(metadata?.assembly_url ?? metadata?.assembly_ssl_url);
+      if (!assemblyId) throw reject(400, 'ASSEMBLY_URL_MISSING', 'Upload-Metadata must carry assembly_url (or assembly_ssl_url) of the Assembly this file belongs to.');
+      const why = runtime.tusRejection(assemblyId);
+      if (why) throw reject(why.status, why.code, why.message);
+      return `${assemblyId}_${randomBytes(16).toString('hex')}`;
+    },
+    onUploadCreate: async (_req, upload: Upload) => {
+      const assemblyId = assemblyIdFromUploadId(upload.id);
+      const why = assemblyId ? runtime.tusRejection(assemblyId) : { status: 400, code: 'ASSEMBLY_URL_MISSING', message: 'Unknown Assembly.' };
+      if (why || !assemblyId) throw reject(why?.status ?? 400, why?.code ?? 'ASSEMBLY_URL_MISSING', why?.message ?? 'Unknown Assembly.');
+      const meta = upload.metadata ?? {};
+      const userMeta = Object.fromEntries(Object.entries(meta).filter(([k]) => !RESERVED_META.has(k)));
+      runtime.tusCreated(assemblyId, {
+        uploadId: upload.id,
+        filename: meta.filename ?? meta.name ?? upload.id,
+        fieldname: meta.fieldname ?? 'file',
+        ...(Object.keys(userMeta).length ? { user_meta: userMeta } : {}),
+        size: upload.size ?? 0,
+        offset: 0,
+        finished: false,
+        upload_url: `${tusUrl()}${upload.id}`,
+        localPath: join(directory, upload.id),
+      });
+      return {};
+    },
+    onUploadFinish: async (_req, upload: Upload) => {
+      const assemblyId = assemblyIdFromUploadId(upload.id);
+      if (assemblyId) runtime.tusFinished(assemblyId, upload.id, upload.size ?? upload.offset);
+      return {};
+    },
+    onIncomingRequest: async (req, uploadId) => {
+      // PATCH/HEAD to an Assembly that ended (canceled, failed) is refused: its files are no longer wanted.
+      if (req.method !== 'PATCH') return;
+      const assemblyId = assemblyIdFromUploadId(uploadId);
+      const why = assemblyId ? runtime.tusRejection(assemblyId) : null;
+      if (why) throw reject(why.status === 404 ? 404 : 410, why.code, why.message);
+    },
+  });
+  server.on(EVENTS.POST_RECEIVE, (_req: unknown, upload: Upload) => {
+    const assemblyId = assemblyIdFromUploadId(upload.id);
+    if (assemblyId && typeof upload.offset === 'number') runtime.tusProgress(assemblyId, upload.id, upload.offset);
+  });
+  return {
+    handle: (req, res) => {
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.setHeader('Tus-Resumable', '1.0.0');
+      return server.handle(req, res);
+    },
+  };
+}

@@ -1,0 +1,95 @@
+// "A client other than ours": the vendor's own Node SDK (@transloadit/node 4.12.0) against the local service.
+import { writeFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transloadit, assemblyIndexItemSchema, assemblyStatusSchema } from '@transloadit/node';
+import { assemblyStatusSchema as sharedStatusSchema } from '../shared/api/assembly-status';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildForm, getJson, inOneHourIso, jpeg, postAssembly, startFixture, tempDir, waitForEnd, type Fixture } from './testing/service-fixture';
+
+describe('@transloadit/node against the local service', () => {
+  let fx: Fixture;
+  let dir: string;
+  beforeAll(async () => {
+    fx = await startFixture({ requireSignature: true });
+    dir = await tempDir('sdk-src-');
+  });
+  afterAll(async () => {
+    await fx.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('creates a signed Assembly, uploads files over tus and waits for completion', async () => {
+    const photo = join(dir, 'photo.jpg');
+    await writeFile(photo, await jpeg(640, 480));
+    const client = new Transloadit({ authKey: fx.service.authKey, authSecret: fx.service.authSecret, endpoint: fx.service.url });
+    const status = await client.createAssembly({
+      files: { photo },
+      params: {
+        steps: {
+          ':original': { robot: '/upload/handle' },
+          thumb: { use: ':original', robot: '/image/resize', width: 160, height: 120, resize_strategy: 'crop' },
+        },
+      },
+      waitForCompletion: true,
+    });
+    expect(status.ok).toBe('ASSEMBLY_COMPLETED');
+    expect(status.error).toBeUndefined();
+    expect(status.uploads?.[0]).toMatchObject({ name: 'photo.jpg', is_tus_file: true, meta: expect.objectContaining({ width: 640, height: 480 }) });
+    const thumb = status.results?.thumb?.[0];
+    expect(thumb?.ssl_url).toBeTruthy();
+    const res = await fetch(String(thumb?.ssl_url));
+    const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+    expect([meta.width, meta.height]).toEqual([160, 120]);
+  });
+
+  it('gets the service error code through the SDK for a bad secret', async () => {
+    const client = new Transloadit({ authKey: fx.service.authKey, authSecret: 'wrong', endpoint: fx.service.url });
+    await expect(client.createAssembly({ params: { steps: { ':original': { robot: '/upload/handle' } } } })).rejects.toMatchObject({ code: 'INVALID_SIGNATURE' });
+  });
+
+  it('produces status records that the vendor schema and the app schema accept in every state', async () => {
+    const { authKey: key, authSecret: secret } = fx.service;
+    const sign = (params: Record<string, unknown>, fields: Record<string, string> = {}, files: Parameters<typeof buildForm>[0]['files'] = []) =>
+      buildForm({ params: { ...params, auth: { key, expires: inOneHourIso() } }, secret, fields, files });
+    const steps = { ':original': { robot: '/upload/handle' }, r: { use: ':original', robot: '/image/resize', width: 30 } };
+    const seen: Record<string, unknown>[] = [];
+    const uploading = await postAssembly(fx.service.url, sign({ steps }, { num_expected_upload_files: '1' }));
+    seen.push(uploading.body);
+    seen.push((await (await fetch(String(uploading.body.assembly_ssl_url), { method: 'DELETE' })).json()) as Record<string, unknown>);
+    const completed = await postAssembly(fx.service.url, sign({ steps }, {}, [{ field: 'f', name: 'a.jpg', data: await jpeg(60, 40), type: 'image/jpeg' }]));
+    seen.push(completed.body, await waitForEnd(String(completed.body.assembly_ssl_url)));
+    const failed = await postAssembly(fx.service.url, sign({ steps }, {}, [{ field: 'f', name: 'bad.jpg', data: Buffer.from('nope'), type: 'image/jpeg' }]));
+    seen.push(await waitForEnd(String(failed.body.assembly_ssl_url)));
+    seen.push((await getJson(String(uploading.body.assembly_ssl_url))).body);
+    for (const status of seen) {
+      const parsed = assemblyStatusSchema.safeParse(status);
+      expect(parsed.success, `${String(status.ok ?? status.error)}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues).slice(0, 500)}`).toBe(true);
+      // The app's own schema (shared/api) must read it without dropping fields.
+      const ours = sharedStatusSchema.safeParse(status);
+      expect(ours.success, ours.success ? '' : JSON.stringify(ours.error.issues).slice(0, 500)).toBe(true);
+    }
+    expect(seen.map((s) => s.ok ?? s.error)).toEqual(['ASSEMBLY_UPLOADING', 'ASSEMBLY_CANCELED', 'ASSEMBLY_EXECUTING', 'ASSEMBLY_COMPLETED', expect.any(String), 'ASSEMBLY_CANCELED']);
+  });
+
+  it('lists Assemblies for a signed GET /assemblies (filters, paging), and refuses an unsigned one', async () => {
+    const client = new Transloadit({ authKey: fx.service.authKey, authSecret: fx.service.authSecret, endpoint: fx.service.url });
+    const all = await client.listAssemblies({ pagesize: 500 });
+    expect(all.count).toBeGreaterThanOrEqual(4);
+    expect(all.items).toHaveLength(all.count);
+    for (const item of all.items) expect(assemblyIndexItemSchema.safeParse(item).success).toBe(true);
+    const created = all.items.map((i) => String(i.created));
+    expect([...created].sort().reverse()).toEqual(created);
+    const completed = await client.listAssemblies({ type: 'completed' });
+    expect(completed.items.length).toBeGreaterThan(0);
+    expect(completed.items.every((i) => i.ok === 'ASSEMBLY_COMPLETED')).toBe(true);
+    const canceled = await client.listAssemblies({ type: 'canceled' });
+    expect(canceled.items.every((i) => i.ok === 'ASSEMBLY_CANCELED')).toBe(true);
+    const page2 = await client.listAssemblies({ pagesize: 1, page: 2 });
+    expect(page2.items.map((i) => i.id)).toEqual([all.items[1]!.id]);
+    expect(page2.count).toBe(all.count);
+    const unsigned = await getJson(`${fx.service.url}/assemblies?params=${encodeURIComponent(JSON.stringify({ auth: { key: fx.service.authKey } }))}`);
+    expect(unsigned.status).toBe(401);
+    expect(unsigned.body.error).toBe('NO_SIGNATURE_FIELD');
+  });
+});
