@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 bash scripts/ensure-system-deps.sh
 [ -d node_modules ] || npm ci
 mkdir -p test-results
+ASSEMBLYLINE_KEYRING_HOME="$(mktemp -d)"
+export ASSEMBLYLINE_KEYRING_HOME
+trap 'rm -rf "$ASSEMBLYLINE_KEYRING_HOME"' EXIT
 echo "== typecheck"; npm run -s typecheck
 echo "== lint"; npm run -s lint
 echo "== build"; npm run -s build >/dev/null
