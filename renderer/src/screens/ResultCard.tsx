@@ -73,7 +73,7 @@ export const ResultCard = ({ runId, file }: { runId: string; file: AssemblyFile 
           <Button size="sm" onClick={() => void withDownload('reveal')} busy={busy === 'reveal'} disabled={!url || busy !== null} aria-label={`Show ${name} in folder`}>
             Show in folder
           </Button>
-          <Button size="sm" variant="ghost" onClick={() => void copy()} disabled={!url} aria-label={`Copy URL of ${name}`}>
+          <Button size="sm" onClick={() => void copy()} disabled={!url} aria-label={`Copy URL of ${name}`}>
             {copied ? 'Copied' : 'Copy URL'}
           </Button>
         </div>
