@@ -93,6 +93,22 @@ function spawnServer(args: readonly string[]): Promise<Server> {
 const SINK = `require('node:http').createServer((req, res) => { req.on('data', () => {}); req.on('end', () => res.writeHead(204).end()); })
   .listen(0, '127.0.0.1', function () { console.log('listening on http://127.0.0.1:' + this.address().port + '/sink'); });`;
 
+/**
+ * A tus endpoint that counts and discards what it receives: the engine against it measures the client
+ * side alone (tus-js-client, chunking, progress), with the same sink behaviour as the reference.
+ */
+const TUS_SINK = `let n = 0; const offsets = new Map();
+require('node:http').createServer((req, res) => {
+  const h = { 'Tus-Resumable': '1.0.0' };
+  if (req.method === 'POST') { const id = String(++n); offsets.set(id, 0); req.resume(); return res.writeHead(201, { ...h, Location: '/files/' + id }).end(); }
+  const id = req.url.split('/').pop();
+  if (req.method === 'PATCH' && offsets.has(id)) {
+    req.on('data', (d) => offsets.set(id, offsets.get(id) + d.length));
+    return req.on('end', () => res.writeHead(204, { ...h, 'Upload-Offset': String(offsets.get(id)) }).end());
+  }
+  req.resume(); res.writeHead(404, h).end();
+}).listen(0, '127.0.0.1', function () { console.log('listening on http://127.0.0.1:' + this.address().port + '/files/'); });`;
+
 /** A second reference that writes the body to a file, as any server that keeps an upload must. */
 const STORING_SINK = `const fs = require('node:fs'); const file = process.argv[1];
 require('node:http').createServer((req, res) => { const out = fs.createWriteStream(file); req.pipe(out); out.on('finish', () => res.writeHead(204).end()); })
@@ -155,6 +171,15 @@ async function uploadThroughEngine(service: Server, file: string): Promise<{ upl
   return { upload, completedAfterS: (Date.now() - start) / 1000, outcome };
 }
 
+async function uploadToTusSink(tusUrl: string, file: string): Promise<void> {
+  const batch = startUploads([{ fileId: 'f1', path: file, name: 'big.bin', size: sizeBytes, relativePath: 'big.bin' }], {
+    tusUrl,
+    assemblyUrl: 'http://127.0.0.1/assemblies/bench',
+  });
+  const summary = await batch.done;
+  if (summary.uploaded !== 1) throw new Error(`upload to the tus sink did not finish: ${JSON.stringify(summary)}`);
+}
+
 const rate = (m: Measurement): number => sizeBytes / MiB / m.seconds;
 const fmt = (n: number, digits = 1): string => n.toFixed(digits);
 
@@ -164,12 +189,14 @@ async function main(): Promise<void> {
   const service = await spawnServer(['--import', 'tsx', 'service/cli.ts', '--port', '0', '--data-dir', path.join(dir, 'service'), '--auth-key', AUTH_KEY, '--auth-secret', 'bench-secret']);
   const sink = await spawnServer(['-e', SINK]);
   const storingSink = await spawnServer(['-e', STORING_SINK, path.join(dir, 'stored.bin')]);
+  const tusSink = await spawnServer(['-e', TUS_SINK]);
   try {
     console.log(`writing a ${fmt(sizeBytes / MiB, 0)} MiB test file…`);
     await writeTestFile(file);
     const reference: Measurement[] = [];
     const storing: Measurement[] = [];
     const engine: Measurement[] = [];
+    const engineToSink: Measurement[] = [];
     for (let round = 1; round <= rounds; round++) {
       const ref = await measure(() => putFile(sink.url, file));
       reference.push(ref);
@@ -177,6 +204,9 @@ async function main(): Promise<void> {
       const sto = await measure(() => putFile(storingSink.url, file));
       storing.push(sto);
       console.log(`round ${String(round)} PUT to storing sink    : ${fmt(rate(sto))} MiB/s (${fmt(sto.seconds, 2)} s)`);
+      const ets = await measure(() => uploadToTusSink(tusSink.url, file));
+      engineToSink.push(ets);
+      console.log(`round ${String(round)} upload engine → tus sink   : ${fmt(rate(ets))} MiB/s (${fmt(ets.seconds, 2)} s, peak RSS ${fmt(ets.peakRssMb, 0)} MiB)`);
       const eng = await uploadThroughEngine(service, file);
       engine.push(eng.upload);
       console.log(
@@ -188,15 +218,19 @@ async function main(): Promise<void> {
     const ref = best(reference);
     const eng = best(engine);
     const sto = best(storing);
+    const ets = best(engineToSink);
     console.log('');
     console.log(`reference (plain HTTP PUT to a sink): ${fmt(rate(ref))} MiB/s`);
     console.log(`PUT to a sink that stores to disk:   ${fmt(rate(sto))} MiB/s`);
+    console.log(`upload engine → discarding tus sink: ${fmt(rate(ets))} MiB/s`);
     console.log(`upload engine (tus → local service): ${fmt(rate(eng))} MiB/s`);
     console.log(`ratio engine / reference: ${fmt(rate(eng) / rate(ref), 2)} (goal ≥ 0.90)`);
     console.log(`ratio engine / storing sink: ${fmt(rate(eng) / rate(sto), 2)}`);
+    console.log(`ratio engine → tus sink / reference (the client side alone): ${fmt(rate(ets) / rate(ref), 2)}`);
   } finally {
     await sink.close();
     await storingSink.close();
+    await tusSink.close();
     await service.close();
     await rm(dir, { recursive: true, force: true });
   }
