@@ -6,6 +6,7 @@ import { startLocalService, type LocalService } from '../../service/index';
 import { createApiClient, type ApiClient } from './api/api-client';
 import { createCoreEvents } from './events';
 import type { HandlerContext } from './handlers/context';
+import { pruneStaging, removeFinishedBatches } from './files/staging-janitor';
 import { createHandlers } from './handlers/index';
 import type { Handlers } from './ipc/handlers';
 import type { DesktopPort } from './ports/desktop';
@@ -98,9 +99,16 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     return ok({ workspaceId: id, api: clientOf(workspace) });
   };
 
-  const runs = createRunManager({ events, clientFor, store: openRunStore(ports.dataDir), ...(ports.upload ? { upload: ports.upload } : {}) });
+  const runs: RunManager = createRunManager({
+    events,
+    clientFor,
+    store: openRunStore(ports.dataDir),
+    ...(ports.upload ? { upload: ports.upload } : {}),
+    onFinished: (files) => void removeFinishedBatches(stagingDir, files.map((f) => f.path), runs.pathsInUse()).catch(() => undefined),
+  });
   // Runs of earlier sessions: listed again, and unfinished ones reattach to their Assembly and resume.
   await runs.restore();
+  await pruneStaging(stagingDir, runs.pathsInUse());
 
   const ctx: HandlerContext = {
     version: ports.version,

@@ -23,6 +23,8 @@ export interface RunManagerDeps {
   /** Tuning for the upload engine (concurrency, chunk size, stall timeout). */
   upload?: Pick<UploadEngineOptions, 'concurrency' | 'chunkSize' | 'stallTimeoutMs' | 'retryDelays'>;
   pollIntervalMs?: number;
+  /** Called once per run when it ends, with its local files (the browser host then drops its staged copies). */
+  onFinished?: (files: readonly LocalFile[]) => void;
 }
 
 export interface StartRunInput {
@@ -42,6 +44,8 @@ export interface RunManager {
   restore(): Promise<void>;
   /** Stops uploads and watchers without marking anything canceled: a later restore resumes them. */
   close(): Promise<void>;
+  /** Local paths that unfinished runs still read from. */
+  pathsInUse(): string[];
 }
 
 /** A run whose app stopped before the service created its Assembly. */
@@ -147,6 +151,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     active.coalescer.dispose();
     publish(active);
     active.settle();
+    deps.onFinished?.(active.files);
   }
 
   /** DELETE the Assembly; `reportFailure` when the user asked, so they learn the service was not reached. */
@@ -359,6 +364,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
         }
       }
     },
+    pathsInUse: () => [...runs.values()].filter((a) => !a.finished).flatMap((a) => a.files.map((f) => f.path)),
     async close() {
       closing = true;
       for (const active of runs.values()) {
