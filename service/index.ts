@@ -7,7 +7,11 @@ import { RateLimiter } from './http/rate-limiter';
 import { route } from './http/routes';
 import { UpdateStreams } from './realtime/update-stream';
 import { openDatabase, type AccountRow, type ServiceDatabase } from './store/database';
+import { openTemplateStore } from './templates/template-store';
 import { createTusEndpoint } from './tus/tus-endpoint';
+
+/** The local service has one account; Templates and credentials belong to it, not to a key. */
+const LOCAL_ACCOUNT_ID = 'local';
 
 export interface LocalServiceOptions {
   /** 0 (default) = an ephemeral port. */
@@ -54,7 +58,17 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const runtime = new AssemblyRuntime(db, urls, streams, options.dataDir);
   runtime.markCrashed(Date.now());
   const tus = createTusEndpoint(runtime, options.dataDir, () => `${urls.base}/resumable/files/`);
-  const ctx = { db, runtime, streams, tus, rateLimiter: new RateLimiter(options.maxAssembliesPerMinute ?? null), hostname: 'localhost' };
+  const templates = openTemplateStore(options.dataDir);
+  const ctx = {
+    db,
+    runtime,
+    streams,
+    tus,
+    templates,
+    accountId: LOCAL_ACCOUNT_ID,
+    rateLimiter: new RateLimiter(options.maxAssembliesPerMinute ?? null),
+    hostname: 'localhost',
+  };
 
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
@@ -96,6 +110,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
           server.close(() => resolve());
           for (const s of sockets) s.destroy();
         });
+        templates.close();
         db.close();
       })()),
   };

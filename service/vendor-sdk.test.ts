@@ -92,4 +92,28 @@ describe('@transloadit/node against the local service', () => {
     expect(unsigned.status).toBe(401);
     expect(unsigned.body.error).toBe('NO_SIGNATURE_FIELD');
   });
+  it('creates, reads, lists, edits and deletes Templates, and runs an Assembly from one', async () => {
+    const client = new Transloadit({ authKey: fx.service.authKey, authSecret: fx.service.authSecret, endpoint: fx.service.url });
+    const steps = { ':original': { robot: '/upload/handle' }, thumb: { use: ':original', robot: '/image/resize', width: 90, height: 90, resize_strategy: 'fit' } };
+    const created = await client.createTemplate({ name: 'sdk-thumbs', template: { steps } } as never);
+    expect(created.ok).toBe('TEMPLATE_CREATED');
+    const id = String(created.id);
+    const read = await client.getTemplate(id);
+    expect(read).toMatchObject({ ok: 'TEMPLATE_FOUND', id, name: 'sdk-thumbs', content: { steps } });
+    const listed = await client.listTemplates({ keywords: ['sdk-thumbs'] } as never);
+    expect(listed.items.map((t) => t.id)).toEqual([id]);
+    expect(listed.count).toBe(1);
+    const edited = await client.editTemplate(id, { name: 'sdk-thumbs-2', template: { steps } } as never);
+    expect(edited).toMatchObject({ ok: 'TEMPLATE_UPDATED', id, name: 'sdk-thumbs-2' });
+
+    const photo = join(dir, 'from-template.jpg');
+    await writeFile(photo, await jpeg(300, 300));
+    const status = await client.createAssembly({ files: { photo }, params: { template_id: id }, waitForCompletion: true });
+    expect(status.ok).toBe('ASSEMBLY_COMPLETED');
+    expect(status.template_id).toBe(id);
+    expect(status.results?.thumb?.[0]?.meta?.width).toBe(90);
+
+    expect((await client.deleteTemplate(id)).ok).toBe('TEMPLATE_DELETED');
+    await expect(client.getTemplate(id)).rejects.toThrow(/TEMPLATE_NOT_FOUND/);
+  });
 });

@@ -51,6 +51,12 @@ export interface AssemblyState {
   warnings: { level: 'notice' | 'warning'; msg: string }[];
   client: { transloadit_client: string | null; client_agent: string | null; client_ip: string | null; client_referer: string | null };
   progressCombined: number;
+  /** Set when the Assembly ran a Template (`template_id`). */
+  templateId?: string;
+  templateName?: string;
+  /** The Template's content as JSON, and the params after merging the request over it (secrets masked). */
+  templateContent?: string;
+  mergedParams?: string;
 }
 
 export const OK_MESSAGES = {

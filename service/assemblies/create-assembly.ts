@@ -7,6 +7,12 @@ import { apiError, sendError, sendJson, type ApiError } from '../http/api-error'
 import { newFileId, readFormBody, type ReceivedFile } from '../http/form-body';
 import type { RateLimiter } from '../http/rate-limiter';
 import { validateInstructions } from '../instructions/validate-instructions';
+import { limitValue } from '../auth/authenticate';
+import { findTemplate } from '../templates/template-routes';
+import { mergeTemplateParams } from '../templates/template-merge';
+import { TemplateError } from '../templates/template-record';
+import type { TemplateStore } from '../templates/template-store';
+import type { TemplateRow } from '../templates/template-record';
 import type { ServiceDatabase } from '../store/database';
 import type { AssemblyRuntime } from './assembly-runtime';
 import { OK_MESSAGES, maskSecrets, statusDate, type AssemblyState } from './assembly-state';
@@ -15,6 +21,7 @@ export interface CreateContext {
   db: ServiceDatabase;
   runtime: AssemblyRuntime;
   rateLimiter: RateLimiter;
+  templates: TemplateStore;
 }
 
 const RESERVED_FIELDS = new Set(['params', 'signature', 'num_expected_upload_files', 'tus_num_expected_upload_files']);
@@ -71,6 +78,37 @@ function baseState(id: string, req: IncomingMessage, nowMs: number): Omit<Assemb
   };
 }
 
+/**
+ * `template_id` in params: the Template's content with the request merged over it (service-facts.md §8).
+ * The signature covered the request's own params only; the Template is never part of what is signed.
+ */
+export function applyTemplate(
+  templates: TemplateStore,
+  params: Record<string, unknown>,
+  signed: boolean,
+  nowMs: number,
+): { params: Record<string, unknown>; template: TemplateRow | null } | ApiError {
+  const id = params.template_id;
+  if (id === undefined || id === null || id === '') return { params, template: null };
+  if (typeof id !== 'string') return apiError(TemplateError.noTemplateId, 'template_id must be a string.', 400);
+  const template = findTemplate(templates, id);
+  if (!template) return apiError(TemplateError.notFound, `No Template with id ${id} was found.`, 404, { template_id: id });
+  if (template.requireSignatureAuth === 1 && !signed) {
+    return apiError(ErrorCode.noSignatureField, `The Template ${id} requires signature authentication: send a signature with params.`, 401);
+  }
+  const merged = mergeTemplateParams(template.content, params);
+  if (!merged.ok) return merged.error;
+  if (!template.builtinVersion) templates.touch(template.id, nowMs);
+  return { params: merged.params, template };
+}
+
+/** `auth.max_size` / `auth.max_number_of_files` set in the Template (the request's own win when given). */
+function templateLimit(params: Record<string, unknown>, key: 'max_size' | 'max_number_of_files', min: number, integer: boolean): number | null {
+  const auth = isObject(params.auth) ? params.auth : {};
+  const v = limitValue(auth[key], min, integer);
+  return v === undefined || Number.isNaN(v) ? null : v;
+}
+
 /** POST /assemblies and POST /assemblies/{id}: multipart files and/or announced tus uploads. */
 export async function createAssembly(ctx: CreateContext, req: IncomingMessage, res: ServerResponse, chosenId: string | null, query: URLSearchParams): Promise<void> {
   if (chosenId && ctx.runtime.exists(chosenId)) {
@@ -102,7 +140,14 @@ export async function createAssembly(ctx: CreateContext, req: IncomingMessage, r
     if (body.kind === 'complete') sendError(res, auth.error);
     return;
   }
-  const { params, rawParams, account } = auth.value;
+  const { rawParams, account } = auth.value;
+  const withTemplate = applyTemplate(ctx.templates, auth.value.params, Boolean(fields.signature), nowMs);
+  if ('code' in withTemplate) {
+    await discard();
+    if (body.kind === 'complete') sendError(res, withTemplate);
+    return;
+  }
+  const { params, template } = withTemplate;
   const state: AssemblyState = {
     ...baseState(id, req, nowMs),
     authKey: account.authKey,
@@ -110,9 +155,10 @@ export async function createAssembly(ctx: CreateContext, req: IncomingMessage, r
     steps: (isObject(params.steps) ? params.steps : {}) as AssemblyState['steps'],
     fields: mergeFields(params, fields),
     emitExecutionProgress: params.emit_execution_progress === true,
-    maxSize: auth.value.maxSize,
-    maxNumberOfFiles: auth.value.maxNumberOfFiles,
+    maxSize: auth.value.maxSize ?? templateLimit(params, 'max_size', 0, false),
+    maxNumberOfFiles: auth.value.maxNumberOfFiles ?? templateLimit(params, 'max_number_of_files', 1, true),
     expectedTusUploads: 0,
+    ...(template ? { templateId: template.id, templateName: template.name, templateContent: JSON.stringify(template.content), mergedParams: maskSecrets(JSON.stringify(params)) } : {}),
   };
   const fileBytes = body.files.reduce((n, f) => n + f.size, 0);
   // A complete multipart body counts whole (the spec's max_size includes request-body overhead).

@@ -58,7 +58,7 @@ export function listItem(s: AssemblyState, instance: string): Record<string, unk
     id: s.id,
     parent_id: null,
     account_id: s.authKey,
-    template_id: null,
+    template_id: s.templateId ?? null,
     instance,
     notify_url: null,
     redirect_url: null,

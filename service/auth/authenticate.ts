@@ -31,7 +31,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const NONCE_DEFAULT_TTL_MS = 24 * 3600_000;
 
 /** A non-negative number, or a numeric string (form-encoded SDKs); undefined when absent, NaN when invalid. */
-function limitValue(v: unknown, min: number, integer: boolean): number | undefined {
+export function limitValue(v: unknown, min: number, integer: boolean): number | undefined {
   if (v === undefined || v === null) return undefined;
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
   if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) return NaN;

@@ -4,11 +4,12 @@ import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
 import { createAssembly, type CreateContext } from '../assemblies/create-assembly';
 import { listAssemblies } from '../assemblies/list-assemblies';
 import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-stream';
+import { routeTemplates, type TemplateRouteContext } from '../templates/template-routes';
 import { TUS_PATH, type TusEndpoint } from '../tus/tus-endpoint';
 import { apiError, sendError, sendJson } from './api-error';
 import { serveFile } from './serve-file';
 
-export interface RouteContext extends CreateContext {
+export interface RouteContext extends CreateContext, TemplateRouteContext {
   runtime: AssemblyRuntime;
   streams: UpdateStreams;
   tus: TusEndpoint;
@@ -34,7 +35,7 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
   res.setHeader('Access-Control-Allow-Origin', '*');
   if (method === 'OPTIONS') {
     res.writeHead(204, {
-      'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
+      'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE, OPTIONS',
       'Access-Control-Allow-Headers': 'Content-Type, Transloadit-Client, Authorization, Accept',
     });
     res.end();
@@ -44,6 +45,8 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
 
   if (path === '/assemblies' && method === 'POST') return createAssembly(ctx, req, res, null, url.searchParams);
   if (path === '/assemblies' && method === 'GET') return listAssemblies(ctx.db, req, res, url.searchParams, ctx.hostname);
+
+  if (path.startsWith('/templates') && (await routeTemplates(ctx, req, res, path, url.searchParams))) return;
 
   const stream = ASSEMBLY_STREAM.exec(path)?.[1] ?? (UPDATE_STREAM.test(path) ? url.searchParams.get('assembly') : null);
   if (stream !== null && method === 'GET') return openUpdateStream(ctx, req, res, stream);
