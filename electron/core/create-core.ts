@@ -121,6 +121,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     workspaces,
     runs,
     desktop: ports.desktop,
+    clientFor,
     canSign: async (id) => (await secretOf(id)) !== null,
   };
 

@@ -8,6 +8,7 @@ import {
   scanResultSchema,
   workspaceSchema,
 } from './models';
+import { templateInputSchema, templateListQuerySchema, templateListSchema, templateSchema } from './template-models';
 
 /**
  * The one map of request/response channels between the renderer and core. The preload bridge, the
@@ -56,6 +57,16 @@ export const channels = {
   /** Open a downloaded file with the default app, or show it in the file manager. */
   'shell:openPath': { request: z.object({ path: z.string().min(1) }), response: z.object({}) },
   'shell:revealPath': { request: z.object({ path: z.string().min(1) }), response: z.object({}) },
+
+  /** Templates of a workspace (the active one unless given); errors carry the service's codes. */
+  'templates:list': { request: templateListQuerySchema, response: templateListSchema },
+  'templates:get': { request: z.object({ workspaceId: z.string().optional(), id: z.string().min(1) }), response: templateSchema },
+  'templates:create': { request: templateInputSchema.extend({ workspaceId: z.string().optional() }), response: templateSchema },
+  'templates:update': {
+    request: templateInputSchema.partial().extend({ workspaceId: z.string().optional(), id: z.string().min(1) }),
+    response: templateSchema,
+  },
+  'templates:delete': { request: z.object({ workspaceId: z.string().optional(), id: z.string().min(1) }), response: z.object({}) },
 } as const;
 
 /** Events from core to the renderer. Progress is coalesced in core (a few per second per run). */

@@ -1,3 +1,5 @@
+import type { Result } from '../../../shared/result';
+import type { ApiClient } from '../api/api-client';
 import type { DesktopPort } from '../ports/desktop';
 import type { RunManager } from '../runs/run-manager';
 import type { Vault } from '../vault/vault';
@@ -15,6 +17,8 @@ export interface HandlerContext {
   workspaces: WorkspaceStore;
   runs: RunManager;
   desktop: DesktopPort;
+  /** The API client of a workspace (the active one when id is undefined). */
+  clientFor(workspaceId: string | undefined): Result<{ workspaceId: string; api: ApiClient }>;
   /** True when a workspace's requests can be signed (vault secret, or the embedded service's key in memory). */
   canSign(workspaceId: string): Promise<boolean>;
 }

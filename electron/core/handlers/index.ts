@@ -5,6 +5,7 @@ import { createFileHandlers } from './file-handlers';
 import { createResultHandlers } from './result-handlers';
 import { createRunHandlers } from './run-handlers';
 import { createShellHandlers } from './shell-handlers';
+import { createTemplateHandlers } from './template-handlers';
 import { createWorkspaceHandlers } from './workspace-handlers';
 
 /** Every channel of the contract; `Handlers` fails to compile if one is missing. */
@@ -16,5 +17,6 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createRunHandlers(ctx),
     ...createResultHandlers(ctx),
     ...createShellHandlers(ctx),
+    ...createTemplateHandlers(ctx),
   };
 }
