@@ -1,6 +1,7 @@
 import type { AssemblylineBridge, DroppedPath, PickedFile } from '../../../../shared/ipc/bridge';
 import type { ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload } from '../../../../shared/ipc/contract';
 import type { AppInfo, LocalFile, Run } from '../../../../shared/ipc/models';
+import type { Template } from '../../../../shared/ipc/template-models';
 import { ok, type Result } from '../../../../shared/result';
 
 /**
@@ -53,6 +54,19 @@ export const sampleRun = (over: Partial<Run> = {}): Run => ({
   ...over,
 });
 
+export const sampleTemplate = (over: Partial<Template> = {}): Template => ({
+  id: '0123456789abcdef0123456789abcdef',
+  name: 'Holiday photos',
+  content: { steps: { ':original': { robot: '/upload/handle' } } },
+  requireSignatureAuth: 0,
+  description: '',
+  created: '2026-11-20 10:00:00',
+  modified: '2026-11-21 10:00:00',
+  lastUsed: null,
+  builtinVersion: null,
+  ...over,
+});
+
 export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
   const runs = new Map<string, Run>();
@@ -95,6 +109,11 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'results:thumbnail': () => ok({ dataUrl: null }),
     'shell:openPath': () => ok({}),
     'shell:revealPath': () => ok({}),
+    'templates:list': () => ok({ items: [sampleTemplate()], count: 1 }),
+    'templates:get': (req) => ok(sampleTemplate({ id: req.id })),
+    'templates:create': (req) => ok(sampleTemplate({ name: req.name, content: req.content })),
+    'templates:update': (req) => ok(sampleTemplate({ id: req.id, ...(req.name ? { name: req.name } : {}) })),
+    'templates:delete': () => ok({}),
   };
 
   const bridge: FakeBridge = {
