@@ -1,0 +1,75 @@
+// Robot names shared by the local service (what it runs) and the app's editors (what exists at all).
+
+/** Robots the local service really runs. Only robots with a working implementation belong here. */
+export const KNOWN_ROBOTS = [
+  '/upload/handle',
+  '/file/filter',
+  '/file/hash',
+  '/file/read',
+  '/file/compress',
+  '/image/resize',
+  '/image/optimize',
+  '/video/thumbs',
+  '/video/encode',
+  '/audio/encode',
+  '/audio/waveform',
+] as const;
+
+/** One line per robot, for the instruction editor. */
+export const ROBOT_SUMMARIES: Record<KnownRobot, string> = {
+  '/upload/handle': 'Receives uploaded files; must be the step named ":original".',
+  '/file/filter': 'Passes on or drops files by conditions such as ["${file.mime}", "regex", "image"].',
+  '/file/hash': 'Adds a checksum (sha256 by default) of each file as meta.hash.',
+  '/file/read': 'Reads a text file (under 500 KB) into meta.content.',
+  '/file/compress': 'Packs files into one tar (default) or zip archive.',
+  '/image/resize': 'Resizes, crops, pads and converts images (width, height, resize_strategy, format, quality).',
+  '/image/optimize': 'Re-compresses images in their own format without making them bigger.',
+  '/video/thumbs': 'Extracts thumbnails from videos at evenly spaced points or given offsets.',
+  '/video/encode': 'Encodes video to mp4 (H.264 or HEVC), webm (VP9) or gif, sized into a box.',
+  '/audio/encode': 'Encodes audio (or the sound of a video) to mp3, aac, ogg, opus, flac or wav.',
+  '/audio/waveform': 'Draws the waveform of audio as a PNG, or gives its peaks as JSON.',
+};
+
+export type KnownRobot = (typeof KNOWN_ROBOTS)[number];
+
+export const isKnownRobot = (robot: string): robot is KnownRobot =>
+  (KNOWN_ROBOTS as readonly string[]).includes(robot);
+
+/** Robots that take no `use` (service-facts §8 "Robots that take no use"): they create files themselves. */
+export const robotTakesNoUse = (robot: string): boolean =>
+  robot === '/upload/handle' || robot.endsWith('/import') || robot === '/edgly/deliver' || robot === '/tlcdn/deliver';
+
+/** The step name reserved for uploads handled by /upload/handle. */
+export const ORIGINAL_STEP = ':original';
+
+/** `/image/resize` -> `IMAGE_RESIZE`, the prefix of the robot's `<ROBOT>_VALIDATION` code. */
+export const robotCodePrefix = (robot: string): string =>
+  robot.replace(/^\//, '').replace(/[/-]/g, '_').toUpperCase();
+
+/**
+ * Every robot the real service has (service-facts.md §8 "Full list", plus the hidden and internal ones):
+ * a name outside this list is a typo. Names in it that the local service does not run are fine for
+ * remote workspaces.
+ */
+export const ALL_ROBOTS: readonly string[] = `
+/azure/import /backblaze/import /box/import /cloudfiles/import /cloudflare/import /digitalocean/import /dropbox/import
+/ftp/import /google/import /http/import /mega/import /minio/import /s3/import /sftp/import /supabase/import /swift/import
+/tigris/import /vimeo/import /wasabi/import
+/azure/store /backblaze/store /box/store /cloudfiles/store /cloudflare/store /digitalocean/store /dropbox/store /ftp/store
+/google/store /mega/store /minio/store /s3/store /sftp/store /supabase/store /swift/store /tigris/store /tus/store
+/vimeo/store /wasabi/store /youtube/store
+/image/resize /image/optimize /image/merge /image/bgremove /image/upscale /image/generate /image/enhance /image/describe
+/image/facedetect /image/ocr /image/copyrightdetect
+/video/encode /video/thumbs /video/adaptive /video/merge /video/concat /video/split /video/subtitle /video/artwork
+/video/generate /video/ondemand /audio/encode /audio/waveform /audio/concat /audio/merge /audio/loop /audio/split
+/audio/artwork
+/document/thumbs /document/convert /document/merge /document/split /document/ocr /document/optimize /document/autorotate
+/html/convert
+/file/filter /file/compress /file/decompress /file/hash /file/read /file/serve /file/preview /file/verify /file/virusscan
+/upload/handle /meta/write /script/run /speech/transcribe /text/speak /text/translate /ai/chat /tlcdn/deliver
+/file/watermark /meta/read /progress/simulate /assembly/savejson /document/extract
+`
+  .split(/\s+/)
+  .filter(Boolean);
+
+export const isRealRobot = (robot: string): boolean => ALL_ROBOTS.includes(robot) || (KNOWN_ROBOTS as readonly string[]).includes(robot);
