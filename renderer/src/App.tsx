@@ -5,6 +5,8 @@ import { ActivityView } from './screens/ActivityView';
 import { AppHeader } from './screens/AppHeader';
 import { RunView } from './screens/RunView';
 import { Sidebar } from './screens/Sidebar';
+import { TemplateEditor } from './screens/TemplateEditor';
+import { TemplatesView } from './screens/TemplatesView';
 import { UploadView } from './screens/UploadView';
 import { VaultBanner } from './screens/VaultBanner';
 import { useNavigation } from './state/navigation-store';
@@ -40,6 +42,8 @@ export const App = () => {
           {route.name === 'upload' && <UploadView />}
           {route.name === 'activity' && <ActivityView />}
           {route.name === 'run' && <RunView key={route.runId} runId={route.runId} />}
+          {route.name === 'templates' && <TemplatesView key={route.selectedId ?? ''} selectedId={route.selectedId} />}
+          {route.name === 'template-editor' && <TemplateEditor key={`${route.id ?? 'new'}-${String(route.copy)}`} id={route.id} copy={route.copy} />}
         </main>
       </div>
       <Toaster />

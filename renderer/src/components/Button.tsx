@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
 import { Spinner } from './Spinner';
 
 type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
@@ -8,6 +8,7 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   readonly size?: 'md' | 'sm';
   readonly busy?: boolean;
   readonly icon?: ReactNode;
+  readonly ref?: Ref<HTMLButtonElement>;
 }
 
 export const Button = ({ variant = 'secondary', size = 'md', busy = false, icon, className, children, type = 'button', ...rest }: ButtonProps) => (

@@ -63,3 +63,9 @@ export const ImageIcon = () => (
     <path d="m14.5 11-4-4-7 6.5" />
   </svg>
 );
+export const TemplateIcon = () => (
+  <svg {...base}>
+    <rect x="2" y="2" width="12" height="12" rx="1.5" />
+    <path d="M2 6h12M6 6v8" />
+  </svg>
+);

@@ -1,14 +1,15 @@
 import { useRef, type KeyboardEvent } from 'react';
-import { ActivityIcon, UploadIcon } from '../components/Icons';
+import { ActivityIcon, TemplateIcon, UploadIcon } from '../components/Icons';
 import { useNavigation, type Route } from '../state/navigation-store';
 
 const ITEMS = [
   { name: 'upload', label: 'Upload', icon: <UploadIcon /> },
   { name: 'activity', label: 'Activity', icon: <ActivityIcon /> },
+  { name: 'templates', label: 'Templates', icon: <TemplateIcon /> },
 ] as const;
 
 const isActive = (route: Route, name: (typeof ITEMS)[number]['name']): boolean =>
-  route.name === name || (name === 'activity' && route.name === 'run');
+  route.name === name || (name === 'activity' && route.name === 'run') || (name === 'templates' && route.name === 'template-editor');
 
 /** Tab reaches the list; arrow keys, Home and End move between items, as in a native sidebar. */
 export const Sidebar = () => {

@@ -2,7 +2,8 @@ import { useRef } from 'react';
 import { PRESETS } from '../../../shared/api/presets';
 import type { Steps } from '../../../shared/api/instructions';
 import type { StepsCheck } from '../lib/step-checks';
-import { CUSTOM_PRESET, useStepsChoice } from '../state/steps-store';
+import { CUSTOM_PRESET, TEMPLATE_PRESET, useStepsChoice } from '../state/steps-store';
+import { TemplatePicker } from './TemplatePicker';
 
 const summary = (steps: Steps): string =>
   Object.entries(steps)
@@ -44,9 +45,18 @@ export const StepsPicker = ({ check }: { check: StepsCheck }) => {
             <span className="preset-desc muted">Write the Assembly's steps yourself, starting from the last preset.</span>
           </span>
         </label>
+        <label className={`preset-card${presetId === TEMPLATE_PRESET ? ' selected' : ''}`}>
+          <input type="radio" name="preset" value={TEMPLATE_PRESET} checked={presetId === TEMPLATE_PRESET} onChange={() => choose(TEMPLATE_PRESET)} />
+          <span className="preset-text">
+            <span className="preset-label">A Template</span>
+            <span className="preset-desc muted">Run one of this workspace's Templates or a built-in, with its fields.</span>
+          </span>
+        </label>
       </div>
 
-      {presetId === CUSTOM_PRESET ? (
+      {presetId === TEMPLATE_PRESET ? (
+        <TemplatePicker />
+      ) : presetId === CUSTOM_PRESET ? (
         <div className="steps-editor-wrap">
           <label htmlFor="steps-editor" className="field-label">
             Steps (JSON)

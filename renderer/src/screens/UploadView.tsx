@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { PRESETS } from '../../../shared/api/presets';
-import type { Steps } from '../../../shared/api/instructions';
+import type { Instructions, Steps } from '../../../shared/api/instructions';
 import { storeRun } from '../bridge/run-events';
 import { toAppError } from '../bridge/bridge-error';
 import { useBridgeMutation } from '../bridge/use-bridge';
@@ -12,7 +12,7 @@ import { totalBytesOf } from '../lib/selection';
 import { checkStepsText, type StepsCheck } from '../lib/step-checks';
 import { useNavigation } from '../state/navigation-store';
 import { useSelection } from '../state/selection-store';
-import { CUSTOM_PRESET, useStepsChoice } from '../state/steps-store';
+import { CUSTOM_PRESET, TEMPLATE_PRESET, useStepsChoice } from '../state/steps-store';
 import { DropZone } from './DropZone';
 import { FileList } from './FileList';
 import { StepsPicker } from './StepsPicker';
@@ -21,14 +21,35 @@ import { useAddFiles, type AddOutcome } from './use-add-files';
 /** The contract's limit on `runs:start` files. */
 export const MAX_FILES_PER_RUN = 100_000;
 
-/** Which steps Start would send, or why it cannot start. */
-export const startReadiness = (fileCount: number, presetId: string, check: StepsCheck): { steps: Steps | null; reason: string | null } => {
+export interface TemplateChoice {
+  readonly id: string | null;
+  readonly fields: Readonly<Record<string, string>>;
+}
+
+/** What Start would send (steps, or a Template with its fields), or why it cannot start. */
+export const startReadiness = (
+  fileCount: number,
+  presetId: string,
+  check: StepsCheck,
+  template: TemplateChoice = { id: null, fields: {} },
+): { steps: Steps | null; instructions: Instructions | null; reason: string | null } => {
+  if (presetId === TEMPLATE_PRESET) {
+    const fields = Object.fromEntries(Object.entries(template.fields).filter(([k, v]) => k.trim() !== '' && v !== ''));
+    const instructions = template.id ? { template_id: template.id, ...(Object.keys(fields).length > 0 ? { fields } : {}) } : null;
+    const reason = fileCount === 0 ? 'Add files to start.' : instructions === null ? 'Choose a Template to start.' : null;
+    return { steps: null, instructions, reason: reason ?? limitReason(fileCount) };
+  }
   const steps = presetId === CUSTOM_PRESET ? (check.kind === 'ok' ? check.steps : null) : (PRESETS.find((p) => p.id === presetId)?.steps ?? null);
-  if (fileCount === 0) return { steps, reason: 'Add files to start.' };
-  if (fileCount > MAX_FILES_PER_RUN) return { steps, reason: `An Assembly takes at most ${MAX_FILES_PER_RUN.toLocaleString('en-US')} files: remove some to start.` };
-  if (steps === null) return { steps, reason: check.kind === 'syntax' ? 'Fix the JSON in the steps editor to start.' : 'Fix the steps to start.' };
-  return { steps, reason: null };
+  const instructions = steps ? { steps } : null;
+  if (fileCount === 0) return { steps, instructions, reason: 'Add files to start.' };
+  const tooMany = limitReason(fileCount);
+  if (tooMany) return { steps, instructions, reason: tooMany };
+  if (steps === null) return { steps, instructions, reason: check.kind === 'syntax' ? 'Fix the JSON in the steps editor to start.' : 'Fix the steps to start.' };
+  return { steps, instructions, reason: null };
 };
+
+const limitReason = (fileCount: number): string | null =>
+  fileCount > MAX_FILES_PER_RUN ? `An Assembly takes at most ${MAX_FILES_PER_RUN.toLocaleString('en-US')} files: remove some to start.` : null;
 
 const outcomeText = (o: AddOutcome): string => {
   if (o.empty) return 'Nothing to add: no files were found there.';
@@ -43,6 +64,8 @@ export const UploadView = () => {
   const clear = useSelection((s) => s.clear);
   const presetId = useStepsChoice((s) => s.presetId);
   const customText = useStepsChoice((s) => s.customText);
+  const templateId = useStepsChoice((s) => s.templateId);
+  const templateFields = useStepsChoice((s) => s.templateFields);
   const navigate = useNavigation((s) => s.navigate);
   const client = useQueryClient();
   const addFiles = useAddFiles();
@@ -56,7 +79,7 @@ export const UploadView = () => {
 
   const check = useMemo(() => checkStepsText(customText), [customText]);
   const totalBytes = useMemo(() => totalBytesOf(files), [files]);
-  const { steps, reason } = startReadiness(files.length, presetId, check);
+  const { instructions, reason } = startReadiness(files.length, presetId, check, { id: templateId, fields: templateFields });
   const addError = addFiles.error ? toAppError(addFiles.error) : null;
 
   return (
@@ -113,7 +136,7 @@ export const UploadView = () => {
             disabled={reason !== null || start.isPending}
             busy={start.isPending}
             aria-describedby="start-reason"
-            onClick={() => steps && start.mutate({ files: files.slice(), instructions: { steps } })}
+            onClick={() => instructions && start.mutate({ files: files.slice(), instructions })}
           >
             {start.isPending ? 'Starting…' : files.length > 0 ? `Start · ${formatCount(files.length, 'file')}` : 'Start'}
           </Button>

@@ -1,6 +1,12 @@
 import { create } from 'zustand';
 
-export type Route = { readonly name: 'upload' } | { readonly name: 'activity' } | { readonly name: 'run'; readonly runId: string };
+export type Route =
+  | { readonly name: 'upload' }
+  | { readonly name: 'activity' }
+  | { readonly name: 'run'; readonly runId: string }
+  | { readonly name: 'templates'; readonly selectedId?: string }
+  /** Create (no id), edit (id) or duplicate (id, copy) a Template. */
+  | { readonly name: 'template-editor'; readonly id?: string; readonly copy?: boolean };
 
 interface NavigationState {
   readonly route: Route;

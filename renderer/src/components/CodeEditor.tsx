@@ -1,0 +1,94 @@
+import { json } from '@codemirror/lang-json';
+import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
+import { EditorState } from '@codemirror/state';
+import { EditorView } from '@codemirror/view';
+import { basicSetup } from 'codemirror';
+import { useEffect, useRef } from 'react';
+
+/** A message for one line of the document (1-based), shown in the gutter and underlined. */
+export interface LineDiagnostic {
+  readonly line: number;
+  /** 1-based; the whole line when absent. */
+  readonly column?: number;
+  readonly message: string;
+}
+
+export interface CodeEditorProps {
+  readonly value: string;
+  readonly onChange?: (value: string) => void;
+  readonly readOnly?: boolean;
+  readonly diagnostics?: readonly LineDiagnostic[];
+  readonly label: string;
+  readonly 'data-testid'?: string;
+  /** Fixed height keeps the layout still while the content grows. */
+  readonly height?: string;
+}
+
+/** Colours come from the app's CSS variables, so the editor follows the light and dark themes. */
+const appTheme = EditorView.theme({
+  '&': { backgroundColor: 'var(--bg-raised)', color: 'var(--text)', fontSize: '12.5px', height: '100%' },
+  '.cm-content': { fontFamily: 'var(--mono)', caretColor: 'var(--text)' },
+  '.cm-gutters': { backgroundColor: 'var(--bg-sunken)', color: 'var(--text-muted)', borderRight: '1px solid var(--border)' },
+  '.cm-activeLine': { backgroundColor: 'var(--bg-hover)' },
+  '.cm-activeLineGutter': { backgroundColor: 'var(--bg-active)' },
+  '&.cm-focused': { outline: '2px solid var(--focus)', outlineOffset: '-2px' },
+  '.cm-scroller': { overflow: 'auto' },
+  '.cm-tooltip': { backgroundColor: 'var(--bg-raised)', border: '1px solid var(--border)' },
+});
+
+const toDiagnostics = (state: EditorState, list: readonly LineDiagnostic[]): Diagnostic[] =>
+  list.map((d) => {
+    const line = state.doc.line(Math.min(Math.max(1, d.line), state.doc.lines));
+    const from = d.column ? Math.min(line.from + d.column - 1, line.to) : line.from;
+    return { from, to: Math.max(from, d.column ? Math.min(from + 1, line.to) : line.to), severity: 'error', message: d.message };
+  });
+
+/** JSON editing and viewing with CodeMirror 6: syntax highlighting, line numbers, diagnostics at the line. */
+export const CodeEditor = ({ value, onChange, readOnly = false, diagnostics = [], label, height = '360px', ...rest }: CodeEditorProps) => {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
+
+  useEffect(() => {
+    if (!host.current) return;
+    const editor = new EditorView({
+      parent: host.current,
+      state: EditorState.create({
+        doc: value,
+        extensions: [
+          basicSetup,
+          json(),
+          lintGutter(),
+          appTheme,
+          EditorState.readOnly.of(readOnly),
+          EditorView.editable.of(!readOnly),
+          EditorView.contentAttributes.of({ 'aria-label': label, ...(readOnly ? { 'aria-readonly': 'true' } : {}) }),
+          EditorView.updateListener.of((u) => {
+            if (u.docChanged) onChangeRef.current?.(u.state.doc.toString());
+          }),
+        ],
+      }),
+    });
+    view.current = editor;
+    return () => {
+      editor.destroy();
+      view.current = null;
+    };
+    // Created once per mode; value and diagnostics are pushed in by the effects below.
+  }, [readOnly, label]);
+
+  useEffect(() => {
+    const editor = view.current;
+    if (editor && editor.state.doc.toString() !== value) {
+      editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
+    }
+  }, [value]);
+
+  useEffect(() => {
+    const editor = view.current;
+    if (editor) editor.dispatch(setDiagnostics(editor.state, toDiagnostics(editor.state, diagnostics)));
+  }, [diagnostics, value]);
+
+  return <div ref={host} className="code-editor" style={{ height }} data-testid={rest['data-testid']} />;
+};

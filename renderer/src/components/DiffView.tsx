@@ -1,0 +1,29 @@
+import { json } from '@codemirror/lang-json';
+import { MergeView } from '@codemirror/merge';
+import { EditorState } from '@codemirror/state';
+import { EditorView } from '@codemirror/view';
+import { basicSetup } from 'codemirror';
+import { useEffect, useRef } from 'react';
+
+/** Before and after, side by side, changed lines marked (CodeMirror's merge view); read-only. */
+export const DiffView = ({ before, after, label }: { before: string; after: string; label: string }) => {
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!host.current) return;
+    const side = (doc: string, name: string) => ({
+      doc,
+      extensions: [basicSetup, json(), EditorState.readOnly.of(true), EditorView.editable.of(false), EditorView.contentAttributes.of({ 'aria-label': name })],
+    });
+    const merge = new MergeView({ a: side(before, `${label}: saved version`), b: side(after, `${label}: your version`), parent: host.current, collapseUnchanged: { margin: 3, minSize: 6 } });
+    return () => merge.destroy();
+  }, [before, after, label]);
+  return (
+    <div className="diff-view">
+      <div className="diff-heads" aria-hidden="true">
+        <span>Saved</span>
+        <span>Yours</span>
+      </div>
+      <div ref={host} className="diff-body" data-testid="template-diff" />
+    </div>
+  );
+};

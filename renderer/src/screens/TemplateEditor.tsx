@@ -1,0 +1,159 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import type { Template } from '../../../shared/ipc/template-models';
+import { useBridgeMutation, useBridgeQuery } from '../bridge/use-bridge';
+import { Button } from '../components/Button';
+import { CodeEditor, type LineDiagnostic } from '../components/CodeEditor';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { DiffView } from '../components/DiffView';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { Spinner } from '../components/Spinner';
+import { checkTemplateText } from '../lib/template-checks';
+import { formatContent } from '../lib/template-dates';
+import { useNavigation } from '../state/navigation-store';
+import { useToasts } from '../state/toast-store';
+
+const STARTER = formatContent({
+  steps: {
+    ':original': { robot: '/upload/handle' },
+    resized: { robot: '/image/resize', use: ':original', width: 1024, height: 1024, resize_strategy: 'fit' },
+  },
+});
+
+/** Create, edit or duplicate: loads the Template first when there is one. */
+export const TemplateEditor = ({ id, copy = false }: { id?: string | undefined; copy?: boolean | undefined }) => {
+  const existing = useBridgeQuery('templates:get', { id: id ?? '' }, { enabled: id !== undefined });
+  if (id !== undefined && existing.isPending) {
+    return (
+      <div className="center-pane">
+        <Spinner size={24} label="Loading the Template" />
+      </div>
+    );
+  }
+  if (id !== undefined && existing.isError) {
+    return <ErrorPanel title="Could not load the Template" code={existing.error.code} message={existing.error.message} httpCode={existing.error.httpCode} />;
+  }
+  return <TemplateForm original={existing.data ?? null} copy={copy} />;
+};
+
+const TemplateForm = ({ original, copy }: { original: Template | null; copy: boolean }) => {
+  const navigate = useNavigation((s) => s.navigate);
+  const toast = useToasts((s) => s.show);
+  const client = useQueryClient();
+  const editing = original !== null && !copy;
+  const [name, setName] = useState(original ? (copy ? `${original.name} (copy)` : original.name) : '');
+  const [description, setDescription] = useState(original?.description ?? '');
+  const [requireSignature, setRequireSignature] = useState(original?.requireSignatureAuth === 1);
+  const [text, setText] = useState(original ? formatContent(original.content) : STARTER);
+  const [reviewing, setReviewing] = useState(false);
+
+  const check = useMemo(() => checkTemplateText(text), [text]);
+  const diagnostics = useMemo<LineDiagnostic[]>(() => {
+    if (check.kind === 'syntax') return [{ line: check.error.line, column: check.error.column, message: check.error.message }];
+    if (check.kind === 'invalid') return check.problems.map((p) => ({ line: p.line, message: `${p.message} (${p.code})` }));
+    return [];
+  }, [check]);
+  const nameError = name.trim() === '' ? 'Give the Template a name.' : name.trim().length > 255 ? 'Names are at most 255 characters.' : null;
+  const blocked = nameError ?? (check.kind === 'ok' ? null : 'Fix the problems in the content to save.');
+
+  const done = (saved: Template, verb: string) => {
+    setReviewing(false);
+    void client.invalidateQueries({ queryKey: ['templates:list'] });
+    client.setQueryData(['templates:get', { id: saved.id }], saved);
+    toast(`${verb} the Template "${saved.name}".`, 'success');
+    navigate({ name: 'templates', selectedId: saved.id });
+  };
+  const create = useBridgeMutation('templates:create', { onSuccess: (t) => done(t, 'Created') });
+  const update = useBridgeMutation('templates:update', { onSuccess: (t) => done(t, 'Saved') });
+  const saving = create.isPending || update.isPending;
+  const error = create.error ?? update.error;
+
+  const input = () => ({
+    name: name.trim(),
+    content: check.kind === 'ok' ? check.content : null,
+    requireSignatureAuth: requireSignature ? (1 as const) : (0 as const),
+    description,
+  });
+  const save = () => {
+    if (blocked) return;
+    if (editing) setReviewing(true);
+    else create.mutate(input());
+  };
+
+  const title = editing ? `Edit "${original.name}"` : copy && original ? `Duplicate "${original.name}"` : 'New Template';
+  return (
+    <form
+      className="template-editor"
+      aria-label={title}
+      onSubmit={(e) => {
+        e.preventDefault();
+        save();
+      }}
+    >
+      <div className="section-head">
+        <h1 className="page-title">{title}</h1>
+        <div className="editor-actions">
+          <Button onClick={() => navigate({ name: 'templates', ...(original ? { selectedId: original.id } : {}) })}>Cancel</Button>
+          <Button type="submit" variant="primary" disabled={blocked !== null || saving} busy={saving && !reviewing} title={blocked ?? undefined}>
+            {editing ? 'Review and save…' : 'Save Template'}
+          </Button>
+        </div>
+      </div>
+      {error && <ErrorPanel title="The Template was not saved" code={error.code} message={error.message} httpCode={error.httpCode} data-testid="template-save-error" />}
+      <div className="form-grid">
+        <label className="form-field">
+          <span className="field-label">Name</span>
+          <input className="input" value={name} onChange={(e) => setName(e.currentTarget.value)} aria-invalid={nameError !== null} maxLength={300} required data-testid="template-name" />
+          {nameError && name !== '' && <span className="field-error">{nameError}</span>}
+        </label>
+        <label className="form-field">
+          <span className="field-label">Description</span>
+          <input className="input" value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} />
+        </label>
+        <label className="toolbar-check form-check">
+          <input type="checkbox" checked={requireSignature} onChange={(e) => setRequireSignature(e.currentTarget.checked)} />
+          Require a signature for Assemblies that use it
+        </label>
+      </div>
+      <span className="field-label">Content (JSON)</span>
+      <CodeEditor value={text} onChange={setText} diagnostics={diagnostics} label="Template content (JSON)" height="440px" data-testid="template-editor" />
+      <div className="steps-status" aria-live="polite" data-testid="template-check">
+        {check.kind === 'syntax' && (
+          <p className="steps-error">
+            Line {check.error.line}, column {check.error.column}: {check.error.message} — expected {check.error.expected}.
+          </p>
+        )}
+        {check.kind === 'invalid' && (
+          <ul className="steps-error">
+            {check.problems.map((p, i) => (
+              <li key={i}>
+                Line {p.line}: {p.message} <code className="code-chip">{p.code}</code>
+              </li>
+            ))}
+          </ul>
+        )}
+        {check.kind === 'ok' && <span className="steps-ok">Looks valid. The service checks the rest when you save.</span>}
+      </div>
+      {editing && (
+        <ConfirmDialog
+          open={reviewing}
+          wide
+          title="Review your changes"
+          confirmLabel="Save changes"
+          busy={update.isPending}
+          onCancel={() => setReviewing(false)}
+          onConfirm={() => update.mutate({ id: original.id, ...input() })}
+        >
+          {name.trim() !== original.name && (
+            <p>
+              Name: <del>{original.name}</del> → <ins>{name.trim()}</ins>
+            </p>
+          )}
+          {requireSignature !== (original.requireSignatureAuth === 1) && <p>Signature {requireSignature ? 'will be required' : 'will no longer be required'}.</p>}
+          {formatContent(original.content) === text.trim() ? <p className="muted">The content is unchanged.</p> : <DiffView before={formatContent(original.content)} after={text} label="Template content" />}
+          {update.error && <ErrorPanel title="The Template was not saved" code={update.error.code} message={update.error.message} httpCode={update.error.httpCode} />}
+        </ConfirmDialog>
+      )}
+    </form>
+  );
+};
