@@ -43,6 +43,19 @@ const toDiagnostics = (state: EditorState, list: readonly LineDiagnostic[]): Dia
     return { from, to: Math.max(from, d.column ? Math.min(from + 1, line.to) : line.to), severity: 'error', message: d.message };
   });
 
+/**
+ * CodeMirror styles itself with <style> elements, which the app's Content-Security-Policy
+ * (`style-src 'self'`) blocks in a document. In a shadow root it uses constructed stylesheets instead,
+ * which CSP allows, so the editor lives in one. CSS variables still inherit, so the themes apply.
+ */
+export function shadowMount(host: HTMLElement): { root: ShadowRoot; parent: HTMLDivElement } {
+  const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+  const parent = document.createElement('div');
+  parent.style.height = '100%';
+  root.append(parent);
+  return { root, parent };
+}
+
 /** JSON editing and viewing with CodeMirror 6: syntax highlighting, line numbers, diagnostics at the line. */
 export const CodeEditor = ({ value, onChange, readOnly = false, diagnostics = [], label, height = '360px', ...rest }: CodeEditorProps) => {
   const host = useRef<HTMLDivElement>(null);
@@ -52,8 +65,10 @@ export const CodeEditor = ({ value, onChange, readOnly = false, diagnostics = []
 
   useEffect(() => {
     if (!host.current) return;
+    const { root, parent } = shadowMount(host.current);
     const editor = new EditorView({
-      parent: host.current,
+      root,
+      parent,
       state: EditorState.create({
         doc: value,
         extensions: [
@@ -73,6 +88,7 @@ export const CodeEditor = ({ value, onChange, readOnly = false, diagnostics = []
     view.current = editor;
     return () => {
       editor.destroy();
+      parent.remove();
       view.current = null;
     };
     // Created once per mode; value and diagnostics are pushed in by the effects below.

@@ -4,6 +4,7 @@ import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef } from 'react';
+import { shadowMount } from './CodeEditor';
 
 /** Before and after, side by side, changed lines marked (CodeMirror's merge view); read-only. */
 export const DiffView = ({ before, after, label }: { before: string; after: string; label: string }) => {
@@ -14,8 +15,12 @@ export const DiffView = ({ before, after, label }: { before: string; after: stri
       doc,
       extensions: [basicSetup, json(), EditorState.readOnly.of(true), EditorView.editable.of(false), EditorView.contentAttributes.of({ 'aria-label': name })],
     });
-    const merge = new MergeView({ a: side(before, `${label}: saved version`), b: side(after, `${label}: your version`), parent: host.current, collapseUnchanged: { margin: 3, minSize: 6 } });
-    return () => merge.destroy();
+    const { root, parent } = shadowMount(host.current);
+    const merge = new MergeView({ a: side(before, `${label}: saved version`), b: side(after, `${label}: your version`), root, parent, collapseUnchanged: { margin: 3, minSize: 6 } });
+    return () => {
+      merge.destroy();
+      parent.remove();
+    };
   }, [before, after, label]);
   return (
     <div className="diff-view">
