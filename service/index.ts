@@ -7,6 +7,7 @@ import { RateLimiter } from './http/rate-limiter';
 import { route } from './http/routes';
 import { UpdateStreams } from './realtime/update-stream';
 import { openDatabase, type AccountRow, type ServiceDatabase } from './store/database';
+import { openCredentialStore } from './credentials/credential-store';
 import { openTemplateStore } from './templates/template-store';
 import { createTusEndpoint } from './tus/tus-endpoint';
 
@@ -59,12 +60,15 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   runtime.markCrashed(Date.now());
   const tus = createTusEndpoint(runtime, options.dataDir, () => `${urls.base}/resumable/files/`);
   const templates = openTemplateStore(options.dataDir);
+  const credentials = openCredentialStore(options.dataDir);
+  runtime.credentials = (nameOrId) => credentials.find(nameOrId);
   const ctx = {
     db,
     runtime,
     streams,
     tus,
     templates,
+    credentials,
     accountId: LOCAL_ACCOUNT_ID,
     rateLimiter: new RateLimiter(options.maxAssembliesPerMinute ?? null),
     hostname: 'localhost',
@@ -111,6 +115,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
           for (const s of sockets) s.destroy();
         });
         templates.close();
+        credentials.close();
         db.close();
       })()),
   };

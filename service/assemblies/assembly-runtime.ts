@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { executeSteps, type ExecuteOutcome } from '../robots/execute-steps';
 import { describeUpload, type StoredFile } from '../robots/file-record';
 import { ErrorCode } from '../../shared/api/codes';
+import type { CredentialLookup } from '../robots/robot-types';
 import type { ServiceDatabase } from '../store/database';
 import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-stream';
 import { OK_MESSAGES, isRunning, okMessage, statusDate, type AssemblyState, type TusUploadEntry } from './assembly-state';
@@ -30,6 +31,8 @@ const PROGRESS_EMIT_INTERVAL_MS = 500;
 export class AssemblyRuntime {
   private readonly live = new Map<string, LiveAssembly>();
   private closed = false;
+  /** Template credentials by name or id, for storage robots (set by the service; none in bare tests). */
+  credentials: CredentialLookup = () => null;
 
   constructor(
     private readonly db: ServiceDatabase,
@@ -219,6 +222,7 @@ export class AssemblyRuntime {
         signal: live.abort.signal,
         onResult: (step, file) => this.onResult(live, step, file),
         onProgress: (p) => this.onProgress(live, p),
+        credentials: this.credentials,
       });
     } catch (e) {
       outcome = { ok: false, code: 'INTERNAL_COMMAND_ERROR', message: `Processing failed: ${(e as Error).message}` };

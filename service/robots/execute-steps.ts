@@ -21,7 +21,7 @@ import { parseUse } from '../instructions/use-spec';
 import { topologicalOrder, validateInstructions } from '../instructions/validate-instructions';
 import { toPublicFile, type StoredFile } from './file-record';
 import { BUNDLE_RUNNERS, ROBOT_RUNNERS } from './robot-registry';
-import type { RobotFileOutcome } from './robot-types';
+import type { CredentialLookup, RobotFileOutcome } from './robot-types';
 
 type StepSpec = { robot: string; use?: unknown; [k: string]: unknown };
 
@@ -37,6 +37,8 @@ export interface ExecuteContext {
   onProgress?(progressCombined: number, perOriginalFile: OriginalProgress[]): void;
   /** A file a step could not use was skipped, or an error was ignored (`ignore_errors`). */
   onWarning?(step: string, message: string): void;
+  /** Template credentials for storage robots (none when absent). */
+  credentials?: CredentialLookup;
 }
 
 export interface OriginalProgress {
@@ -168,7 +170,7 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       const scope = fileScope(ctx, lead, previousStep);
       const params = interpolateParams(step, scope, skipKeysFor(step.robot));
       const paramError = validateRobotParams(name, step.robot, params, { interpolated: true });
-      const job = { step: name, robot: step.robot, params, scope, outDir, signal: ctx.signal };
+      const job = { step: name, robot: step.robot, params, scope, outDir, signal: ctx.signal, credentials: ctx.credentials ?? (() => null) };
       let outcome: RobotFileOutcome;
       if (paramError) outcome = { ok: false, ...paramError };
       else {

@@ -12,6 +12,7 @@ import { runImageResize } from './image-resize';
 import { runUploadHandle } from './pass-through';
 import type { BundleRunner, RobotRunner } from './robot-types';
 import { runVideoEncode } from './video-encode';
+import { runSftpStore } from './sftp-store';
 import { runVideoThumbs } from './video-thumbs';
 
 export const ROBOT_RUNNERS: Record<string, RobotRunner> = {
@@ -25,6 +26,7 @@ export const ROBOT_RUNNERS: Record<string, RobotRunner> = {
   '/video/encode': runVideoEncode,
   '/audio/encode': runAudioEncode,
   '/audio/waveform': runAudioWaveform,
+  '/sftp/store': runSftpStore,
 };
 
 /** Robots that take all their inputs at once (see `bundle_steps` and `group_by_original`). */

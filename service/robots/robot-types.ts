@@ -3,6 +3,9 @@
 import type { Scope } from '../instructions/interpolation';
 import type { StoredFile } from './file-record';
 
+/** Template credentials (name or id) → their type and content; null when there are none by that name. */
+export type CredentialLookup = (nameOrId: string) => { name: string; type: string; content: Record<string, unknown> } | null;
+
 export interface RobotJob {
   step: string;
   robot: string;
@@ -14,6 +17,8 @@ export interface RobotJob {
   /** A directory for this step's output files; it exists. */
   outDir: string;
   signal: AbortSignal;
+  /** For storage robots that take `credentials` by name. */
+  credentials: CredentialLookup;
 }
 
 export type RobotFileOutcome =

@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../../shared/api/codes';
-import { authorizeRequest } from '../auth/authorize-request';
+import { authorizedParams } from '../auth/authorized-params';
 import { apiError, sendError, sendJson } from '../http/api-error';
-import { readFormFields } from '../http/form-fields';
 import type { ServiceDatabase } from '../store/database';
 import { findBuiltin, isBuiltinId } from './builtin-templates';
 import { parseTemplateInput } from './template-input';
@@ -38,18 +37,12 @@ export async function routeTemplates(ctx: TemplateRouteContext, req: IncomingMes
   const idMatch = isList ? null : TEMPLATE.exec(path);
   if (!isList && !idMatch) return false;
 
-  const body = method === 'GET' || method === 'HEAD' ? { ok: true as const, fields: {} } : await readFormFields(req);
-  if (!body.ok) {
-    sendError(res, apiError(ErrorCode.invalidFormData, body.message, 400));
-    return true;
-  }
-  const fields: Record<string, string> = { ...Object.fromEntries(query), ...body.fields };
-  const auth = authorizeRequest(ctx.db, req, fields, true);
+  const auth = await authorizedParams(ctx.db, req, query);
   if (!auth.ok) {
     sendError(res, auth.error);
     return true;
   }
-  const params = auth.value.params;
+  const params = auth.params;
   const now = Date.now();
   const record = (t: TemplateRow) => templateRecord(t, ctx.accountId);
 

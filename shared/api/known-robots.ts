@@ -13,6 +13,7 @@ export const KNOWN_ROBOTS = [
   '/video/encode',
   '/audio/encode',
   '/audio/waveform',
+  '/sftp/store',
 ] as const;
 
 /** One line per robot, for the instruction editor. */
@@ -28,6 +29,7 @@ export const ROBOT_SUMMARIES: Record<KnownRobot, string> = {
   '/video/encode': 'Encodes video to mp4 (H.264 or HEVC), webm (VP9) or gif, sized into a box.',
   '/audio/encode': 'Encodes audio (or the sound of a video) to mp3, aac, ogg, opus, flac or wav.',
   '/audio/waveform': 'Draws the waveform of audio as a PNG, or gives its peaks as JSON.',
+  '/sftp/store': 'Stores files on an SFTP server, with Template credentials (credentials) or host, user and password or private_key.',
 };
 
 export type KnownRobot = (typeof KNOWN_ROBOTS)[number];

@@ -1,0 +1,55 @@
+import { apiError, type ApiError } from '../http/api-error';
+
+/** `type` values of Template credentials (service-facts.md §7 "Template credentials"). */
+export const CREDENTIAL_TYPES = [
+  'ai', 'azure', 'backblaze', 'cloudflare', 'companion', 'digitalocean', 'dropbox', 'ftp', 'google', 'http', 'mega', 'minio',
+  'rackspace', 's3', 'sftp', 'supabase', 'swift', 'tigris', 'vimeo', 'wasabi', 'youtube',
+] as const;
+
+export const CredentialError = {
+  invalid: 'TEMPLATE_CREDENTIALS_INVALID',
+  notRead: 'TEMPLATE_CREDENTIALS_NOT_READ',
+  nameTaken: 'TEMPLATE_CREDENTIALS_NAME_TAKEN',
+} as const;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const invalid = (message: string): ApiError => apiError(CredentialError.invalid, message, 400);
+
+export interface CredentialInput {
+  name?: string;
+  type?: string;
+  content?: Record<string, unknown>;
+}
+
+/**
+ * Create/edit params: `name` (at least 4 characters, letters and dashes, as the Node SDK's schema says),
+ * `type` from the list, `content` an object (a JSON string is accepted too, as form-encoded SDKs send).
+ */
+export function parseCredentialInput(params: Record<string, unknown>, mode: 'create' | 'edit'): CredentialInput | ApiError {
+  const input: CredentialInput = {};
+  if (params.name !== undefined || mode === 'create') {
+    if (typeof params.name !== 'string' || !/^[a-zA-Z-]{4,}$/.test(params.name)) {
+      return invalid('name must be at least 4 characters of latin letters and dashes (e.g. "my-sftp-server").');
+    }
+    input.name = params.name;
+  }
+  if (params.type !== undefined || mode === 'create') {
+    if (typeof params.type !== 'string' || !(CREDENTIAL_TYPES as readonly string[]).includes(params.type)) {
+      return invalid(`type must be one of ${CREDENTIAL_TYPES.join(', ')}.`);
+    }
+    input.type = params.type;
+  }
+  if (params.content !== undefined || mode === 'create') {
+    let content = params.content;
+    if (typeof content === 'string') {
+      try {
+        content = JSON.parse(content);
+      } catch {
+        return invalid('content is not valid JSON.');
+      }
+    }
+    if (!isObject(content)) return invalid('content must be an object, e.g. {"host": "…", "user": "…"}.');
+    input.content = content;
+  }
+  return input;
+}

@@ -1,0 +1,133 @@
+// Template credentials over real HTTP, and /sftp/store exporting to a real OpenSSH server on loopback.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signParams } from '../auth/signature';
+import { buildForm, jpeg, postAssembly, startFixture, waitForEnd, type Fixture } from '../testing/service-fixture';
+import { startSftpServer, type SftpServer } from '../testing/sftp-server';
+
+let fx: Fixture;
+let sftp: SftpServer;
+let nonce = 0;
+
+beforeAll(async () => {
+  [fx, sftp] = await Promise.all([startFixture(), startSftpServer()]);
+});
+afterAll(async () => {
+  await Promise.all([fx.stop(), sftp.stop()]);
+});
+
+function signed(extra: Record<string, unknown>): Record<string, string> {
+  const params = JSON.stringify({ auth: { key: fx.service.authKey, expires: new Date(Date.now() + 3600_000).toISOString() }, nonce: `c-${++nonce}`, ...extra });
+  return { params, signature: signParams(params, fx.service.authSecret, 'sha384') };
+}
+
+async function call(method: string, path: string, extra: Record<string, unknown> = {}) {
+  const fields = signed(extra);
+  const url = new URL(path, fx.service.url);
+  let body: URLSearchParams | undefined;
+  if (method === 'GET') for (const [k, v] of Object.entries(fields)) url.searchParams.set(k, v);
+  else body = new URLSearchParams(fields);
+  const res = await fetch(url, { method, body });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+const sftpContent = () => ({ host: sftp.host, port: sftp.port, user: sftp.user, private_key: sftp.privateKey });
+
+describe('Template credentials', () => {
+  it('creates, lists, reads by id and by name, edits and deletes, with the spec records', async () => {
+    const created = await call('POST', '/template_credentials', { name: 'backup-server', type: 'sftp', content: sftpContent() });
+    expect(created.body.ok).toBe('TEMPLATE_CREDENTIALS_CREATED');
+    const credential = created.body.credential as Record<string, unknown>;
+    expect(credential).toMatchObject({ name: 'backup-server', type: 'sftp', content: sftpContent(), account_id: expect.any(String), deleted: null });
+    expect(JSON.parse(String(credential.stringified))).toEqual(sftpContent());
+    for (const key of ['id', 'created', 'modified']) expect(credential[key]).toBeTruthy();
+
+    const list = await call('GET', '/template_credentials');
+    expect(list.body.ok).toBe('TEMPLATE_CREDENTIALS_FOUND');
+    expect((list.body.credentials as Array<{ name: string }>).map((c) => c.name)).toContain('backup-server');
+    expect((await call('GET', `/template_credentials/${String(credential.id)}`)).body.credential).toMatchObject({ name: 'backup-server' });
+    expect((await call('GET', '/template_credentials/backup-server')).body.credential).toMatchObject({ id: credential.id });
+
+    const edited = await call('PUT', '/template_credentials/backup-server', { content: JSON.stringify({ ...sftpContent(), port: 2222 }) });
+    expect(edited.body).toMatchObject({ ok: 'TEMPLATE_CREDENTIALS_UPDATED', credential: { content: { port: 2222 } } });
+
+    expect((await call('DELETE', '/template_credentials/backup-server')).body.ok).toBe('TEMPLATE_CREDENTIALS_DELETED');
+    const gone = await call('GET', `/template_credentials/${String(credential.id)}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body.error).toBe('TEMPLATE_CREDENTIALS_NOT_READ');
+  });
+
+  it('refuses bad names, types, content and a taken name, and requires a signature', async () => {
+    for (const extra of [
+      { name: 'abc', type: 'sftp', content: {} },
+      { name: 'has space', type: 'sftp', content: {} },
+      { name: 'good-name', type: 'floppy', content: {} },
+      { name: 'good-name', type: 'sftp', content: 'not json' },
+      { name: 'good-name', type: 'sftp', content: [1] },
+    ]) {
+      const res = await call('POST', '/template_credentials', extra);
+      expect(res.status, JSON.stringify(extra)).toBe(400);
+      expect(res.body.error).toBe('TEMPLATE_CREDENTIALS_INVALID');
+    }
+    await call('POST', '/template_credentials', { name: 'taken-name', type: 'sftp', content: {} });
+    expect((await call('POST', '/template_credentials', { name: 'taken-name', type: 's3', content: {} })).body.error).toBe('TEMPLATE_CREDENTIALS_NAME_TAKEN');
+    const unsigned = await fetch(new URL('/template_credentials', fx.service.url), { method: 'POST', body: new URLSearchParams({ params: JSON.stringify({ auth: { key: fx.service.authKey }, name: 'x-x-x-x', type: 'sftp', content: {} }) }) });
+    expect(unsigned.status).toBe(401);
+    expect(((await unsigned.json()) as { error: string }).error).toBe('NO_SIGNATURE_FIELD');
+    expect((await call('GET', '/template_credentials/types')).body.types).toContain('sftp');
+  });
+});
+
+describe('/sftp/store', () => {
+  const photo = async () => buildForm({ params: {}, files: [{ field: 'file', name: 'sunset.jpg', data: await jpeg(320, 240), type: 'image/jpeg' }] });
+
+  async function run(store: Record<string, unknown>, templateId?: string) {
+    const form = await photo();
+    const extra = templateId
+      ? { template_id: templateId }
+      : { steps: { ':original': { robot: '/upload/handle' }, exported: { robot: '/sftp/store', use: ':original', ...store } } };
+    const fields = signed(extra);
+    form.set('params', fields.params!);
+    form.set('signature', fields.signature!);
+    const created = await postAssembly(fx.service.url, form);
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    return waitForEnd(String(created.body.assembly_ssl_url));
+  }
+
+  it('exports with credentials named in a Template, and with dynamic parameters instead', async () => {
+    await call('POST', '/template_credentials', { name: 'photo-archive', type: 'sftp', content: sftpContent() });
+    const template = await call('POST', '/templates', {
+      name: 'archive photos',
+      template: JSON.stringify({ steps: { ':original': { robot: '/upload/handle' }, exported: { robot: '/sftp/store', use: ':original', credentials: 'photo-archive', path: `${sftp.root}/by-name/\${file.name}` } } }),
+    });
+    const viaName = await run({}, String(template.body.id));
+    expect(viaName.ok, JSON.stringify(viaName.error ?? viaName.message)).toBe('ASSEMBLY_COMPLETED');
+    const stored = join(sftp.root, 'by-name', 'sunset.jpg');
+    expect(existsSync(stored)).toBe(true);
+    const uploads = viaName.uploads as Array<{ md5hash: string; size: number }>;
+    expect(readFileSync(stored).length).toBe(uploads[0]!.size);
+    const result = (viaName.results as Record<string, Array<{ meta: { stored_path: string; stored_url: string } }>>).exported![0]!;
+    expect(result.meta.stored_path).toBe(stored);
+
+    const inline = await run({ ...sftpContent(), path: `${sftp.root}/inline/\${unique_prefix}/\${file.url_name}` });
+    expect(inline.ok).toBe('ASSEMBLY_COMPLETED');
+    const inlinePath = (inline.results as Record<string, Array<{ meta: { stored_path: string } }>>).exported![0]!.meta.stored_path;
+    expect(inlinePath.startsWith(join(sftp.root, 'inline'))).toBe(true);
+    expect(existsSync(inlinePath)).toBe(true);
+  });
+
+  it('fails the step with a clear error for a wrong key, an unknown credential and missing parameters', async () => {
+    const wrong = await run({ host: sftp.host, port: sftp.port, user: sftp.user, private_key: sftp.wrongKey, path: `${sftp.root}/never.jpg` });
+    expect(wrong.error).toBe('SFTP_STORE_AUTH_FAILED');
+    expect(String(wrong.message)).toMatch(new RegExp(`could not log in to ${sftp.user}@127\\.0\\.0\\.1:${sftp.port}`));
+    expect(existsSync(join(sftp.root, 'never.jpg'))).toBe(false);
+
+    const unknown = await run({ credentials: 'no-such-thing' });
+    expect(unknown.error).toBe('SFTP_STORE_VALIDATION');
+    expect(String(unknown.message)).toMatch(/no Template credentials named "no-such-thing"/);
+
+    const missing = await run({ host: sftp.host });
+    expect(missing.error).toBe('SFTP_STORE_VALIDATION');
+  });
+});

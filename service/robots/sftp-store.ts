@@ -1,0 +1,70 @@
+// /sftp/store: puts each file on an SFTP server, with `credentials` (a Template credentials name of type
+// sftp) or the connection given inline (dynamic storage parameters). The file passes on as a result.
+
+import { posix } from 'node:path';
+import SftpClient from 'ssh2-sftp-client';
+import { interpolateString } from '../instructions/interpolation';
+import type { RobotFileOutcome, RobotRunner } from './robot-types';
+
+const DEFAULT_PATH = '${unique_prefix}/${file.url_name}';
+const CONNECT_TIMEOUT_MS = 15_000;
+
+export interface SftpTarget {
+  host: string;
+  port: number;
+  user: string;
+  password?: string;
+  privateKey?: string;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const fail = (code: string, message: string): RobotFileOutcome => ({ ok: false, code, message });
+
+/** The connection from the credentials named in `credentials`, else from inline params; a string is the problem. */
+export function sftpTarget(params: Record<string, unknown>, lookup: (name: string) => { type: string; content: Record<string, unknown> } | null): SftpTarget | string {
+  let source = params;
+  if (params.credentials !== undefined) {
+    const name = str(params.credentials);
+    const found = name ? lookup(name) : null;
+    if (!found) return `there are no Template credentials named "${String(params.credentials)}"`;
+    if (found.type !== 'sftp') return `the Template credentials "${name}" are of type ${found.type}, not sftp`;
+    source = { ...found.content, ...Object.fromEntries(Object.entries(params).filter(([k]) => k === 'path' || k === 'url_template')) };
+  }
+  const host = str(source.host);
+  const user = str(source.user);
+  if (!host || !user) return 'give "credentials" (a Template credentials name) or "host" and "user"';
+  const port = source.port === undefined ? 22 : Number(source.port);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) return `port must be 1 to 65535 (got ${String(source.port)})`;
+  const password = str(source.password);
+  const privateKey = str(source.private_key);
+  if (!password && !privateKey) return 'give a "password" or a "private_key" for the SFTP user';
+  return { host, port, user, ...(password ? { password } : {}), ...(privateKey ? { privateKey } : {}) };
+}
+
+export const runSftpStore: RobotRunner = async ({ params, input, scope, credentials, signal }) => {
+  const target = sftpTarget(params, credentials);
+  if (typeof target === 'string') return fail('SFTP_STORE_VALIDATION', `/sftp/store: ${target}.`);
+  const remotePath = String(typeof params.path === 'string' ? params.path : interpolateString(DEFAULT_PATH, scope));
+  const client = new SftpClient();
+  const abort = () => void client.end().catch(() => undefined);
+  signal.addEventListener('abort', abort, { once: true });
+  try {
+    await client.connect({ host: target.host, port: target.port, username: target.user, password: target.password, privateKey: target.privateKey, readyTimeout: CONNECT_TIMEOUT_MS });
+  } catch (e) {
+    const message = (e as Error).message;
+    const auth = /authentication|auth.*fail|permission denied/i.test(message);
+    return fail(auth ? 'SFTP_STORE_AUTH_FAILED' : 'SFTP_STORE_CONNECTION_ERROR', `/sftp/store could not ${auth ? 'log in to' : 'connect to'} ${target.user}@${target.host}:${target.port}: ${message}`);
+  }
+  try {
+    const dir = posix.dirname(remotePath);
+    if (dir !== '.' && dir !== '/') await client.mkdir(dir, true);
+    await client.fastPut(input.localPath, remotePath);
+    const url = typeof params.url_template === 'string' ? params.url_template.replaceAll('${path}', remotePath) : `sftp://${target.host}:${target.port}/${remotePath.replace(/^\//, '')}`;
+    return { ok: true, files: [{ ...input, meta: { ...input.meta, stored_path: remotePath, stored_url: url } }] };
+  } catch (e) {
+    return fail('SFTP_STORE_ERROR', `/sftp/store could not write ${remotePath} on ${target.host}: ${(e as Error).message}`);
+  } finally {
+    signal.removeEventListener('abort', abort);
+    await client.end().catch(() => undefined);
+  }
+};
