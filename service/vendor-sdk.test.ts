@@ -116,4 +116,18 @@ describe('@transloadit/node against the local service', () => {
     expect((await client.deleteTemplate(id)).ok).toBe('TEMPLATE_DELETED');
     await expect(client.getTemplate(id)).rejects.toThrow(/TEMPLATE_NOT_FOUND/);
   });
+  it('creates, reads, lists, edits and deletes Template credentials', async () => {
+    const client = new Transloadit({ authKey: fx.service.authKey, authSecret: fx.service.authSecret, endpoint: fx.service.url });
+    const created = await client.createTemplateCredential({ name: 'sdk-sftp', type: 'sftp', content: { host: 'example.org', user: 'me', password: 'pw' } } as never);
+    expect(created.ok).toBe('TEMPLATE_CREDENTIALS_CREATED');
+    const id = String((created as unknown as { credential: { id: string } }).credential.id);
+    const read = (await client.getTemplateCredential(id)) as unknown as { credential: { name: string; content: unknown } };
+    expect(read.credential).toMatchObject({ name: 'sdk-sftp', content: { host: 'example.org' } });
+    const list = (await client.listTemplateCredentials()) as unknown as { credentials: Array<{ id: string }> };
+    expect(list.credentials.map((c) => c.id)).toContain(id);
+    const edited = await client.editTemplateCredential(id, { name: 'sdk-sftp', type: 'sftp', content: { host: 'example.net', user: 'me', password: 'pw' } } as never);
+    expect(edited.ok).toBe('TEMPLATE_CREDENTIALS_UPDATED');
+    expect((await client.deleteTemplateCredential(id)).ok).toBe('TEMPLATE_CREDENTIALS_DELETED');
+    await expect(client.getTemplateCredential(id)).rejects.toThrow(/TEMPLATE_CREDENTIALS_NOT_READ/);
+  });
 });
