@@ -8,7 +8,14 @@ import {
   scanResultSchema,
   workspaceSchema,
 } from './models';
-import { templateInputSchema, templateListQuerySchema, templateListSchema, templateSchema } from './template-models';
+import {
+  credentialInputSchema,
+  credentialSchema,
+  templateInputSchema,
+  templateListQuerySchema,
+  templateListSchema,
+  templateSchema,
+} from './template-models';
 
 /**
  * The one map of request/response channels between the renderer and core. The preload bridge, the
@@ -67,6 +74,12 @@ export const channels = {
     response: templateSchema,
   },
   'templates:delete': { request: z.object({ workspaceId: z.string().optional(), id: z.string().min(1) }), response: z.object({}) },
+
+  /** Template credentials. Secret values go in (create, edit) and never come back out. */
+  'credentials:list': { request: z.object({ workspaceId: z.string().optional() }), response: z.array(credentialSchema) },
+  'credentials:create': { request: credentialInputSchema.extend({ workspaceId: z.string().optional() }), response: credentialSchema },
+  'credentials:update': { request: credentialInputSchema.extend({ workspaceId: z.string().optional(), id: z.string().min(1) }), response: credentialSchema },
+  'credentials:delete': { request: z.object({ workspaceId: z.string().optional(), id: z.string().min(1) }), response: z.object({}) },
 } as const;
 
 /** Events from core to the renderer. Progress is coalesced in core (a few per second per run). */

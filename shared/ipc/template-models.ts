@@ -44,3 +44,26 @@ export const templateInputSchema = z.object({
   description: z.string().max(1000).optional(),
 });
 export type TemplateInput = z.input<typeof templateInputSchema>;
+
+/** Template credentials as the renderer sees them: secret values never, only which ones are stored. */
+export const credentialSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  /** Non-secret values (host, user, bucket…), as text. */
+  values: z.record(z.string(), z.string()),
+  /** Names of secret fields that hold a value in the service. */
+  secretsSet: z.array(z.string()),
+  created: z.string().nullable(),
+  modified: z.string().nullable(),
+});
+export type Credential = z.infer<typeof credentialSchema>;
+
+/** Create or edit. On edit, a secret field left empty keeps the stored value; `clear` removes fields. */
+export const credentialInputSchema = z.object({
+  name: z.string().regex(/^[a-zA-Z-]{4,}$/, 'At least 4 characters: latin letters and dashes.'),
+  type: z.string().min(1),
+  values: z.record(z.string().min(1).max(100), z.string().max(20_000)),
+  clear: z.array(z.string()).default([]),
+});
+export type CredentialInput = z.input<typeof credentialInputSchema>;

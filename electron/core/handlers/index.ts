@@ -1,6 +1,7 @@
 import type { Handlers } from '../ipc/handlers';
 import { createAppHandlers } from './app-handlers';
 import type { HandlerContext } from './context';
+import { createCredentialHandlers } from './credential-handlers';
 import { createFileHandlers } from './file-handlers';
 import { createResultHandlers } from './result-handlers';
 import { createRunHandlers } from './run-handlers';
@@ -18,5 +19,6 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createResultHandlers(ctx),
     ...createShellHandlers(ctx),
     ...createTemplateHandlers(ctx),
+    ...createCredentialHandlers(ctx),
   };
 }

@@ -114,6 +114,10 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'templates:create': (req) => ok(sampleTemplate({ name: req.name, content: req.content })),
     'templates:update': (req) => ok(sampleTemplate({ id: req.id, ...(req.name ? { name: req.name } : {}) })),
     'templates:delete': () => ok({}),
+    'credentials:list': () => ok([]),
+    'credentials:create': (req) => ok({ id: 'c1', name: req.name, type: req.type, values: {}, secretsSet: [], created: null, modified: null }),
+    'credentials:update': (req) => ok({ id: req.id, name: req.name, type: req.type, values: {}, secretsSet: [], created: null, modified: null }),
+    'credentials:delete': () => ok({}),
   };
 
   const bridge: FakeBridge = {

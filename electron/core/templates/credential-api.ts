@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { isSecretField } from '../../../shared/api/credential-forms';
+import type { Credential, CredentialInput } from '../../../shared/ipc/template-models';
+import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
+import type { ApiClient } from '../api/api-client';
+
+const recordSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  content: z.unknown(),
+  created: z.string().nullable().optional(),
+  modified: z.string().nullable().optional(),
+});
+type CredentialRecord = z.infer<typeof recordSchema>;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const asText = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+
+/** The renderer's view: secret values stripped, only their names kept. Pure, so it is tested directly. */
+export function toCredential(r: CredentialRecord): Credential {
+  const content = isObject(r.content) ? r.content : {};
+  const values: Record<string, string> = {};
+  const secretsSet: string[] = [];
+  for (const [name, value] of Object.entries(content)) {
+    if (isSecretField(r.type, name)) {
+      if (value !== '' && value !== null && value !== undefined) secretsSet.push(name);
+    } else values[name] = asText(value);
+  }
+  return { id: r.id, name: r.name, type: r.type, values, secretsSet, created: r.created ?? null, modified: r.modified ?? null };
+}
+
+/**
+ * The content to save: the new values over the stored content, except that a secret field sent empty
+ * keeps what is stored (the user never saw it); fields in `clear` are removed.
+ */
+export function mergeCredentialContent(type: string, stored: Record<string, unknown>, values: Record<string, string>, clear: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...stored };
+  for (const [name, value] of Object.entries(values)) {
+    if (value === '' && isSecretField(type, name)) continue;
+    if (value === '') delete out[name];
+    else out[name] = name === 'port' && /^\d+$/.test(value) ? Number(value) : value;
+  }
+  for (const name of clear) delete out[name];
+  return out;
+}
+
+const parseOne = (body: Record<string, unknown>): Result<CredentialRecord> => {
+  const parsed = recordSchema.safeParse(body.credential);
+  return parsed.success ? ok(parsed.data) : err(AppErrorCode.invalidResponse, `The service sent an unexpected credentials record: ${parsed.error.issues[0]?.message ?? ''}`);
+};
+
+const path = (id: string): string => `/template_credentials/${encodeURIComponent(id)}`;
+
+export async function listCredentials(api: ApiClient): Promise<Result<Credential[]>> {
+  const res = await api.request('GET', '/template_credentials');
+  if (!res.ok) return res;
+  const parsed = z.array(recordSchema).safeParse(res.value.credentials);
+  return parsed.success ? ok(parsed.data.map(toCredential)) : err(AppErrorCode.invalidResponse, 'The service sent an unexpected credentials list.');
+}
+
+export async function createCredential(api: ApiClient, input: CredentialInput): Promise<Result<Credential>> {
+  const content = mergeCredentialContent(input.type, {}, input.values, input.clear ?? []);
+  const res = await api.request('POST', '/template_credentials', { name: input.name, type: input.type, content });
+  if (!res.ok) return res;
+  const one = parseOne(res.value);
+  return one.ok ? ok(toCredential(one.value)) : one;
+}
+
+/** Reads the stored content (it stays in core) so empty secret fields keep their values, then saves. */
+export async function updateCredential(api: ApiClient, id: string, input: CredentialInput): Promise<Result<Credential>> {
+  const current = await api.request('GET', path(id));
+  if (!current.ok) return current;
+  const stored = parseOne(current.value);
+  if (!stored.ok) return stored;
+  const base = isObject(stored.value.content) && stored.value.type === input.type ? stored.value.content : {};
+  const content = mergeCredentialContent(input.type, base, input.values, input.clear ?? []);
+  const res = await api.request('PUT', path(id), { name: input.name, type: input.type, content });
+  if (!res.ok) return res;
+  const one = parseOne(res.value);
+  return one.ok ? ok(toCredential(one.value)) : one;
+}
+
+export async function deleteCredential(api: ApiClient, id: string): Promise<Result<Record<string, never>>> {
+  const res = await api.request('DELETE', path(id));
+  return res.ok ? ok({}) : res;
+}
