@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useRunEvents } from './bridge/run-events';
 import { Toaster } from './components/Toaster';
 import { ActivityView } from './screens/ActivityView';
+import { CredentialsView } from './screens/CredentialsView';
 import { AppHeader } from './screens/AppHeader';
 import { RunView } from './screens/RunView';
 import { Sidebar } from './screens/Sidebar';
@@ -43,6 +44,7 @@ export const App = () => {
           {route.name === 'activity' && <ActivityView />}
           {route.name === 'run' && <RunView key={route.runId} runId={route.runId} />}
           {route.name === 'templates' && <TemplatesView key={route.selectedId ?? ''} selectedId={route.selectedId} />}
+          {route.name === 'credentials' && <CredentialsView />}
           {route.name === 'template-editor' && <TemplateEditor key={`${route.id ?? 'new'}-${String(route.copy)}`} id={route.id} copy={route.copy} />}
         </main>
       </div>

@@ -1,10 +1,7 @@
+import { CREDENTIAL_TYPES } from '../../shared/api/credential-forms';
 import { apiError, type ApiError } from '../http/api-error';
 
-/** `type` values of Template credentials (service-facts.md §7 "Template credentials"). */
-export const CREDENTIAL_TYPES = [
-  'ai', 'azure', 'backblaze', 'cloudflare', 'companion', 'digitalocean', 'dropbox', 'ftp', 'google', 'http', 'mega', 'minio',
-  'rackspace', 's3', 'sftp', 'supabase', 'swift', 'tigris', 'vimeo', 'wasabi', 'youtube',
-] as const;
+export { CREDENTIAL_TYPES };
 
 export const CredentialError = {
   invalid: 'TEMPLATE_CREDENTIALS_INVALID',

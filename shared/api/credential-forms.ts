@@ -2,6 +2,12 @@
  * The fields the app asks for per Template credentials type. Secret fields are write-only in the app:
  * core never sends their values to the renderer, only whether one is stored.
  */
+/** `type` values of Template credentials (service-facts.md §7 "Template credentials"). */
+export const CREDENTIAL_TYPES = [
+  'ai', 'azure', 'backblaze', 'cloudflare', 'companion', 'digitalocean', 'dropbox', 'ftp', 'google', 'http', 'mega', 'minio',
+  'rackspace', 's3', 'sftp', 'supabase', 'swift', 'tigris', 'vimeo', 'wasabi', 'youtube',
+] as const;
+
 export interface CredentialField {
   readonly name: string;
   readonly label: string;

@@ -69,3 +69,9 @@ export const TemplateIcon = () => (
     <path d="M2 6h12M6 6v8" />
   </svg>
 );
+export const KeyIcon = () => (
+  <svg {...base}>
+    <circle cx="5" cy="10.5" r="3" />
+    <path d="M7.2 8.3 13.5 2M11 4.5l1.8 1.8M9.6 5.9l1.3 1.3" />
+  </svg>
+);

@@ -1,11 +1,12 @@
 import { useRef, type KeyboardEvent } from 'react';
-import { ActivityIcon, TemplateIcon, UploadIcon } from '../components/Icons';
+import { ActivityIcon, KeyIcon, TemplateIcon, UploadIcon } from '../components/Icons';
 import { useNavigation, type Route } from '../state/navigation-store';
 
 const ITEMS = [
   { name: 'upload', label: 'Upload', icon: <UploadIcon /> },
   { name: 'activity', label: 'Activity', icon: <ActivityIcon /> },
   { name: 'templates', label: 'Templates', icon: <TemplateIcon /> },
+  { name: 'credentials', label: 'Credentials', icon: <KeyIcon /> },
 ] as const;
 
 const isActive = (route: Route, name: (typeof ITEMS)[number]['name']): boolean =>

@@ -5,6 +5,7 @@ export type Route =
   | { readonly name: 'activity' }
   | { readonly name: 'run'; readonly runId: string }
   | { readonly name: 'templates'; readonly selectedId?: string }
+  | { readonly name: 'credentials' }
   /** Create (no id), edit (id) or duplicate (id, copy) a Template. */
   | { readonly name: 'template-editor'; readonly id?: string; readonly copy?: boolean };
 
