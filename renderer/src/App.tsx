@@ -1,13 +1,11 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useRunEvents } from './bridge/run-events';
 import { Toaster } from './components/Toaster';
 import { ActivityView } from './screens/ActivityView';
-import { CredentialsView } from './screens/CredentialsView';
 import { AppHeader } from './screens/AppHeader';
 import { RunView } from './screens/RunView';
 import { Sidebar } from './screens/Sidebar';
-import { TemplateEditor } from './screens/TemplateEditor';
-import { TemplatesView } from './screens/TemplatesView';
+import { Spinner } from './components/Spinner';
 import { UploadView } from './screens/UploadView';
 import { VaultBanner } from './screens/VaultBanner';
 import { useNavigation } from './state/navigation-store';
@@ -29,6 +27,11 @@ const useNoFileNavigation = (): void => {
   }, []);
 };
 
+// The admin screens carry CodeMirror; loading them on first visit keeps the app's start small.
+const TemplatesView = lazy(() => import('./screens/TemplatesView').then((m) => ({ default: m.TemplatesView })));
+const TemplateEditor = lazy(() => import('./screens/TemplateEditor').then((m) => ({ default: m.TemplateEditor })));
+const CredentialsView = lazy(() => import('./screens/CredentialsView').then((m) => ({ default: m.CredentialsView })));
+
 export const App = () => {
   useRunEvents();
   useNoFileNavigation();
@@ -43,9 +46,17 @@ export const App = () => {
           {route.name === 'upload' && <UploadView />}
           {route.name === 'activity' && <ActivityView />}
           {route.name === 'run' && <RunView key={route.runId} runId={route.runId} />}
-          {route.name === 'templates' && <TemplatesView key={route.selectedId ?? ''} selectedId={route.selectedId} />}
-          {route.name === 'credentials' && <CredentialsView />}
-          {route.name === 'template-editor' && <TemplateEditor key={`${route.id ?? 'new'}-${String(route.copy)}`} id={route.id} copy={route.copy} />}
+          <Suspense
+            fallback={
+              <div className="center-pane">
+                <Spinner size={24} label="Loading" />
+              </div>
+            }
+          >
+            {route.name === 'templates' && <TemplatesView key={route.selectedId ?? ''} selectedId={route.selectedId} />}
+            {route.name === 'credentials' && <CredentialsView />}
+            {route.name === 'template-editor' && <TemplateEditor key={`${route.id ?? 'new'}-${String(route.copy)}`} id={route.id} copy={route.copy} />}
+          </Suspense>
         </main>
       </div>
       <Toaster />
