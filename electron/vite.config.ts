@@ -12,7 +12,8 @@ import { build, defineConfig, type InlineConfig, type Plugin } from 'vite';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const at = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
-const nativeDeps = ['better-sqlite3', 'sharp', '@napi-rs/keyring'];
+// Packages with native addons (ssh2 has optional ones) stay in node_modules, loaded at run time.
+const nativeDeps = ['better-sqlite3', 'sharp', '@napi-rs/keyring', 'ssh2', 'ssh2-sftp-client', 'cpu-features'];
 const external = (id: string) =>
   id === 'electron' ||
   id.startsWith('electron/') ||
