@@ -134,6 +134,7 @@ export async function createAssembly(ctx: CreateContext, req: IncomingMessage, r
     nowMs,
     findAccount: (k) => ctx.db.getAccount(k),
     rememberNonce: (k, n, exp) => ctx.db.rememberNonce(k, n, exp, nowMs),
+    requiredScope: 'assemblies:write',
   });
   if (!auth.ok) {
     await discard();
@@ -141,6 +142,7 @@ export async function createAssembly(ctx: CreateContext, req: IncomingMessage, r
     return;
   }
   const { rawParams, account } = auth.value;
+  ctx.db.touchAccount(account.authKey, nowMs);
   const withTemplate = applyTemplate(ctx.templates, auth.value.params, Boolean(fields.signature), nowMs);
   if ('code' in withTemplate) {
     await discard();

@@ -103,8 +103,10 @@ export function listAssemblies(db: ServiceDatabase, req: IncomingMessage, res: S
     signatureRequired: true,
     findAccount: (k) => db.getAccount(k),
     rememberNonce: (k, n, exp) => db.rememberNonce(k, n, exp, nowMs),
+    requiredScope: 'assemblies:read',
   });
   if (!auth.ok) return sendError(res, auth.error);
+  db.touchAccount(auth.value.account.authKey, nowMs);
   const q = parseListQuery(auth.value.params);
   if (typeof q === 'string') return sendError(res, { code: 'ASSEMBLY_LIST_INVALID_PARAMS', message: q, httpCode: 400 });
   const all = db.assembliesOf(auth.value.account.authKey).map((row) => JSON.parse(row.data) as AssemblyState);

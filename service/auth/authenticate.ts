@@ -1,7 +1,12 @@
 import { ErrorCode } from '../../shared/api/codes';
 import { apiError, type ApiError } from '../http/api-error';
 import { checkReferer } from './referer';
-import { parseExpires, verifySignature } from './signature';
+import { scopeAllows } from '../auth-keys/auth-key-rules';
+import { parseExpires, parseSignature, verifySignature } from './signature';
+
+/** Ours: the real code for an inactive key is not known. */
+export const AUTH_KEY_INACTIVE = 'AUTH_KEY_INACTIVE';
+export const INSUFFICIENT_AUTH_SCOPE = 'INSUFFICIENT_AUTH_SCOPE';
 import type { AccountRow } from '../store/database';
 
 export interface AuthInput {
@@ -14,6 +19,8 @@ export interface AuthInput {
   findAccount(authKey: string): AccountRow | null;
   /** false when the nonce was already used within its expiry. */
   rememberNonce(authKey: string, nonce: string, expiresAtMs: number): boolean;
+  /** The scope the endpoint needs (`auth/required-scope.ts`); a key without it gets INSUFFICIENT_AUTH_SCOPE. */
+  requiredScope?: string | null;
 }
 
 export interface AuthedParams {
@@ -55,6 +62,7 @@ export function authenticate(input: AuthInput): AuthResult {
   if (typeof auth.key !== 'string' || auth.key === '') return fail(ErrorCode.noAuthKey, 'No auth.key parameter was provided in params.', 400);
   const account = input.findAccount(auth.key);
   if (!account) return fail(ErrorCode.unknownAuthKey, `The auth key "${auth.key}" is unknown.`, 401);
+  if (account.isActive === false) return fail(AUTH_KEY_INACTIVE, `The auth key "${auth.key}" is inactive: reactivate it, or use another key.`, 401);
 
   let expiresAt: number | null = null;
   const hasSignature = typeof signature === 'string' && signature !== '';
@@ -64,10 +72,18 @@ export function authenticate(input: AuthInput): AuthResult {
     }
     expiresAt = parseExpires(auth.expires);
     if (expiresAt === null) return fail(ErrorCode.invalidAuthExpires, `auth.expires "${String(auth.expires)}" is not a valid date (use ISO 8601 or YYYY/MM/DD HH:MM:SS+00:00).`, 400);
+    const algo = parseSignature(signature)?.algo;
+    if (account.signatureAlgo && algo && algo !== account.signatureAlgo) {
+      return fail(ErrorCode.invalidSignature, `This Auth Key signs with ${account.signatureAlgo}: send a "${account.signatureAlgo}:" signature (got ${algo}).`, 401);
+    }
     if (!verifySignature(raw, signature, account.authSecret)) return fail(ErrorCode.invalidSignature, 'The signature does not match the params (HMAC of the raw params string with the auth secret).', 401);
     if (expiresAt < input.nowMs) return fail(ErrorCode.authExpired, `The request expired at ${String(auth.expires)} (auth.expires is in the past).`, 401);
   } else if (account.requireSignature || input.signatureRequired) {
     return fail(ErrorCode.noSignatureField, input.signatureRequired ? 'This endpoint requires a signature: send the signature field next to params.' : 'This account requires a signature: send the signature field next to params.', 401);
+  }
+
+  if (input.requiredScope && !scopeAllows(account.scope ?? null, input.requiredScope)) {
+    return fail(INSUFFICIENT_AUTH_SCOPE, `The auth key "${auth.key}" does not have the scope ${input.requiredScope} this endpoint needs.`, 403);
   }
 
   const nonce = auth.nonce ?? params.nonce;

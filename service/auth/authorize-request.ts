@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { ServiceDatabase } from '../store/database';
 import { authenticate, type AuthResult } from './authenticate';
+import { requiredScope } from './required-scope';
 
 /**
  * Authenticates a request to an account endpoint (Templates, credentials) from its `params` and
@@ -8,7 +9,8 @@ import { authenticate, type AuthResult } from './authenticate';
  */
 export function authorizeRequest(db: ServiceDatabase, req: IncomingMessage, fields: Record<string, string>, signatureRequired: boolean): AuthResult {
   const nowMs = Date.now();
-  return authenticate({
+  const path = new URL(req.url ?? '/', 'http://local').pathname;
+  const result = authenticate({
     params: fields.params,
     signature: fields.signature,
     referer: typeof req.headers.referer === 'string' ? req.headers.referer : undefined,
@@ -16,5 +18,8 @@ export function authorizeRequest(db: ServiceDatabase, req: IncomingMessage, fiel
     signatureRequired,
     findAccount: (k) => db.getAccount(k),
     rememberNonce: (k, n, exp) => db.rememberNonce(k, n, exp, nowMs),
+    requiredScope: requiredScope(req.method ?? 'GET', path),
   });
+  if (result.ok) db.touchAccount(result.value.account.authKey, nowMs);
+  return result;
 }

@@ -4,6 +4,7 @@ import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
 import { createAssembly, type CreateContext } from '../assemblies/create-assembly';
 import { listAssemblies } from '../assemblies/list-assemblies';
 import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-stream';
+import { routeAuthKeys } from '../auth-keys/auth-key-routes';
 import { routeCredentials, type CredentialRouteContext } from '../credentials/credential-routes';
 import { routeTemplates, type TemplateRouteContext } from '../templates/template-routes';
 import { TUS_PATH, type TusEndpoint } from '../tus/tus-endpoint';
@@ -49,6 +50,7 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
 
   if (path.startsWith('/templates') && (await routeTemplates(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/template_credentials') && (await routeCredentials(ctx, req, res, path, url.searchParams))) return;
+  if (path.startsWith('/auth_keys') && (await routeAuthKeys(ctx, req, res, path, url.searchParams))) return;
 
   const stream = ASSEMBLY_STREAM.exec(path)?.[1] ?? (UPDATE_STREAM.test(path) ? url.searchParams.get('assembly') : null);
   if (stream !== null && method === 'GET') return openUpdateStream(ctx, req, res, stream);

@@ -6,6 +6,19 @@ export interface AccountRow {
   authKey: string;
   authSecret: string;
   requireSignature: boolean;
+  /** Auth Key record fields (spec "Auth Key"); absent on rows written before they existed. */
+  id?: string;
+  description?: string;
+  isActive?: boolean;
+  smartCdn?: boolean;
+  /** Comma-separated; null = every scope. */
+  scope?: string | null;
+  /** null = any algorithm is accepted (keys made before per-key algorithms). */
+  signatureAlgo?: 'sha1' | 'sha256' | 'sha384' | null;
+  canShowSecret?: boolean;
+  createdAt?: string;
+  modifiedAt?: string | null;
+  lastUsedAt?: string | null;
 }
 
 export interface AssemblyRow {
@@ -27,6 +40,13 @@ export interface ServiceDatabase {
   assembliesOf(authKey: string): (AssemblyRow & { createdAt: string })[];
   /** Records the nonce; false when it was already seen and has not expired yet. */
   rememberNonce(authKey: string, nonce: string, expiresAtMs: number, nowMs: number): boolean;
+  /** Every Auth Key of the account, oldest first. */
+  allAccounts(): AccountRow[];
+  accountById(id: string): AccountRow | null;
+  updateAccount(authKey: string, change: Partial<Omit<AccountRow, 'authKey'>>): AccountRow | null;
+  deleteAccount(authKey: string): boolean;
+  /** `last_used`, written at most once a minute per key (the spec says it may lag). */
+  touchAccount(authKey: string, nowMs: number): void;
   close(): void;
 }
 
@@ -43,13 +63,70 @@ export function openDatabase(dataDir: string): ServiceDatabase {
     CREATE TABLE IF NOT EXISTS nonces (auth_key TEXT NOT NULL, nonce TEXT NOT NULL, expires_at INTEGER NOT NULL,
       PRIMARY KEY (auth_key, nonce));
   `);
-  const toAccount = (r: { auth_key: string; auth_secret: string; require_signature: number } | undefined): AccountRow | null =>
-    r ? { authKey: r.auth_key, authSecret: r.auth_secret, requireSignature: r.require_signature === 1 } : null;
+  // Auth Key fields added after the first release: add the columns a database made earlier lacks.
+  const columns = new Set((db.prepare('PRAGMA table_info(account)').all() as { name: string }[]).map((c) => c.name));
+  for (const [name, type] of [
+    ['id', 'TEXT'],
+    ['description', "TEXT NOT NULL DEFAULT ''"],
+    ['is_active', 'INTEGER NOT NULL DEFAULT 1'],
+    ['smart_cdn', 'INTEGER NOT NULL DEFAULT 0'],
+    ['scope', 'TEXT'],
+    ['signature_algo', 'TEXT'],
+    ['can_show_secret', 'INTEGER NOT NULL DEFAULT 1'],
+    ['modified_at', 'TEXT'],
+    ['last_used_at', 'TEXT'],
+  ] as const) {
+    if (!columns.has(name)) db.exec(`ALTER TABLE account ADD COLUMN ${name} ${type}`);
+  }
+  db.exec("UPDATE account SET id = lower(hex(randomblob(16))) WHERE id IS NULL");
+  type Stored = {
+    auth_key: string;
+    auth_secret: string;
+    require_signature: number;
+    id: string;
+    description: string;
+    is_active: number;
+    smart_cdn: number;
+    scope: string | null;
+    signature_algo: AccountRow['signatureAlgo'];
+    can_show_secret: number;
+    created_at: string;
+    modified_at: string | null;
+    last_used_at: string | null;
+  };
+  const toAccount = (r: Stored | undefined): AccountRow | null =>
+    r
+      ? {
+          authKey: r.auth_key,
+          authSecret: r.auth_secret,
+          requireSignature: r.require_signature === 1,
+          id: r.id,
+          description: r.description,
+          isActive: r.is_active === 1,
+          smartCdn: r.smart_cdn === 1,
+          scope: r.scope,
+          signatureAlgo: r.signature_algo ?? null,
+          canShowSecret: r.can_show_secret === 1,
+          createdAt: r.created_at,
+          modifiedAt: r.modified_at,
+          lastUsedAt: r.last_used_at,
+        }
+      : null;
   const getAccount = db.prepare('SELECT * FROM account WHERE auth_key = ?');
-  const firstAccount = db.prepare('SELECT * FROM account ORDER BY created_at LIMIT 1');
-  const upsertAccount = db.prepare(`INSERT INTO account (auth_key, auth_secret, require_signature, created_at)
-    VALUES (@authKey, @authSecret, @requireSignature, @now)
+  const firstAccount = db.prepare('SELECT * FROM account ORDER BY is_active DESC, created_at LIMIT 1');
+  const upsertAccount = db.prepare(`INSERT INTO account (auth_key, auth_secret, require_signature, created_at, id, description,
+      is_active, smart_cdn, scope, signature_algo, can_show_secret)
+    VALUES (@authKey, @authSecret, @requireSignature, @now, lower(hex(randomblob(16))), @description, @isActive, @smartCdn, @scope,
+      @signatureAlgo, @canShowSecret)
     ON CONFLICT(auth_key) DO UPDATE SET auth_secret = excluded.auth_secret, require_signature = excluded.require_signature`);
+  const allAccounts = db.prepare('SELECT * FROM account ORDER BY created_at, rowid');
+  const accountById = db.prepare('SELECT * FROM account WHERE id = ?');
+  const updateAccount = db.prepare(`UPDATE account SET auth_secret = @authSecret, require_signature = @requireSignature,
+    description = @description, is_active = @isActive, smart_cdn = @smartCdn, scope = @scope, signature_algo = @signatureAlgo,
+    can_show_secret = @canShowSecret, modified_at = @now WHERE auth_key = @authKey`);
+  const deleteAccount = db.prepare('DELETE FROM account WHERE auth_key = ?');
+  const touchAccount = db.prepare(`UPDATE account SET last_used_at = @now WHERE auth_key = @authKey
+    AND (last_used_at IS NULL OR last_used_at < @before)`);
   const getAssembly = db.prepare('SELECT id, state, data FROM assemblies WHERE id = ?');
   const insertAssembly = db.prepare(`INSERT OR IGNORE INTO assemblies (id, state, data, created_at, updated_at)
     VALUES (@id, @state, @data, @now, @now)`);
@@ -67,10 +144,45 @@ export function openDatabase(dataDir: string): ServiceDatabase {
   });
   let nonceWrites = 0;
   return {
-    getAccount: (k) => toAccount(getAccount.get(k) as never),
-    firstAccount: () => toAccount(firstAccount.get() as never),
+    getAccount: (k) => toAccount(getAccount.get(k) as Stored | undefined),
+    firstAccount: () => toAccount(firstAccount.get() as Stored | undefined),
     upsertAccount: (a) => {
-      upsertAccount.run({ authKey: a.authKey, authSecret: a.authSecret, requireSignature: a.requireSignature ? 1 : 0, now: new Date().toISOString() });
+      upsertAccount.run({
+        authKey: a.authKey,
+        authSecret: a.authSecret,
+        requireSignature: a.requireSignature ? 1 : 0,
+        now: new Date().toISOString(),
+        description: a.description ?? '',
+        isActive: a.isActive === false ? 0 : 1,
+        smartCdn: a.smartCdn ? 1 : 0,
+        scope: a.scope ?? null,
+        signatureAlgo: a.signatureAlgo ?? null,
+        canShowSecret: a.canShowSecret === false ? 0 : 1,
+      });
+    },
+    allAccounts: () => (allAccounts.all() as Stored[]).map((r) => toAccount(r)!),
+    accountById: (id) => toAccount(accountById.get(id) as Stored | undefined),
+    updateAccount: (authKey, change) => {
+      const current = toAccount(getAccount.get(authKey) as Stored | undefined);
+      if (!current) return null;
+      const next = { ...current, ...change };
+      updateAccount.run({
+        authKey,
+        authSecret: next.authSecret,
+        requireSignature: next.requireSignature ? 1 : 0,
+        description: next.description ?? '',
+        isActive: next.isActive === false ? 0 : 1,
+        smartCdn: next.smartCdn ? 1 : 0,
+        scope: next.scope ?? null,
+        signatureAlgo: next.signatureAlgo ?? null,
+        canShowSecret: next.canShowSecret === false ? 0 : 1,
+        now: new Date().toISOString(),
+      });
+      return toAccount(getAccount.get(authKey) as Stored | undefined);
+    },
+    deleteAccount: (authKey) => deleteAccount.run(authKey).changes === 1,
+    touchAccount: (authKey, nowMs) => {
+      touchAccount.run({ authKey, now: new Date(nowMs).toISOString(), before: new Date(nowMs - 60_000).toISOString() });
     },
     getAssembly: (id) => (getAssembly.get(id) as AssemblyRow | undefined) ?? null,
     insertAssembly: (row) => insertAssembly.run({ ...row, now: new Date().toISOString() }).changes === 1,
