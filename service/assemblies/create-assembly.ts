@@ -16,6 +16,7 @@ import type { TemplateRow } from '../templates/template-record';
 import type { ServiceDatabase } from '../store/database';
 import type { AssemblyRuntime } from './assembly-runtime';
 import { OK_MESSAGES, maskSecrets, statusDate, type AssemblyState } from './assembly-state';
+import { bearerOf, tokenLookup } from '../auth/bearer';
 
 export interface CreateContext {
   db: ServiceDatabase;
@@ -134,6 +135,8 @@ export async function createAssembly(ctx: CreateContext, req: IncomingMessage, r
     nowMs,
     findAccount: (k) => ctx.db.getAccount(k),
     rememberNonce: (k, n, exp) => ctx.db.rememberNonce(k, n, exp, nowMs),
+    bearer: bearerOf(req),
+    findToken: tokenLookup(ctx.db),
     requiredScope: 'assemblies:write',
   });
   if (!auth.ok) {
@@ -143,7 +146,8 @@ export async function createAssembly(ctx: CreateContext, req: IncomingMessage, r
   }
   const { rawParams, account } = auth.value;
   ctx.db.touchAccount(account.authKey, nowMs);
-  const withTemplate = applyTemplate(ctx.templates, auth.value.params, Boolean(fields.signature), nowMs);
+  // A valid Bearer token counts as signature authentication (spec "Bearer tokens").
+  const withTemplate = applyTemplate(ctx.templates, auth.value.params, Boolean(fields.signature) || bearerOf(req) !== null, nowMs);
   if ('code' in withTemplate) {
     await discard();
     if (body.kind === 'complete') sendError(res, withTemplate);

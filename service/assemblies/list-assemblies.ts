@@ -3,6 +3,7 @@ import { authenticate } from '../auth/authenticate';
 import { sendError, sendJson } from '../http/api-error';
 import type { ServiceDatabase } from '../store/database';
 import type { AssemblyState } from './assembly-state';
+import { bearerOf, tokenLookup } from '../auth/bearer';
 
 export interface ListQuery {
   page: number;
@@ -103,6 +104,8 @@ export function listAssemblies(db: ServiceDatabase, req: IncomingMessage, res: S
     signatureRequired: true,
     findAccount: (k) => db.getAccount(k),
     rememberNonce: (k, n, exp) => db.rememberNonce(k, n, exp, nowMs),
+    bearer: bearerOf(req),
+    findToken: tokenLookup(db),
     requiredScope: 'assemblies:read',
   });
   if (!auth.ok) return sendError(res, auth.error);

@@ -21,6 +21,9 @@ export interface AuthInput {
   rememberNonce(authKey: string, nonce: string, expiresAtMs: number): boolean;
   /** The scope the endpoint needs (`auth/required-scope.ts`); a key without it gets INSUFFICIENT_AUTH_SCOPE. */
   requiredScope?: string | null;
+  /** `Authorization: Bearer <token>`: satisfies signature auth; scopes still apply (spec "Bearer tokens"). */
+  bearer?: string | null;
+  findToken?(token: string): { authKey: string; scope: string; expiresAtMs: number } | null;
 }
 
 export interface AuthedParams {
@@ -45,6 +48,35 @@ export function limitValue(v: unknown, min: number, integer: boolean): number | 
   return n;
 }
 
+/** A Bearer request: the token names the key and the scopes; no signature, no nonce. */
+function authenticateBearer(input: AuthInput, token: string, raw: string, params: Record<string, unknown>): AuthResult {
+  const found = input.findToken?.(token) ?? null;
+  if (!found) return fail('BEARER_TOKEN_INVALID', 'The Bearer token is not valid: mint a new one at POST /token.', 401);
+  if (found.expiresAtMs <= input.nowMs) return fail('BEARER_TOKEN_EXPIRED', 'The Bearer token has expired: mint a new one at POST /token.', 401);
+  const account = input.findAccount(found.authKey);
+  if (!account) return fail('BEARER_TOKEN_INVALID', 'The Auth Key of this Bearer token no longer exists.', 401);
+  if (account.isActive === false) return fail(AUTH_KEY_INACTIVE, `The auth key "${account.authKey}" of this Bearer token is inactive.`, 401);
+  const auth = isObject(params.auth) ? params.auth : {};
+  if (typeof auth.key === 'string' && auth.key !== '' && auth.key !== account.authKey) {
+    return fail('BEARER_TOKEN_AUTH_KEY_MISMATCH', 'params.auth.key names another Auth Key than the Bearer token: leave it out, or send the key of the token.', 401);
+  }
+  if (input.requiredScope && !scopeAllows(found.scope, input.requiredScope)) {
+    return fail(INSUFFICIENT_AUTH_SCOPE, `This Bearer token does not have the scope ${input.requiredScope} this endpoint needs (it has: ${found.scope || 'none'}).`, 403);
+  }
+  const maxSize = limitValue(auth.max_size, 0, false);
+  const maxFiles = limitValue(auth.max_number_of_files, 1, true);
+  return {
+    ok: true,
+    value: {
+      rawParams: raw,
+      params: { ...params, auth: { ...auth, key: account.authKey } },
+      account,
+      maxSize: maxSize === undefined || Number.isNaN(maxSize) ? null : maxSize,
+      maxNumberOfFiles: maxFiles === undefined || Number.isNaN(maxFiles) ? null : maxFiles,
+    },
+  };
+}
+
 /** Checks `params` + `signature` as the real service does (service-facts.md §1). Pure apart from the two callbacks. */
 export function authenticate(input: AuthInput): AuthResult {
   const { params: raw, signature } = input;
@@ -56,6 +88,7 @@ export function authenticate(input: AuthInput): AuthResult {
     return fail(ErrorCode.invalidParams, 'The params field could not be parsed as JSON.', 400);
   }
   if (!isObject(params)) return fail(ErrorCode.noObjectParams, 'The params field must be a JSON object.', 400);
+  if (input.bearer) return authenticateBearer(input, input.bearer, raw, params);
   const auth = params.auth;
   if (auth === undefined) return fail(ErrorCode.noAuth, 'No auth parameter was provided in params.', 400);
   if (!isObject(auth)) return fail('NO_OBJECT_AUTH_PARAMETER', 'The auth parameter must be an object.', 400);

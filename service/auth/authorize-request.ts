@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { ServiceDatabase } from '../store/database';
 import { authenticate, type AuthResult } from './authenticate';
 import { requiredScope } from './required-scope';
+import { bearerOf, tokenLookup } from './bearer';
 
 /**
  * Authenticates a request to an account endpoint (Templates, credentials) from its `params` and
@@ -18,6 +19,8 @@ export function authorizeRequest(db: ServiceDatabase, req: IncomingMessage, fiel
     signatureRequired,
     findAccount: (k) => db.getAccount(k),
     rememberNonce: (k, n, exp) => db.rememberNonce(k, n, exp, nowMs),
+    bearer: bearerOf(req),
+    findToken: tokenLookup(db),
     requiredScope: requiredScope(req.method ?? 'GET', path),
   });
   if (result.ok) db.touchAccount(result.value.account.authKey, nowMs);

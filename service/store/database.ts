@@ -47,7 +47,19 @@ export interface ServiceDatabase {
   deleteAccount(authKey: string): boolean;
   /** `last_used`, written at most once a minute per key (the spec says it may lag). */
   touchAccount(authKey: string, nowMs: number): void;
+  /** Bearer tokens, kept as SHA-256 hashes only. */
+  saveToken(token: TokenRow): void;
+  findToken(tokenHash: string): TokenRow | null;
   close(): void;
+}
+
+export interface TokenRow {
+  tokenHash: string;
+  authKey: string;
+  /** Comma-separated scopes the token carries. */
+  scope: string;
+  aud: string;
+  expiresAtMs: number;
 }
 
 export function openDatabase(dataDir: string): ServiceDatabase {
@@ -60,6 +72,8 @@ export function openDatabase(dataDir: string): ServiceDatabase {
       require_signature INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS assemblies (id TEXT PRIMARY KEY, state TEXT NOT NULL, data TEXT NOT NULL,
       created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS tokens (token_hash TEXT PRIMARY KEY, auth_key TEXT NOT NULL, scope TEXT NOT NULL, aud TEXT NOT NULL,
+      expires_at INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS nonces (auth_key TEXT NOT NULL, nonce TEXT NOT NULL, expires_at INTEGER NOT NULL,
       PRIMARY KEY (auth_key, nonce));
   `);
@@ -142,6 +156,9 @@ export function openDatabase(dataDir: string): ServiceDatabase {
     putNonce.run(authKey, nonce, expiresAt);
     return true;
   });
+  const saveToken = db.prepare('INSERT INTO tokens (token_hash, auth_key, scope, aud, expires_at) VALUES (@tokenHash, @authKey, @scope, @aud, @expiresAtMs)');
+  const findToken = db.prepare('SELECT token_hash AS tokenHash, auth_key AS authKey, scope, aud, expires_at AS expiresAtMs FROM tokens WHERE token_hash = ?');
+  const pruneTokens = db.prepare('DELETE FROM tokens WHERE expires_at < ?');
   let nonceWrites = 0;
   return {
     getAccount: (k) => toAccount(getAccount.get(k) as Stored | undefined),
@@ -197,6 +214,11 @@ export function openDatabase(dataDir: string): ServiceDatabase {
       if (++nonceWrites % 100 === 0) pruneNonces.run(now);
       return rememberNonce(authKey, nonce, expiresAt, now);
     },
+    saveToken: (t) => {
+      pruneTokens.run(Date.now() - 24 * 3600_000);
+      saveToken.run(t);
+    },
+    findToken: (h) => (findToken.get(h) as TokenRow | undefined) ?? null,
     close: () => db.close(),
   };
 }
