@@ -6,6 +6,7 @@ import { listAssemblies } from '../assemblies/list-assemblies';
 import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-stream';
 import { routeAuthKeys } from '../auth-keys/auth-key-routes';
 import { mintToken } from '../auth/token-endpoint';
+import { routeCdn } from '../cdn/cdn-route';
 import { routeCredentials, type CredentialRouteContext } from '../credentials/credential-routes';
 import { routeTemplates, type TemplateRouteContext } from '../templates/template-routes';
 import { TUS_PATH, type TusEndpoint } from '../tus/tus-endpoint';
@@ -46,6 +47,7 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
   }
   if (path === '/' && method === 'GET') return sendJson(res, 200, { ok: 'SERVER_ROOT', hostname: ctx.hostname });
 
+  if (path.startsWith('/file/') && (method === 'GET' || method === 'HEAD') && (await routeCdn(ctx, req, res, url))) return;
   if (path === '/token' && method === 'POST') return mintToken(ctx.db, req, res);
   if (path === '/assemblies' && method === 'POST') return createAssembly(ctx, req, res, null, url.searchParams);
   if (path === '/assemblies' && method === 'GET') return listAssemblies(ctx.db, req, res, url.searchParams, ctx.hostname);

@@ -21,7 +21,14 @@ export function parseRange(header: string | undefined, size: number): { start: n
 }
 
 /** Streams a stored file with its Content-Type and Content-Length; honours a single byte Range. */
-export async function serveFile(req: IncomingMessage, res: ServerResponse, localPath: string, mime: string | null, name: string): Promise<boolean> {
+export async function serveFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  localPath: string,
+  mime: string | null,
+  name: string,
+  cacheControl = 'private, max-age=3600',
+): Promise<boolean> {
   let size: number;
   try {
     size = (await stat(localPath)).size;
@@ -32,7 +39,7 @@ export async function serveFile(req: IncomingMessage, res: ServerResponse, local
     'Content-Type': mime ?? 'application/octet-stream',
     'Accept-Ranges': 'bytes',
     'Content-Disposition': `inline; filename*=UTF-8''${encodeURIComponent(name)}`,
-    'Cache-Control': 'private, max-age=3600',
+    'Cache-Control': cacheControl,
   };
   const range = parseRange(req.headers.range, size);
   if (range === 'unsatisfiable') {

@@ -1,0 +1,84 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
+import { apiError, sendError } from '../http/api-error';
+import { serveFile } from '../http/serve-file';
+import type { StoredFile } from '../robots/file-record';
+import type { AccountRow, ServiceDatabase } from '../store/database';
+import { findTemplate } from '../templates/template-routes';
+import type { TemplateStore } from '../templates/template-store';
+import { cdnSignatureMatches, parseCdnUrl } from './verify-cdn-url';
+
+export interface CdnRouteContext {
+  db: ServiceDatabase;
+  runtime: AssemblyRuntime;
+  templates: TemplateStore;
+}
+
+const MAX_CACHE_S = 86_400;
+
+/** A file of an Assembly by `<assembly_id>/<name>`: the last step's result of that name, else the upload. */
+function findStored(runtime: AssemblyRuntime, input: string): StoredFile | null {
+  const m = /^([0-9a-f]{32})\/(.+)$/.exec(input);
+  if (!m) return null;
+  const s = runtime.get(m[1]!);
+  if (!s) return null;
+  const results = Object.values(s.results).flat().reverse();
+  return results.find((f) => f.name === m[2]) ?? s.uploads.map((u) => u.file).find((f) => f.name === m[2]) ?? null;
+}
+
+/** The oldest active key allowed for content delivery (used when a URL names none, as the spec says). */
+const defaultCdnKey = (db: ServiceDatabase): AccountRow | null => db.allAccounts().find((a) => a.smartCdn === true && a.isActive !== false) ?? null;
+
+/**
+ * GET `/file/{workspace}/{template}/{input}` — signed content-delivery URLs (spec "Signed content-delivery
+ * URLs", service-facts §2). The signature, its expiry and the key are checked; the local service then serves
+ * the stored file the input names (`<assembly_id>/<file name>`) as it is: it does not run the Template.
+ */
+export async function routeCdn(ctx: CdnRouteContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+  const r = parseCdnUrl(url.pathname, url.search);
+  if (!r) return false;
+  const now = Date.now();
+  const key = r.authKey ? ctx.db.getAccount(r.authKey) : defaultCdnKey(ctx.db);
+  if (!r.sig) {
+    sendError(res, apiError('CDN_SIGNATURE_MISSING', 'This URL carries no sig: sign it with a content-delivery key.', 403));
+    return true;
+  }
+  if (!key) {
+    sendError(res, apiError('CDN_AUTH_KEY_UNKNOWN', `No Auth Key ${r.authKey ?? '(allowed for content delivery)'} exists.`, 403));
+    return true;
+  }
+  if (key.isActive === false) {
+    sendError(res, apiError('AUTH_KEY_INACTIVE', `The auth key "${key.authKey}" is inactive.`, 403));
+    return true;
+  }
+  if (key.smartCdn !== true) {
+    sendError(res, apiError('CDN_AUTH_KEY_NOT_ALLOWED', `The auth key "${key.authKey}" is not allowed to sign content-delivery URLs (is_allowed_for_smartcdn is off).`, 403));
+    return true;
+  }
+  if (!cdnSignatureMatches(r, key.authSecret)) {
+    sendError(res, apiError('CDN_SIGNATURE_INVALID', 'The sig does not match this URL (HMAC-SHA256 of workspace/template/input?sorted-params).', 403));
+    return true;
+  }
+  if (Number.isNaN(r.expMs)) {
+    sendError(res, apiError('CDN_SIGNATURE_INVALID', 'exp must be milliseconds since the epoch.', 403));
+    return true;
+  }
+  if (r.expMs !== null && r.expMs <= now) {
+    sendError(res, apiError('CDN_SIGNATURE_EXPIRED', `This URL expired at ${new Date(r.expMs).toISOString()}.`, 403));
+    return true;
+  }
+  if (!findTemplate(ctx.templates, r.template)) {
+    sendError(res, apiError('TEMPLATE_NOT_FOUND', `No Template ${r.template}.`, 404));
+    return true;
+  }
+  const file = findStored(ctx.runtime, r.input);
+  if (!file) {
+    sendError(res, apiError('FILE_NOT_FOUND', `Nothing stored at ${r.input} (use <assembly_id>/<file name>).`, 404));
+    return true;
+  }
+  ctx.db.touchAccount(key.authKey, now);
+  // A response may not outlive its signature in a cache (spec rule 9).
+  const maxAge = r.expMs === null ? MAX_CACHE_S : Math.max(0, Math.min(MAX_CACHE_S, Math.floor((r.expMs - now) / 1000)));
+  if (!(await serveFile(req, res, file.localPath, file.mime, file.name, `public, max-age=${maxAge}`))) sendError(res, apiError('FILE_NOT_FOUND', 'The stored file is gone.', 404));
+  return true;
+}
