@@ -9,6 +9,9 @@ import {
   workspaceSchema,
 } from './models';
 import {
+  authKeyChangeSchema,
+  authKeySchema,
+  cdnUrlRequestSchema,
   credentialInputSchema,
   credentialSchema,
   templateInputSchema,
@@ -80,6 +83,15 @@ export const channels = {
   'credentials:create': { request: credentialInputSchema.extend({ workspaceId: z.string().optional() }), response: credentialSchema },
   'credentials:update': { request: credentialInputSchema.extend({ workspaceId: z.string().optional(), id: z.string().min(1) }), response: credentialSchema },
   'credentials:delete': { request: z.object({ workspaceId: z.string().optional(), id: z.string().min(1) }), response: z.object({}) },
+
+  /** Auth Keys of the workspace's account. Secrets stay in core. */
+  'authKeys:list': { request: z.object({ workspaceId: z.string().optional() }), response: z.array(authKeySchema) },
+  'authKeys:scopes': { request: z.object({ workspaceId: z.string().optional() }), response: z.array(z.string()) },
+  'authKeys:create': { request: authKeyChangeSchema.extend({ workspaceId: z.string().optional() }), response: authKeySchema },
+  'authKeys:update': { request: authKeyChangeSchema.extend({ workspaceId: z.string().optional(), id: z.string().min(1) }), response: authKeySchema },
+  'authKeys:delete': { request: z.object({ workspaceId: z.string().optional(), id: z.string().min(1) }), response: z.object({}) },
+  /** Signs a content-delivery URL in core with the chosen key's secret (read from the service, never sent on). */
+  'cdn:sign': { request: cdnUrlRequestSchema, response: z.object({ url: z.string(), expiresAt: z.string() }) },
 } as const;
 
 /** Events from core to the renderer. Progress is coalesced in core (a few per second per run). */

@@ -67,3 +67,41 @@ export const credentialInputSchema = z.object({
   clear: z.array(z.string()).default([]),
 });
 export type CredentialInput = z.input<typeof credentialInputSchema>;
+
+/** An Auth Key as the renderer sees it (spec "Auth Key"); its secret never crosses the bridge. */
+export const authKeySchema = z.object({
+  id: z.string(),
+  authKey: z.string(),
+  description: z.string(),
+  isActive: z.boolean(),
+  smartCdn: z.boolean(),
+  /** Scopes it holds; null = every scope. */
+  scopes: z.array(z.string()).nullable(),
+  signatureAlgo: z.enum(['sha1', 'sha256', 'sha384']).nullable(),
+  canShowSecret: z.boolean(),
+  created: z.string().nullable(),
+  modified: z.string().nullable(),
+  lastUsed: z.string().nullable(),
+});
+export type AuthKey = z.infer<typeof authKeySchema>;
+
+export const authKeyChangeSchema = z.object({
+  description: z.string().max(255).optional(),
+  /** null = every scope. */
+  scopes: z.array(z.string()).nullable().optional(),
+  smartCdn: z.boolean().optional(),
+  signatureAlgo: z.enum(['sha1', 'sha256', 'sha384']).nullable().optional(),
+  isActive: z.boolean().optional(),
+});
+export type AuthKeyChange = z.input<typeof authKeyChangeSchema>;
+
+/** A content-delivery URL to sign in core, with a key allowed for it. */
+export const cdnUrlRequestSchema = z.object({
+  workspaceId: z.string().optional(),
+  keyId: z.string().min(1),
+  workspaceSlug: z.string().min(1).max(100),
+  template: z.string().min(1).max(300),
+  input: z.string().min(1).max(2000),
+  params: z.record(z.string().min(1).max(100), z.string().max(2000)).default({}),
+  expiresInSeconds: z.number().int().min(1).max(31_536_000),
+});

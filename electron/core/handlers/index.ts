@@ -1,6 +1,7 @@
 import type { Handlers } from '../ipc/handlers';
 import { createAppHandlers } from './app-handlers';
 import type { HandlerContext } from './context';
+import { createAuthKeyHandlers } from './auth-key-handlers';
 import { createCredentialHandlers } from './credential-handlers';
 import { createFileHandlers } from './file-handlers';
 import { createResultHandlers } from './result-handlers';
@@ -20,5 +21,6 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createShellHandlers(ctx),
     ...createTemplateHandlers(ctx),
     ...createCredentialHandlers(ctx),
+    ...createAuthKeyHandlers(ctx),
   };
 }

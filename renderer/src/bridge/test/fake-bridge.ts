@@ -118,6 +118,12 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'credentials:create': (req) => ok({ id: 'c1', name: req.name, type: req.type, values: {}, secretsSet: [], created: null, modified: null }),
     'credentials:update': (req) => ok({ id: req.id, name: req.name, type: req.type, values: {}, secretsSet: [], created: null, modified: null }),
     'credentials:delete': () => ok({}),
+    'authKeys:list': () => ok([]),
+    'authKeys:scopes': () => ok(['templates:read', 'templates:write']),
+    'authKeys:create': () => ({ ok: false, error: { code: 'NOT_IN_FAKE', message: 'Not faked.' } }),
+    'authKeys:update': () => ({ ok: false, error: { code: 'NOT_IN_FAKE', message: 'Not faked.' } }),
+    'authKeys:delete': () => ok({}),
+    'cdn:sign': () => ({ ok: false, error: { code: 'NOT_IN_FAKE', message: 'Not faked.' } }),
   };
 
   const bridge: FakeBridge = {
