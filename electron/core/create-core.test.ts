@@ -10,6 +10,7 @@ import { PRESETS } from '../../shared/api/presets';
 import type { EventName, EventPayload } from '../../shared/ipc/contract';
 import type { Run } from '../../shared/ipc/models';
 import type { Result } from '../../shared/result';
+import { createRecordingDesktop } from './ports/recording-desktop';
 import { createCore, type Core } from './create-core';
 import { dispatch } from './ipc/dispatch';
 import { createKeyringSecretStore } from './vault/keyring-secret-store';
@@ -30,7 +31,7 @@ beforeAll(async () => {
     dataDir: path.join(dir, 'data'),
     downloadsDir: path.join(dir, 'downloads'),
     secretStore: createKeyringSecretStore('assemblyline-core-test'),
-    desktop: { openPath: async (p) => void opened.push(p), revealPath: async (p) => void revealed.push(p) },
+    desktop: { ...createRecordingDesktop(), openPath: async (p) => void opened.push(p), revealPath: async (p) => void revealed.push(p) },
     host: 'browser',
     version: '9.9.9',
   });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { EventName, EventPayload } from '../../shared/ipc/contract';
 import { AppErrorCode, err, ok, type Result } from '../../shared/result';
 import { startLocalService, type LocalService } from '../../service/index';
-import { createApiClient, type ApiClient } from './api/api-client';
+import type { ApiClient } from './api/api-client';
 import { createCoreEvents } from './events';
 import type { HandlerContext } from './handlers/context';
 import { pruneStaging, removeFinishedBatches } from './files/staging-janitor';
@@ -11,9 +11,12 @@ import { createHandlers } from './handlers/index';
 import type { Handlers } from './ipc/handlers';
 import type { DesktopPort } from './ports/desktop';
 import type { SecretStore } from './ports/secret-store';
+import { createKeyRotation, type KeyRotationDeps } from './rotation/key-rotation';
+import { openRotationLog } from './rotation/rotation-log';
 import { createRunManager, type RunManager, type RunManagerDeps } from './runs/run-manager';
 import { openRunStore } from './runs/run-store';
 import { createVault, type Vault } from './vault/vault';
+import { createWorkspaceClient, refreshTokenAccount } from './workspaces/workspace-client';
 import { createWorkspaceStore, LOCAL_WORKSPACE_ID, type StoredWorkspace } from './workspaces/workspace-store';
 
 export interface CorePorts {
@@ -24,6 +27,10 @@ export interface CorePorts {
   host: 'electron' | 'browser';
   version: string;
   localService?: { port?: number };
+  /** How long a copied secret stays on the clipboard (30 s unless a test shortens it). */
+  clipboardClearMs?: number;
+  /** Test hook: the rotation assistant stops after this step, as if the app had quit. */
+  rotationStopAfter?: KeyRotationDeps['stopAfter'];
   /** Upload tuning (tests use a short stall timeout); defaults suit real use. */
   upload?: RunManagerDeps['upload'];
 }
@@ -76,14 +83,13 @@ export async function createCore(ports: CorePorts): Promise<Core> {
 
   const clients = new Map<string, { key: string; api: ApiClient }>();
   const clientOf = (w: StoredWorkspace): ApiClient => {
-    const key = `${w.endpoint}|${w.authKey}|${w.signatureAlgo ?? 'sha384'}`;
+    const key = JSON.stringify([w.endpoint, w.authKey, w.signatureAlgo ?? 'sha384', w.authMode, w.tokenScopes]);
     const cached = clients.get(w.id);
     if (cached?.key === key) return cached.api;
-    const api = createApiClient({
-      endpoint: w.endpoint,
-      authKey: w.authKey,
-      signatureAlgo: w.signatureAlgo ?? 'sha384',
+    const { api } = createWorkspaceClient(w, {
       getSecret: () => secretOf(w.id),
+      getRefreshToken: () => vault.get(refreshTokenAccount(w.id)),
+      setRefreshToken: async (token) => void (await vault.set(refreshTokenAccount(w.id), token)),
     });
     clients.set(w.id, { key, api });
     return api;
@@ -110,6 +116,17 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   await runs.restore();
   await pruneStaging(stagingDir, runs.pathsInUse());
 
+  const rotation = createKeyRotation({
+    log: await openRotationLog(ports.dataDir),
+    workspaces,
+    vault,
+    events,
+    secretOf,
+    forgetClient: (id) => void clients.delete(id),
+    ...(ports.rotationStopAfter ? { stopAfter: ports.rotationStopAfter } : {}),
+  });
+  await rotation.recover();
+
   const ctx: HandlerContext = {
     version: ports.version,
     host: ports.host,
@@ -120,9 +137,14 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     vault,
     workspaces,
     runs,
+    rotation,
     desktop: ports.desktop,
+    clipboardClearMs: ports.clipboardClearMs ?? 30_000,
     clientFor,
-    canSign: async (id) => (await secretOf(id)) !== null,
+    secretOf,
+    // A new secret or refresh token must not be served from an old client's token cache.
+    forgetClient: (id) => void clients.delete(id),
+    canSign: async (id) => (await secretOf(id)) !== null || (await vault.get(refreshTokenAccount(id))) !== null,
   };
 
   let closed = false;

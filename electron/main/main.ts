@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain, protocol, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, ipcMain, protocol, safeStorage, session, shell } from 'electron';
 import Store from 'electron-store';
 import { createCore, type Core } from '../core/create-core';
 import { createAppWindow } from './app-window';
@@ -28,7 +28,7 @@ async function start(): Promise<void> {
     dataDir: app.getPath('userData'),
     downloadsDir: app.getPath('downloads'),
     secretStore: createSafeStorageSecretStore(safeStorage, blobs, process.platform),
-    desktop: createElectronDesktop(shell),
+    desktop: createElectronDesktop(shell, clipboard),
     host: 'electron',
     version: app.getVersion(),
   });

@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { createCore, type Core } from '../core/create-core';
 import { createFileSecretStore } from '../core/vault/file-secret-store';
 import { startBrowserHost, type BrowserHost } from './browser-host';
+import { createRecordingDesktop } from '../core/ports/recording-desktop';
 
 interface Answer {
   status: number;
@@ -62,7 +63,7 @@ describe('browser host', () => {
       dataDir: path.join(dir, 'data'),
       downloadsDir: path.join(dir, 'downloads'),
       secretStore: createFileSecretStore(path.join(dir, 'secrets.json')),
-      desktop: { openPath: async () => undefined, revealPath: async () => undefined },
+      desktop: createRecordingDesktop(),
       host: 'browser',
       version: 'test',
     });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import type { DesktopPort } from '../core/ports/desktop';
 import { openCommand } from './host-paths';
@@ -30,6 +30,34 @@ export async function openWithSystem(target: string, reveal = false, platform = 
   await launchDetached(opener.command, opener.args);
 }
 
+/** Clipboard tools per platform, tried in order: the browser host has no clipboard API of its own. */
+const CLIPBOARD_TOOLS: Record<string, { write: [string, string[]][]; read: [string, string[]][] }> = {
+  darwin: { write: [['pbcopy', []]], read: [['pbpaste', []]] },
+  win32: { write: [['clip', []]], read: [['powershell', ['-NoProfile', '-Command', 'Get-Clipboard']]] },
+  linux: {
+    write: [['wl-copy', []], ['xclip', ['-selection', 'clipboard']], ['xsel', ['--clipboard', '--input']]],
+    read: [['wl-paste', ['--no-newline']], ['xclip', ['-selection', 'clipboard', '-o']], ['xsel', ['--clipboard', '--output']]],
+  },
+};
+
+function runTool(command: string, args: string[], input?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(command, args, { timeout: 5000 }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+    if (input !== undefined) child.stdin?.end(input);
+  });
+}
+
+async function firstTool(tools: [string, string[]][], input?: string): Promise<string> {
+  for (const [command, args] of tools) {
+    try {
+      return await runTool(command, args, input);
+    } catch {
+      // not installed, or no display: try the next one
+    }
+  }
+  throw new Error('No clipboard is available here (install wl-clipboard or xclip on Linux, or run the desktop app).');
+}
+
 /** The browser host's DesktopPort: the OS opener, after checking the path exists (a clear error otherwise). */
 export function createSystemDesktop(platform = process.platform): DesktopPort {
   const existing = async (path: string) => {
@@ -44,5 +72,13 @@ export function createSystemDesktop(platform = process.platform): DesktopPort {
       await existing(path);
       await openWithSystem(path, true, platform);
     },
+    async openExternal(url) {
+      if (!/^https?:\/\//i.test(url)) throw new Error('Only http and https addresses open in the browser.');
+      await openWithSystem(url, false, platform);
+    },
+    async writeClipboard(text) {
+      await firstTool((CLIPBOARD_TOOLS[platform] ?? CLIPBOARD_TOOLS.linux!).write, text);
+    },
+    readClipboard: () => firstTool((CLIPBOARD_TOOLS[platform] ?? CLIPBOARD_TOOLS.linux!).read),
   };
 }

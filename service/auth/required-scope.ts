@@ -1,12 +1,2 @@
-/** The scope an endpoint needs (spec and service-facts §7 name the scopes per endpoint); null = none. */
-export function requiredScope(method: string, path: string): string | null {
-  const read = method === 'GET' || method === 'HEAD';
-  const rw = (resource: string): string => `${resource}:${read ? 'read' : 'write'}`;
-  if (path.startsWith('/template_credentials')) return rw('template_credentials');
-  if (path.startsWith('/templates')) return rw('templates');
-  if (path.startsWith('/auth_keys')) return rw('auth_keys');
-  if (path === '/assemblies' || path === '/assemblies/' || /^\/assemblies\/[0-9a-f]{32}\/?$/.test(path)) return rw('assemblies');
-  if (path.startsWith('/bill/')) return 'billing:read';
-  if (path.startsWith('/queues/')) return 'queues:read';
-  return null;
-}
+// The endpoint→scope map lives in shared/ so the app mints tokens with exactly the scope a request needs.
+export { requiredScope } from '../../shared/api/required-scope';

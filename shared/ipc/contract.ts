@@ -19,6 +19,7 @@ import {
   templateListSchema,
   templateSchema,
 } from './template-models';
+import { connectionReportSchema, connectionTestRequestSchema, rotationSchema, workspaceInputSchema } from './workspace-models';
 
 /**
  * The one map of request/response channels between the renderer and core. The preload bridge, the
@@ -28,6 +29,18 @@ import {
 export const channels = {
   'app:info': { request: z.object({}), response: appInfoSchema },
   'workspaces:list': { request: z.object({}), response: z.array(workspaceSchema) },
+  /** Add or edit a remote workspace; its Auth Secret goes to the vault and never comes back. */
+  'workspaces:save': { request: workspaceInputSchema, response: workspaceSchema },
+  'workspaces:remove': { request: z.object({ id: z.string().min(1) }), response: z.object({}) },
+  'workspaces:activate': { request: z.object({ id: z.string().min(1) }), response: z.object({}) },
+  /** Reach, key, secret, clock, token and scopes, each with what is wrong in words. */
+  'workspaces:test': { request: connectionTestRequestSchema, response: connectionReportSchema },
+  /** Key rotation assistant (see electron/core/rotation). */
+  'rotations:list': { request: z.object({}), response: z.array(rotationSchema) },
+  'rotations:start': { request: z.object({ workspaceId: z.string().min(1) }), response: rotationSchema },
+  'rotations:resume': { request: z.object({ id: z.string().min(1) }), response: rotationSchema },
+  'rotations:rollback': { request: z.object({ id: z.string().min(1) }), response: rotationSchema },
+  'rotations:deleteOldKey': { request: z.object({ id: z.string().min(1) }), response: rotationSchema },
 
   /** Expand paths (files and folders, recursively) into the files to upload. */
   'files:scan': {
@@ -90,6 +103,11 @@ export const channels = {
   'authKeys:create': { request: authKeyChangeSchema.extend({ workspaceId: z.string().optional() }), response: authKeySchema },
   'authKeys:update': { request: authKeyChangeSchema.extend({ workspaceId: z.string().optional(), id: z.string().min(1) }), response: authKeySchema },
   'authKeys:delete': { request: z.object({ workspaceId: z.string().optional(), id: z.string().min(1) }), response: z.object({}) },
+  /** Core puts the key's secret on the system clipboard and clears it after `clearsInSeconds`. */
+  'authKeys:copySecret': {
+    request: z.object({ workspaceId: z.string().optional(), id: z.string().min(1) }),
+    response: z.object({ clearsInSeconds: z.number() }),
+  },
   /** Signs a content-delivery URL in core with the chosen key's secret (read from the service, never sent on). */
   'cdn:sign': { request: cdnUrlRequestSchema, response: z.object({ url: z.string(), expiresAt: z.string() }) },
 } as const;
@@ -100,6 +118,8 @@ export const events = {
   'run:updated': runSchema,
   /** Upload progress: totals plus the files that changed. */
   'run:progress': runProgressSchema,
+  /** A key rotation moved a step, stopped, or was rolled back. */
+  'rotation:updated': rotationSchema,
 } as const;
 
 export type Channels = typeof channels;

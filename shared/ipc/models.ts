@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { assemblyStatusSchema } from '../api/assembly-status';
+import { authModeSchema } from './workspace-models';
 
 /** Records that cross the bridge. None of them ever carries a secret. */
 
@@ -20,6 +21,10 @@ export const workspaceSchema = z.object({
   authKey: z.string(),
   /** True when the vault holds this workspace's Auth Secret (the secret itself never leaves core). */
   hasSecret: z.boolean(),
+  slug: z.string(),
+  authMode: authModeSchema,
+  signatureAlgo: z.enum(['sha1', 'sha256', 'sha384']),
+  tokenScopes: z.array(z.string()).nullable(),
 });
 export type Workspace = z.infer<typeof workspaceSchema>;
 

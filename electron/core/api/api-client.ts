@@ -1,5 +1,6 @@
 import { assemblyStatusSchema, type AssemblyStatus } from '../../../shared/api/assembly-status';
 import type { Instructions } from '../../../shared/api/instructions';
+import { requiredScope } from '../../../shared/api/required-scope';
 import { AppErrorCode, err, ok, type AppError, type Result } from '../../../shared/result';
 import { buildParams, signParams, type SignatureAlgo } from './sign-params';
 
@@ -10,6 +11,11 @@ export interface ApiClientOptions {
   /** The Auth Secret, read from the vault per request; null sends unsigned requests. */
   getSecret: () => Promise<string | null>;
   signatureAlgo?: SignatureAlgo;
+  /**
+   * Bearer mode: a token holding `scope` (the scope this request needs, null when it needs none). With
+   * `renew`, the cached one was refused and a fresh one is wanted. Requests then carry no signature.
+   */
+  getBearer?: (scope: string | null, renew: boolean) => Promise<Result<string>>;
   fetch?: typeof fetch;
   clock?: () => number;
   random?: () => number;
@@ -68,10 +74,25 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   /** Params and signature, rebuilt per attempt so each retry carries a fresh nonce and expiry. */
   async function signed(body: Record<string, unknown>): Promise<{ params: string; signature: string | null }> {
+    if (options.getBearer) return { params: buildParams(body, { authKey: '', now: clock() }), signature: null };
     const params = buildParams(body, { authKey: options.authKey, now: clock() });
     const secret = await options.getSecret();
     return { params, signature: secret ? signParams(params, secret, options.signatureAlgo ?? 'sha384') : null };
   }
+
+  /** The Authorization header of a request that needs `scope`, in Bearer mode. */
+  async function bearerHeader(scope: string | null, renew: boolean): Promise<Result<Record<string, string>>> {
+    if (!options.getBearer) return ok({});
+    const token = await options.getBearer(scope, renew);
+    return token.ok ? ok({ Authorization: `Bearer ${token.value}` }) : token;
+  }
+  const scopeOf = (method: HttpMethod, url: string): string | null => {
+    try {
+      return requiredScope(method, new URL(url).pathname);
+    } catch {
+      return null;
+    }
+  };
 
   /** `statusRecord`: a 2xx answer that is an Assembly status stays a value even when it carries `error`. */
   async function send(
@@ -79,16 +100,21 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     build: () => Promise<{ url: string; init?: RequestInit }>,
     statusRecord = false,
   ): Promise<Result<Record<string, unknown>>> {
+    let renewed = false;
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       let url = '';
+      let bearer = false;
       try {
         const built = await build();
         url = built.url;
+        const auth = statusRecord && method === 'GET' ? ok({}) : await bearerHeader(scopeOf(method, url), renewed);
+        if (!auth.ok) return auth;
+        bearer = 'Authorization' in auth.value;
         response = await doFetch(url, {
           ...built.init,
           method,
-          headers: { Accept: 'application/json', 'Transloadit-Client': CLIENT_HEADER },
+          headers: { Accept: 'application/json', 'Transloadit-Client': CLIENT_HEADER, ...auth.value },
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (cause) {
@@ -96,6 +122,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       const parsed = await readJson(response);
       const json = 'json' in parsed ? parsed.json : null;
+      // A token the service no longer takes (expired early, revoked): mint a fresh one once and retry.
+      if (bearer && !renewed && response.status === 401 && /^BEARER_TOKEN_(EXPIRED|INVALID)$/.test(String(json?.error ?? ''))) {
+        renewed = true;
+        continue;
+      }
       const delay = retryDelayMs(response.status, response.headers.get('retry-after'), json, random);
       if (delay !== null && attempt < maxRetries) {
         await sleep(delay);

@@ -30,7 +30,9 @@ export function buildParams(body: Record<string, unknown>, options: BuildParamsO
   const expires = new Date(options.now + (options.expiresInMinutes ?? 60) * 60_000).toISOString();
   const nonce = options.nonce ?? randomBytes(16).toString('hex');
   const { auth: extraAuth, ...rest } = body;
-  const auth = { ...(isRecord(extraAuth) ? extraAuth : {}), key: options.authKey, expires, nonce };
+  // A Bearer request leaves the key out (the token names it) but keeps the params envelope.
+  const key = options.authKey ? { key: options.authKey } : {};
+  const auth = { ...(isRecord(extraAuth) ? extraAuth : {}), ...key, expires, nonce };
   return JSON.stringify({ auth, ...rest });
 }
 

@@ -9,6 +9,7 @@ import { createCore, type Core } from '../create-core';
 import { dispatch } from '../ipc/dispatch';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
 import { pruneStaging, removeFinishedBatches, stagingBatchOf } from './staging-janitor';
+import { createRecordingDesktop } from '../ports/recording-desktop';
 
 let dir = '';
 beforeAll(async () => {
@@ -58,7 +59,7 @@ describe('staging janitor', () => {
       dataDir,
       downloadsDir: path.join(dir, 'downloads'),
       secretStore: createKeyringSecretStore('assemblyline-staging-test'),
-      desktop: { openPath: async () => undefined, revealPath: async () => undefined },
+      desktop: createRecordingDesktop(),
       host: 'browser' as const,
       version: '0.0.0',
     };

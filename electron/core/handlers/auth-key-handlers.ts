@@ -1,10 +1,10 @@
-import { ok } from '../../../shared/result';
-import { createAuthKey, deleteAuthKey, listAuthKeys, listScopes, signCdnUrlWithKey, updateAuthKey } from '../auth-keys/auth-key-api';
+import { AppErrorCode, err, ok } from '../../../shared/result';
+import { createAuthKey, deleteAuthKey, listAuthKeys, listScopes, secretOfKey, signCdnUrlWithKey, updateAuthKey } from '../auth-keys/auth-key-api';
 import type { Handlers } from '../ipc/handlers';
 import { LOCAL_WORKSPACE_ID } from '../workspaces/workspace-store';
 import type { HandlerContext } from './context';
 
-type Channels = 'authKeys:list' | 'authKeys:scopes' | 'authKeys:create' | 'authKeys:update' | 'authKeys:delete' | 'cdn:sign';
+type Channels = 'authKeys:list' | 'authKeys:scopes' | 'authKeys:create' | 'authKeys:update' | 'authKeys:delete' | 'authKeys:copySecret' | 'cdn:sign';
 
 export function createAuthKeyHandlers(ctx: HandlerContext): Pick<Handlers, Channels> {
   return {
@@ -27,6 +27,27 @@ export function createAuthKeyHandlers(ctx: HandlerContext): Pick<Handlers, Chann
     'authKeys:delete': async ({ workspaceId, id }) => {
       const c = ctx.clientFor(workspaceId);
       return c.ok ? deleteAuthKey(c.value.api, id) : c;
+    },
+    'authKeys:copySecret': async ({ workspaceId, id }) => {
+      const c = ctx.clientFor(workspaceId);
+      if (!c.ok) return c;
+      const secret = await secretOfKey(c.value.api, id);
+      if (!secret.ok) return secret;
+      try {
+        await ctx.desktop.writeClipboard(secret.value.secret);
+      } catch (cause) {
+        return err(AppErrorCode.internal, `Could not use the clipboard: ${cause instanceof Error ? cause.message : String(cause)}`);
+      }
+      // Cleared after a while, unless the user has copied something else since.
+      const value = secret.value.secret;
+      const timer = setTimeout(() => {
+        void ctx.desktop
+          .readClipboard()
+          .then((now) => (now === value ? ctx.desktop.writeClipboard('') : undefined))
+          .catch(() => undefined);
+      }, ctx.clipboardClearMs);
+      timer.unref?.();
+      return ok({ clearsInSeconds: Math.round(ctx.clipboardClearMs / 1000) });
     },
     'cdn:sign': async ({ workspaceId, expiresInSeconds, ...o }) => {
       const c = ctx.clientFor(workspaceId);

@@ -1,6 +1,7 @@
 import type { Result } from '../../../shared/result';
 import type { ApiClient } from '../api/api-client';
 import type { DesktopPort } from '../ports/desktop';
+import type { KeyRotation } from '../rotation/key-rotation';
 import type { RunManager } from '../runs/run-manager';
 import type { Vault } from '../vault/vault';
 import type { WorkspaceStore } from '../workspaces/workspace-store';
@@ -16,9 +17,16 @@ export interface HandlerContext {
   vault: Vault;
   workspaces: WorkspaceStore;
   runs: RunManager;
+  rotation: KeyRotation;
   desktop: DesktopPort;
+  /** How long a copied secret stays on the clipboard. */
+  clipboardClearMs: number;
   /** The API client of a workspace (the active one when id is undefined). */
   clientFor(workspaceId: string | undefined): Result<{ workspaceId: string; api: ApiClient }>;
+  /** The Auth Secret of a workspace (vault, or the embedded service's in memory). Core-only. */
+  secretOf(workspaceId: string): Promise<string | null>;
+  /** Drop the cached client (and its tokens) of a workspace whose secret changed. */
+  forgetClient(workspaceId: string): void;
   /** True when a workspace's requests can be signed (vault secret, or the embedded service's key in memory). */
   canSign(workspaceId: string): Promise<boolean>;
 }

@@ -8,6 +8,7 @@ import { createResultHandlers } from './result-handlers';
 import { createRunHandlers } from './run-handlers';
 import { createShellHandlers } from './shell-handlers';
 import { createTemplateHandlers } from './template-handlers';
+import { createRotationHandlers } from './rotation-handlers';
 import { createWorkspaceHandlers } from './workspace-handlers';
 
 /** Every channel of the contract; `Handlers` fails to compile if one is missing. */
@@ -22,5 +23,6 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createTemplateHandlers(ctx),
     ...createCredentialHandlers(ctx),
     ...createAuthKeyHandlers(ctx),
+    ...createRotationHandlers(ctx.rotation),
   };
 }

@@ -2,4 +2,9 @@
 export interface DesktopPort {
   openPath(path: string): Promise<void>;
   revealPath(path: string): Promise<void>;
+  /** Open an http(s) URL in the system browser (sign-in, signed CDN URLs). */
+  openExternal(url: string): Promise<void>;
+  /** The system clipboard: core writes secrets here itself, so the renderer never holds them. */
+  writeClipboard(text: string): Promise<void>;
+  readClipboard(): Promise<string>;
 }

@@ -10,6 +10,7 @@ import { PRESETS } from '../../../shared/api/presets';
 import type { RunProgress } from '../../../shared/ipc/models';
 import { createCore, type Core, type CorePorts } from '../create-core';
 import { createUnavailableSecretStore } from '../vault/unavailable-secret-store';
+import { createRecordingDesktop } from '../ports/recording-desktop';
 
 // A restart of the app: core A is closed mid-upload, core B opens the same data dir. Against a service
 // that keeps running (a standalone local service standing in for a remote deployment) the upload resumes
@@ -40,7 +41,7 @@ const ports = (dataDir: string): CorePorts => ({
   dataDir,
   downloadsDir: path.join(dir, 'downloads'),
   secretStore: createUnavailableSecretStore('No OS keyring is available (test).'),
-  desktop: { openPath: async () => undefined, revealPath: async () => undefined },
+  desktop: createRecordingDesktop(),
   host: 'browser',
   version: 'test',
   upload: { chunkSize: 8 * MiB },

@@ -10,6 +10,7 @@ import { createCore, type Core } from '../create-core';
 import { dispatch } from '../ipc/dispatch';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
 import { mergeCredentialContent, toCredential } from './credential-api';
+import { createRecordingDesktop } from '../ports/recording-desktop';
 
 let dir = '';
 let core: Core;
@@ -19,7 +20,7 @@ beforeAll(async () => {
     dataDir: path.join(dir, 'data'),
     downloadsDir: path.join(dir, 'downloads'),
     secretStore: createKeyringSecretStore('assemblyline-credentials-test'),
-    desktop: { openPath: async () => undefined, revealPath: async () => undefined },
+    desktop: createRecordingDesktop(),
     host: 'browser',
     version: '0.0.0',
   });

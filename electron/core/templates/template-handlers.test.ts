@@ -7,6 +7,7 @@ import type { Template, TemplateList } from '../../../shared/ipc/template-models
 import { createCore, type Core } from '../create-core';
 import { dispatch } from '../ipc/dispatch';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
+import { createRecordingDesktop } from '../ports/recording-desktop';
 
 let dir = '';
 let core: Core;
@@ -16,7 +17,7 @@ beforeAll(async () => {
     dataDir: path.join(dir, 'data'),
     downloadsDir: path.join(dir, 'downloads'),
     secretStore: createKeyringSecretStore('assemblyline-templates-test'),
-    desktop: { openPath: async () => undefined, revealPath: async () => undefined },
+    desktop: createRecordingDesktop(),
     host: 'browser',
     version: '0.0.0',
   });

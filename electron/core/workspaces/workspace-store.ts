@@ -14,8 +14,12 @@ export const storedWorkspaceSchema = z.object({
   endpoint: z.string(),
   authKey: z.string(),
   signatureAlgo: z.enum(['sha1', 'sha256', 'sha384']).optional(),
+  /** Fields added with remote workspaces; files written before them read with the defaults. */
+  slug: z.string().default(''),
+  authMode: z.enum(['signature', 'bearer', 'browser']).default('signature'),
+  tokenScopes: z.array(z.string()).nullable().default(null),
 });
-export type StoredWorkspace = z.infer<typeof storedWorkspaceSchema>;
+export type StoredWorkspace = z.output<typeof storedWorkspaceSchema>;
 
 const fileSchema = z.object({
   version: z.literal(1),
@@ -29,10 +33,12 @@ export interface WorkspaceStore {
   get(id: string): StoredWorkspace | null;
   activeId(): string;
   setActive(id: string): Promise<Result<void>>;
-  upsert(workspace: StoredWorkspace): Promise<Result<StoredWorkspace>>;
+  upsert(workspace: z.input<typeof storedWorkspaceSchema>): Promise<Result<StoredWorkspace>>;
   remove(id: string): Promise<Result<void>>;
   /** The Local workspace always exists; its endpoint and key follow the embedded service each start. */
   ensureLocal(endpoint: string, authKey: string): Promise<StoredWorkspace>;
+  /** Auth mode and token scopes of the Local workspace (its endpoint and key are the app's). */
+  setLocalAuth(authMode: 'signature' | 'bearer', tokenScopes: string[] | null): Promise<void>;
 }
 
 /** Workspaces as JSON in the data dir, written atomically (temp file + rename). */
@@ -62,7 +68,7 @@ export async function createWorkspaceStore(dataDir: string): Promise<WorkspaceSt
       await save();
       return ok(undefined);
     },
-    async upsert(workspace) {
+    async upsert(workspace: z.input<typeof storedWorkspaceSchema>) {
       const parsed = storedWorkspaceSchema.safeParse(workspace);
       if (!parsed.success) return err(AppErrorCode.invalidRequest, `Invalid workspace: ${parsed.error.issues[0]?.message ?? 'bad input'}`);
       if (parsed.data.id === LOCAL_WORKSPACE_ID || parsed.data.kind === 'local') {
@@ -83,8 +89,24 @@ export async function createWorkspaceStore(dataDir: string): Promise<WorkspaceSt
       await save();
       return ok(undefined);
     },
+    async setLocalAuth(authMode, tokenScopes) {
+      data = { ...data, workspaces: data.workspaces.map((w) => (w.id === LOCAL_WORKSPACE_ID ? { ...w, authMode, tokenScopes } : w)) };
+      await save();
+    },
     async ensureLocal(endpoint, authKey) {
-      const local: StoredWorkspace = { id: LOCAL_WORKSPACE_ID, name: LOCAL_WORKSPACE_NAME, kind: 'local', endpoint, authKey, signatureAlgo: 'sha384' };
+      const before = get(LOCAL_WORKSPACE_ID);
+      // The user's choices (auth mode, token scopes) survive restarts; endpoint and key follow the service.
+      const local: StoredWorkspace = {
+        id: LOCAL_WORKSPACE_ID,
+        name: LOCAL_WORKSPACE_NAME,
+        kind: 'local',
+        endpoint,
+        authKey,
+        signatureAlgo: 'sha384',
+        slug: 'local',
+        authMode: before?.authMode === 'bearer' ? 'bearer' : 'signature',
+        tokenScopes: before?.tokenScopes ?? null,
+      };
       data = { ...data, workspaces: [local, ...data.workspaces.filter((w) => w.id !== LOCAL_WORKSPACE_ID)] };
       await save();
       return { ...local };

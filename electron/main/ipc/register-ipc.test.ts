@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../core/create-core';
 import { createFileSecretStore } from '../../core/vault/file-secret-store';
 import { handleInvoke, SENDER_REJECTED } from './register-ipc';
+import { createRecordingDesktop } from '../../core/ports/recording-desktop';
 
 /** What Electron's IpcMainInvokeEvent carries about the sender frame (only the fields the check reads). */
 const frame = (url: string, parent: object | null = null) => ({ senderFrame: { url, parent } }) as never;
@@ -18,7 +19,7 @@ describe('Electron IPC entry (handleInvoke) against the real core', () => {
       dataDir: path.join(dir, 'data'),
       downloadsDir: path.join(dir, 'downloads'),
       secretStore: createFileSecretStore(path.join(dir, 'secrets.json')),
-      desktop: { openPath: async () => undefined, revealPath: async () => undefined },
+      desktop: createRecordingDesktop(),
       host: 'electron',
       version: 'test',
     });

@@ -67,6 +67,8 @@ export const sampleTemplate = (over: Partial<Template> = {}): Template => ({
   ...over,
 });
 
+const notFaked = () => ({ ok: false as const, error: { code: 'NOT_IN_FAKE', message: 'Not faked.' } });
+
 export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
   const runs = new Map<string, Run>();
@@ -76,7 +78,18 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
 
   const defaults: { [C in ChannelName]: Handler<C> } = {
     'app:info': () => ok(sampleAppInfo()),
-    'workspaces:list': () => ok([{ id: 'local', name: 'Local (this computer)', kind: 'local', endpoint: 'http://127.0.0.1:43210', authKey: 'local-key', hasSecret: true }]),
+    'workspaces:list': () =>
+      ok([{ id: 'local', name: 'Local (this computer)', kind: 'local', endpoint: 'http://127.0.0.1:43210', authKey: 'local-key', hasSecret: true, slug: 'local', authMode: 'signature', signatureAlgo: 'sha384', tokenScopes: null }]),
+    'workspaces:save': () => notFaked(),
+    'workspaces:remove': () => ok({}),
+    'workspaces:activate': () => ok({}),
+    'workspaces:test': () => ok({ ok: true, checks: [], skewSeconds: 0 }),
+    'rotations:list': () => ok([]),
+    'rotations:start': () => notFaked(),
+    'rotations:resume': () => notFaked(),
+    'rotations:rollback': () => notFaked(),
+    'rotations:deleteOldKey': () => notFaked(),
+    'authKeys:copySecret': () => ok({ clearsInSeconds: 30 }),
     'files:scan': (req) => {
       const files = req.paths.map((p) => localFile(p.replace(/^\/home\/me\//, '')));
       return ok({ files, skipped: [], totalBytes: files.reduce((s, f) => s + f.size, 0) });

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
+
+export interface MintedToken {
+  token: string;
+  expiresAtMs: number;
+  scopes: string[];
+  /** Browser sign-in only: the refresh token that replaces the one presented. */
+  refreshToken?: string;
+}
+
+const tokenAnswer = z.object({
+  access_token: z.string().min(1),
+  token_type: z.string().optional(),
+  expires_in: z.number().positive(),
+  scope: z.string().default(''),
+  refresh_token: z.string().optional(),
+});
+
+/** A /token answer (any grant) as a result; errors keep the service's `{error, message}` (service-facts §11). */
+export async function readTokenAnswer(response: Response, now: number): Promise<Result<MintedToken>> {
+  const text = await response.text().catch(() => '');
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // reported below
+  }
+  if (!response.ok) {
+    const body = json as { error?: unknown; message?: unknown } | null;
+    if (body && typeof body.error === 'string') {
+      return err(body.error, typeof body.message === 'string' ? body.message : `Token request failed (${response.status}).`, { httpCode: response.status });
+    }
+    return err(`SERVER_${response.status}`, `Token request failed (${response.status}): ${text.slice(0, 200)}`, { httpCode: response.status });
+  }
+  const parsed = tokenAnswer.safeParse(json);
+  if (!parsed.success) return err(AppErrorCode.invalidResponse, 'The token endpoint sent an answer the app cannot read.');
+  const a = parsed.data;
+  return ok({
+    token: a.access_token,
+    expiresAtMs: now + a.expires_in * 1000,
+    scopes: a.scope.split(/[\s,]+/).filter(Boolean),
+    ...(a.refresh_token ? { refreshToken: a.refresh_token } : {}),
+  });
+}
+
+/** The token URL of an endpoint; NS client rules: https, or http on a loopback host only; no credentials, query or hash. */
+export function tokenUrl(endpoint: string): Result<string> {
+  let url: URL;
+  try {
+    url = new URL(endpoint.replace(/\/token\/?$/, ''));
+  } catch {
+    return err(AppErrorCode.invalidRequest, `${endpoint} is not a URL.`);
+  }
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    return err(AppErrorCode.invalidRequest, 'Tokens are only requested over https (or http to this computer): the Auth Secret would travel in clear text.');
+  }
+  if (url.username || url.password || url.search || url.hash) return err(AppErrorCode.invalidRequest, 'The endpoint must not hold credentials, a query or a hash.');
+  return ok(`${url.origin}${url.pathname.replace(/\/+$/, '')}/token`);
+}
+
+/**
+ * POST /token with `client_credentials` (service-facts §11): HTTP Basic with the key and secret, scopes
+ * space-joined, `aud=api2`, redirects refused, 15 s timeout.
+ */
+export async function mintClientCredentials(o: {
+  endpoint: string;
+  authKey: string;
+  authSecret: string;
+  scopes: string[] | null;
+  fetch?: typeof fetch;
+  now?: () => number;
+}): Promise<Result<MintedToken>> {
+  const url = tokenUrl(o.endpoint);
+  if (!url.ok) return url;
+  const body = new URLSearchParams({ grant_type: 'client_credentials', aud: 'api2' });
+  if (o.scopes && o.scopes.length > 0) body.set('scope', [...new Set(o.scopes)].join(' '));
+  const now = o.now ?? Date.now;
+  let response: Response;
+  try {
+    response = await (o.fetch ?? fetch)(url.value, {
+      method: 'POST',
+      redirect: 'error',
+      headers: {
+        Authorization: `Basic ${Buffer.from(`${o.authKey}:${o.authSecret}`).toString('base64')}`,
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Accept: 'application/json',
+      },
+      body: body.toString(),
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (cause) {
+    return err(AppErrorCode.network, `Could not reach ${url.value}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+  return readTokenAnswer(response, now());
+}
+
+/** The client id the app signs in with (a public client: no secret, PKCE instead). */
+export const DESKTOP_CLIENT_ID = 'assemblyline-desktop';
+
+/** POST /token with `refresh_token`: a new access token and a new refresh token; the old one stops working. */
+export async function mintWithRefreshToken(o: { endpoint: string; refreshToken: string; fetch?: typeof fetch; now?: () => number }): Promise<Result<MintedToken>> {
+  const url = tokenUrl(o.endpoint);
+  if (!url.ok) return url;
+  const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: o.refreshToken, client_id: DESKTOP_CLIENT_ID });
+  let response: Response;
+  try {
+    response = await (o.fetch ?? fetch)(url.value, {
+      method: 'POST',
+      redirect: 'error',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      body: body.toString(),
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (cause) {
+    return err(AppErrorCode.network, `Could not reach ${url.value}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+  return readTokenAnswer(response, (o.now ?? Date.now)());
+}

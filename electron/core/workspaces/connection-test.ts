@@ -1,0 +1,146 @@
+import type { ConnectionCheck, ConnectionReport } from '../../../shared/ipc/workspace-models';
+import type { AppError } from '../../../shared/result';
+import { mintClientCredentials } from '../auth/client-credentials';
+import { createWorkspaceClient } from './workspace-client';
+import type { StoredWorkspace } from './workspace-store';
+
+/** The read each screen needs, probed to tell the user which screens a key's scopes leave dark. */
+export const SCREEN_PROBES = [
+  { scope: 'templates:read', screen: 'Templates', path: '/templates?pagesize=1' },
+  { scope: 'template_credentials:read', screen: 'Credentials', path: '/template_credentials' },
+  { scope: 'auth_keys:read', screen: 'Auth Keys', path: '/auth_keys' },
+  { scope: 'assemblies:read', screen: 'Activity', path: '/assemblies?pagesize=1' },
+] as const;
+
+const SKEW_WARN_S = 30;
+const SKEW_FAIL_S = 300;
+
+export interface ConnectionTestInput {
+  workspace: StoredWorkspace;
+  secret: string | null;
+  getRefreshToken?: () => Promise<string | null>;
+  setRefreshToken?: (token: string) => Promise<void>;
+  fetch?: typeof fetch;
+  clock?: () => number;
+}
+
+const describeSkew = (s: number): string => {
+  const amount = Math.abs(s) >= 120 ? `${Math.round(Math.abs(s) / 60)} minutes` : `${Math.round(Math.abs(s))} seconds`;
+  return `This computer's clock is ${amount} ${s > 0 ? 'behind' : 'ahead of'} the service`;
+};
+
+/**
+ * "Test connection": reach, key, secret, clock, token and scopes, each told apart so the user learns
+ * exactly what is wrong. Nothing is written on the service.
+ */
+export async function testConnection(input: ConnectionTestInput): Promise<ConnectionReport> {
+  const { workspace: w } = input;
+  const doFetch = input.fetch ?? fetch;
+  const clock = input.clock ?? Date.now;
+  const checks: ConnectionCheck[] = [];
+  const add = (c: ConnectionCheck) => checks.push(c);
+  const report = (skewSeconds: number | null): ConnectionReport => ({ ok: checks.every((c) => c.status !== 'fail'), checks, skewSeconds });
+
+  // 1. Reach: any HTTP answer will do; its Date header gives the clock check for free.
+  let skewSeconds: number | null = null;
+  try {
+    const before = clock();
+    const response = await doFetch(`${w.endpoint.replace(/\/+$/, '')}/`, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+    await response.body?.cancel();
+    const date = response.headers.get('date');
+    const serverMs = date ? Date.parse(date) : NaN;
+    if (Number.isFinite(serverMs)) skewSeconds = Math.round((serverMs - (before + clock()) / 2) / 1000);
+    add({ id: 'reach', label: 'Reach the service', status: 'ok', message: `${w.endpoint} answered (HTTP ${response.status}).` });
+  } catch (cause) {
+    const reason = cause instanceof Error ? ((cause.cause as { code?: string } | undefined)?.code ?? cause.message) : String(cause);
+    add({ id: 'reach', label: 'Reach the service', status: 'fail', message: `Cannot reach ${w.endpoint}: ${reason}. Check the address and your network.`, code: 'NETWORK_ERROR' });
+    return report(null);
+  }
+  if (skewSeconds !== null && Math.abs(skewSeconds) > SKEW_WARN_S) {
+    const fail = Math.abs(skewSeconds) > SKEW_FAIL_S;
+    add({
+      id: 'clock',
+      label: 'Clock',
+      status: fail ? 'fail' : 'warn',
+      message: `${describeSkew(skewSeconds)}. Signed requests carry an expiry time, so ${fail ? 'they will be refused' : 'they may be refused'}: set the clock automatically in the system settings.`,
+    });
+  } else {
+    add({ id: 'clock', label: 'Clock', status: 'ok', message: skewSeconds === null ? 'The service sent no time to compare with.' : 'In step with the service.' });
+  }
+
+  const { api } = createWorkspaceClient(w, {
+    getSecret: async () => input.secret,
+    ...(input.getRefreshToken ? { getRefreshToken: input.getRefreshToken } : {}),
+    ...(input.setRefreshToken ? { setRefreshToken: input.setRefreshToken } : {}),
+    ...(input.fetch ? { fetch: input.fetch } : {}),
+    clock,
+    maxRetries: 0,
+    timeoutMs: 15_000,
+  });
+
+  // 2. Key and secret, with one signed read (or, for a browser sign-in, the refresh grant).
+  if (w.authMode !== 'browser') {
+    if (!input.secret) {
+      add({ id: 'secret', label: 'Auth Secret', status: 'fail', message: 'No Auth Secret is stored for this workspace: type it in.' });
+      return report(skewSeconds);
+    }
+    const signedApi = createWorkspaceClient({ ...w, authMode: 'signature' }, { getSecret: async () => input.secret, clock, maxRetries: 0, ...(input.fetch ? { fetch: input.fetch } : {}) }).api;
+    const probe = await signedApi.request('GET', SCREEN_PROBES[0].path);
+    const code = probe.ok ? null : probe.error.code;
+    if (probe.ok || code === 'INSUFFICIENT_AUTH_SCOPE') {
+      add({ id: 'key', label: 'Auth Key', status: 'ok', message: `The service knows ${w.authKey} and it is active.` });
+      add({ id: 'secret', label: 'Auth Secret', status: 'ok', message: 'Signed requests are accepted.' });
+    } else if (code === 'GET_ACCOUNT_UNKNOWN_AUTH_KEY') {
+      add({ id: 'key', label: 'Auth Key', status: 'fail', message: `The service does not know the Auth Key ${w.authKey}: check it for typos, or pick the right deployment.`, code });
+      return report(skewSeconds);
+    } else if (code === 'AUTH_KEY_INACTIVE') {
+      add({ id: 'key', label: 'Auth Key', status: 'fail', message: `The Auth Key ${w.authKey} is inactive: reactivate it on the Auth Keys screen of a workspace that can, or use another key.`, code });
+      return report(skewSeconds);
+    } else if (code === 'INVALID_SIGNATURE') {
+      add({ id: 'key', label: 'Auth Key', status: 'ok', message: `The service knows ${w.authKey}.` });
+      add({ id: 'secret', label: 'Auth Secret', status: 'fail', message: `The Auth Secret does not belong to ${w.authKey}, or the key signs with another algorithm: the signature was refused (${probe.ok ? '' : probe.error.message}).`, code });
+      return report(skewSeconds);
+    } else if (code === 'AUTH_EXPIRED') {
+      add({ id: 'key', label: 'Auth Key', status: 'ok', message: `The service knows ${w.authKey}.` });
+      add({ id: 'secret', label: 'Auth Secret', status: 'ok', message: 'The signature matched.' });
+      const clockCheck = checks.find((c) => c.id === 'clock')!;
+      Object.assign(clockCheck, { status: 'fail', code, message: `The service refused the request as expired: ${skewSeconds !== null ? describeSkew(skewSeconds) : "this computer's clock is wrong"}. Set the clock automatically in the system settings.` });
+      return report(skewSeconds);
+    } else {
+      add(failure('key', 'Auth Key', probe.ok ? null : probe.error));
+      return report(skewSeconds);
+    }
+  }
+
+  // 3. Tokens, when the workspace uses them.
+  if (w.authMode === 'bearer') {
+    const minted = await mintClientCredentials({ endpoint: w.endpoint, authKey: w.authKey, authSecret: input.secret!, scopes: w.tokenScopes, now: clock, ...(input.fetch ? { fetch: input.fetch } : {}) });
+    add(
+      minted.ok
+        ? { id: 'token', label: 'Bearer token', status: 'ok', message: `Minted a token with ${minted.value.scopes.join(', ') || 'every scope of the key'}, valid ${Math.round((minted.value.expiresAtMs - clock()) / 60_000)} minutes.` }
+        : { id: 'token', label: 'Bearer token', status: 'fail', message: `POST /token refused: ${minted.error.message}`, code: minted.error.code },
+    );
+  }
+
+  // 4. Scopes: which screens the key (or the token limit) leaves without data.
+  const missing: string[] = [];
+  for (const probe of SCREEN_PROBES) {
+    const answer = await api.request('GET', probe.path);
+    if (answer.ok) continue;
+    if (answer.error.code === 'INSUFFICIENT_AUTH_SCOPE') missing.push(`${probe.scope} (${probe.screen})`);
+    else if (w.authMode === 'browser' || probe === SCREEN_PROBES[0]) {
+      add(failure(w.authMode === 'browser' ? 'token' : 'scopes', w.authMode === 'browser' ? 'Browser sign-in' : 'Scopes', answer.error));
+      return report(skewSeconds);
+    }
+  }
+  add(
+    missing.length === 0
+      ? { id: 'scopes', label: 'Scopes', status: 'ok', message: 'Every screen can load its data.' }
+      : { id: 'scopes', label: 'Scopes', status: 'warn', code: 'INSUFFICIENT_AUTH_SCOPE', message: `Missing scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: ${missing.length > 1 ? 'those screens' : 'that screen'} will not load.` },
+  );
+  return report(skewSeconds);
+}
+
+function failure(id: ConnectionCheck['id'], label: string, error: AppError | null): ConnectionCheck {
+  return { id, label, status: 'fail', message: error ? error.message : 'Unexpected answer.', ...(error ? { code: error.code } : {}) };
+}

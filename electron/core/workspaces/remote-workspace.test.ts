@@ -1,0 +1,230 @@
+// Remote workspaces, Bearer tokens, the connection test, copying a secret and key rotation, through
+// core's dispatch against two real local services (the embedded one and a second "remote" one).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalService, type LocalService } from '../../../service/index';
+import type { Workspace } from '../../../shared/ipc/models';
+import type { AuthKey } from '../../../shared/ipc/template-models';
+import type { ConnectionReport, Rotation } from '../../../shared/ipc/workspace-models';
+import { createApiClient } from '../api/api-client';
+import { createCore, type Core } from '../create-core';
+import { dispatch } from '../ipc/dispatch';
+import { createRecordingDesktop } from '../ports/recording-desktop';
+import { createKeyringSecretStore } from '../vault/keyring-secret-store';
+
+let dir = '';
+let core: Core;
+let remote: LocalService;
+const desktop = createRecordingDesktop();
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'al-remote-'));
+  remote = await startLocalService({ dataDir: path.join(dir, 'remote-service') });
+  core = await createCore({
+    dataDir: path.join(dir, 'data'),
+    downloadsDir: path.join(dir, 'downloads'),
+    secretStore: createKeyringSecretStore('assemblyline-remote-test'),
+    desktop,
+    host: 'browser',
+    version: '0.0.0',
+    clipboardClearMs: 300,
+  });
+}, 60_000);
+afterAll(async () => {
+  await core.close();
+  await remote.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const call = async <T>(channel: Parameters<typeof dispatch>[1], request: unknown): Promise<T> => {
+  const answer = await dispatch(core.handlers, channel, request);
+  if (!answer.ok) throw new Error(`${channel}: ${answer.error.code} ${answer.error.message}`);
+  return answer.value as T;
+};
+const failure = async (channel: Parameters<typeof dispatch>[1], request: unknown) => {
+  const answer = await dispatch(core.handlers, channel, request);
+  return answer.ok ? null : answer.error;
+};
+const remoteDraft = (over: Record<string, unknown> = {}) => ({ name: 'Second', endpoint: remote.url, authKey: remote.authKey, authSecret: remote.authSecret, slug: 'second', ...over });
+/** A loopback port nothing listens on (bound, then released). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+const check = (report: ConnectionReport, id: string) => report.checks.find((c) => c.id === id);
+
+/** Every file core wrote, as text, to prove no secret sits on disk in plain text. */
+async function filesUnder(root: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(root, { withFileTypes: true, recursive: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    if (entry.isFile() && (await stat(full)).size < 50_000_000) out.push(await readFile(full, 'latin1'));
+  }
+  return out;
+}
+
+describe('remote workspaces', () => {
+  it('tests a connection and says exactly what is wrong', async () => {
+    const good = await call<ConnectionReport>('workspaces:test', { draft: remoteDraft() });
+    expect(good.ok, JSON.stringify(good)).toBe(true);
+    expect(check(good, 'scopes')?.status).toBe('ok');
+
+    const closed = await closedPort();
+    const unreachable = await call<ConnectionReport>('workspaces:test', { draft: remoteDraft({ endpoint: `http://127.0.0.1:${closed}` }) });
+    expect(check(unreachable, 'reach')).toMatchObject({ status: 'fail', code: 'NETWORK_ERROR' });
+    expect(check(unreachable, 'reach')?.message).toContain(`Cannot reach http://127.0.0.1:${closed}: ECONNREFUSED`);
+
+    const unknownKey = await call<ConnectionReport>('workspaces:test', { draft: remoteDraft({ authKey: 'nobody' }) });
+    expect(check(unknownKey, 'key')).toMatchObject({ status: 'fail', code: 'GET_ACCOUNT_UNKNOWN_AUTH_KEY' });
+
+    const badSecret = await call<ConnectionReport>('workspaces:test', { draft: remoteDraft({ authSecret: 'not-the-secret' }) });
+    expect(check(badSecret, 'key')?.status).toBe('ok');
+    expect(check(badSecret, 'secret')).toMatchObject({ status: 'fail', code: 'INVALID_SIGNATURE' });
+    expect(badSecret.ok).toBe(false);
+  });
+
+  it('adds, switches to, edits and removes a workspace; the secret never comes back', async () => {
+    const missingSecret = await failure('workspaces:save', { ...remoteDraft(), authSecret: '' });
+    expect(missingSecret?.message).toMatch(/Auth Secret is required/);
+    const added = await call<Workspace>('workspaces:save', remoteDraft());
+    expect(added).toMatchObject({ name: 'Second', kind: 'remote', hasSecret: true, authMode: 'signature' });
+    expect(JSON.stringify(added)).not.toContain(remote.authSecret);
+    await call('workspaces:activate', { id: added.id });
+    const templates = await call<{ count: number }>('templates:list', {});
+    expect(templates.count).toBe(0);
+    // Edit without retyping the secret keeps the stored one.
+    const renamed = await call<Workspace>('workspaces:save', { ...remoteDraft({ name: 'Second (renamed)', authSecret: '' }), id: added.id });
+    expect(renamed.name).toBe('Second (renamed)');
+    expect((await call<ConnectionReport>('workspaces:test', { id: added.id })).ok).toBe(true);
+    const listed = await call<Workspace[]>('workspaces:list', {});
+    expect(listed.map((w) => w.id)).toEqual(['local', added.id]);
+    expect(JSON.stringify(listed)).not.toContain(remote.authSecret);
+    await call('workspaces:remove', { id: added.id });
+    expect((await call<Workspace[]>('workspaces:list', {})).map((w) => w.id)).toEqual(['local']);
+    expect((await call<{ activeWorkspaceId: string }>('app:info', {})).activeWorkspaceId).toBe('local');
+  });
+
+  it('Bearer mode mints narrow tokens; a token limit without a scope makes that screen fail with the reason', async () => {
+    const ws = await call<Workspace>('workspaces:save', remoteDraft({ name: 'Tokens', authMode: 'bearer', tokenScopes: ['templates:read', 'templates:write'] }));
+    const report = await call<ConnectionReport>('workspaces:test', { id: ws.id });
+    expect(check(report, 'token')).toMatchObject({ status: 'ok' });
+    expect(check(report, 'scopes')).toMatchObject({ status: 'warn', code: 'INSUFFICIENT_AUTH_SCOPE' });
+    expect(check(report, 'scopes')?.message).toMatch(/auth_keys:read \(Auth Keys\)/);
+
+    const created = await call<{ id: string }>('templates:create', { workspaceId: ws.id, name: 'Via token', content: { steps: { ':original': { robot: '/upload/handle' } } } });
+    expect(created.id).toBeTruthy();
+    const denied = await failure('authKeys:list', { workspaceId: ws.id });
+    expect(denied).toMatchObject({ code: 'INSUFFICIENT_AUTH_SCOPE', httpCode: 403 });
+    expect(denied?.message).toMatch(/auth_keys:read/);
+
+    // Without a limit, each request gets a token for exactly its scope.
+    await call('workspaces:save', { ...remoteDraft({ name: 'Tokens', authMode: 'bearer', tokenScopes: null, authSecret: '' }), id: ws.id });
+    expect((await call<AuthKey[]>('authKeys:list', { workspaceId: ws.id })).length).toBeGreaterThan(0);
+    await call('workspaces:remove', { id: ws.id });
+  });
+
+  it('copies a key secret to the clipboard from core and clears it after a while', async () => {
+    const keys = await call<AuthKey[]>('authKeys:list', {});
+    const answer = await call<{ clearsInSeconds: number }>('authKeys:copySecret', { id: keys[0]!.id });
+    expect(answer).toEqual({ clearsInSeconds: 0 });
+    const copied = await desktop.readClipboard();
+    expect(copied.length).toBeGreaterThan(10);
+    expect(JSON.stringify(answer)).not.toContain(copied);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await desktop.readClipboard()).toBe('');
+  });
+
+  it('signs a CDN URL in core that the service serves', async () => {
+    const keys = await call<AuthKey[]>('authKeys:list', {});
+    const plain = keys[0]!;
+    const notAllowed = await failure('cdn:sign', { keyId: plain.id, workspaceSlug: 'local', template: 't', input: 'a/b.jpg', expiresInSeconds: 60 });
+    expect(notAllowed?.code).toBe('CDN_AUTH_KEY_NOT_ALLOWED');
+    const cdnKey = await call<AuthKey>('authKeys:create', { description: 'CDN', smartCdn: true });
+    expect(cdnKey.signatureAlgo ?? 'sha256').toBe('sha256');
+    const signed = await call<{ url: string }>('cdn:sign', { keyId: cdnKey.id, workspaceSlug: 'local', template: 'thumbs', input: 'x/y.jpg', params: { w: '100' }, expiresInSeconds: 60 });
+    expect(signed.url).toMatch(/\/file\/local\/thumbs\/x%2Fy\.jpg\?auth_key=.*&exp=\d+&w=100&sig=sha256%3A[0-9a-f]{64}$/);
+    const served = await fetch(signed.url);
+    // The input names no stored file: the signature passed and the service says the file is missing.
+    expect(served.status).toBe(404);
+    const tampered = await fetch(signed.url.replace('w=100', 'w=101'));
+    expect(tampered.status).toBe(403);
+  });
+
+  it('rolls back a rotation interrupted after the switch: the old key is back and the new one gone', async () => {
+    const stopping = await createCore({ dataDir: path.join(dir, 'data2'), downloadsDir: dir, secretStore: createKeyringSecretStore('assemblyline-remote-test'), desktop, host: 'browser', version: '0.0.0', rotationStopAfter: 'deactivate-old' });
+    try {
+      const saved = await dispatch(stopping.handlers, 'workspaces:save', remoteDraft({ name: 'Rollback' }));
+      const id = saved.ok ? (saved.value as Workspace).id : '';
+      const stopped = await dispatch(stopping.handlers, 'rotations:start', { workspaceId: id });
+      const r = stopped.ok ? (stopped.value as Rotation) : null;
+      expect(r?.completed).toContain('deactivate-old');
+      const rolled = await dispatch(stopping.handlers, 'rotations:rollback', { id: r!.id });
+      expect(rolled.ok && rolled.value).toMatchObject({ state: 'rolled-back' });
+      const w = await dispatch(stopping.handlers, 'workspaces:list', {});
+      expect(w.ok && (w.value as Workspace[]).find((x) => x.id === id)?.authKey).toBe(remote.authKey);
+      const keys = await dispatch(stopping.handlers, 'authKeys:list', { workspaceId: id });
+      const list = keys.ok ? (keys.value as AuthKey[]) : [];
+      expect(list.find((k) => k.authKey === remote.authKey)?.isActive).toBe(true);
+      expect(list.find((k) => k.authKey === r!.newKey)).toBeUndefined();
+    } finally {
+      await stopping.close();
+    }
+  });
+
+  it('rotates a key: interrupted, resumed, old key refused, the app keeps working; then rolls another back', async () => {
+    const ws = await call<Workspace>('workspaces:save', remoteDraft({ name: 'Rotating' }));
+    const oldKey = ws.authKey;
+    const oldClient = createApiClient({ endpoint: remote.url, authKey: oldKey, getSecret: async () => remote.authSecret, maxRetries: 0 });
+
+    const stopping = await createCore({
+      dataDir: path.join(dir, 'data'),
+      downloadsDir: path.join(dir, 'downloads'),
+      secretStore: createKeyringSecretStore('assemblyline-remote-test'),
+      desktop,
+      host: 'browser',
+      version: '0.0.0',
+      localService: { port: 0 },
+      rotationStopAfter: 'verify',
+    });
+    const started = await dispatch(stopping.handlers, 'rotations:start', { workspaceId: ws.id });
+    await stopping.close();
+    expect(started.ok && started.value).toMatchObject({ state: 'interrupted', completed: ['create-key', 'store-secret', 'verify'] });
+
+    // The main core reads the log afresh: the interrupted rotation is listed and resumes.
+    const reopened = await createCore({ dataDir: path.join(dir, 'data'), downloadsDir: path.join(dir, 'downloads'), secretStore: createKeyringSecretStore('assemblyline-remote-test'), desktop, host: 'browser', version: '0.0.0' });
+    try {
+      const listed = await dispatch(reopened.handlers, 'rotations:list', {});
+      const pending = listed.ok ? (listed.value as Rotation[]).find((r) => r.workspaceId === ws.id) : undefined;
+      expect(pending?.state).toBe('interrupted');
+      const again = await dispatch(reopened.handlers, 'rotations:start', { workspaceId: ws.id });
+      expect(again.ok ? null : again.error.code).toBe('ROTATION_IN_PROGRESS');
+      const resumed = await dispatch(reopened.handlers, 'rotations:resume', { id: pending!.id });
+      const done = resumed.ok ? (resumed.value as Rotation) : null;
+      expect(done).toMatchObject({ state: 'done', oldKey });
+      expect(done!.log.map((l) => l.message).join('\n')).toMatch(/Deactivated/);
+
+      const oldAttempt = await oldClient.request('GET', '/templates');
+      expect(oldAttempt.ok ? null : oldAttempt.error.code).toBe('AUTH_KEY_INACTIVE');
+      const nowUsing = await dispatch(reopened.handlers, 'workspaces:list', {});
+      expect(nowUsing.ok && (nowUsing.value as Workspace[]).find((w) => w.id === ws.id)?.authKey).toBe(done!.newKey);
+      const stillWorks = await dispatch(reopened.handlers, 'templates:list', { workspaceId: ws.id });
+      expect(stillWorks.ok).toBe(true);
+      const deleted = await dispatch(reopened.handlers, 'rotations:deleteOldKey', { id: done!.id });
+      expect(deleted.ok && (deleted.value as Rotation).oldKeyDeleted).toBe(true);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('keeps no secret in plain text on disk', async () => {
+    const texts = await filesUnder(path.join(dir, 'data'));
+    for (const t of texts) expect(t.includes(remote.authSecret)).toBe(false);
+  });
+});

@@ -1,0 +1,65 @@
+import { AppErrorCode, err, type Result } from '../../../shared/result';
+import { createApiClient, type ApiClient } from '../api/api-client';
+import { mintClientCredentials, mintWithRefreshToken, type MintedToken } from '../auth/client-credentials';
+import { createTokenBroker, type TokenBroker } from '../auth/token-broker';
+import type { StoredWorkspace } from './workspace-store';
+
+/** Vault account names: the Auth Secret under the workspace id, a browser sign-in's refresh token beside it. */
+export const refreshTokenAccount = (workspaceId: string): string => `${workspaceId}#refresh`;
+
+export interface WorkspaceClientDeps {
+  /** The Auth Secret (signature and bearer modes). */
+  getSecret: () => Promise<string | null>;
+  /** Browser mode: read and replace the stored refresh token (each refresh issues a new one). */
+  getRefreshToken?: () => Promise<string | null>;
+  setRefreshToken?: (token: string) => Promise<void>;
+  fetch?: typeof fetch;
+  clock?: () => number;
+  maxRetries?: number;
+  timeoutMs?: number;
+}
+
+/** The API client of a workspace in its auth mode; bearer and browser modes get a token broker. */
+export function createWorkspaceClient(w: StoredWorkspace, deps: WorkspaceClientDeps): { api: ApiClient; broker: TokenBroker | null } {
+  const clock = deps.clock ?? Date.now;
+  let broker: TokenBroker | null = null;
+  if (w.authMode === 'bearer') {
+    broker = createTokenBroker({
+      limit: w.tokenScopes,
+      clock,
+      mint: async (scopes): Promise<Result<MintedToken>> => {
+        const secret = await deps.getSecret();
+        if (!secret) return err(AppErrorCode.vaultUnavailable, `No Auth Secret is stored for "${w.name}": add it in Workspaces to mint tokens.`);
+        return mintClientCredentials({ endpoint: w.endpoint, authKey: w.authKey, authSecret: secret, scopes, now: clock, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+      },
+    });
+  } else if (w.authMode === 'browser') {
+    broker = createTokenBroker({
+      limit: null,
+      fixedScopes: true,
+      clock,
+      mint: async (): Promise<Result<MintedToken>> => {
+        const refresh = (await deps.getRefreshToken?.()) ?? null;
+        if (!refresh) return err('SIGN_IN_REQUIRED', `"${w.name}" is signed out: sign in with the browser again in Workspaces.`);
+        const minted = await mintWithRefreshToken({ endpoint: w.endpoint, refreshToken: refresh, now: clock, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+        if (minted.ok && minted.value.refreshToken) await deps.setRefreshToken?.(minted.value.refreshToken);
+        if (!minted.ok && minted.error.code === 'TOKEN_INVALID_GRANT') {
+          return err('SIGN_IN_REQUIRED', `The sign-in of "${w.name}" has ended (${minted.error.message}): sign in with the browser again in Workspaces.`);
+        }
+        return minted;
+      },
+    });
+  }
+  const api = createApiClient({
+    endpoint: w.endpoint,
+    authKey: w.authKey,
+    signatureAlgo: w.signatureAlgo ?? 'sha384',
+    getSecret: deps.getSecret,
+    clock,
+    ...(broker ? { getBearer: (scope: string | null, renew: boolean) => broker.get(scope, renew) } : {}),
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(deps.maxRetries !== undefined ? { maxRetries: deps.maxRetries } : {}),
+    ...(deps.timeoutMs !== undefined ? { timeoutMs: deps.timeoutMs } : {}),
+  });
+  return { api, broker };
+}

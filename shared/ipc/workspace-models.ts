@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/** How core authenticates a workspace's requests (spec "Authentication"). */
+export const authModeSchema = z.enum([
+  /** Every request signed with the Auth Secret from the vault. */
+  'signature',
+  /** Short-lived Bearer tokens minted in core with the Auth Key and Secret, one narrow scope per request. */
+  'bearer',
+  /** Signed in through the browser (OAuth with PKCE): a refresh token in the vault, no Auth Secret at all. */
+  'browser',
+]);
+export type AuthMode = z.infer<typeof authModeSchema>;
+
+const signatureAlgoSchema = z.enum(['sha1', 'sha256', 'sha384']);
+
+/** Add or edit a remote workspace. The secret is write-only: empty on edit keeps the stored one. */
+export const workspaceInputSchema = z.object({
+  id: z.string().min(1).optional(),
+  name: z.string().trim().min(1, 'Give the workspace a name.').max(100),
+  endpoint: z
+    .string()
+    .trim()
+    .url('The endpoint is a URL such as https://api2.example.com.')
+    .refine((u) => /^https?:\/\//i.test(u), 'The endpoint must start with http:// or https://.'),
+  /** The workspace slug used in content-delivery URLs (`https://{slug}.tlcdn.com/...`). */
+  slug: z.string().trim().max(100).regex(/^[a-z0-9-]*$/, 'Lowercase letters, digits and dashes.').default(''),
+  authKey: z.string().trim().min(1, 'The Auth Key is required.').max(200),
+  authSecret: z.string().max(500).optional(),
+  authMode: authModeSchema.default('signature'),
+  signatureAlgo: signatureAlgoSchema.default('sha384'),
+  /** Bearer mode: the most the app's tokens may hold; null = whatever each request needs. */
+  tokenScopes: z.array(z.string().min(1)).nullable().default(null),
+});
+export type WorkspaceInput = z.input<typeof workspaceInputSchema>;
+
+export const connectionCheckSchema = z.object({
+  id: z.enum(['reach', 'key', 'secret', 'clock', 'token', 'scopes']),
+  label: z.string(),
+  status: z.enum(['ok', 'fail', 'warn', 'skipped']),
+  message: z.string(),
+  code: z.string().optional(),
+});
+export type ConnectionCheck = z.infer<typeof connectionCheckSchema>;
+
+export const connectionReportSchema = z.object({
+  ok: z.boolean(),
+  checks: z.array(connectionCheckSchema),
+  /** Service clock minus ours, in seconds, when the service sent a Date header. */
+  skewSeconds: z.number().nullable(),
+});
+export type ConnectionReport = z.infer<typeof connectionReportSchema>;
+
+/** Test either a saved workspace (id) or the form's draft before it is saved. */
+export const connectionTestRequestSchema = z.object({
+  id: z.string().optional(),
+  draft: workspaceInputSchema.partial({ name: true }).optional(),
+});
+
+export const rotationStepSchema = z.enum(['create-key', 'store-secret', 'verify', 'switch', 'deactivate-old', 'done']);
+export type RotationStep = z.infer<typeof rotationStepSchema>;
+
+/** A key rotation as the app logs it. Never holds a secret (those are in the vault under their own ids). */
+export const rotationSchema = z.object({
+  id: z.string(),
+  workspaceId: z.string(),
+  workspaceName: z.string(),
+  oldKey: z.string(),
+  oldKeyId: z.string().nullable(),
+  newKey: z.string().nullable(),
+  newKeyId: z.string().nullable(),
+  /** The last step that completed. */
+  completed: z.array(rotationStepSchema),
+  state: z.enum(['running', 'interrupted', 'done', 'rolled-back', 'failed-rollback']),
+  /** What stopped it, in words, with the service's code. */
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  oldKeyDeleted: z.boolean(),
+  startedAt: z.string(),
+  updatedAt: z.string(),
+  log: z.array(z.object({ at: z.string(), message: z.string() })),
+});
+export type Rotation = z.infer<typeof rotationSchema>;
