@@ -30,6 +30,9 @@ const useNoFileNavigation = (): void => {
 // The admin screens carry CodeMirror; loading them on first visit keeps the app's start small.
 const TemplatesView = lazy(() => import('./screens/TemplatesView').then((m) => ({ default: m.TemplatesView })));
 const TemplateEditor = lazy(() => import('./screens/TemplateEditor').then((m) => ({ default: m.TemplateEditor })));
+const WorkspacesView = lazy(() => import('./screens/WorkspacesView').then((m) => ({ default: m.WorkspacesView })));
+const AuthKeysView = lazy(() => import('./screens/AuthKeysView').then((m) => ({ default: m.AuthKeysView })));
+const CdnView = lazy(() => import('./screens/CdnView').then((m) => ({ default: m.CdnView })));
 const CredentialsView = lazy(() => import('./screens/CredentialsView').then((m) => ({ default: m.CredentialsView })));
 
 export const App = () => {
@@ -55,6 +58,9 @@ export const App = () => {
           >
             {route.name === 'templates' && <TemplatesView key={route.selectedId ?? ''} selectedId={route.selectedId} />}
             {route.name === 'credentials' && <CredentialsView />}
+            {route.name === 'workspaces' && <WorkspacesView />}
+            {route.name === 'auth-keys' && <AuthKeysView />}
+            {route.name === 'cdn' && <CdnView />}
             {route.name === 'template-editor' && <TemplateEditor key={`${route.id ?? 'new'}-${String(route.copy)}`} id={route.id} copy={route.copy} />}
           </Suspense>
         </main>

@@ -1,25 +1,9 @@
 import type { SignatureAlgo } from '../auth/signature';
 
-/** Scopes an Auth Key may hold (spec "Auth Key", "Allowed scopes"). */
-export const ALLOWED_SCOPES = [
-  'read',
-  'write',
-  'auth_keys:write',
-  'auth_keys:read',
-  'assemblies:write',
-  'assemblies:read',
-  'assembly_notifications:write',
-  'dam:read',
-  'dam:write',
-  'template_credentials:read',
-  'template_credentials:write',
-  'billing:read',
-  'queues:read',
-  'smart_cdn:sign',
-  'templates:read',
-  'templates:write',
-  'storage_grants:write',
-] as const;
+// Scopes an Auth Key may hold (spec "Auth Key", "Allowed scopes"): one list for service and app.
+import { ALLOWED_SCOPES } from '../../shared/api/scopes';
+
+export { ALLOWED_SCOPES };
 
 const MAX_SCOPE = 512;
 const MAX_DESCRIPTION = 255;

@@ -67,7 +67,8 @@ export async function routeCdn(ctx: CdnRouteContext, req: IncomingMessage, res: 
     sendError(res, apiError('CDN_SIGNATURE_EXPIRED', `This URL expired at ${new Date(r.expMs).toISOString()}.`, 403));
     return true;
   }
-  if (!findTemplate(ctx.templates, r.template)) {
+  // A CDN URL names its Template by name (the slug users see) or by id.
+  if (!findTemplate(ctx.templates, r.template) && !ctx.templates.all().some((t) => t.name === r.template)) {
     sendError(res, apiError('TEMPLATE_NOT_FOUND', `No Template ${r.template}.`, 404));
     return true;
   }

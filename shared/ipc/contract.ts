@@ -80,6 +80,8 @@ export const channels = {
   /** Open a downloaded file with the default app, or show it in the file manager. */
   'shell:openPath': { request: z.object({ path: z.string().min(1) }), response: z.object({}) },
   'shell:revealPath': { request: z.object({ path: z.string().min(1) }), response: z.object({}) },
+  /** Open an http(s) URL in the system browser (a signed CDN URL, say). */
+  'shell:openUrl': { request: z.object({ url: z.string().url().max(8000) }), response: z.object({}) },
 
   /** Templates of a workspace (the active one unless given); errors carry the service's codes. */
   'templates:list': { request: templateListQuerySchema, response: templateListSchema },

@@ -13,7 +13,7 @@ const isInside = (dir: string, target: string) => {
  * Opening a file runs whatever app the OS picks, so the untrusted page may open only what core saved
  * (the downloads folder). Revealing in the file manager runs nothing and works for any existing path.
  */
-export function createShellHandlers(ctx: HandlerContext): Pick<Handlers, 'shell:openPath' | 'shell:revealPath'> {
+export function createShellHandlers(ctx: HandlerContext): Pick<Handlers, 'shell:openPath' | 'shell:revealPath' | 'shell:openUrl'> {
   const exists = async (target: string): Promise<Result<void>> => {
     try {
       await stat(target);
@@ -30,6 +30,16 @@ export function createShellHandlers(ctx: HandlerContext): Pick<Handlers, 'shell:
       const found = await exists(target);
       if (!found.ok) return found;
       await ctx.desktop.openPath(path.resolve(target));
+      return ok({});
+    },
+    // Only web addresses: a page must not make the OS run a file: or custom-scheme URL.
+    'shell:openUrl': async ({ url }) => {
+      if (!/^https?:\/\//i.test(url)) return err(AppErrorCode.invalidRequest, 'Only http and https addresses open in the browser.');
+      try {
+        await ctx.desktop.openExternal(url);
+      } catch (cause) {
+        return err(AppErrorCode.internal, `Could not open the browser: ${cause instanceof Error ? cause.message : String(cause)}`);
+      }
       return ok({});
     },
     'shell:revealPath': async ({ path: target }) => {

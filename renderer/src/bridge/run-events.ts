@@ -2,6 +2,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { AssemblylineBridge } from '../../../shared/ipc/bridge';
 import type { Run } from '../../../shared/ipc/models';
+import type { Rotation } from '../../../shared/ipc/workspace-models';
 import { applyProgress, upsertRun } from '../lib/run-merge';
 import { useBridge } from './BridgeProvider';
 import { bridgeKey } from './use-bridge';
@@ -23,7 +24,11 @@ export const subscribeRunEvents = (bridge: AssemblylineBridge, client: QueryClie
     // The Activity list shows totals only; it needs no file rows.
     client.setQueryData<Run[]>(runsListKey(), (list) => list?.map((r) => (r.runId === progress.runId ? { ...r, totals: progress.totals } : r)));
   });
+  const offRotation = bridge.on('rotation:updated', (rotation) =>
+    client.setQueryData<Rotation[]>(bridgeKey('rotations:list', {}), (list) => (list ? [rotation, ...list.filter((r) => r.id !== rotation.id)] : list)),
+  );
   return () => {
+    offRotation();
     offUpdated();
     offProgress();
   };

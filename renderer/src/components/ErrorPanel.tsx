@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { errorHint } from '../lib/error-hints';
 
 export interface ErrorPanelProps {
   readonly title: string;
@@ -20,6 +21,7 @@ export const ErrorPanel = ({ title, code, message, httpCode, action, ...rest }: 
       <strong>{title}</strong>
     </div>
     <p className="error-message">{message}</p>
+    {errorHint(code) && <p className="error-hint">{errorHint(code)}</p>}
     <p className="error-meta">
       <code className="error-code">{code}</code>
       {httpCode !== undefined && <span className="muted">HTTP {httpCode}</span>}

@@ -75,3 +75,21 @@ export const KeyIcon = () => (
     <path d="M7.2 8.3 13.5 2M11 4.5l1.8 1.8M9.6 5.9l1.3 1.3" />
   </svg>
 );
+export const ServerIcon = () => (
+  <svg {...base}>
+    <rect x="2" y="2.5" width="12" height="4.5" rx="1" />
+    <rect x="2" y="9" width="12" height="4.5" rx="1" />
+    <path d="M4.5 4.75h.01M4.5 11.25h.01" />
+  </svg>
+);
+export const LockIcon = () => (
+  <svg {...base}>
+    <rect x="3" y="7" width="10" height="7" rx="1.2" />
+    <path d="M5.5 7V5a2.5 2.5 0 0 1 5 0v2" />
+  </svg>
+);
+export const LinkIcon = () => (
+  <svg {...base}>
+    <path d="M6.5 9.5 9.5 6.5M7 4.5l1-1a2.8 2.8 0 0 1 4 4l-1 1M9 11.5l-1 1a2.8 2.8 0 0 1-4-4l1-1" />
+  </svg>
+);

@@ -1,4 +1,5 @@
-import { useBridgeQuery } from '../bridge/use-bridge';
+import { useQueryClient } from '@tanstack/react-query';
+import { useBridgeMutation, useBridgeQuery } from '../bridge/use-bridge';
 import { IconButton } from '../components/IconButton';
 import { MonitorIcon, MoonIcon, SunIcon } from '../components/Icons';
 import { useTheme } from '../state/theme-store';
@@ -10,6 +11,9 @@ export const AppHeader = () => {
   const workspaces = useBridgeQuery('workspaces:list', {}, { staleTime: 30_000 });
   const theme = useTheme((s) => s.theme);
   const cycle = useTheme((s) => s.cycle);
+  const client = useQueryClient();
+  // Every screen's data belongs to the workspace it came from: switching reads it all again.
+  const activate = useBridgeMutation('workspaces:activate', { onSuccess: () => void client.invalidateQueries() });
 
   const active = workspaces.data?.find((w) => w.id === info.data?.activeWorkspaceId);
   const name = active?.name ?? (info.data ? 'Local (this computer)' : '…');
@@ -20,14 +24,30 @@ export const AppHeader = () => {
       <div className="workspace" aria-label="Active workspace">
         <span className={`status-dot ${info.isError ? 'status-bad' : info.data ? 'status-ok' : 'status-wait'}`} aria-hidden="true" />
         <div className="workspace-text">
-          <span className="workspace-name">{name}</span>
+          {workspaces.data && workspaces.data.length > 1 && info.data ? (
+            <select
+              className="workspace-select"
+              aria-label="Switch workspace"
+              value={info.data.activeWorkspaceId}
+              disabled={activate.isPending}
+              onChange={(e) => activate.mutate({ id: e.currentTarget.value })}
+            >
+              {workspaces.data.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <span className="workspace-name">{name}</span>
+          )}
           {info.isError ? (
             <span className="workspace-url danger-text">
               Cannot reach the app core: <code>{info.error.code}</code> {info.error.message}
             </span>
           ) : (
             endpoint && (
-              <span className="workspace-url" title="Local service URL">
+              <span className="workspace-url" title={active?.kind === 'remote' ? 'API endpoint' : 'Local service URL'}>
                 {endpoint}
               </span>
             )

@@ -1,5 +1,5 @@
 import { useRef, type KeyboardEvent } from 'react';
-import { ActivityIcon, KeyIcon, TemplateIcon, UploadIcon } from '../components/Icons';
+import { ActivityIcon, KeyIcon, LinkIcon, LockIcon, ServerIcon, TemplateIcon, UploadIcon } from '../components/Icons';
 import { useNavigation, type Route } from '../state/navigation-store';
 
 const ITEMS = [
@@ -7,6 +7,9 @@ const ITEMS = [
   { name: 'activity', label: 'Activity', icon: <ActivityIcon /> },
   { name: 'templates', label: 'Templates', icon: <TemplateIcon /> },
   { name: 'credentials', label: 'Credentials', icon: <KeyIcon /> },
+  { name: 'auth-keys', label: 'Auth Keys', icon: <LockIcon /> },
+  { name: 'cdn', label: 'CDN URLs', icon: <LinkIcon /> },
+  { name: 'workspaces', label: 'Workspaces', icon: <ServerIcon /> },
 ] as const;
 
 const isActive = (route: Route, name: (typeof ITEMS)[number]['name']): boolean =>

@@ -6,6 +6,9 @@ export type Route =
   | { readonly name: 'run'; readonly runId: string }
   | { readonly name: 'templates'; readonly selectedId?: string }
   | { readonly name: 'credentials' }
+  | { readonly name: 'workspaces' }
+  | { readonly name: 'auth-keys' }
+  | { readonly name: 'cdn' }
   /** Create (no id), edit (id) or duplicate (id, copy) a Template. */
   | { readonly name: 'template-editor'; readonly id?: string; readonly copy?: boolean };
 

@@ -122,6 +122,7 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'results:thumbnail': () => ok({ dataUrl: null }),
     'shell:openPath': () => ok({}),
     'shell:revealPath': () => ok({}),
+    'shell:openUrl': () => ok({}),
     'templates:list': () => ok({ items: [sampleTemplate()], count: 1 }),
     'templates:get': (req) => ok(sampleTemplate({ id: req.id })),
     'templates:create': (req) => ok(sampleTemplate({ name: req.name, content: req.content })),

@@ -1,0 +1,160 @@
+import { useState } from 'react';
+import { toAppError } from '../bridge/bridge-error';
+import { useBridgeMutation, useBridgeQuery } from '../bridge/use-bridge';
+import { Button } from '../components/Button';
+import { EmptyState } from '../components/EmptyState';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { Spinner } from '../components/Spinner';
+import { useNavigation } from '../state/navigation-store';
+import { useToasts } from '../state/toast-store';
+
+const EXPIRY = [
+  { seconds: 900, label: '15 minutes' },
+  { seconds: 3600, label: '1 hour' },
+  { seconds: 86_400, label: '1 day' },
+  { seconds: 604_800, label: '7 days' },
+  { seconds: 2_592_000, label: '30 days' },
+];
+
+type Param = { readonly name: string; readonly value: string };
+
+/** Builds a signed content-delivery URL; the signing happens in the main process with a Smart CDN key. */
+export const CdnView = () => {
+  const info = useBridgeQuery('app:info', {});
+  const workspaces = useBridgeQuery('workspaces:list', {});
+  const keys = useBridgeQuery('authKeys:list', {});
+  const templates = useBridgeQuery('templates:list', { pagesize: 200 }, { retry: false });
+  const navigate = useNavigation((s) => s.navigate);
+  const active = workspaces.data?.find((w) => w.id === info.data?.activeWorkspaceId);
+  const cdnKeys = (keys.data ?? []).filter((k) => k.smartCdn && k.isActive);
+  const [keyId, setKeyId] = useState('');
+  const [slug, setSlug] = useState<string | null>(null);
+  const [template, setTemplate] = useState('');
+  const [input, setInput] = useState('');
+  const [params, setParams] = useState<Param[]>([{ name: '', value: '' }]);
+  const [expiry, setExpiry] = useState(3600);
+  const [copied, setCopied] = useState(false);
+  const toast = useToasts((s) => s.show);
+  const sign = useBridgeMutation('cdn:sign', { onSuccess: () => setCopied(false) });
+  const open = useBridgeMutation('shell:openUrl', { onError: (e) => toast(`${e.code}: ${e.message}`, 'danger') });
+
+  const chosenKey = keyId || cdnKeys[0]?.id || '';
+  const workspaceSlug = slug ?? active?.slug ?? '';
+  const ready = chosenKey !== '' && workspaceSlug !== '' && template.trim() !== '' && input.trim() !== '';
+  const setParam = (i: number, p: Partial<Param>) => setParams(params.map((x, j) => (j === i ? { ...x, ...p } : x)));
+
+  const copy = async (url: string) => {
+    try {
+      await navigator.clipboard.writeText(url);
+      setCopied(true);
+    } catch (error) {
+      toast(`Could not copy: ${toAppError(error).message}`, 'danger');
+    }
+  };
+
+  return (
+    <div className="templates-view cdn-view">
+      <div className="section-head">
+        <h1 className="page-title">Signed CDN URLs</h1>
+      </div>
+      <p className="muted">A URL that serves a file through a Template, valid until it expires. It is signed in the main process; no secret reaches this page.</p>
+      {keys.isError && <ErrorPanel title="Could not load the keys that can sign" code={keys.error.code} message={keys.error.message} httpCode={keys.error.httpCode} />}
+      {keys.isPending && <Spinner size={24} label="Loading keys" />}
+      {keys.data && cdnKeys.length === 0 && (
+        <EmptyState title="No key may sign CDN URLs" action={<Button onClick={() => navigate({ name: 'auth-keys' })}>Open Auth Keys</Button>}>
+          Turn on &quot;Allowed for Smart CDN&quot; for an active key, or create one.
+        </EmptyState>
+      )}
+      {cdnKeys.length > 0 && (
+        <form
+          className="template-detail cdn-form"
+          aria-label="CDN URL"
+          onSubmit={(e) => {
+            e.preventDefault();
+            sign.mutate({
+              keyId: chosenKey,
+              workspaceSlug,
+              template: template.trim(),
+              input: input.trim(),
+              params: Object.fromEntries(params.filter((p) => p.name.trim() !== '').map((p) => [p.name.trim(), p.value])),
+              expiresInSeconds: expiry,
+            });
+          }}
+        >
+          <div className="form-grid">
+            <label className="form-field">
+              <span className="field-label">Signing key</span>
+              <select className="input mono" value={chosenKey} onChange={(e) => setKeyId(e.currentTarget.value)} aria-label="Signing key">
+                {cdnKeys.map((k) => (
+                  <option key={k.id} value={k.id}>
+                    {k.authKey.slice(0, 16)}… {k.description ? `(${k.description})` : ''}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="form-field">
+              <span className="field-label">Workspace slug</span>
+              <input className="input mono" value={workspaceSlug} onChange={(e) => setSlug(e.currentTarget.value.toLowerCase())} aria-label="Workspace slug" spellCheck={false} />
+            </label>
+            <label className="form-field">
+              <span className="field-label">Template</span>
+              <input className="input mono" value={template} onChange={(e) => setTemplate(e.currentTarget.value)} aria-label="Template" placeholder="serve-thumbnails" spellCheck={false} list="cdn-templates" />
+              <datalist id="cdn-templates">
+                {(templates.data?.items ?? []).map((t) => (
+                  <option key={t.id} value={t.name} />
+                ))}
+              </datalist>
+            </label>
+            <label className="form-field">
+              <span className="field-label">File path</span>
+              <input className="input mono" value={input} onChange={(e) => setInput(e.currentTarget.value)} aria-label="File path" placeholder="photos/cat.jpg" spellCheck={false} />
+            </label>
+          </div>
+          <fieldset className="form-field cdn-params">
+            <legend className="field-label">Parameters</legend>
+            {params.map((p, i) => (
+              <div key={i} className="field-row">
+                <input className="input mono" value={p.name} placeholder="name" aria-label={`Parameter ${i + 1} name`} onChange={(e) => setParam(i, { name: e.currentTarget.value })} />
+                <input className="input mono" value={p.value} placeholder="value" aria-label={`Parameter ${i + 1} value`} onChange={(e) => setParam(i, { value: e.currentTarget.value })} />
+                <Button size="sm" variant="ghost" aria-label={`Remove parameter ${i + 1}`} onClick={() => setParams(params.filter((_, j) => j !== i))} disabled={params.length === 1}>
+                  Remove
+                </Button>
+              </div>
+            ))}
+            <Button size="sm" onClick={() => setParams([...params, { name: '', value: '' }])}>
+              Add parameter
+            </Button>
+          </fieldset>
+          <label className="form-field">
+            <span className="field-label">Expires in</span>
+            <select className="input" value={expiry} onChange={(e) => setExpiry(Number(e.currentTarget.value))} aria-label="Expires in">
+              {EXPIRY.map((x) => (
+                <option key={x.seconds} value={x.seconds}>
+                  {x.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <div className="template-actions">
+            <Button type="submit" variant="primary" busy={sign.isPending} disabled={!ready || sign.isPending}>
+              Sign URL
+            </Button>
+          </div>
+          {sign.error && <ErrorPanel title="Not signed" code={sign.error.code} message={sign.error.message} httpCode={sign.error.httpCode} />}
+          {sign.data && (
+            <div className="cdn-result" data-testid="cdn-result">
+              <label className="form-field">
+                <span className="field-label">Signed URL · valid until {new Date(sign.data.expiresAt).toLocaleString()}</span>
+                <textarea className="input textarea mono" readOnly rows={3} value={sign.data.url} aria-label="Signed URL" onFocus={(e) => e.currentTarget.select()} />
+              </label>
+              <div className="template-actions">
+                <Button onClick={() => void copy(sign.data.url)}>{copied ? 'Copied' : 'Copy URL'}</Button>
+                <Button onClick={() => open.mutate({ url: sign.data.url })}>Open in browser</Button>
+              </div>
+            </div>
+          )}
+        </form>
+      )}
+    </div>
+  );
+};

@@ -1,0 +1,146 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { Workspace } from '../../../shared/ipc/models';
+import type { AuthMode, ConnectionReport } from '../../../shared/ipc/workspace-models';
+import { useBridgeMutation } from '../bridge/use-bridge';
+import { Button } from '../components/Button';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { useToasts } from '../state/toast-store';
+import { ConnectionReportView } from './ConnectionReportView';
+import { ScopePicker } from './ScopePicker';
+
+const MODES: { value: AuthMode; label: string; hint: string }[] = [
+  { value: 'signature', label: 'Signed requests', hint: 'Every request is signed with the Auth Secret in the main process.' },
+  { value: 'bearer', label: 'Short-lived Bearer tokens', hint: 'The main process trades the key and secret for tokens holding only the scope each request needs, renewed before they expire.' },
+];
+
+/** Add or edit a workspace. The Auth Secret is write-only: it goes to the system keychain and is never shown again. */
+export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null; onDone: () => void }) => {
+  const local = existing?.kind === 'local';
+  const [name, setName] = useState(existing?.name ?? '');
+  const [endpoint, setEndpoint] = useState(existing?.endpoint ?? 'https://');
+  const [slug, setSlug] = useState(existing?.slug ?? '');
+  const [authKey, setAuthKey] = useState(existing?.authKey ?? '');
+  const [authSecret, setAuthSecret] = useState('');
+  const [authMode, setAuthMode] = useState<AuthMode>(existing?.authMode ?? 'signature');
+  const [limitScopes, setLimitScopes] = useState(existing?.tokenScopes !== null && existing?.tokenScopes !== undefined);
+  const [tokenScopes, setTokenScopes] = useState<string[]>(existing?.tokenScopes ?? []);
+  const [report, setReport] = useState<ConnectionReport | null>(null);
+  const client = useQueryClient();
+  const toast = useToasts((s) => s.show);
+
+  const draft = () => ({
+    ...(existing ? { id: existing.id } : {}),
+    name: name.trim(),
+    endpoint: endpoint.trim(),
+    slug: slug.trim(),
+    authKey: authKey.trim(),
+    authSecret,
+    authMode,
+    signatureAlgo: existing?.signatureAlgo ?? ('sha384' as const),
+    tokenScopes: authMode === 'bearer' && limitScopes ? tokenScopes : null,
+  });
+  const save = useBridgeMutation('workspaces:save', {
+    onSuccess: (w) => {
+      setAuthSecret('');
+      toast(`Saved the workspace "${w.name}".`, 'success');
+      void client.invalidateQueries();
+      onDone();
+    },
+  });
+  const test = useBridgeMutation('workspaces:test', { onSuccess: setReport });
+  const runTest = () => {
+    setReport(null);
+    const d = draft();
+    // A saved workspace with no secret typed is tested with its stored one (core reads it).
+    test.mutate(existing && !authSecret ? { id: existing.id, draft: { ...d, authSecret: undefined } } : { draft: d });
+  };
+
+  const endpointOk = /^https?:\/\/[^/\s]+/.test(endpoint.trim());
+  const needsSecret = !local && (!existing || existing.authKey !== authKey.trim() || !existing.hasSecret);
+  const canSave = local || (name.trim() !== '' && endpointOk && authKey.trim() !== '' && (!needsSecret || authSecret !== ''));
+
+  return (
+    <form
+      className="template-detail workspace-form"
+      aria-label={existing ? `Edit ${existing.name}` : 'Add a workspace'}
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate(draft());
+      }}
+    >
+      <h2 className="section-title">{existing ? `Edit "${existing.name}"` : 'Add a workspace'}</h2>
+      {save.error && <ErrorPanel title="The workspace was not saved" code={save.error.code} message={save.error.message} httpCode={save.error.httpCode} />}
+      {!local && (
+        <>
+          <label className="form-field">
+            <span className="field-label">Name *</span>
+            <input className="input" value={name} onChange={(e) => setName(e.currentTarget.value)} placeholder="Production" aria-label="Workspace name" />
+          </label>
+          <label className="form-field">
+            <span className="field-label">API endpoint *</span>
+            <input className="input mono" value={endpoint} onChange={(e) => setEndpoint(e.currentTarget.value)} aria-label="API endpoint" aria-invalid={endpoint !== 'https://' && !endpointOk} spellCheck={false} />
+            {endpoint !== 'https://' && !endpointOk && <span className="field-error">A URL such as https://api2.example.com</span>}
+          </label>
+          <label className="form-field">
+            <span className="field-label">Workspace slug</span>
+            <input className="input mono" value={slug} onChange={(e) => setSlug(e.currentTarget.value.toLowerCase())} aria-label="Workspace slug" placeholder="my-team" spellCheck={false} />
+            <span className="small muted">Used in content-delivery URLs: https://{slug || 'my-team'}.tlcdn.com/…</span>
+          </label>
+          <label className="form-field">
+            <span className="field-label">Auth Key *</span>
+            <input className="input mono" value={authKey} onChange={(e) => setAuthKey(e.currentTarget.value)} aria-label="Auth Key" autoComplete="off" spellCheck={false} />
+          </label>
+          <label className="form-field">
+            <span className="field-label">
+              Auth Secret {needsSecret ? '*' : ''} <span className="muted small">(write-only, kept in the system keychain)</span>
+            </span>
+            <input
+              className="input mono"
+              type="password"
+              value={authSecret}
+              onChange={(e) => setAuthSecret(e.currentTarget.value)}
+              aria-label="Auth Secret"
+              autoComplete="off"
+              placeholder={existing?.hasSecret && !needsSecret ? 'Stored — leave empty to keep it' : ''}
+            />
+          </label>
+        </>
+      )}
+      <fieldset className="form-field mode-choice">
+        <legend className="field-label">How requests authenticate</legend>
+        {MODES.map((m) => (
+          <label key={m.value} className="form-check">
+            <input type="radio" name="auth-mode" value={m.value} checked={authMode === m.value} onChange={() => setAuthMode(m.value)} />
+            <span>
+              {m.label}
+              <span className="small muted block">{m.hint}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {authMode === 'bearer' && (
+        <div className="form-field">
+          <label className="form-check">
+            <input type="checkbox" checked={limitScopes} onChange={(e) => setLimitScopes(e.currentTarget.checked)} aria-label="Limit token scopes" />
+            <span>Limit the app&apos;s tokens to these scopes</span>
+          </label>
+          {limitScopes && <ScopePicker value={tokenScopes} onChange={setTokenScopes} workspaceId={existing?.id ?? null} />}
+        </div>
+      )}
+      {test.error && <ErrorPanel title="Could not test" code={test.error.code} message={test.error.message} />}
+      {report && <ConnectionReportView report={report} />}
+      <div className="template-actions">
+        <Button onClick={onDone}>Cancel</Button>
+        {!local && (
+          <Button onClick={runTest} busy={test.isPending} disabled={test.isPending || !endpointOk || !authKey.trim()}>
+            Test connection
+          </Button>
+        )}
+        <Button type="submit" variant="primary" busy={save.isPending} disabled={save.isPending || !canSave}>
+          Save workspace
+        </Button>
+      </div>
+    </form>
+  );
+};

@@ -1,0 +1,20 @@
+/** The scopes an Auth Key or token may hold (spec "Auth Key"); shared by the service and the app's scope pickers. */
+export const ALLOWED_SCOPES = [
+  'read',
+  'write',
+  'auth_keys:write',
+  'auth_keys:read',
+  'assemblies:write',
+  'assemblies:read',
+  'assembly_notifications:write',
+  'dam:read',
+  'dam:write',
+  'template_credentials:read',
+  'template_credentials:write',
+  'billing:read',
+  'queues:read',
+  'smart_cdn:sign',
+  'templates:read',
+  'templates:write',
+  'storage_grants:write',
+] as const;
