@@ -18,8 +18,10 @@ describe('workspace store', () => {
     const store = await createWorkspaceStore(d);
     await store.ensureLocal('http://127.0.0.1:1234', 'localkey');
     expect(store.list()).toEqual([
-      { id: 'local', name: 'Local (this computer)', kind: 'local', endpoint: 'http://127.0.0.1:1234', authKey: 'localkey', signatureAlgo: 'sha384' },
+      { id: 'local', name: 'Local (this computer)', kind: 'local', endpoint: 'http://127.0.0.1:1234', authKey: 'localkey', signatureAlgo: 'sha384', slug: 'local', authMode: 'signature', tokenScopes: null },
     ]);
+    // The user's choice of Bearer tokens for Local survives the next start (endpoint and key do not).
+    await store.setLocalAuth('bearer', ['templates:read']);
     const added = await store.upsert({ id: 'w2', name: 'Prod', kind: 'remote', endpoint: 'https://api2.transloadit.com', authKey: 'k2' });
     expect(added.ok).toBe(true);
     expect(await store.setActive('w2')).toEqual({ ok: true, value: undefined });
@@ -27,7 +29,9 @@ describe('workspace store', () => {
     const reopened = await createWorkspaceStore(d);
     await reopened.ensureLocal('http://127.0.0.1:999', 'localkey');
     expect(reopened.list().map((w) => w.id)).toEqual(['local', 'w2']);
-    expect(reopened.get(LOCAL_WORKSPACE_ID)?.endpoint).toBe('http://127.0.0.1:999');
+    expect(reopened.get(LOCAL_WORKSPACE_ID)).toMatchObject({ endpoint: 'http://127.0.0.1:999', authMode: 'bearer', tokenScopes: ['templates:read'] });
+    // A workspace saved before auth modes existed reads with the defaults.
+    expect(reopened.get('w2')).toMatchObject({ slug: '', authMode: 'signature', tokenScopes: null });
     expect(reopened.activeId()).toBe('w2');
     expect(await readFile(path.join(d, 'workspaces.json'), 'utf8')).not.toMatch(/secret/i);
   });
