@@ -16,6 +16,8 @@ export interface BrowserAppOptions {
   readonly secretStore?: CorePorts['secretStore'];
   readonly desktop?: CorePorts['desktop'];
   readonly upload?: CorePorts['upload'];
+  /** Test hook: the key-rotation assistant stops after this step, as if the app had quit there. */
+  readonly rotationStopAfter?: CorePorts['rotationStopAfter'];
 }
 
 export interface BrowserApp {
@@ -40,6 +42,7 @@ export async function launchBrowserApp(options: BrowserAppOptions): Promise<Brow
     version: options.version,
     ...(options.localServicePort !== undefined ? { localService: { port: options.localServicePort } } : {}),
     ...(options.upload ? { upload: options.upload } : {}),
+    ...(options.rotationStopAfter ? { rotationStopAfter: options.rotationStopAfter } : {}),
   });
   let host: BrowserHost;
   try {

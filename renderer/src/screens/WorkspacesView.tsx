@@ -104,7 +104,13 @@ export const WorkspacesView = () => {
                     Edit
                   </Button>
                   {w.kind === 'remote' && w.authMode !== 'browser' && (
-                    <Button size="sm" onClick={() => setRotating(w)} aria-label={`Rotate key of ${w.name}`}>
+                    <Button
+                      size="sm"
+                      onClick={() => setRotating(w)}
+                      aria-label={`Rotate key of ${w.name}`}
+                      disabled={open.some((r) => r.workspaceId === w.id)}
+                      title={open.some((r) => r.workspaceId === w.id) ? 'Finish or roll back the rotation above first' : undefined}
+                    >
                       Rotate key
                     </Button>
                   )}
