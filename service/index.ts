@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { AssemblyRuntime } from './assemblies/assembly-runtime';
+import { createOAuth } from './auth/oauth';
 import { apiError, sendError } from './http/api-error';
 import { RateLimiter } from './http/rate-limiter';
 import { route } from './http/routes';
@@ -72,6 +73,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     accountId: LOCAL_ACCOUNT_ID,
     rateLimiter: new RateLimiter(options.maxAssembliesPerMinute ?? null),
     hostname: 'localhost',
+    oauth: createOAuth(db),
   };
 
   const sockets = new Set<Socket>();

@@ -6,6 +6,7 @@ import { readFormFields } from '../http/form-fields';
 import type { ServiceDatabase } from '../store/database';
 import { AUTH_KEY_INACTIVE, INSUFFICIENT_AUTH_SCOPE } from './authenticate';
 import { tokenHash } from './bearer';
+import type { OAuthServer } from './oauth';
 
 /** Six hours (spec Limits). */
 export const TOKEN_LIFETIME_S = 21600;
@@ -30,8 +31,11 @@ const sameSecret = (a: string, b: string): boolean => {
  * Basic-authenticated key, with the requested scopes (never wider than the key's; all of them when
  * none are asked for), `aud` stored (default `api2`).
  */
-export async function mintToken(db: ServiceDatabase, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function mintToken(db: ServiceDatabase, req: IncomingMessage, res: ServerResponse, oauth?: OAuthServer): Promise<void> {
   const body = await readFormFields(req);
+  // The public-client grants send no Basic credentials (spec "Bearer tokens").
+  if (oauth && body.ok && body.fields.grant_type === 'authorization_code') return oauth.exchangeCode(res, body.fields);
+  if (oauth && body.ok && body.fields.grant_type === 'refresh_token') return oauth.refresh(res, body.fields);
   const creds = basicCredentials(req);
   const account = creds ? db.getAccount(creds.key) : null;
   if (!creds || !account || !sameSecret(account.authSecret, creds.secret)) {
@@ -42,7 +46,7 @@ export async function mintToken(db: ServiceDatabase, req: IncomingMessage, res: 
   if (!body.ok) return sendError(res, apiError('TOKEN_INVALID_REQUEST', body.message, 400));
   const f = body.fields;
   if (f.grant_type !== 'client_credentials') {
-    return sendError(res, apiError('TOKEN_UNSUPPORTED_GRANT_TYPE', `grant_type must be client_credentials with Basic auth (got ${f.grant_type ?? 'none'}).`, 400));
+    return sendError(res, apiError('TOKEN_UNSUPPORTED_GRANT_TYPE', `grant_type must be client_credentials (with Basic auth), authorization_code or refresh_token (got ${f.grant_type ?? 'none'}).`, 400));
   }
   const keyScopes = account.scope === null || account.scope === undefined ? [...ALLOWED_SCOPES] : account.scope.split(',').filter(Boolean);
   let scopes = keyScopes;

@@ -5,7 +5,9 @@ import { createAssembly, type CreateContext } from '../assemblies/create-assembl
 import { listAssemblies } from '../assemblies/list-assemblies';
 import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-stream';
 import { routeAuthKeys } from '../auth-keys/auth-key-routes';
+import type { OAuthServer } from '../auth/oauth';
 import { mintToken } from '../auth/token-endpoint';
+import { readFormFields } from './form-fields';
 import { routeCdn } from '../cdn/cdn-route';
 import { routeCredentials, type CredentialRouteContext } from '../credentials/credential-routes';
 import { routeTemplates, type TemplateRouteContext } from '../templates/template-routes';
@@ -14,6 +16,7 @@ import { apiError, sendError, sendJson } from './api-error';
 import { serveFile } from './serve-file';
 
 export interface RouteContext extends CreateContext, TemplateRouteContext, CredentialRouteContext {
+  oauth: OAuthServer;
   runtime: AssemblyRuntime;
   streams: UpdateStreams;
   tus: TusEndpoint;
@@ -48,7 +51,13 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
   if (path === '/' && method === 'GET') return sendJson(res, 200, { ok: 'SERVER_ROOT', hostname: ctx.hostname });
 
   if (path.startsWith('/file/') && (method === 'GET' || method === 'HEAD') && (await routeCdn(ctx, req, res, url))) return;
-  if (path === '/token' && method === 'POST') return mintToken(ctx.db, req, res);
+  if (path === '/token' && method === 'POST') return mintToken(ctx.db, req, res, ctx.oauth);
+  if (path === '/.well-known/oauth-authorization-server' && method === 'GET') return ctx.oauth.metadata(req, res);
+  if (path === '/authorize' && method === 'GET') return ctx.oauth.authorizePage(res, url.searchParams);
+  if (path === '/authorize' && method === 'POST') {
+    const form = await readFormFields(req);
+    return ctx.oauth.decide(res, form.ok ? form.fields : {});
+  }
   if (path === '/assemblies' && method === 'POST') return createAssembly(ctx, req, res, null, url.searchParams);
   if (path === '/assemblies' && method === 'GET') return listAssemblies(ctx.db, req, res, url.searchParams, ctx.hostname);
 

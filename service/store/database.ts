@@ -50,6 +50,12 @@ export interface ServiceDatabase {
   /** Bearer tokens, kept as SHA-256 hashes only. */
   saveToken(token: TokenRow): void;
   findToken(tokenHash: string): TokenRow | null;
+  /** Refresh tokens of browser sign-ins (hashes only); each is used once. */
+  saveRefreshToken(row: RefreshTokenRow): void;
+  /** Marks it used and returns it; null when unknown. A second use returns the row with `used` true. */
+  useRefreshToken(hash: string): (RefreshTokenRow & { used: boolean }) | null;
+  /** Ends a grant: every access and refresh token issued under it stops working. */
+  revokeGrant(grantId: string): void;
   close(): void;
 }
 
@@ -59,6 +65,18 @@ export interface TokenRow {
   /** Comma-separated scopes the token carries. */
   scope: string;
   aud: string;
+  expiresAtMs: number;
+  /** The browser sign-in that issued it, if one did. */
+  grantId?: string | null;
+}
+
+export interface RefreshTokenRow {
+  hash: string;
+  grantId: string;
+  authKey: string;
+  scope: string;
+  aud: string;
+  clientId: string;
   expiresAtMs: number;
 }
 
@@ -76,7 +94,13 @@ export function openDatabase(dataDir: string): ServiceDatabase {
       expires_at INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS nonces (auth_key TEXT NOT NULL, nonce TEXT NOT NULL, expires_at INTEGER NOT NULL,
       PRIMARY KEY (auth_key, nonce));
+    CREATE TABLE IF NOT EXISTS refresh_tokens (hash TEXT PRIMARY KEY, grant_id TEXT NOT NULL, auth_key TEXT NOT NULL,
+      scope TEXT NOT NULL, aud TEXT NOT NULL, client_id TEXT NOT NULL, expires_at INTEGER NOT NULL, used INTEGER NOT NULL DEFAULT 0);
   `);
+  // Tokens issued by a browser sign-in belong to its grant, so the grant can be revoked as a whole.
+  if (!(db.prepare('PRAGMA table_info(tokens)').all() as { name: string }[]).some((c) => c.name === 'grant_id')) {
+    db.exec('ALTER TABLE tokens ADD COLUMN grant_id TEXT');
+  }
   // Auth Key fields added after the first release: add the columns a database made earlier lacks.
   const columns = new Set((db.prepare('PRAGMA table_info(account)').all() as { name: string }[]).map((c) => c.name));
   for (const [name, type] of [
@@ -156,7 +180,22 @@ export function openDatabase(dataDir: string): ServiceDatabase {
     putNonce.run(authKey, nonce, expiresAt);
     return true;
   });
-  const saveToken = db.prepare('INSERT INTO tokens (token_hash, auth_key, scope, aud, expires_at) VALUES (@tokenHash, @authKey, @scope, @aud, @expiresAtMs)');
+  const saveToken = db.prepare('INSERT INTO tokens (token_hash, auth_key, scope, aud, expires_at, grant_id) VALUES (@tokenHash, @authKey, @scope, @aud, @expiresAtMs, @grantId)');
+  const saveRefresh = db.prepare(
+    'INSERT INTO refresh_tokens (hash, grant_id, auth_key, scope, aud, client_id, expires_at) VALUES (@hash, @grantId, @authKey, @scope, @aud, @clientId, @expiresAtMs)',
+  );
+  const findRefresh = db.prepare(
+    'SELECT hash, grant_id AS grantId, auth_key AS authKey, scope, aud, client_id AS clientId, expires_at AS expiresAtMs, used FROM refresh_tokens WHERE hash = ?',
+  );
+  const markRefreshUsed = db.prepare('UPDATE refresh_tokens SET used = 1 WHERE hash = ?');
+  const revokeTokens = db.prepare('DELETE FROM tokens WHERE grant_id = ?');
+  const revokeRefresh = db.prepare('UPDATE refresh_tokens SET used = 1 WHERE grant_id = ?');
+  const useRefresh = db.transaction((hash: string) => {
+    const row = findRefresh.get(hash) as (RefreshTokenRow & { used: number }) | undefined;
+    if (!row) return null;
+    markRefreshUsed.run(hash);
+    return { ...row, used: row.used === 1 };
+  });
   const findToken = db.prepare('SELECT token_hash AS tokenHash, auth_key AS authKey, scope, aud, expires_at AS expiresAtMs FROM tokens WHERE token_hash = ?');
   const pruneTokens = db.prepare('DELETE FROM tokens WHERE expires_at < ?');
   let nonceWrites = 0;
@@ -216,7 +255,13 @@ export function openDatabase(dataDir: string): ServiceDatabase {
     },
     saveToken: (t) => {
       pruneTokens.run(Date.now() - 24 * 3600_000);
-      saveToken.run(t);
+      saveToken.run({ grantId: null, ...t });
+    },
+    saveRefreshToken: (r) => void saveRefresh.run(r),
+    useRefreshToken: (hash) => useRefresh(hash),
+    revokeGrant: (grantId) => {
+      revokeTokens.run(grantId);
+      revokeRefresh.run(grantId);
     },
     findToken: (h) => (findToken.get(h) as TokenRow | undefined) ?? null,
     close: () => db.close(),

@@ -35,6 +35,16 @@ export const channels = {
   'workspaces:activate': { request: z.object({ id: z.string().min(1) }), response: z.object({}) },
   /** Reach, key, secret, clock, token and scopes, each with what is wrong in words. */
   'workspaces:test': { request: connectionTestRequestSchema, response: connectionReportSchema },
+  /** Whether a deployment offers "Sign in with browser" (it publishes OAuth metadata). */
+  'workspaces:signInAvailable': { request: z.object({ endpoint: z.string().url() }), response: z.object({ available: z.boolean() }) },
+  /** OAuth with PKCE through the system browser and a loopback redirect; no secret typed. Resolves once the user answered. */
+  'workspaces:signIn': {
+    request: z.object({ id: z.string().optional(), name: z.string().trim().min(1).max(100), endpoint: z.string().url(), slug: z.string().max(100).default('') }),
+    response: workspaceSchema,
+  },
+  /** Stop waiting for the browser (the pending workspaces:signIn answers SIGN_IN_CANCELED). */
+  'workspaces:signInCancel': { request: z.object({}), response: z.object({}) },
+
   /** Key rotation assistant (see electron/core/rotation). */
   'rotations:list': { request: z.object({}), response: z.array(rotationSchema) },
   'rotations:start': { request: z.object({ workspaceId: z.string().min(1) }), response: rotationSchema },

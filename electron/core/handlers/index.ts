@@ -9,6 +9,7 @@ import { createRunHandlers } from './run-handlers';
 import { createShellHandlers } from './shell-handlers';
 import { createTemplateHandlers } from './template-handlers';
 import { createRotationHandlers } from './rotation-handlers';
+import { createSignInHandlers } from './sign-in-handlers';
 import { createWorkspaceHandlers } from './workspace-handlers';
 
 /** Every channel of the contract; `Handlers` fails to compile if one is missing. */
@@ -24,5 +25,6 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createCredentialHandlers(ctx),
     ...createAuthKeyHandlers(ctx),
     ...createRotationHandlers(ctx.rotation),
+    ...createSignInHandlers(ctx),
   };
 }

@@ -108,10 +108,12 @@ export function createWorkspaceHandlers(ctx: HandlerContext): Pick<Handlers, Cha
       // A typed secret wins; otherwise the stored one (same key only), read here in core.
       const typed = draft?.authSecret?.trim();
       const secret = typed || (saved && saved.authKey === workspace.authKey ? await ctx.secretOf(saved.id) : null);
+      const own = saved && workspace.authMode === 'browser' ? ctx.clientFor(saved.id) : null;
       return ok(
         await testConnection({
           workspace,
           secret,
+          ...(own?.ok ? { api: own.value.api } : {}),
           ...(saved
             ? {
                 getRefreshToken: () => ctx.vault.get(refreshTokenAccount(saved.id)),

@@ -1,5 +1,6 @@
 import type { ConnectionCheck, ConnectionReport } from '../../../shared/ipc/workspace-models';
 import type { AppError } from '../../../shared/result';
+import type { ApiClient } from '../api/api-client';
 import { mintClientCredentials } from '../auth/client-credentials';
 import { createWorkspaceClient } from './workspace-client';
 import type { StoredWorkspace } from './workspace-store';
@@ -22,6 +23,11 @@ export interface ConnectionTestInput {
   setRefreshToken?: (token: string) => Promise<void>;
   fetch?: typeof fetch;
   clock?: () => number;
+  /**
+   * The app's own client of a saved browser sign-in: a second token broker refreshing the same refresh
+   * token at the same time would look like token theft to the service and end the sign-in.
+   */
+  api?: ApiClient;
 }
 
 const describeSkew = (s: number): string => {
@@ -68,7 +74,7 @@ export async function testConnection(input: ConnectionTestInput): Promise<Connec
     add({ id: 'clock', label: 'Clock', status: 'ok', message: skewSeconds === null ? 'The service sent no time to compare with.' : 'In step with the service.' });
   }
 
-  const { api } = createWorkspaceClient(w, {
+  const api = input.api ?? createWorkspaceClient(w, {
     getSecret: async () => input.secret,
     ...(input.getRefreshToken ? { getRefreshToken: input.getRefreshToken } : {}),
     ...(input.setRefreshToken ? { setRefreshToken: input.setRefreshToken } : {}),
@@ -76,7 +82,7 @@ export async function testConnection(input: ConnectionTestInput): Promise<Connec
     clock,
     maxRetries: 0,
     timeoutMs: 15_000,
-  });
+  }).api;
 
   // 2. Key and secret, with one signed read (or, for a browser sign-in, the refresh grant).
   if (w.authMode !== 'browser') {

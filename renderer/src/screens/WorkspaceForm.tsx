@@ -2,12 +2,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Workspace } from '../../../shared/ipc/models';
 import type { AuthMode, ConnectionReport } from '../../../shared/ipc/workspace-models';
-import { useBridgeMutation } from '../bridge/use-bridge';
+import { useBridgeMutation, useBridgeQuery } from '../bridge/use-bridge';
 import { Button } from '../components/Button';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { useToasts } from '../state/toast-store';
 import { ConnectionReportView } from './ConnectionReportView';
 import { ScopePicker } from './ScopePicker';
+import { useDebounced } from './use-debounced';
 
 const MODES: { value: AuthMode; label: string; hint: string }[] = [
   { value: 'signature', label: 'Signed requests', hint: 'Every request is signed with the Auth Secret in the main process.' },
@@ -57,6 +58,20 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
   };
 
   const endpointOk = /^https?:\/\/[^/\s]+/.test(endpoint.trim());
+  const probeEndpoint = useDebounced(endpoint.trim(), 500);
+  const offersSignIn = useBridgeQuery(
+    'workspaces:signInAvailable',
+    { endpoint: probeEndpoint },
+    { enabled: !local && /^https?:\/\/[^/\s]+/.test(probeEndpoint), retry: false, staleTime: 60_000 },
+  );
+  const signIn = useBridgeMutation('workspaces:signIn', {
+    onSuccess: (w) => {
+      toast(`Signed in: "${w.name}" is ready.`, 'success');
+      void client.invalidateQueries();
+      onDone();
+    },
+  });
+  const cancelSignIn = useBridgeMutation('workspaces:signInCancel');
   const needsSecret = !local && (!existing || existing.authKey !== authKey.trim() || !existing.hasSecret);
   const canSave = local || (name.trim() !== '' && endpointOk && authKey.trim() !== '' && (!needsSecret || authSecret !== ''));
 
@@ -87,6 +102,33 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
             <input className="input mono" value={slug} onChange={(e) => setSlug(e.currentTarget.value.toLowerCase())} aria-label="Workspace slug" placeholder="my-team" spellCheck={false} />
             <span className="small muted">Used in content-delivery URLs: https://{slug || 'my-team'}.tlcdn.com/…</span>
           </label>
+          {(offersSignIn.data?.available || existing?.authMode === 'browser') && (
+            <div className="sign-in-box" data-testid="sign-in-box">
+              {signIn.isPending ? (
+                <>
+                  <span>Waiting for you to approve Assemblyline in your browser…</span>
+                  <Button size="sm" onClick={() => cancelSignIn.mutate({})}>
+                    Cancel
+                  </Button>
+                </>
+              ) : (
+                <>
+                  <span>This deployment offers browser sign-in: approve Assemblyline there, no secret to type.</span>
+                  <Button
+                    variant="primary"
+                    disabled={!name.trim() || !endpointOk}
+                    title={!name.trim() ? 'Give the workspace a name first' : undefined}
+                    onClick={() => signIn.mutate({ ...(existing ? { id: existing.id } : {}), name: name.trim(), endpoint: endpoint.trim(), slug: slug.trim() })}
+                  >
+                    Sign in with browser
+                  </Button>
+                </>
+              )}
+            </div>
+          )}
+          {signIn.error && <ErrorPanel title="Not signed in" code={signIn.error.code} message={signIn.error.message} httpCode={signIn.error.httpCode} />}
+          {existing?.authMode === 'browser' ? null : (
+          <>
           <label className="form-field">
             <span className="field-label">Auth Key *</span>
             <input className="input mono" value={authKey} onChange={(e) => setAuthKey(e.currentTarget.value)} aria-label="Auth Key" autoComplete="off" spellCheck={false} />
@@ -105,8 +147,11 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
               placeholder={existing?.hasSecret && !needsSecret ? 'Stored — leave empty to keep it' : ''}
             />
           </label>
+          </>
+          )}
         </>
       )}
+      {existing?.authMode !== 'browser' && (
       <fieldset className="form-field mode-choice">
         <legend className="field-label">How requests authenticate</legend>
         {MODES.map((m) => (
@@ -119,6 +164,7 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
           </label>
         ))}
       </fieldset>
+      )}
       {authMode === 'bearer' && (
         <div className="form-field">
           <label className="form-check">
@@ -132,14 +178,16 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
       {report && <ConnectionReportView report={report} />}
       <div className="template-actions">
         <Button onClick={onDone}>Cancel</Button>
-        {!local && (
+        {!local && existing?.authMode !== 'browser' && (
           <Button onClick={runTest} busy={test.isPending} disabled={test.isPending || !endpointOk || !authKey.trim()}>
             Test connection
           </Button>
         )}
-        <Button type="submit" variant="primary" busy={save.isPending} disabled={save.isPending || !canSave}>
-          Save workspace
-        </Button>
+        {existing?.authMode !== 'browser' && (
+          <Button type="submit" variant="primary" busy={save.isPending} disabled={save.isPending || !canSave}>
+            Save workspace
+          </Button>
+        )}
       </div>
     </form>
   );

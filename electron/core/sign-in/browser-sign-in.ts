@@ -1,0 +1,148 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
+import { DESKTOP_CLIENT_ID, readTokenAnswer } from '../auth/client-credentials';
+
+const metadataSchema = z.looseObject({
+  authorization_endpoint: z.string().url(),
+  token_endpoint: z.string().url(),
+  code_challenge_methods_supported: z.array(z.string()).optional(),
+});
+export type SignInMetadata = z.infer<typeof metadataSchema>;
+
+export interface SignedIn {
+  accessToken: string;
+  refreshToken: string;
+  expiresAtMs: number;
+  scopes: string[];
+  /** The key the deployment granted the tokens for, when it says (our local service does). */
+  authKey?: string;
+}
+
+/** The deployment's OAuth metadata (RFC 8414), or null when it does not offer browser sign-in. */
+export async function discoverSignIn(endpoint: string, doFetch: typeof fetch = fetch): Promise<SignInMetadata | null> {
+  try {
+    const res = await doFetch(`${endpoint.replace(/\/+$/, '')}/.well-known/oauth-authorization-server`, { redirect: 'error', signal: AbortSignal.timeout(5000) });
+    if (!res.ok) return null;
+    const parsed = metadataSchema.safeParse(await res.json());
+    if (!parsed.success) return null;
+    // PKCE with S256 is the only way a desktop app signs in without a secret.
+    const methods = parsed.data.code_challenge_methods_supported;
+    return methods === undefined || methods.includes('S256') ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+const page = (title: string, text: string) =>
+  `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font:16px system-ui,sans-serif;display:grid;place-items:center;min-height:90vh;color-scheme:light dark"><div><h1 style="font-size:20px">${title}</h1><p>${text}</p></div>`;
+
+/**
+ * "Sign in with browser" (OAuth 2 authorization code with PKCE, RFC 7636 / RFC 8252): a loopback server
+ * on 127.0.0.1 receives the redirect, the system browser shows the deployment's consent page, and the
+ * code is exchanged for tokens here. No secret is typed or stored; the server always closes.
+ */
+export async function signInWithBrowser(o: {
+  endpoint: string;
+  scopes?: string[];
+  openExternal: (url: string) => Promise<void>;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  fetch?: typeof fetch;
+}): Promise<Result<SignedIn>> {
+  const doFetch = o.fetch ?? fetch;
+  const meta = await discoverSignIn(o.endpoint, doFetch);
+  if (!meta) return err('SIGN_IN_UNAVAILABLE', `${o.endpoint} does not offer browser sign-in: use an Auth Key and Secret instead.`);
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const state = randomBytes(16).toString('base64url');
+
+  let server: Server | null = null;
+  try {
+    const callback = await new Promise<Result<{ code: string; redirectUri: string }>>((resolve, reject) => {
+      const finish = (r: Result<{ code: string; redirectUri: string }>) => resolve(r);
+      let redirectUri = '';
+      server = createServer((req, res) => {
+        const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+        if (url.pathname !== '/callback') {
+          res.writeHead(404).end();
+          return;
+        }
+        // Another tab or page cannot finish this sign-in: the state must match.
+        if (url.searchParams.get('state') !== state) {
+          res.writeHead(400, { 'Content-Type': 'text/html; charset=utf-8' }).end(page('Sign-in not recognized', 'This answer does not belong to the sign-in Assemblyline started.'));
+          return;
+        }
+        const error = url.searchParams.get('error');
+        const code = url.searchParams.get('code');
+        if (error || !code) {
+          res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page('Not signed in', 'You can close this tab and return to Assemblyline.'));
+          finish(err(error === 'access_denied' ? 'SIGN_IN_DENIED' : 'SIGN_IN_FAILED', `The deployment answered ${error ?? 'without a code'}${url.searchParams.get('error_description') ? `: ${url.searchParams.get('error_description')}` : ''}.`));
+          return;
+        }
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page('Signed in', 'You can close this tab and return to Assemblyline.'));
+        finish(ok({ code, redirectUri }));
+      });
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        redirectUri = `http://127.0.0.1:${(server!.address() as AddressInfo).port}/callback`;
+        const url = new URL(meta.authorization_endpoint);
+        const params: Record<string, string> = {
+          response_type: 'code',
+          client_id: DESKTOP_CLIENT_ID,
+          redirect_uri: redirectUri,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          state,
+          ...(o.scopes && o.scopes.length > 0 ? { scope: o.scopes.join(' ') } : {}),
+        };
+        for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+        o.openExternal(url.toString()).catch((e: unknown) => finish(err(AppErrorCode.internal, `Could not open the browser: ${e instanceof Error ? e.message : String(e)}`)));
+      });
+      const timer = setTimeout(() => finish(err('SIGN_IN_CANCELED', 'Nobody answered in the browser in time: start the sign-in again.')), o.timeoutMs ?? 5 * 60_000);
+      timer.unref();
+      o.signal?.addEventListener('abort', () => finish(err('SIGN_IN_CANCELED', 'The sign-in was canceled.')), { once: true });
+    });
+    if (!callback.ok) return callback;
+
+    let response: Response;
+    try {
+      response = await doFetch(meta.token_endpoint, {
+        method: 'POST',
+        redirect: 'error',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: callback.value.code,
+          code_verifier: verifier,
+          client_id: DESKTOP_CLIENT_ID,
+          redirect_uri: callback.value.redirectUri,
+        }).toString(),
+        signal: AbortSignal.timeout(15_000),
+      });
+    } catch (cause) {
+      return err(AppErrorCode.network, `Could not reach ${meta.token_endpoint}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    }
+    const raw = await response.clone().json().catch(() => null) as { auth_key?: unknown } | null;
+    const minted = await readTokenAnswer(response, Date.now());
+    if (!minted.ok) return minted;
+    if (!minted.value.refreshToken) return err(AppErrorCode.invalidResponse, 'The deployment issued no refresh token, so the sign-in could not last.');
+    return ok({
+      accessToken: minted.value.token,
+      refreshToken: minted.value.refreshToken,
+      expiresAtMs: minted.value.expiresAtMs,
+      scopes: minted.value.scopes,
+      ...(typeof raw?.auth_key === 'string' ? { authKey: raw.auth_key } : {}),
+    });
+  } catch (cause) {
+    return err(AppErrorCode.internal, `The sign-in could not start: ${cause instanceof Error ? cause.message : String(cause)}`);
+  } finally {
+    const s = server as Server | null;
+    if (s) {
+      s.closeAllConnections();
+      s.close();
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import type { AccountRow } from '../store/database';
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+// Inline styles only (the page's CSP allows nothing else); light and dark follow the system.
+const STYLE = `
+:root { color-scheme: light dark; --bg: #f5f5f7; --card: #fff; --text: #1d1d1f; --muted: #6b6b73; --border: #d9d9de; --accent: #2f6fde; }
+@media (prefers-color-scheme: dark) { :root { --bg: #1c1c1f; --card: #26262a; --text: #ececf0; --muted: #9d9da6; --border: #36363c; --accent: #5b93f5; } }
+* { box-sizing: border-box; }
+body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: var(--bg); color: var(--text);
+  font: 15px/1.5 -apple-system, BlinkMacSystemFont, 'Segoe UI', system-ui, Ubuntu, sans-serif; }
+main { width: min(520px, 92vw); background: var(--card); border: 1px solid var(--border); border-radius: 12px; padding: 28px; }
+h1 { font-size: 20px; margin: 0 0 8px; }
+p { margin: 8px 0; }
+.muted { color: var(--muted); font-size: 13px; }
+code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; overflow-wrap: anywhere; }
+ul { padding-left: 20px; margin: 6px 0 12px; }
+label { display: block; font-weight: 600; margin: 14px 0 6px; }
+select { width: 100%; font: inherit; padding: 8px; border-radius: 8px; border: 1px solid var(--border); background: var(--card); color: var(--text); }
+.actions { display: flex; gap: 10px; justify-content: flex-end; margin-top: 22px; }
+button { font: inherit; padding: 8px 16px; border-radius: 8px; border: 1px solid var(--border); background: var(--card); color: var(--text); cursor: pointer; }
+button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
+button:focus-visible, select:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+`;
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+
+export const messagePage = (title: string, message: string) => page(title, `<h1>${esc(title)}</h1><p>${esc(message)}</p>`);
+
+/** The consent page: which client asks, where it will send you back, which scopes, for which key. */
+export function consentPage(o: { consentId: string; clientId: string; redirectUri: string; scope: string | null; keys: AccountRow[] }): string {
+  const scopes = o.scope === null ? '<li>every scope of the key you choose</li>' : o.scope.split(',').map((s) => `<li><code>${esc(s)}</code></li>`).join('');
+  const options = o.keys
+    .map((k) => `<option value="${esc(k.authKey)}">${esc(k.description ? `${k.description} — ` : '')}${esc(k.authKey)}${k.scope ? ` (${esc(k.scope.split(',').join(', '))})` : ' (all scopes)'}</option>`)
+    .join('');
+  return page(
+    'Allow access?',
+    `<h1>Allow <code>${esc(o.clientId)}</code> to use this service?</h1>
+<p>It asks for:</p><ul>${scopes}</ul>
+<p class="muted">You will be sent back to <code>${esc(o.redirectUri)}</code>. It receives short-lived tokens, never an Auth Secret.</p>
+<form method="post" action="/authorize">
+<input type="hidden" name="consent" value="${esc(o.consentId)}">
+<label for="auth_key">Act as the Auth Key</label>
+<select id="auth_key" name="auth_key">${options}</select>
+<div class="actions"><button type="submit" name="decision" value="deny">Deny</button><button type="submit" name="decision" value="allow" class="primary" autofocus>Allow</button></div>
+</form>`,
+  );
+}
