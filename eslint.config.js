@@ -51,6 +51,17 @@ export default tseslint.config(
     },
   },
   {
+    // Tests may also use the service's test fixtures (a loopback sshd, a person answering a consent page).
+    files: ['electron/core/**/*.test.ts', 'electron/web/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': rule([
+        ban(['electron', 'electron/*'], 'Only electron/main and electron/preload may import electron.'),
+        ban(['**/renderer/**', '**/electron/main/**', '**/electron/preload/**'], 'core and web never import the UI or Electron adapters.'),
+        ban(['**/service/*/**', '**/service/*.ts', '!**/service/index', '!**/service/testing/**'], 'Embed the local service through service/index (tests: and service/testing).'),
+      ]),
+    },
+  },
+  {
     files: ['electron/preload/**/*.ts'],
     rules: {
       'no-restricted-imports': rule([
