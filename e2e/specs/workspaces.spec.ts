@@ -172,3 +172,31 @@ async function workspaceId(app: ReturnType<typeof browserHost>, name: string): P
   const list = await app.app.core.handlers['workspaces:list']({});
   return list.ok ? (list.value.find((w) => w.name === name)?.id ?? '') : '';
 }
+
+test('a user signs in with the browser: consent page, loopback redirect, no secret typed', async ({ ui, running }) => {
+  const app = browserHost(running);
+  await ui.getByRole('button', { name: 'Workspaces' }).click();
+  await ui.getByRole('button', { name: 'Add workspace' }).click();
+  await ui.getByLabel('Workspace name').fill('Signed-in studio');
+  await ui.getByLabel('API endpoint').fill(remote.url);
+  const box = ui.getByTestId('sign-in-box');
+  await expect(box).toContainText('This deployment offers browser sign-in');
+  await box.getByRole('button', { name: 'Sign in with browser' }).click();
+  await expect(box).toContainText('Waiting for you to approve Assemblyline in your browser');
+
+  // The "system browser": a real page on the deployment's consent screen.
+  await expect.poll(() => app.desktop.external.length).toBe(1);
+  const browserTab = await ui.context().newPage();
+  await browserTab.goto(app.desktop.external[0]!);
+  await expect(browserTab.getByRole('heading')).toContainText('Allow assemblyline-desktop to use this service?');
+  await browserTab.screenshot({ path: repoPath('docs/screenshots/sign-in-consent.png') });
+  await browserTab.getByRole('button', { name: 'Allow' }).click();
+  await expect(browserTab.getByText('You can close this tab and return to Assemblyline.')).toBeVisible();
+  await browserTab.close();
+
+  const row = ui.getByTestId('workspace-row').filter({ hasText: 'Signed-in studio' });
+  await expect(row).toContainText('Browser sign-in');
+  await row.getByRole('button', { name: 'Use Signed-in studio' }).click();
+  await ui.getByRole('button', { name: 'Auth Keys' }).click();
+  await expect(ui.getByTestId('auth-key-row').filter({ hasText: remote.authKey })).toContainText('This workspace');
+});

@@ -45,10 +45,11 @@ export function redirectAllowed(uri: string): boolean {
 const sha256url = (s: string) => createHash('sha256').update(s).digest('base64url');
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 const noStore = { 'Cache-Control': 'no-store' };
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
+/** `formOrigin`: where the answer redirects to; browsers apply form-action to a form's redirects too. */
+const csp = (formOrigin = '') => `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${formOrigin ? ` ${formOrigin}` : ''}; frame-ancestors 'none'`;
 
-function sendHtml(res: ServerResponse, status: number, html: string): void {
-  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': CSP, 'X-Frame-Options': 'DENY', ...noStore });
+function sendHtml(res: ServerResponse, status: number, html: string, formOrigin = ''): void {
+  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp(formOrigin), 'X-Frame-Options': 'DENY', ...noStore });
   res.end(html);
 }
 
@@ -134,7 +135,7 @@ export function createOAuth(db: ServiceDatabase) {
       if (keys.length === 0) return sendHtml(res, 403, messagePage('No active key', 'This service has no active Auth Key to sign in with.'));
       const consentId = randomBytes(24).toString('base64url');
       consents.set(consentId, { clientId, redirectUri, codeChallenge: challenge, state, scope, aud, expiresAtMs: Date.now() + CONSENT_LIFETIME_MS });
-      sendHtml(res, 200, consentPage({ consentId, clientId, redirectUri, scope, keys }));
+      sendHtml(res, 200, consentPage({ consentId, clientId, redirectUri, scope, keys }), new URL(redirectUri).origin);
     },
 
     /** POST /authorize: the user's answer. */
