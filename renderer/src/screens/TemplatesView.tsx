@@ -13,19 +13,10 @@ import { dayBound, formatContent, formatServiceDate } from '../lib/template-date
 import { useNavigation } from '../state/navigation-store';
 import { useStepsChoice } from '../state/steps-store';
 import { useToasts } from '../state/toast-store';
+import { useDebounced } from './use-debounced';
 
 const PAGE_SIZE = 25;
 type Sort = 'created' | 'modified' | 'name' | 'last_used' | 'id';
-
-/** Waits until typing pauses before searching, so each key press does not hit the service. */
-const useDebounced = <T,>(value: T, ms: number): T => {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return debounced;
-};
 
 /** Templates of the active workspace: search, sort, date range, paging, built-ins; a detail pane with actions. */
 export const TemplatesView = ({ selectedId }: { selectedId?: string | undefined }) => {
