@@ -2,7 +2,7 @@
 // core's dispatch against two real local services (the embedded one and a second "remote" one).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,6 +127,19 @@ describe('remote workspaces', () => {
     // Without a limit, each request gets a token for exactly its scope.
     await call('workspaces:save', { ...remoteDraft({ name: 'Tokens', authMode: 'bearer', tokenScopes: null, authSecret: '' }), id: ws.id });
     expect((await call<AuthKey[]>('authKeys:list', { workspaceId: ws.id })).length).toBeGreaterThan(0);
+    // A whole run works on tokens: create (assemblies:write), upload (tus), watch, to the end.
+    const file = path.join(dir, 'note.txt');
+    await writeFile(file, 'hello over a bearer token');
+    const scan = await core.handlers['files:scan']({ paths: [file] });
+    const started = await dispatch(core.handlers, 'runs:start', {
+      workspaceId: ws.id,
+      files: scan.ok ? scan.value.files : [],
+      instructions: { steps: { ':original': { robot: '/upload/handle' } } },
+    });
+    expect(started.ok, JSON.stringify(started)).toBe(true);
+    const settled = await core.runs.settled((started.ok && (started.value as { runId: string }).runId) || '');
+    expect(settled.ok && settled.value.state).toBe('ASSEMBLY_COMPLETED');
+
     await call('workspaces:remove', { id: ws.id });
   });
 
