@@ -53,6 +53,7 @@ test('an admin adds a second workspace, tests it, copies a secret, rotates its k
   await ui.getByRole('button', { name: 'Auth Keys' }).click();
   const ownRow = ui.getByTestId('auth-key-row').filter({ hasText: remote.authKey });
   await expect(ownRow).toContainText('This workspace');
+  await ui.screenshot({ path: repoPath('docs/screenshots/auth-keys.png') });
 
   // Copy secret: core writes the clipboard; the page only learns when it will be cleared.
   await ownRow.getByRole('button', { name: `Copy secret of ${remote.authKey}` }).click();

@@ -5,7 +5,8 @@ export const dayBound = (day: string, end: 'from' | 'to'): string | undefined =>
 /** A service date (`YYYY-MM-DD HH:mm:ss`, UTC) for people, in their locale and zone; "—" for none. */
 export const formatServiceDate = (value: string | null): string => {
   if (!value) return '—';
-  const ms = Date.parse(`${value.replace(' ', 'T')}Z`);
+  // `YYYY-MM-DD HH:mm:ss` (UTC, as Templates carry) or a full ISO 8601 string with its zone (Auth Keys).
+  const ms = /[zZ]|[+-]\d\d:?\d\d$/.test(value) ? Date.parse(value) : Date.parse(`${value.replace(' ', 'T')}Z`);
   return Number.isFinite(ms) ? new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : value;
 };
 

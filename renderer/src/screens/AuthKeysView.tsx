@@ -79,15 +79,16 @@ export const AuthKeysView = () => {
               {list.data.map((k) => (
                 <li key={k.id} className="auth-key-row" data-testid="auth-key-row" data-key={k.authKey}>
                   <span className="template-row-main">
-                    <span className="template-name mono">
-                      {k.authKey} {k.authKey === active?.authKey && <Badge tone="info">This workspace</Badge>}
+                    <span className="template-name mono" title={k.authKey}>
+                      {k.authKey}
                     </span>
                     <span className="small">{k.description || <span className="muted">No description</span>}</span>
                     <span className="small muted">
-                      {k.scopes === null ? 'All scopes' : k.scopes.join(', ')} · {k.signatureAlgo ?? 'default'} · last used {k.lastUsed ? formatServiceDate(k.lastUsed) : 'never'}
+                      {k.scopes === null ? 'All scopes' : k.scopes.join(', ')} · {k.signatureAlgo ?? `${k.smartCdn ? 'sha256' : 'sha384'} (default)`} · last used {k.lastUsed ? formatServiceDate(k.lastUsed) : 'never'}
                     </span>
                   </span>
                   <span className="template-badges">
+                    {k.authKey === active?.authKey && <Badge tone="info">This workspace</Badge>}
                     <Badge tone={k.isActive ? 'success' : 'neutral'} data-testid="key-state">
                       {k.isActive ? 'Active' : 'Inactive'}
                     </Badge>

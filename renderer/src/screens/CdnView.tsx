@@ -113,7 +113,7 @@ export const CdnView = () => {
           <fieldset className="form-field cdn-params">
             <legend className="field-label">Parameters</legend>
             {params.map((p, i) => (
-              <div key={i} className="field-row">
+              <div key={i} className="param-row">
                 <input className="input mono" value={p.name} placeholder="name" aria-label={`Parameter ${i + 1} name`} onChange={(e) => setParam(i, { name: e.currentTarget.value })} />
                 <input className="input mono" value={p.value} placeholder="value" aria-label={`Parameter ${i + 1} value`} onChange={(e) => setParam(i, { value: e.currentTarget.value })} />
                 <Button size="sm" variant="ghost" aria-label={`Remove parameter ${i + 1}`} onClick={() => setParams(params.filter((_, j) => j !== i))} disabled={params.length === 1}>
