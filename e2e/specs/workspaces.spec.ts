@@ -167,6 +167,30 @@ test('a signed CDN URL built in the app serves the file', async ({ ui, running, 
 
   await ui.getByRole('button', { name: 'Open in browser' }).click();
   await expect.poll(() => app.desktop.external).toEqual([url]);
+
+  // Deactivating the key stops its URLs at once; activating brings them back; deleting asks first.
+  await ui.getByRole('button', { name: 'Auth Keys' }).click();
+  const cdnRow = ui.getByTestId('auth-key-row').filter({ hasText: 'CDN signing' });
+  const cdnKey = (await cdnRow.getAttribute('data-key'))!;
+  await cdnRow.getByRole('button', { name: `Deactivate ${cdnKey}` }).click();
+  await expect(cdnRow.getByTestId('key-state')).toHaveText('Inactive');
+  const refused = await fetch(url);
+  expect(refused.status).toBe(403);
+  expect(((await refused.json()) as { error: string }).error).toBe('AUTH_KEY_INACTIVE');
+  await cdnRow.getByRole('button', { name: `Activate ${cdnKey}` }).click();
+  await expect(cdnRow.getByTestId('key-state')).toHaveText('Active');
+  expect((await fetch(url)).status).toBe(200);
+
+  await cdnRow.getByRole('button', { name: `Edit ${cdnKey}` }).click();
+  await ui.getByLabel('Description').fill('CDN signing for the shop');
+  await ui.getByRole('button', { name: 'Save key' }).click();
+  await expect(ui.getByTestId('auth-key-row').filter({ hasText: 'CDN signing for the shop' })).toHaveCount(1);
+
+  await ui.getByTestId('auth-key-row').filter({ hasText: 'CDN signing for the shop' }).getByRole('button', { name: `Delete ${cdnKey}` }).click();
+  await expect(ui.getByRole('dialog')).toContainText('Everything that signs with it stops working at once');
+  await ui.getByRole('button', { name: 'Delete key' }).click();
+  await expect(ui.getByTestId('auth-key-row').filter({ hasText: cdnKey })).toHaveCount(0);
+  expect((await fetch(url)).status).toBe(403);
 });
 
 async function workspaceId(app: ReturnType<typeof browserHost>, name: string): Promise<string> {
