@@ -13,6 +13,7 @@ import type { DesktopPort } from './ports/desktop';
 import type { SecretStore } from './ports/secret-store';
 import { createKeyRotation, type KeyRotationDeps } from './rotation/key-rotation';
 import { openRotationLog } from './rotation/rotation-log';
+import { createClipboardGuard } from './ports/clipboard-guard';
 import { createRunManager, type RunManager, type RunManagerDeps } from './runs/run-manager';
 import { openRunStore } from './runs/run-store';
 import { createVault, type Vault } from './vault/vault';
@@ -127,6 +128,8 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   });
   await rotation.recover();
 
+  const clipboard = createClipboardGuard(ports.desktop, ports.clipboardClearMs ?? 30_000);
+
   const ctx: HandlerContext = {
     version: ports.version,
     host: ports.host,
@@ -139,7 +142,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     runs,
     rotation,
     desktop: ports.desktop,
-    clipboardClearMs: ports.clipboardClearMs ?? 30_000,
+    clipboard,
     clientFor,
     secretOf,
     // A new secret or refresh token must not be served from an old client's token cache.
@@ -158,6 +161,8 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     async close() {
       if (closed) return;
       closed = true;
+      // A copied secret does not outlive the app on the clipboard.
+      await clipboard.flush();
       await runs.close();
       await service?.close();
     },

@@ -34,20 +34,10 @@ export function createAuthKeyHandlers(ctx: HandlerContext): Pick<Handlers, Chann
       const secret = await secretOfKey(c.value.api, id);
       if (!secret.ok) return secret;
       try {
-        await ctx.desktop.writeClipboard(secret.value.secret);
+        return ok(await ctx.clipboard.copySecret(secret.value.secret));
       } catch (cause) {
         return err(AppErrorCode.internal, `Could not use the clipboard: ${cause instanceof Error ? cause.message : String(cause)}`);
       }
-      // Cleared after a while, unless the user has copied something else since.
-      const value = secret.value.secret;
-      const timer = setTimeout(() => {
-        void ctx.desktop
-          .readClipboard()
-          .then((now) => (now === value ? ctx.desktop.writeClipboard('') : undefined))
-          .catch(() => undefined);
-      }, ctx.clipboardClearMs);
-      timer.unref?.();
-      return ok({ clearsInSeconds: Math.round(ctx.clipboardClearMs / 1000) });
     },
     'cdn:sign': async ({ workspaceId, expiresInSeconds, ...o }) => {
       const c = ctx.clientFor(workspaceId);

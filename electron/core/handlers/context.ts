@@ -1,5 +1,6 @@
 import type { Result } from '../../../shared/result';
 import type { ApiClient } from '../api/api-client';
+import type { ClipboardGuard } from '../ports/clipboard-guard';
 import type { DesktopPort } from '../ports/desktop';
 import type { KeyRotation } from '../rotation/key-rotation';
 import type { RunManager } from '../runs/run-manager';
@@ -19,8 +20,8 @@ export interface HandlerContext {
   runs: RunManager;
   rotation: KeyRotation;
   desktop: DesktopPort;
-  /** How long a copied secret stays on the clipboard. */
-  clipboardClearMs: number;
+  /** Copies secrets to the clipboard and clears them again. */
+  clipboard: ClipboardGuard;
   /** The API client of a workspace (the active one when id is undefined). */
   clientFor(workspaceId: string | undefined): Result<{ workspaceId: string; api: ApiClient }>;
   /** The Auth Secret of a workspace (vault, or the embedded service's in memory). Core-only. */
