@@ -15,6 +15,7 @@ import { createCore, type Core } from '../create-core';
 import { dispatch } from '../ipc/dispatch';
 import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
+import { createUnavailableSecretStore } from '../vault/unavailable-secret-store';
 
 let dir = '';
 let core: Core;
@@ -234,6 +235,21 @@ describe('remote workspaces', () => {
     } finally {
       await reopened.close();
     }
+  });
+
+  it('without a keychain, refuses to store a secret and writes none to disk', async () => {
+    const plainDir = path.join(dir, 'no-keyring');
+    const bare = await createCore({ dataDir: plainDir, downloadsDir: dir, secretStore: createUnavailableSecretStore('No Secret Service on this machine.'), desktop, host: 'browser', version: '0.0.0' });
+    try {
+      const refused = await dispatch(bare.handlers, 'workspaces:save', remoteDraft({ name: 'Nowhere to keep it' }));
+      expect(refused.ok ? null : refused.error).toMatchObject({ code: 'VAULT_UNAVAILABLE' });
+      expect(refused.ok ? '' : refused.error.message).toMatch(/never writes secrets to disk in plain text/);
+      const listed = await dispatch(bare.handlers, 'workspaces:list', {});
+      expect(listed.ok && (listed.value as Workspace[]).map((w) => w.name)).toEqual(['Local (this computer)']);
+    } finally {
+      await bare.close();
+    }
+    for (const text of await filesUnder(plainDir)) expect(text.includes(remote.authSecret)).toBe(false);
   });
 
   it('keeps no secret in plain text on disk', async () => {
