@@ -24,7 +24,8 @@ export const workspaceInputSchema = z.object({
     .refine((u) => /^https?:\/\//i.test(u), 'The endpoint must start with http:// or https://.'),
   /** The workspace slug used in content-delivery URLs (`https://{slug}.tlcdn.com/...`). */
   slug: z.string().trim().max(100).regex(/^[a-z0-9-]*$/, 'Lowercase letters, digits and dashes.').default(''),
-  authKey: z.string().trim().min(1, 'The Auth Key is required.').max(200),
+  /** Required except for a browser sign-in (whose key the deployment chose). */
+  authKey: z.string().trim().max(200),
   authSecret: z.string().max(500).optional(),
   authMode: authModeSchema.default('signature'),
   signatureAlgo: signatureAlgoSchema.default('sha384'),

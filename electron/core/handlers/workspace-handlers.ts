@@ -50,10 +50,20 @@ export function createWorkspaceHandlers(ctx: HandlerContext): Pick<Handlers, Cha
       }
       const existing = input.id ? ctx.workspaces.get(input.id) : null;
       if (input.id && !existing) return err(AppErrorCode.notFound, `No workspace with id ${input.id}.`);
+      if (input.authMode === 'browser' || existing?.authMode === 'browser') {
+        // A browser sign-in is renamed here; its endpoint and key come from the sign-in itself.
+        if (!existing || existing.authMode !== 'browser' || input.authMode !== 'browser') {
+          return err(AppErrorCode.invalidRequest, 'Use "Sign in with browser" to set up browser sign-in; to use a key and secret instead, remove the workspace and add it again.');
+        }
+        if (input.endpoint.replace(/\/+$/, '') !== existing.endpoint) return err(AppErrorCode.invalidRequest, 'Sign in again to use another endpoint.');
+        const renamed = await ctx.workspaces.upsert({ ...existing, name: input.name, slug: input.slug });
+        return renamed.ok ? ok(await toWorkspace(ctx, renamed.value)) : renamed;
+      }
+      if (!input.authKey) return err(AppErrorCode.invalidRequest, 'The Auth Key is required.');
       const id = existing?.id ?? newId();
       const secret = input.authSecret?.trim() ?? '';
       const keyChanged = existing !== null && existing.authKey !== input.authKey;
-      if (input.authMode !== 'browser' && !secret && (!existing || keyChanged || !(await ctx.vault.get(id)))) {
+      if (!secret && (!existing || keyChanged || !(await ctx.vault.get(id)))) {
         return err(AppErrorCode.invalidRequest, keyChanged ? 'A new Auth Key needs its Auth Secret.' : 'The Auth Secret is required.');
       }
       if (secret) {

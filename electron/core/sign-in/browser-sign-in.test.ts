@@ -79,6 +79,11 @@ describe('browser sign-in', () => {
       // The first request traded the refresh token for a new pair: the stored one was replaced.
       const refreshAfter = await core.vault.get(refreshTokenAccount(ws!.id));
       expect(refreshAfter).not.toBe(refreshBefore);
+      // Renaming keeps the sign-in; switching it to a key needs the key's secret; another endpoint needs a new sign-in.
+      const renamed = await dispatch(core.handlers, 'workspaces:save', { id: ws!.id, name: 'Signed in (renamed)', endpoint: remote.url, authKey: '', authMode: 'browser' });
+      expect(renamed.ok && (renamed.value as Workspace)).toMatchObject({ name: 'Signed in (renamed)', authMode: 'browser' });
+      const moved = await dispatch(core.handlers, 'workspaces:save', { id: ws!.id, name: 'x', endpoint: 'http://127.0.0.1:1', authKey: '', authMode: 'browser' });
+      expect(moved.ok ? null : moved.error.message).toMatch(/Sign in again/);
       const test = await dispatch(core.handlers, 'workspaces:test', { id: ws!.id });
       expect(test.ok && (test.value as { ok: boolean }).ok).toBe(true);
     } finally {

@@ -73,7 +73,8 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
   });
   const cancelSignIn = useBridgeMutation('workspaces:signInCancel');
   const needsSecret = !local && (!existing || existing.authKey !== authKey.trim() || !existing.hasSecret);
-  const canSave = local || (name.trim() !== '' && endpointOk && authKey.trim() !== '' && (!needsSecret || authSecret !== ''));
+  const browser = existing?.authMode === 'browser';
+  const canSave = local || (name.trim() !== '' && endpointOk && (browser || (authKey.trim() !== '' && (!needsSecret || authSecret !== ''))));
 
   return (
     <form
@@ -183,11 +184,9 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
             Test connection
           </Button>
         )}
-        {existing?.authMode !== 'browser' && (
-          <Button type="submit" variant="primary" busy={save.isPending} disabled={save.isPending || !canSave}>
-            Save workspace
-          </Button>
-        )}
+        <Button type="submit" variant="primary" busy={save.isPending} disabled={save.isPending || !canSave}>
+          Save workspace
+        </Button>
       </div>
     </form>
   );
