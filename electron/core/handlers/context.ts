@@ -31,3 +31,13 @@ export interface HandlerContext {
   /** True when a workspace's requests can be signed (vault secret, or the embedded service's key in memory). */
   canSign(workspaceId: string): Promise<boolean>;
 }
+
+/** Runs `use` with the API client of a workspace (the active one when undefined), or answers why there is none. */
+export async function withApi<T>(
+  ctx: HandlerContext,
+  workspaceId: string | undefined,
+  use: (api: ApiClient, workspaceId: string) => Promise<Result<T>>,
+): Promise<Result<T>> {
+  const client = ctx.clientFor(workspaceId);
+  return client.ok ? use(client.value.api, client.value.workspaceId) : client;
+}

@@ -1,30 +1,15 @@
 import type { Handlers } from '../ipc/handlers';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from '../templates/template-api';
-import type { HandlerContext } from './context';
+import { withApi, type HandlerContext } from './context';
 
 type TemplateChannels = 'templates:list' | 'templates:get' | 'templates:create' | 'templates:update' | 'templates:delete';
 
 export function createTemplateHandlers(ctx: HandlerContext): Pick<Handlers, TemplateChannels> {
   return {
-    'templates:list': async ({ workspaceId, ...query }) => {
-      const client = ctx.clientFor(workspaceId);
-      return client.ok ? listTemplates(client.value.api, query) : client;
-    },
-    'templates:get': async ({ workspaceId, id }) => {
-      const client = ctx.clientFor(workspaceId);
-      return client.ok ? getTemplate(client.value.api, id) : client;
-    },
-    'templates:create': async ({ workspaceId, ...input }) => {
-      const client = ctx.clientFor(workspaceId);
-      return client.ok ? createTemplate(client.value.api, input) : client;
-    },
-    'templates:update': async ({ workspaceId, id, ...change }) => {
-      const client = ctx.clientFor(workspaceId);
-      return client.ok ? updateTemplate(client.value.api, id, change) : client;
-    },
-    'templates:delete': async ({ workspaceId, id }) => {
-      const client = ctx.clientFor(workspaceId);
-      return client.ok ? deleteTemplate(client.value.api, id) : client;
-    },
+    'templates:list': ({ workspaceId, ...query }) => withApi(ctx, workspaceId, (api) => listTemplates(api, query)),
+    'templates:get': ({ workspaceId, id }) => withApi(ctx, workspaceId, (api) => getTemplate(api, id)),
+    'templates:create': ({ workspaceId, ...input }) => withApi(ctx, workspaceId, (api) => createTemplate(api, input)),
+    'templates:update': ({ workspaceId, id, ...change }) => withApi(ctx, workspaceId, (api) => updateTemplate(api, id, change)),
+    'templates:delete': ({ workspaceId, id }) => withApi(ctx, workspaceId, (api) => deleteTemplate(api, id)),
   };
 }
