@@ -63,8 +63,13 @@ export function createWorkspaceHandlers(ctx: HandlerContext): Pick<Handlers, Cha
       const id = existing?.id ?? newId();
       const secret = input.authSecret?.trim() ?? '';
       const keyChanged = existing !== null && existing.authKey !== input.authKey;
-      if (!secret && (!existing || keyChanged || !(await ctx.vault.get(id)))) {
-        return err(AppErrorCode.invalidRequest, keyChanged ? 'A new Auth Key needs its Auth Secret.' : 'The Auth Secret is required.');
+      // The stored secret only ever goes where it was first given: another endpoint needs it typed again.
+      const endpointChanged = existing !== null && existing.endpoint !== input.endpoint.replace(/\/+$/, '');
+      if (!secret && (!existing || keyChanged || endpointChanged || !(await ctx.vault.get(id)))) {
+        return err(
+          AppErrorCode.invalidRequest,
+          keyChanged ? 'A new Auth Key needs its Auth Secret.' : endpointChanged ? 'Type the Auth Secret again to use it with another endpoint.' : 'The Auth Secret is required.',
+        );
       }
       if (secret) {
         const stored = await storeSecret(ctx, id, secret);
@@ -117,7 +122,9 @@ export function createWorkspaceHandlers(ctx: HandlerContext): Pick<Handlers, Cha
       };
       // A typed secret wins; otherwise the stored one (same key only), read here in core.
       const typed = draft?.authSecret?.trim();
-      const secret = typed || (saved && saved.authKey === workspace.authKey ? await ctx.secretOf(saved.id) : null);
+      // The stored one only for the same key at the same endpoint: a page must not send it elsewhere.
+      const sameTarget = saved !== null && saved.authKey === workspace.authKey && saved.endpoint === workspace.endpoint;
+      const secret = typed || (sameTarget ? await ctx.secretOf(saved.id) : null);
       const own = saved && workspace.authMode === 'browser' ? ctx.clientFor(saved.id) : null;
       return ok(
         await testConnection({

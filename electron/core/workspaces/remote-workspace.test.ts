@@ -104,6 +104,29 @@ describe('remote workspaces', () => {
     const renamed = await call<Workspace>('workspaces:save', { ...remoteDraft({ name: 'Second (renamed)', authSecret: '' }), id: added.id });
     expect(renamed.name).toBe('Second (renamed)');
     expect((await call<ConnectionReport>('workspaces:test', { id: added.id })).ok).toBe(true);
+    // The stored secret never travels to an endpoint the page names: testing or saving elsewhere needs it typed.
+    const seen: string[] = [];
+    const listener = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('latin1')));
+      req.on('end', () => {
+        seen.push(`${req.url} ${req.headers.authorization ?? ''} ${body}`);
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    try {
+      const elsewhereUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+      const elsewhere = await call<ConnectionReport>('workspaces:test', { id: added.id, draft: { ...remoteDraft({ endpoint: elsewhereUrl, authMode: 'bearer' }), authSecret: undefined } });
+      expect(check(elsewhere, 'secret')).toMatchObject({ status: 'fail' });
+      expect(seen.length).toBeGreaterThan(0);
+      const basic = Buffer.from(`${remote.authKey}:${remote.authSecret}`).toString('base64');
+      for (const request of seen) expect(request.includes(remote.authSecret) || request.includes(basic)).toBe(false);
+    } finally {
+      await new Promise((resolve) => listener.close(resolve));
+    }
+    const moved = await failure('workspaces:save', { ...remoteDraft({ endpoint: 'https://other.example', authSecret: '' }), id: added.id });
+    expect(moved?.message).toMatch(/Type the Auth Secret again/);
     const listed = await call<Workspace[]>('workspaces:list', {});
     expect(listed.map((w) => w.id)).toEqual(['local', added.id]);
     expect(JSON.stringify(listed)).not.toContain(remote.authSecret);

@@ -72,7 +72,9 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
     },
   });
   const cancelSignIn = useBridgeMutation('workspaces:signInCancel');
-  const needsSecret = !local && (!existing || existing.authKey !== authKey.trim() || !existing.hasSecret);
+  // A stored secret is only reused for the same key at the same endpoint.
+  const needsSecret =
+    !local && (!existing || existing.authKey !== authKey.trim() || existing.endpoint !== endpoint.trim().replace(/\/+$/, '') || !existing.hasSecret);
   const browser = existing?.authMode === 'browser';
   const canSave = local || (name.trim() !== '' && endpointOk && (browser || (authKey.trim() !== '' && (!needsSecret || authSecret !== ''))));
 
