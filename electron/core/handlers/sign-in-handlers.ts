@@ -27,6 +27,10 @@ export function createSignInHandlers(ctx: HandlerContext): Pick<Handlers, Channe
       if (!status.secure) return err(AppErrorCode.vaultUnavailable, `Signing in keeps a refresh token in the system keychain, which is not available: ${status.detail}`);
       const existing = id ? ctx.workspaces.get(id) : null;
       if (id && !existing) return err(AppErrorCode.notFound, `No workspace with id ${id}.`);
+      // Signing in again renews a browser sign-in; it never replaces a workspace's key and secret.
+      if (existing && (existing.authMode !== 'browser' || existing.endpoint !== endpoint.replace(/\/+$/, ''))) {
+        return err(AppErrorCode.invalidRequest, 'Only a browser sign-in at the same endpoint can be renewed; add a new workspace to sign in elsewhere.');
+      }
       running?.abort();
       const controller = new AbortController();
       running = controller;
@@ -48,8 +52,6 @@ export function createSignInHandlers(ctx: HandlerContext): Pick<Handlers, Channe
         tokenScopes: null,
       });
       if (!saved.ok) return saved;
-      // A secret of an earlier signed setup is no longer needed: browser sign-in holds none.
-      await ctx.vault.delete(workspaceId);
       ctx.forgetClient(workspaceId);
       return ok(await toWorkspace(ctx, saved.value));
     },
