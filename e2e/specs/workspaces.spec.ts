@@ -37,6 +37,7 @@ test('an admin adds a second workspace, tests it, copies a secret, rotates its k
   await expect(ui.getByTestId('check-key')).toHaveAttribute('data-status', 'ok');
   await expect(ui.getByTestId('check-secret')).toHaveAttribute('data-status', 'fail');
   await expect(ui.getByTestId('check-secret')).toContainText('INVALID_SIGNATURE');
+  await ui.screenshot({ path: repoPath('docs/screenshots/workspace-test.png') });
 
   await ui.getByLabel('Auth Secret', { exact: true }).fill(remote.authSecret);
   await ui.getByRole('button', { name: 'Test connection' }).click();
