@@ -19,6 +19,9 @@ async function setEditorText(ui: Page, text: string): Promise<void> {
   await ui.keyboard.press('ControlOrMeta+a');
   await ui.keyboard.press('Delete');
   await ui.keyboard.insertText(text);
+  // The whole text is there (a render lagging behind the typing must not have wiped it).
+  const lastLine = text.trim().split('\n').reverse().find((l) => /\w/.test(l))?.trim() ?? '';
+  await expect(ui.getByTestId('template-editor').locator('.cm-content')).toContainText(lastLine);
 }
 
 test('an admin stores SFTP credentials, exports a folder through a Template that names them, then deletes both', async ({ ui, workDir }) => {

@@ -23,6 +23,9 @@ async function setEditorText(ui: Page, text: string): Promise<void> {
   await ui.keyboard.press('ControlOrMeta+a');
   await ui.keyboard.press('Delete');
   await ui.keyboard.insertText(text);
+  // The whole text is there (a render lagging behind the typing must not have wiped it).
+  const lastLine = text.trim().split('\n').reverse().find((l) => /\w/.test(l))?.trim() ?? '';
+  await expect(ui.getByTestId('template-editor').locator('.cm-content')).toContainText(lastLine);
 }
 
 test('an admin creates a Template, finds it, runs it on a folder, edits it with a diff, duplicates and deletes', async ({ ui, workDir }) => {

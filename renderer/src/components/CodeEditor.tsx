@@ -62,6 +62,9 @@ export const CodeEditor = ({ value, onChange, readOnly = false, diagnostics = []
   const view = useRef<EditorView | null>(null);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
+  // Texts this editor reported itself. React may render one of them after the user typed on (a render
+  // lagging behind fast typing or a paste); pushing it back in would wipe what was just typed.
+  const emitted = useRef<string[]>([]);
 
   useEffect(() => {
     if (!host.current) return;
@@ -80,7 +83,10 @@ export const CodeEditor = ({ value, onChange, readOnly = false, diagnostics = []
           EditorView.editable.of(!readOnly),
           EditorView.contentAttributes.of({ 'aria-label': label, ...(readOnly ? { 'aria-readonly': 'true' } : {}) }),
           EditorView.updateListener.of((u) => {
-            if (u.docChanged) onChangeRef.current?.(u.state.doc.toString());
+            if (!u.docChanged) return;
+            const text = u.state.doc.toString();
+            emitted.current = [...emitted.current.slice(-19), text];
+            onChangeRef.current?.(text);
           }),
         ],
       }),
@@ -96,9 +102,16 @@ export const CodeEditor = ({ value, onChange, readOnly = false, diagnostics = []
 
   useEffect(() => {
     const editor = view.current;
-    if (editor && editor.state.doc.toString() !== value) {
-      editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
+    if (!editor) return;
+    if (editor.state.doc.toString() === value) {
+      // React has caught up with the text: no older render can still arrive.
+      emitted.current = [];
+      return;
     }
+    if (emitted.current.includes(value)) return;
+    // A value from outside (a loaded Template, a reset): it replaces the text.
+    emitted.current = [];
+    editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
   }, [value]);
 
   useEffect(() => {
