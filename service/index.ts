@@ -73,7 +73,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     accountId: LOCAL_ACCOUNT_ID,
     rateLimiter: new RateLimiter(options.maxAssembliesPerMinute ?? null),
     hostname: 'localhost',
-    oauth: createOAuth(db),
+    oauth: createOAuth(db, () => urls.base),
   };
 
   const sockets = new Set<Socket>();

@@ -4,8 +4,8 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&
 
 // Inline styles only (the page's CSP allows nothing else); light and dark follow the system.
 const STYLE = `
-:root { color-scheme: light dark; --bg: #f5f5f7; --card: #fff; --text: #1d1d1f; --muted: #6b6b73; --border: #d9d9de; --accent: #2f6fde; }
-@media (prefers-color-scheme: dark) { :root { --bg: #1c1c1f; --card: #26262a; --text: #ececf0; --muted: #9d9da6; --border: #36363c; --accent: #5b93f5; } }
+:root { color-scheme: light dark; --bg: #f5f5f7; --card: #fff; --text: #1d1d1f; --muted: #6b6b73; --border: #d9d9de; --accent: #2f6fde; --error: #c4322b; --error-bg: #fdecea; }
+@media (prefers-color-scheme: dark) { :root { --bg: #1c1c1f; --card: #26262a; --text: #ececf0; --muted: #9d9da6; --border: #36363c; --accent: #5b93f5; --error: #e5675f; --error-bg: #3a2321; } }
 * { box-sizing: border-box; }
 body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: var(--bg); color: var(--text);
   font: 15px/1.5 -apple-system, BlinkMacSystemFont, 'Segoe UI', system-ui, Ubuntu, sans-serif; }
@@ -20,6 +20,8 @@ select { width: 100%; font: inherit; padding: 8px; border-radius: 8px; border: 1
 .actions { display: flex; gap: 10px; justify-content: flex-end; margin-top: 22px; }
 button { font: inherit; padding: 8px 16px; border-radius: 8px; border: 1px solid var(--border); background: var(--card); color: var(--text); cursor: pointer; }
 button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
+button:disabled { opacity: 0.5; cursor: not-allowed; }
+.error { border: 1px solid var(--error); background: var(--error-bg); color: var(--text); border-radius: 8px; padding: 10px 12px; }
 button:focus-visible, select:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 `;
 
@@ -28,22 +30,36 @@ const page = (title: string, body: string) =>
 
 export const messagePage = (title: string, message: string) => page(title, `<h1>${esc(title)}</h1><p>${esc(message)}</p>`);
 
+/** An active key on the consent page, with the scopes asked that it lacks (it cannot be chosen then). */
+export interface ConsentKey {
+  key: AccountRow;
+  lacks: string[];
+}
+
 /** The consent page: which client asks, where it will send you back, which scopes, for which key. */
-export function consentPage(o: { consentId: string; clientId: string; redirectUri: string; scope: string | null; keys: AccountRow[] }): string {
+export function consentPage(o: { consentId: string; clientId: string; redirectUri: string; scope: string | null; keys: ConsentKey[]; error?: string }): string {
   const scopes = o.scope === null ? '<li>every scope of the key you choose</li>' : o.scope.split(',').map((s) => `<li><code>${esc(s)}</code></li>`).join('');
+  const usable = o.keys.filter((k) => k.lacks.length === 0);
   const options = o.keys
-    .map((k) => `<option value="${esc(k.authKey)}">${esc(k.description ? `${k.description} — ` : '')}${esc(k.authKey)}${k.scope ? ` (${esc(k.scope.split(',').join(', '))})` : ' (all scopes)'}</option>`)
+    .map(({ key: k, lacks }) => {
+      const label = `${k.description ? `${k.description} — ` : ''}${k.authKey}${k.scope ? ` (${k.scope.split(',').join(', ')})` : ' (all scopes)'}`;
+      return lacks.length === 0
+        ? `<option value="${esc(k.authKey)}">${esc(label)}</option>`
+        : `<option value="${esc(k.authKey)}" disabled>${esc(`${label} — lacks ${lacks.join(', ')}`)}</option>`;
+    })
     .join('');
+  const problem = o.error ?? (usable.length === 0 ? 'No active Auth Key has every scope asked for: you can only Deny.' : undefined);
   return page(
     'Allow access?',
     `<h1>Allow <code>${esc(o.clientId)}</code> to use this service?</h1>
+${problem ? `<p class="error" role="alert">${esc(problem)}</p>` : ''}
 <p>It asks for:</p><ul>${scopes}</ul>
 <p class="muted">You will be sent back to <code>${esc(o.redirectUri)}</code>. It receives short-lived tokens, never an Auth Secret.</p>
 <form method="post" action="/authorize">
 <input type="hidden" name="consent" value="${esc(o.consentId)}">
 <label for="auth_key">Act as the Auth Key</label>
 <select id="auth_key" name="auth_key">${options}</select>
-<div class="actions"><button type="submit" name="decision" value="deny">Deny</button><button type="submit" name="decision" value="allow" class="primary" autofocus>Allow</button></div>
+<div class="actions"><button type="submit" name="decision" value="deny">Deny</button><button type="submit" name="decision" value="allow" class="primary"${usable.length === 0 ? ' disabled' : ' autofocus'}>Allow</button></div>
 </form>`,
   );
 }

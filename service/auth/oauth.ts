@@ -29,6 +29,8 @@ interface PendingCode extends AuthorizeRequest {
   used: boolean;
 }
 
+const LOOPBACK_HOSTS = ['127.0.0.1', '[::1]', 'localhost'];
+
 /** RFC 8252: a native app's redirect is a loopback address (any port) or https. */
 export function redirectAllowed(uri: string): boolean {
   let u: URL;
@@ -39,7 +41,39 @@ export function redirectAllowed(uri: string): boolean {
   }
   if (u.hash) return false;
   if (u.protocol === 'https:') return true;
-  return u.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(u.hostname);
+  return u.protocol === 'http:' && LOOPBACK_HOSTS.includes(u.hostname);
+}
+
+/**
+ * Whether a request reached the consent page under a name the service answers to. A web page that
+ * rebinds its own DNS name to 127.0.0.1 shares an origin with the service but still sends its own
+ * name as Host, so it is turned away here (DNS rebinding).
+ */
+function hostAllowed(req: IncomingMessage, publicHost: string): boolean {
+  const host = req.headers.host ?? '';
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${host}`).hostname;
+  } catch {
+    return false;
+  }
+  return LOOPBACK_HOSTS.includes(hostname) || (publicHost !== '' && host === publicHost);
+}
+
+/**
+ * Whether the answer to the consent page came from somewhere else than the page itself. Browsers send
+ * `Sec-Fetch-Site` and `Origin` with a form post; a script on another site cannot fake either.
+ */
+function crossSitePost(req: IncomingMessage): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') return true;
+  const origin = req.headers.origin;
+  if (typeof origin !== 'string') return false;
+  try {
+    return new URL(origin).host !== req.headers.host;
+  } catch {
+    return true; // "null" (sandboxed or opaque origin) and garbage
+  }
 }
 
 const sha256url = (s: string) => createHash('sha256').update(s).digest('base64url');
@@ -49,6 +83,9 @@ const noStore = { 'Cache-Control': 'no-store' };
 const csp = (formOrigin = '') => `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${formOrigin ? ` ${formOrigin}` : ''}; frame-ancestors 'none'`;
 
 function sendHtml(res: ServerResponse, status: number, html: string, formOrigin = ''): void {
+  // The API answers every origin (CORS *); the consent page must not: its one-time form token
+  // would let any web page read it and answer Allow on the user's behalf.
+  res.removeHeader('Access-Control-Allow-Origin');
   res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp(formOrigin), 'X-Frame-Options': 'DENY', ...noStore });
   res.end(html);
 }
@@ -56,6 +93,7 @@ function sendHtml(res: ServerResponse, status: number, html: string, formOrigin 
 function redirect(res: ServerResponse, to: string, params: Record<string, string>): void {
   const u = new URL(to);
   for (const [k, v] of Object.entries(params)) if (v !== '') u.searchParams.set(k, v);
+  res.removeHeader('Access-Control-Allow-Origin');
   res.writeHead(302, { Location: u.toString(), ...noStore });
   res.end();
 }
@@ -65,7 +103,7 @@ function redirect(res: ServerResponse, to: string, params: Record<string, string
  * `refresh_token`) behind a consent page. The user of the local service is whoever sits at this
  * computer, so consent is a click; the key the tokens act for is chosen on the page.
  */
-export function createOAuth(db: ServiceDatabase) {
+export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () => '') {
   const consents = new Map<string, AuthorizeRequest & { expiresAtMs: number }>();
   const codes = new Map<string, PendingCode>();
 
@@ -75,13 +113,43 @@ export function createOAuth(db: ServiceDatabase) {
   };
 
   const activeKeys = (): AccountRow[] => db.allAccounts().filter((a) => a.isActive !== false);
+  const scopesOf = (key: AccountRow): string[] => (key.scope === null || key.scope === undefined ? [...ALLOWED_SCOPES] : key.scope.split(',').filter(Boolean));
+  /** The scopes asked that the key does not hold (none when every scope of the key is asked for). */
+  const lacking = (key: AccountRow, scope: string | null): string[] => (scope === null ? [] : scope.split(',').filter((s) => !scopeAllows(key.scope ?? null, s)));
+  const publicHost = (): string => {
+    try {
+      return new URL(publicUrl()).host;
+    } catch {
+      return '';
+    }
+  };
+  /** The service's own URL as this request reached it (the public base URL when that is how it came). */
+  const issuerOf = (req: IncomingMessage): string => {
+    const pub = publicUrl().replace(/\/+$/, '');
+    const host = req.headers.host ?? '';
+    if (pub && host === publicHost()) return pub;
+    if (host && hostAllowed(req, '')) return `http://${host}`;
+    return pub || 'http://127.0.0.1';
+  };
 
-  function issue(res: ServerResponse, o: { authKey: string; scope: string; aud: string; clientId: string; grantId: string }): void {
+  /** Stores the request under a new one-time form token and shows the consent page for it. */
+  function showConsent(res: ServerResponse, status: number, request: AuthorizeRequest, error?: string): void {
+    const consentId = randomBytes(24).toString('base64url');
+    consents.set(consentId, { ...request, expiresAtMs: Date.now() + CONSENT_LIFETIME_MS });
+    const keys = activeKeys().map((key) => ({ key, lacks: lacking(key, request.scope) }));
+    sendHtml(res, status, consentPage({ consentId, clientId: request.clientId, redirectUri: request.redirectUri, scope: request.scope, keys, error }), new URL(request.redirectUri).origin);
+  }
+
+/**
+   * Answers a token request with a new access token (`scope`) and a new refresh token, which keeps
+   * the scopes of the whole sign-in (`grantScope`): narrowing one access token narrows nothing else.
+   */
+  function issue(res: ServerResponse, o: { authKey: string; scope: string; grantScope: string; aud: string; clientId: string; grantId: string }): void {
     const now = Date.now();
     const access = randomBytes(32).toString('base64url');
     const refresh = randomBytes(32).toString('base64url');
     db.saveToken({ tokenHash: tokenHash(access), authKey: o.authKey, scope: o.scope, aud: o.aud, expiresAtMs: now + 21600_000, grantId: o.grantId });
-    db.saveRefreshToken({ hash: tokenHash(refresh), grantId: o.grantId, authKey: o.authKey, scope: o.scope, aud: o.aud, clientId: o.clientId, expiresAtMs: now + REFRESH_LIFETIME_MS });
+    db.saveRefreshToken({ hash: tokenHash(refresh), grantId: o.grantId, authKey: o.authKey, scope: o.grantScope, aud: o.aud, clientId: o.clientId, expiresAtMs: now + REFRESH_LIFETIME_MS });
     db.touchAccount(o.authKey, now);
     sendJson(
       res,
@@ -94,7 +162,7 @@ export function createOAuth(db: ServiceDatabase) {
   return {
     /** RFC 8414 metadata: how a client learns this deployment offers browser sign-in. */
     metadata(req: IncomingMessage, res: ServerResponse): void {
-      const issuer = `http://${req.headers.host ?? 'localhost'}`;
+      const issuer = issuerOf(req);
       sendJson(res, 200, {
         issuer,
         authorization_endpoint: `${issuer}/authorize`,
@@ -108,8 +176,9 @@ export function createOAuth(db: ServiceDatabase) {
     },
 
     /** GET /authorize: validate, then show the consent page (errors before a valid redirect never redirect). */
-    authorizePage(res: ServerResponse, q: URLSearchParams): void {
+    authorizePage(req: IncomingMessage, res: ServerResponse, q: URLSearchParams): void {
       prune(Date.now());
+      if (!hostAllowed(req, publicHost())) return sendHtml(res, 421, messagePage('Wrong address', 'This sign-in page is only served at the address of the service itself.'));
       const clientId = q.get('client_id') ?? '';
       const redirectUri = q.get('redirect_uri') ?? '';
       if (!clientId || clientId.length > 300) return sendHtml(res, 400, messagePage('Sign-in refused', 'The request names no client (client_id).'));
@@ -131,30 +200,31 @@ export function createOAuth(db: ServiceDatabase) {
       }
       const resource = q.get('resource');
       const aud = resource ? (/\/mcp\b/.test(resource) ? 'mcp' : 'api2') : 'api2';
-      const keys = activeKeys();
-      if (keys.length === 0) return sendHtml(res, 403, messagePage('No active key', 'This service has no active Auth Key to sign in with.'));
-      const consentId = randomBytes(24).toString('base64url');
-      consents.set(consentId, { clientId, redirectUri, codeChallenge: challenge, state, scope, aud, expiresAtMs: Date.now() + CONSENT_LIFETIME_MS });
-      sendHtml(res, 200, consentPage({ consentId, clientId, redirectUri, scope, keys }), new URL(redirectUri).origin);
+      if (activeKeys().length === 0) return sendHtml(res, 403, messagePage('No active key', 'This service has no active Auth Key to sign in with.'));
+      showConsent(res, 200, { clientId, redirectUri, codeChallenge: challenge, state, scope, aud });
     },
 
     /** POST /authorize: the user's answer. */
-    async decide(res: ServerResponse, fields: Record<string, string>): Promise<void> {
+    async decide(req: IncomingMessage, res: ServerResponse, fields: Record<string, string>): Promise<void> {
       const now = Date.now();
       prune(now);
+      if (!hostAllowed(req, publicHost()) || crossSitePost(req)) {
+        return sendHtml(res, 403, messagePage('Sign-in refused', 'This answer did not come from the consent page of this service.'));
+      }
       const consent = consents.get(fields.consent ?? '');
       if (!consent) return sendHtml(res, 400, messagePage('This page has expired', 'Start the sign-in again from the app.'));
       consents.delete(fields.consent!);
-      if (fields.decision !== 'allow') return redirect(res, consent.redirectUri, { error: 'access_denied', error_description: 'The user declined.', state: consent.state });
+      const request: AuthorizeRequest = consent;
+      if (fields.decision !== 'allow') return redirect(res, request.redirectUri, { error: 'access_denied', error_description: 'The user declined.', state: request.state });
       const key = activeKeys().find((k) => k.authKey === fields.auth_key);
-      if (!key) return sendHtml(res, 400, messagePage('Sign-in refused', 'Choose an active Auth Key.'));
-      const keyScopes = key.scope === null || key.scope === undefined ? [...ALLOWED_SCOPES] : key.scope.split(',').filter(Boolean);
-      const granted = consent.scope === null ? keyScopes : consent.scope.split(',');
-      const wider = granted.filter((s) => !scopeAllows(key.scope ?? null, s));
-      if (wider.length > 0) return redirect(res, consent.redirectUri, { error: 'invalid_scope', error_description: `The key ${key.authKey} does not have ${wider.join(', ')}.`, state: consent.state });
+      // A key that cannot grant what is asked: say so on the page and let the user pick another (or Deny).
+      if (!key) return showConsent(res, 400, request, 'Choose an active Auth Key.');
+      const missing = lacking(key, request.scope);
+      if (missing.length > 0) return showConsent(res, 400, request, `The key ${key.authKey} does not have ${missing.join(', ')}: choose a key that has every scope asked, or Deny.`);
+      const granted = request.scope === null ? scopesOf(key) : request.scope.split(',');
       const code = randomBytes(32).toString('base64url');
-      codes.set(tokenHash(code), { ...consent, scope: granted.join(','), authKey: key.authKey, grantId: randomBytes(12).toString('hex'), expiresAtMs: now + CODE_LIFETIME_MS, used: false });
-      redirect(res, consent.redirectUri, { code, state: consent.state });
+      codes.set(tokenHash(code), { ...request, scope: granted.join(','), authKey: key.authKey, grantId: randomBytes(12).toString('hex'), expiresAtMs: now + CODE_LIFETIME_MS, used: false });
+      redirect(res, request.redirectUri, { code, state: request.state });
     },
 
     /** POST /token, grant_type=authorization_code. */
@@ -177,23 +247,31 @@ export function createOAuth(db: ServiceDatabase) {
       if (f.resource && (/\/mcp\b/.test(f.resource) ? 'mcp' : 'api2') !== pending.aud) return invalid('resource differs from the authorization request.');
       const account = db.getAccount(pending.authKey);
       if (!account || account.isActive === false) return sendError(res, apiError(AUTH_KEY_INACTIVE, `The auth key "${pending.authKey}" is inactive.`, 401));
-      issue(res, { authKey: pending.authKey, scope: pending.scope ?? '', aud: pending.aud, clientId: pending.clientId, grantId: pending.grantId });
+      const scope = pending.scope ?? '';
+      issue(res, { authKey: pending.authKey, scope, grantScope: scope, aud: pending.aud, clientId: pending.clientId, grantId: pending.grantId });
     },
 
-    /** POST /token, grant_type=refresh_token: a new pair; the presented refresh token stops working. */
+    /**
+     * POST /token, grant_type=refresh_token: a new pair; the presented refresh token stops working.
+     * Every check runs before the token is used up, so a refused request (key inactive, scope too
+     * wide) leaves the sign-in working.
+     */
     refresh(res: ServerResponse, f: Record<string, string>): void {
       if (!f.refresh_token || !f.client_id) return sendError(res, apiError('TOKEN_INVALID_REQUEST', 'refresh_token needs refresh_token and client_id.', 400));
-      const row = db.useRefreshToken(tokenHash(f.refresh_token));
+      const hash = tokenHash(f.refresh_token);
+      const row = db.findRefreshToken(hash);
       const invalid = (why: string) => sendError(res, apiError('TOKEN_INVALID_GRANT', why, 400));
-      if (!row) return invalid('The refresh token is unknown: sign in again.');
-      if (row.used) {
+      const reused = (grantId: string) => {
         // Reuse of a rotated refresh token: treat the grant as compromised (OAuth 2.1 §4.3.1).
-        db.revokeGrant(row.grantId);
+        db.revokeGrant(grantId);
         return invalid('The refresh token was already used; this sign-in is revoked. Sign in again.');
-      }
+      };
+      if (!row) return invalid('The refresh token is unknown: sign in again.');
+      if (row.used) return reused(row.grantId);
       if (row.expiresAtMs < Date.now()) return invalid('The refresh token has expired: sign in again.');
       if (row.clientId !== f.client_id) return invalid('client_id differs from the one the token was issued to.');
       const account = db.getAccount(row.authKey);
+      // A deactivated key keeps its sign-ins: refused now, the same refresh token works once it is active again.
       if (!account || account.isActive === false) return sendError(res, apiError(AUTH_KEY_INACTIVE, `The auth key "${row.authKey}" is inactive.`, 401));
       let scope = row.scope;
       if (f.scope && f.scope.trim()) {
@@ -203,7 +281,10 @@ export function createOAuth(db: ServiceDatabase) {
         if (wider.length > 0) return invalid(`The sign-in did not grant ${wider.join(', ')}.`);
         scope = n.scope;
       }
-      issue(res, { authKey: row.authKey, scope, aud: row.aud, clientId: row.clientId, grantId: row.grantId });
+      // Used up atomically: of two requests racing with the same token, the second counts as reuse.
+      const used = db.useRefreshToken(hash);
+      if (!used || used.used) return reused(row.grantId);
+      issue(res, { authKey: row.authKey, scope, grantScope: row.scope, aud: row.aud, clientId: row.clientId, grantId: row.grantId });
     },
   };
 }

@@ -53,10 +53,10 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
   if (path.startsWith('/file/') && (method === 'GET' || method === 'HEAD') && (await routeCdn(ctx, req, res, url))) return;
   if (path === '/token' && method === 'POST') return mintToken(ctx.db, req, res, ctx.oauth);
   if (path === '/.well-known/oauth-authorization-server' && method === 'GET') return ctx.oauth.metadata(req, res);
-  if (path === '/authorize' && method === 'GET') return ctx.oauth.authorizePage(res, url.searchParams);
+  if (path === '/authorize' && method === 'GET') return ctx.oauth.authorizePage(req, res, url.searchParams);
   if (path === '/authorize' && method === 'POST') {
     const form = await readFormFields(req);
-    return ctx.oauth.decide(res, form.ok ? form.fields : {});
+    return ctx.oauth.decide(req, res, form.ok ? form.fields : {});
   }
   if (path === '/assemblies' && method === 'POST') return createAssembly(ctx, req, res, null, url.searchParams);
   if (path === '/assemblies' && method === 'GET') return listAssemblies(ctx.db, req, res, url.searchParams, ctx.hostname);

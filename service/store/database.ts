@@ -56,6 +56,8 @@ export interface ServiceDatabase {
   useRefreshToken(hash: string): (RefreshTokenRow & { used: boolean }) | null;
   /** Ends a grant: every access and refresh token issued under it stops working. */
   revokeGrant(grantId: string): void;
+  /** Reads a refresh token without using it up (null when unknown). */
+  findRefreshToken(hash: string): (RefreshTokenRow & { used: boolean }) | null;
   close(): void;
 }
 
@@ -258,6 +260,10 @@ export function openDatabase(dataDir: string): ServiceDatabase {
       saveToken.run({ grantId: null, ...t });
     },
     saveRefreshToken: (r) => void saveRefresh.run(r),
+    findRefreshToken: (hash) => {
+      const row = findRefresh.get(hash) as (RefreshTokenRow & { used: number }) | undefined;
+      return row ? { ...row, used: row.used === 1 } : null;
+    },
     useRefreshToken: (hash) => useRefresh(hash),
     revokeGrant: (grantId) => {
       revokeTokens.run(grantId);

@@ -7,13 +7,15 @@ export async function answerConsent(authorizeUrl: string, decision: 'allow' | 'd
   const html = await page.text();
   if (page.status !== 200) throw new Error(`consent page answered ${page.status}: ${html.slice(0, 200)}`);
   const consent = /name="consent" value="([^"]+)"/.exec(html)?.[1];
-  const firstKey = /<option value="([^"]+)"/.exec(html)?.[1];
+  // The first key the page lets you choose (keys lacking a scope asked are disabled).
+  const firstKey = /<option value="([^"]+)">/.exec(html)?.[1];
   if (!consent || !firstKey) throw new Error('no consent form on the page');
   const origin = new URL(authorizeUrl).origin;
   const answer = await fetch(`${origin}/authorize`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    // What a browser sends with the page's own form post.
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: origin, 'Sec-Fetch-Site': 'same-origin' },
     body: new URLSearchParams({ consent, auth_key: authKey ?? firstKey, decision }).toString(),
   });
   const location = answer.headers.get('location') ?? '';
