@@ -1,6 +1,8 @@
 // "Sign in with browser" end to end in core: the loopback redirect, the code exchange, the workspace
 // that results, and tokens renewed through the refresh grant — against a real local service.
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +14,7 @@ import { dispatch } from '../ipc/dispatch';
 import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
 import { refreshTokenAccount } from '../workspaces/workspace-client';
-import { discoverSignIn, signInWithBrowser } from './browser-sign-in';
+import { discoverSignIn, refreshTokens, signInWithBrowser } from './browser-sign-in';
 
 let dir = '';
 let remote: LocalService;
@@ -89,5 +91,82 @@ describe('browser sign-in', () => {
     } finally {
       await core.close();
     }
+  });
+});
+
+/** A deployment that answers every request with this (status, JSON or text). */
+async function fakeDeployment(status: number, body: unknown): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(status, { 'Content-Type': typeof body === 'string' ? 'text/html' : 'application/json' });
+    res.end(typeof body === 'string' ? body : JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+const refused = (url: string) =>
+  fetch(url).then(
+    () => false,
+    () => true,
+  );
+
+describe('browser sign-in, the details', () => {
+  it('does not offer itself for a deployment without the metadata, or one that would send codes in clear text', async () => {
+    const plain = await fakeDeployment(404, { error: 'SERVER_404' });
+    const html = await fakeDeployment(200, '<html>a login page</html>');
+    const cleartext = await fakeDeployment(200, { authorization_endpoint: 'http://sso.example/authorize', token_endpoint: 'http://sso.example/token', code_challenge_methods_supported: ['S256'] });
+    const plainPkce = await fakeDeployment(200, { authorization_endpoint: 'https://sso.example/authorize', token_endpoint: 'https://sso.example/token', code_challenge_methods_supported: ['plain'] });
+    try {
+      for (const d of [plain, html, cleartext, plainPkce]) expect(await discoverSignIn(d.url)).toBeNull();
+      const answer = await signInWithBrowser({ endpoint: plain.url, openExternal: () => Promise.reject(new Error('must not open')) });
+      expect(answer.ok ? null : answer.error.code).toBe('SIGN_IN_UNAVAILABLE');
+    } finally {
+      await Promise.all([plain, html, cleartext, plainPkce].map((d) => d.close()));
+    }
+  });
+
+  it('asks for the scopes given, and closes its loopback server once the browser answered', async () => {
+    let redirect = '';
+    const signedIn = await signInWithBrowser({
+      endpoint: remote.url,
+      scopes: ['templates:read'],
+      openExternal: async (url) => {
+        redirect = new URL(url).searchParams.get('redirect_uri')!;
+        const { callbackStatus } = await answerConsent(url, 'allow');
+        expect(callbackStatus).toBe(200);
+      },
+    });
+    expect(signedIn.ok && signedIn.value.scopes).toEqual(['templates:read']);
+    expect(signedIn.ok && signedIn.value.expiresAtMs).toBeGreaterThan(Date.now() + 5 * 3600_000);
+    expect(await refused(redirect)).toBe(true);
+  });
+
+  it('gives up after its timeout, or at once when already canceled, and leaves no server behind', async () => {
+    let redirect = '';
+    const late = await signInWithBrowser({ endpoint: remote.url, timeoutMs: 150, openExternal: async (url) => void (redirect = new URL(url).searchParams.get('redirect_uri')!) });
+    expect(late.ok ? null : late.error.code).toBe('SIGN_IN_CANCELED');
+    expect(await refused(redirect)).toBe(true);
+
+    let opened = false;
+    const controller = new AbortController();
+    controller.abort();
+    const canceled = await signInWithBrowser({ endpoint: remote.url, signal: controller.signal, openExternal: async () => void (opened = true) });
+    expect(canceled.ok ? null : canceled.error.code).toBe('SIGN_IN_CANCELED');
+    expect(opened).toBe(false);
+  });
+
+  it('renews the pair with refreshTokens; the refresh token presented no longer works', async () => {
+    const signedIn = await signInWithBrowser({ endpoint: remote.url, openExternal: async (url) => void (await answerConsent(url, 'allow')) });
+    if (!signedIn.ok) throw new Error(signedIn.error.message);
+    const renewed = await refreshTokens({ endpoint: remote.url, refreshToken: signedIn.value.refreshToken });
+    if (!renewed.ok) throw new Error(renewed.error.message);
+    expect(renewed.value).toMatchObject({ authKey: remote.authKey });
+    expect(renewed.value.refreshToken).not.toBe(signedIn.value.refreshToken);
+    expect(renewed.value.accessToken).not.toBe(signedIn.value.accessToken);
+    const templates = await fetch(`${remote.url}/templates?params=%7B%7D`, { headers: { Authorization: `Bearer ${renewed.value.accessToken}` } });
+    expect(templates.status).toBe(200);
+
+    const old = await refreshTokens({ endpoint: remote.url, refreshToken: signedIn.value.refreshToken });
+    expect(old.ok ? null : old.error).toMatchObject({ code: 'TOKEN_INVALID_GRANT', httpCode: 400 });
+    expect((await refreshTokens({ endpoint: 'http://sso.example', refreshToken: 'x' })).ok).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
-import { DESKTOP_CLIENT_ID, readTokenAnswer } from '../auth/client-credentials';
+import { DESKTOP_CLIENT_ID, readTokenAnswer, tokenUrl } from '../auth/client-credentials';
 
 const metadataSchema = z.looseObject({
   authorization_endpoint: z.string().url(),
@@ -28,12 +28,57 @@ export async function discoverSignIn(endpoint: string, doFetch: typeof fetch = f
     if (!res.ok) return null;
     const parsed = metadataSchema.safeParse(await res.json());
     if (!parsed.success) return null;
+    // The code and tokens travel to these: https, or http to this computer only (as for every token request).
+    if (!tokenUrl(parsed.data.token_endpoint).ok || !tokenUrl(parsed.data.authorization_endpoint).ok) return null;
     // PKCE with S256 is the only way a desktop app signs in without a secret.
     const methods = parsed.data.code_challenge_methods_supported;
     return methods === undefined || methods.includes('S256') ? parsed.data : null;
   } catch {
     return null;
   }
+}
+
+/** A /token answer of a browser sign-in (code or refresh grant) as a SignedIn; errors keep the service's code. */
+async function readSignedIn(response: Response): Promise<Result<SignedIn>> {
+  const raw = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { auth_key?: unknown } | null;
+  const minted = await readTokenAnswer(response, Date.now());
+  if (!minted.ok) return minted;
+  if (!minted.value.refreshToken) return err(AppErrorCode.invalidResponse, 'The deployment issued no refresh token, so the sign-in could not last.');
+  return ok({
+    accessToken: minted.value.token,
+    refreshToken: minted.value.refreshToken,
+    expiresAtMs: minted.value.expiresAtMs,
+    scopes: minted.value.scopes,
+    ...(typeof raw?.auth_key === 'string' ? { authKey: raw.auth_key } : {}),
+  });
+}
+
+/**
+ * Renews a browser sign-in (grant_type=refresh_token): a new access token and a new refresh token.
+ * The one presented stops working at once, so the caller must keep the new one (a failed request keeps
+ * it valid on our local service). `TOKEN_INVALID_GRANT` means: sign in again.
+ */
+export async function refreshTokens(o: { endpoint: string; refreshToken: string; scopes?: string[]; fetch?: typeof fetch }): Promise<Result<SignedIn>> {
+  const url = tokenUrl(o.endpoint);
+  if (!url.ok) return url;
+  const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: o.refreshToken, client_id: DESKTOP_CLIENT_ID });
+  if (o.scopes && o.scopes.length > 0) body.set('scope', o.scopes.join(' '));
+  let response: Response;
+  try {
+    response = await (o.fetch ?? fetch)(url.value, {
+      method: 'POST',
+      redirect: 'error',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      body: body.toString(),
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (cause) {
+    return err(AppErrorCode.network, `Could not reach ${url.value}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+  return readSignedIn(response);
 }
 
 const page = (title: string, text: string) =>
@@ -53,6 +98,7 @@ export async function signInWithBrowser(o: {
   fetch?: typeof fetch;
 }): Promise<Result<SignedIn>> {
   const doFetch = o.fetch ?? fetch;
+  if (o.signal?.aborted) return err('SIGN_IN_CANCELED', 'The sign-in was canceled.');
   const meta = await discoverSignIn(o.endpoint, doFetch);
   if (!meta) return err('SIGN_IN_UNAVAILABLE', `${o.endpoint} does not offer browser sign-in: use an Auth Key and Secret instead.`);
   const verifier = randomBytes(32).toString('base64url');
@@ -62,7 +108,16 @@ export async function signInWithBrowser(o: {
   let server: Server | null = null;
   try {
     const callback = await new Promise<Result<{ code: string; redirectUri: string }>>((resolve, reject) => {
-      const finish = (r: Result<{ code: string; redirectUri: string }>) => resolve(r);
+      const onAbort = () => finish(err('SIGN_IN_CANCELED', 'The sign-in was canceled.'));
+      const finish = (r: Result<{ code: string; redirectUri: string }>) => {
+        clearTimeout(timer);
+        o.signal?.removeEventListener('abort', onAbort);
+        resolve(r);
+      };
+      const timer = setTimeout(() => finish(err('SIGN_IN_CANCELED', 'Nobody answered in the browser in time: start the sign-in again.')), o.timeoutMs ?? 5 * 60_000);
+      timer.unref();
+      o.signal?.addEventListener('abort', onAbort, { once: true });
+      if (o.signal?.aborted) onAbort(); // canceled while the metadata was read
       let redirectUri = '';
       server = createServer((req, res) => {
         const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -101,9 +156,6 @@ export async function signInWithBrowser(o: {
         for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
         o.openExternal(url.toString()).catch((e: unknown) => finish(err(AppErrorCode.internal, `Could not open the browser: ${e instanceof Error ? e.message : String(e)}`)));
       });
-      const timer = setTimeout(() => finish(err('SIGN_IN_CANCELED', 'Nobody answered in the browser in time: start the sign-in again.')), o.timeoutMs ?? 5 * 60_000);
-      timer.unref();
-      o.signal?.addEventListener('abort', () => finish(err('SIGN_IN_CANCELED', 'The sign-in was canceled.')), { once: true });
     });
     if (!callback.ok) return callback;
 
@@ -125,17 +177,7 @@ export async function signInWithBrowser(o: {
     } catch (cause) {
       return err(AppErrorCode.network, `Could not reach ${meta.token_endpoint}: ${cause instanceof Error ? cause.message : String(cause)}`);
     }
-    const raw = await response.clone().json().catch(() => null) as { auth_key?: unknown } | null;
-    const minted = await readTokenAnswer(response, Date.now());
-    if (!minted.ok) return minted;
-    if (!minted.value.refreshToken) return err(AppErrorCode.invalidResponse, 'The deployment issued no refresh token, so the sign-in could not last.');
-    return ok({
-      accessToken: minted.value.token,
-      refreshToken: minted.value.refreshToken,
-      expiresAtMs: minted.value.expiresAtMs,
-      scopes: minted.value.scopes,
-      ...(typeof raw?.auth_key === 'string' ? { authKey: raw.auth_key } : {}),
-    });
+    return await readSignedIn(response);
   } catch (cause) {
     return err(AppErrorCode.internal, `The sign-in could not start: ${cause instanceof Error ? cause.message : String(cause)}`);
   } finally {
