@@ -40,14 +40,14 @@ export interface ConsentKey {
 export function consentPage(o: { consentId: string; clientId: string; redirectUri: string; scope: string | null; keys: ConsentKey[]; error?: string }): string {
   const scopes = o.scope === null ? '<li>every scope of the key you choose</li>' : o.scope.split(',').map((s) => `<li><code>${esc(s)}</code></li>`).join('');
   const usable = o.keys.filter((k) => k.lacks.length === 0);
-  const options = o.keys
-    .map(({ key: k, lacks }) => {
-      const label = `${k.description ? `${k.description} — ` : ''}${k.authKey}${k.scope ? ` (${k.scope.split(',').join(', ')})` : ' (all scopes)'}`;
-      return lacks.length === 0
-        ? `<option value="${esc(k.authKey)}">${esc(label)}</option>`
-        : `<option value="${esc(k.authKey)}" disabled>${esc(`${label} — lacks ${lacks.join(', ')}`)}</option>`;
-    })
-    .join('');
+  const labelOf = ({ key: k, lacks }: ConsentKey) =>
+    `${k.description ? `${k.description} — ` : ''}${k.authKey}${k.scope ? ` (${k.scope.split(',').join(', ')})` : ' (all scopes)'}${lacks.length > 0 ? ` — lacks ${lacks.join(', ')}` : ''}`;
+  const options = o.keys.map((k) => `<option value="${esc(k.key.authKey)}"${k.lacks.length > 0 ? ' disabled' : ''}>${esc(labelOf(k))}</option>`).join('');
+  // With no key to choose, an empty select would hide why: list the keys and what each lacks instead.
+  const chooser =
+    usable.length > 0
+      ? `<label for="auth_key">Act as the Auth Key</label>\n<select id="auth_key" name="auth_key">${options}</select>`
+      : `<p>Active Auth Keys:</p><ul>${o.keys.map((k) => `<li><code>${esc(labelOf(k))}</code></li>`).join('')}</ul>`;
   const problem = o.error ?? (usable.length === 0 ? 'No active Auth Key has every scope asked for: you can only Deny.' : undefined);
   return page(
     'Allow access?',
@@ -57,8 +57,7 @@ ${problem ? `<p class="error" role="alert">${esc(problem)}</p>` : ''}
 <p class="muted">You will be sent back to <code>${esc(o.redirectUri)}</code>. It receives short-lived tokens, never an Auth Secret.</p>
 <form method="post" action="/authorize">
 <input type="hidden" name="consent" value="${esc(o.consentId)}">
-<label for="auth_key">Act as the Auth Key</label>
-<select id="auth_key" name="auth_key">${options}</select>
+${chooser}
 <div class="actions"><button type="submit" name="decision" value="deny">Deny</button><button type="submit" name="decision" value="allow" class="primary"${usable.length === 0 ? ' disabled' : ' autofocus'}>Allow</button></div>
 </form>`,
   );

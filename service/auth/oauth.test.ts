@@ -228,7 +228,8 @@ describe('scopes asked and the key chosen', () => {
       const page = await fetch(authorizeUrl(pkce().challenge, { scope: 'templates:write' }));
       const html = await page.text();
       expect(html).toContain('No active Auth Key has every scope asked for: you can only Deny.');
-      expect(html).toContain(`<option value="${keeper.key}" disabled>`);
+      expect(html).toContain(`<li><code>Key admin — ${keeper.key} (auth_keys:read, auth_keys:write) — lacks templates:write</code></li>`);
+      expect(html).not.toContain('<select');
       expect(html).toMatch(/<button type="submit" name="decision" value="allow" class="primary" disabled>Allow<\/button>/);
       expect(html).not.toContain(`<option value="${service.authKey}"`); // inactive keys are not offered at all
       const denied = await postConsent({ consent: consentFormOf(html)!, auth_key: keeper.key, decision: 'deny' });
