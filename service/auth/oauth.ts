@@ -140,7 +140,7 @@ export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () =>
     sendHtml(res, status, consentPage({ consentId, clientId: request.clientId, redirectUri: request.redirectUri, scope: request.scope, keys, error }), new URL(request.redirectUri).origin);
   }
 
-/**
+  /**
    * Answers a token request with a new access token (`scope`) and a new refresh token, which keeps
    * the scopes of the whole sign-in (`grantScope`): narrowing one access token narrows nothing else.
    */
