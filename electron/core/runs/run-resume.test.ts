@@ -147,7 +147,11 @@ describe('runs across an app restart', () => {
     if (!crashed.ok) return;
     expect(crashed.value.error?.code).toBe('ASSEMBLY_CRASHED');
     expect(crashed.value.state).toBe('ASSEMBLY_CRASHED');
-    expect(crashed.value.files[0]!.state).toBe('canceled');
+    // Whether the upload itself had finished when the app stopped depends on disk and CPU speed (96 MiB
+    // go in well under a second here); either way the file's state agrees with its bytes.
+    const file = crashed.value.files[0]!;
+    if (file.state === 'uploaded') expect(file.bytesUploaded).toBe(bigSize);
+    else expect(file).toMatchObject({ state: 'canceled' });
     expect(crashed.value.totals.bytesUploaded).toBeGreaterThan(0);
   }, 120_000);
 });
