@@ -7,6 +7,8 @@ export interface MintedToken {
   scopes: string[];
   /** Browser sign-in only: the refresh token that replaces the one presented. */
   refreshToken?: string;
+  /** The key the deployment granted the tokens for, when it says (our local service does). */
+  authKey?: string;
 }
 
 const tokenAnswer = z.object({
@@ -15,6 +17,7 @@ const tokenAnswer = z.object({
   expires_in: z.number().positive(),
   scope: z.string().default(''),
   refresh_token: z.string().optional(),
+  auth_key: z.string().optional(),
 });
 
 /** A /token answer (any grant) as a result; errors keep the service's `{error, message}` (service-facts §11). */
@@ -41,7 +44,29 @@ export async function readTokenAnswer(response: Response, now: number): Promise<
     expiresAtMs: now + a.expires_in * 1000,
     scopes: a.scope.split(/[\s,]+/).filter(Boolean),
     ...(a.refresh_token ? { refreshToken: a.refresh_token } : {}),
+    ...(a.auth_key ? { authKey: a.auth_key } : {}),
   });
+}
+
+/** Every token request: a form POST, redirects refused, 15 s timeout, the answer read by readTokenAnswer. */
+export async function postTokenForm(
+  url: string,
+  form: Record<string, string>,
+  o: { headers?: Record<string, string>; fetch?: typeof fetch; now?: () => number } = {},
+): Promise<Result<MintedToken>> {
+  let response: Response;
+  try {
+    response = await (o.fetch ?? fetch)(url, {
+      method: 'POST',
+      redirect: 'error',
+      headers: { ...o.headers, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      body: new URLSearchParams(form).toString(),
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (cause) {
+    return err(AppErrorCode.network, `Could not reach ${url}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+  return readTokenAnswer(response, (o.now ?? Date.now)());
 }
 
 /** The token URL of an endpoint; NS client rules: https, or http on a loopback host only; no credentials, query or hash. */
@@ -74,47 +99,33 @@ export async function mintClientCredentials(o: {
 }): Promise<Result<MintedToken>> {
   const url = tokenUrl(o.endpoint);
   if (!url.ok) return url;
-  const body = new URLSearchParams({ grant_type: 'client_credentials', aud: 'api2' });
-  if (o.scopes && o.scopes.length > 0) body.set('scope', [...new Set(o.scopes)].join(' '));
-  const now = o.now ?? Date.now;
-  let response: Response;
-  try {
-    response = await (o.fetch ?? fetch)(url.value, {
-      method: 'POST',
-      redirect: 'error',
-      headers: {
-        Authorization: `Basic ${Buffer.from(`${o.authKey}:${o.authSecret}`).toString('base64')}`,
-        'Content-Type': 'application/x-www-form-urlencoded',
-        Accept: 'application/json',
-      },
-      body: body.toString(),
-      signal: AbortSignal.timeout(15_000),
-    });
-  } catch (cause) {
-    return err(AppErrorCode.network, `Could not reach ${url.value}: ${cause instanceof Error ? cause.message : String(cause)}`);
-  }
-  return readTokenAnswer(response, now());
+  const form: Record<string, string> = { grant_type: 'client_credentials', aud: 'api2' };
+  if (o.scopes && o.scopes.length > 0) form.scope = [...new Set(o.scopes)].join(' ');
+  return postTokenForm(url.value, form, {
+    headers: { Authorization: `Basic ${Buffer.from(`${o.authKey}:${o.authSecret}`).toString('base64')}` },
+    ...(o.fetch ? { fetch: o.fetch } : {}),
+    ...(o.now ? { now: o.now } : {}),
+  });
 }
 
 /** The client id the app signs in with (a public client: no secret, PKCE instead). */
 export const DESKTOP_CLIENT_ID = 'assemblyline-desktop';
 
-/** POST /token with `refresh_token`: a new access token and a new refresh token; the old one stops working. */
-export async function mintWithRefreshToken(o: { endpoint: string; refreshToken: string; fetch?: typeof fetch; now?: () => number }): Promise<Result<MintedToken>> {
+/**
+ * POST /token with `refresh_token`: a new access token and a new refresh token; the one presented stops
+ * working at once, so the caller must keep the new one. `scopes` narrows this access token only.
+ * `TOKEN_INVALID_GRANT` means: sign in again.
+ */
+export async function mintWithRefreshToken(o: {
+  endpoint: string;
+  refreshToken: string;
+  scopes?: string[];
+  fetch?: typeof fetch;
+  now?: () => number;
+}): Promise<Result<MintedToken>> {
   const url = tokenUrl(o.endpoint);
   if (!url.ok) return url;
-  const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: o.refreshToken, client_id: DESKTOP_CLIENT_ID });
-  let response: Response;
-  try {
-    response = await (o.fetch ?? fetch)(url.value, {
-      method: 'POST',
-      redirect: 'error',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      body: body.toString(),
-      signal: AbortSignal.timeout(15_000),
-    });
-  } catch (cause) {
-    return err(AppErrorCode.network, `Could not reach ${url.value}: ${cause instanceof Error ? cause.message : String(cause)}`);
-  }
-  return readTokenAnswer(response, (o.now ?? Date.now)());
+  const form: Record<string, string> = { grant_type: 'refresh_token', refresh_token: o.refreshToken, client_id: DESKTOP_CLIENT_ID };
+  if (o.scopes && o.scopes.length > 0) form.scope = o.scopes.join(' ');
+  return postTokenForm(url.value, form, { ...(o.fetch ? { fetch: o.fetch } : {}), ...(o.now ? { now: o.now } : {}) });
 }

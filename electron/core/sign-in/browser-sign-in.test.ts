@@ -14,7 +14,8 @@ import { dispatch } from '../ipc/dispatch';
 import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
 import { refreshTokenAccount } from '../workspaces/workspace-client';
-import { discoverSignIn, refreshTokens, signInWithBrowser } from './browser-sign-in';
+import { mintWithRefreshToken } from '../auth/client-credentials';
+import { discoverSignIn, signInWithBrowser } from './browser-sign-in';
 
 let dir = '';
 let remote: LocalService;
@@ -154,19 +155,19 @@ describe('browser sign-in, the details', () => {
     expect(opened).toBe(false);
   });
 
-  it('renews the pair with refreshTokens; the refresh token presented no longer works', async () => {
+  it('renews the pair with the refresh grant; the refresh token presented no longer works', async () => {
     const signedIn = await signInWithBrowser({ endpoint: remote.url, openExternal: async (url) => void (await answerConsent(url, 'allow')) });
     if (!signedIn.ok) throw new Error(signedIn.error.message);
-    const renewed = await refreshTokens({ endpoint: remote.url, refreshToken: signedIn.value.refreshToken });
+    const renewed = await mintWithRefreshToken({ endpoint: remote.url, refreshToken: signedIn.value.refreshToken });
     if (!renewed.ok) throw new Error(renewed.error.message);
     expect(renewed.value).toMatchObject({ authKey: remote.authKey });
     expect(renewed.value.refreshToken).not.toBe(signedIn.value.refreshToken);
-    expect(renewed.value.accessToken).not.toBe(signedIn.value.accessToken);
-    const templates = await fetch(`${remote.url}/templates?params=%7B%7D`, { headers: { Authorization: `Bearer ${renewed.value.accessToken}` } });
+    expect(renewed.value.token).not.toBe(signedIn.value.accessToken);
+    const templates = await fetch(`${remote.url}/templates?params=%7B%7D`, { headers: { Authorization: `Bearer ${renewed.value.token}` } });
     expect(templates.status).toBe(200);
 
-    const old = await refreshTokens({ endpoint: remote.url, refreshToken: signedIn.value.refreshToken });
+    const old = await mintWithRefreshToken({ endpoint: remote.url, refreshToken: signedIn.value.refreshToken });
     expect(old.ok ? null : old.error).toMatchObject({ code: 'TOKEN_INVALID_GRANT', httpCode: 400 });
-    expect((await refreshTokens({ endpoint: 'http://sso.example', refreshToken: 'x' })).ok).toBe(false);
+    expect((await mintWithRefreshToken({ endpoint: 'http://sso.example', refreshToken: 'x' })).ok).toBe(false);
   });
 });

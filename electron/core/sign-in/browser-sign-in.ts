@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
-import { DESKTOP_CLIENT_ID, readTokenAnswer, tokenUrl } from '../auth/client-credentials';
+import { DESKTOP_CLIENT_ID, postTokenForm, tokenUrl } from '../auth/client-credentials';
 
 const metadataSchema = z.looseObject({
   authorization_endpoint: z.string().url(),
@@ -36,49 +36,6 @@ export async function discoverSignIn(endpoint: string, doFetch: typeof fetch = f
   } catch {
     return null;
   }
-}
-
-/** A /token answer of a browser sign-in (code or refresh grant) as a SignedIn; errors keep the service's code. */
-async function readSignedIn(response: Response): Promise<Result<SignedIn>> {
-  const raw = (await response
-    .clone()
-    .json()
-    .catch(() => null)) as { auth_key?: unknown } | null;
-  const minted = await readTokenAnswer(response, Date.now());
-  if (!minted.ok) return minted;
-  if (!minted.value.refreshToken) return err(AppErrorCode.invalidResponse, 'The deployment issued no refresh token, so the sign-in could not last.');
-  return ok({
-    accessToken: minted.value.token,
-    refreshToken: minted.value.refreshToken,
-    expiresAtMs: minted.value.expiresAtMs,
-    scopes: minted.value.scopes,
-    ...(typeof raw?.auth_key === 'string' ? { authKey: raw.auth_key } : {}),
-  });
-}
-
-/**
- * Renews a browser sign-in (grant_type=refresh_token): a new access token and a new refresh token.
- * The one presented stops working at once, so the caller must keep the new one (a failed request keeps
- * it valid on our local service). `TOKEN_INVALID_GRANT` means: sign in again.
- */
-export async function refreshTokens(o: { endpoint: string; refreshToken: string; scopes?: string[]; fetch?: typeof fetch }): Promise<Result<SignedIn>> {
-  const url = tokenUrl(o.endpoint);
-  if (!url.ok) return url;
-  const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: o.refreshToken, client_id: DESKTOP_CLIENT_ID });
-  if (o.scopes && o.scopes.length > 0) body.set('scope', o.scopes.join(' '));
-  let response: Response;
-  try {
-    response = await (o.fetch ?? fetch)(url.value, {
-      method: 'POST',
-      redirect: 'error',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      body: body.toString(),
-      signal: AbortSignal.timeout(15_000),
-    });
-  } catch (cause) {
-    return err(AppErrorCode.network, `Could not reach ${url.value}: ${cause instanceof Error ? cause.message : String(cause)}`);
-  }
-  return readSignedIn(response);
 }
 
 const page = (title: string, text: string) =>
@@ -159,25 +116,15 @@ export async function signInWithBrowser(o: {
     });
     if (!callback.ok) return callback;
 
-    let response: Response;
-    try {
-      response = await doFetch(meta.token_endpoint, {
-        method: 'POST',
-        redirect: 'error',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-        body: new URLSearchParams({
-          grant_type: 'authorization_code',
-          code: callback.value.code,
-          code_verifier: verifier,
-          client_id: DESKTOP_CLIENT_ID,
-          redirect_uri: callback.value.redirectUri,
-        }).toString(),
-        signal: AbortSignal.timeout(15_000),
-      });
-    } catch (cause) {
-      return err(AppErrorCode.network, `Could not reach ${meta.token_endpoint}: ${cause instanceof Error ? cause.message : String(cause)}`);
-    }
-    return await readSignedIn(response);
+    const minted = await postTokenForm(
+      meta.token_endpoint,
+      { grant_type: 'authorization_code', code: callback.value.code, code_verifier: verifier, client_id: DESKTOP_CLIENT_ID, redirect_uri: callback.value.redirectUri },
+      { fetch: doFetch },
+    );
+    if (!minted.ok) return minted;
+    const { token, refreshToken, expiresAtMs, scopes, authKey } = minted.value;
+    if (!refreshToken) return err(AppErrorCode.invalidResponse, 'The deployment issued no refresh token, so the sign-in could not last.');
+    return ok({ accessToken: token, refreshToken, expiresAtMs, scopes, ...(authKey ? { authKey } : {}) });
   } catch (cause) {
     return err(AppErrorCode.internal, `The sign-in could not start: ${cause instanceof Error ? cause.message : String(cause)}`);
   } finally {

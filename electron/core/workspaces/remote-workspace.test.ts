@@ -11,7 +11,7 @@ import type { Workspace } from '../../../shared/ipc/models';
 import type { AuthKey } from '../../../shared/ipc/template-models';
 import type { ConnectionReport, Rotation } from '../../../shared/ipc/workspace-models';
 import { createApiClient } from '../api/api-client';
-import { createCore, type Core } from '../create-core';
+import { createCore, type Core, type CorePorts } from '../create-core';
 import { dispatch } from '../ipc/dispatch';
 import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
@@ -22,18 +22,22 @@ let core: Core;
 let remote: LocalService;
 const desktop = createRecordingDesktop();
 
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'al-remote-'));
-  remote = await startLocalService({ dataDir: path.join(dir, 'remote-service') });
-  core = await createCore({
-    dataDir: path.join(dir, 'data'),
+/** A core on a data dir under the test folder, with the keyring, the recording desktop and `extra`. */
+const startCore = (dataDir: string, extra: Partial<CorePorts> = {}) =>
+  createCore({
+    dataDir: path.join(dir, dataDir),
     downloadsDir: path.join(dir, 'downloads'),
     secretStore: createKeyringSecretStore('assemblyline-remote-test'),
     desktop,
     host: 'browser',
     version: '0.0.0',
-    clipboardClearMs: 300,
+    ...extra,
   });
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'al-remote-'));
+  remote = await startLocalService({ dataDir: path.join(dir, 'remote-service') });
+  core = await startCore('data', { clipboardClearMs: 300 });
 }, 60_000);
 afterAll(async () => {
   await core.close();
@@ -195,7 +199,7 @@ describe('remote workspaces', () => {
   });
 
   it('rolls back a rotation interrupted after the switch: the old key is back and the new one gone', async () => {
-    const stopping = await createCore({ dataDir: path.join(dir, 'data2'), downloadsDir: dir, secretStore: createKeyringSecretStore('assemblyline-remote-test'), desktop, host: 'browser', version: '0.0.0', rotationStopAfter: 'deactivate-old' });
+    const stopping = await startCore('data2', { rotationStopAfter: 'deactivate-old' });
     try {
       const saved = await dispatch(stopping.handlers, 'workspaces:save', remoteDraft({ name: 'Rollback' }));
       const id = saved.ok ? (saved.value as Workspace).id : '';
@@ -220,22 +224,13 @@ describe('remote workspaces', () => {
     const oldKey = ws.authKey;
     const oldClient = createApiClient({ endpoint: remote.url, authKey: oldKey, getSecret: async () => remote.authSecret, maxRetries: 0 });
 
-    const stopping = await createCore({
-      dataDir: path.join(dir, 'data'),
-      downloadsDir: path.join(dir, 'downloads'),
-      secretStore: createKeyringSecretStore('assemblyline-remote-test'),
-      desktop,
-      host: 'browser',
-      version: '0.0.0',
-      localService: { port: 0 },
-      rotationStopAfter: 'verify',
-    });
+    const stopping = await startCore('data', { rotationStopAfter: 'verify' });
     const started = await dispatch(stopping.handlers, 'rotations:start', { workspaceId: ws.id });
     await stopping.close();
     expect(started.ok && started.value).toMatchObject({ state: 'interrupted', completed: ['create-key', 'store-secret', 'verify'] });
 
     // The main core reads the log afresh: the interrupted rotation is listed and resumes.
-    const reopened = await createCore({ dataDir: path.join(dir, 'data'), downloadsDir: path.join(dir, 'downloads'), secretStore: createKeyringSecretStore('assemblyline-remote-test'), desktop, host: 'browser', version: '0.0.0' });
+    const reopened = await startCore('data');
     try {
       const listed = await dispatch(reopened.handlers, 'rotations:list', {});
       const pending = listed.ok ? (listed.value as Rotation[]).find((r) => r.workspaceId === ws.id) : undefined;
@@ -262,7 +257,7 @@ describe('remote workspaces', () => {
 
   it('without a keychain, refuses to store a secret and writes none to disk', async () => {
     const plainDir = path.join(dir, 'no-keyring');
-    const bare = await createCore({ dataDir: plainDir, downloadsDir: dir, secretStore: createUnavailableSecretStore('No Secret Service on this machine.'), desktop, host: 'browser', version: '0.0.0' });
+    const bare = await startCore('no-keyring', { secretStore: createUnavailableSecretStore('No Secret Service on this machine.') });
     try {
       const refused = await dispatch(bare.handlers, 'workspaces:save', remoteDraft({ name: 'Nowhere to keep it' }));
       expect(refused.ok ? null : refused.error).toMatchObject({ code: 'VAULT_UNAVAILABLE' });
