@@ -1,0 +1,71 @@
+// Every name from outside becomes a safe base name: no way up or out, nothing hidden, never empty,
+// within the file system's 255 bytes, and otherwise the name the user gave.
+import { describe, expect, it } from 'vitest';
+import { capNameBytes, FALLBACK_NAME, MAX_NAME_BYTES, safeFileName } from './safe-name';
+
+const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
+
+describe('safeFileName', () => {
+  it.each([
+    ['../../service.sqlite', 'service.sqlite'],
+    ['../../../../../etc/passwd', 'passwd'],
+    ['/etc/passwd', 'passwd'],
+    ['..\\..\\service.sqlite', 'service.sqlite'],
+    ['C:\\Users\\me\\photo.jpg', 'photo.jpg'],
+    ['dir/sub\\mixed/name.png', 'name.png'],
+  ])('keeps only the last path segment of %j', (raw, safe) => {
+    expect(safeFileName(raw)).toBe(safe);
+  });
+
+  it.each(['..', '.', '...', '/', '\\', '', '   ', '../', '..\\..\\', '\0', '\u0001\u001f\u007f'])('never gives an empty, "." or ".." name for %j', (raw) => {
+    expect(safeFileName(raw)).toBe(FALLBACK_NAME);
+  });
+
+  it('drops NUL and control characters, which would cut or hide part of a path', () => {
+    expect(safeFileName('photo\0.jpg')).toBe('photo.jpg');
+    expect(safeFileName('a\nb\tc\r\u0085.jpg')).toBe('abc.jpg');
+    expect(safeFileName('evil.jpg\0../../x')).toBe('x');
+  });
+
+  it('does not make hidden files: leading dots go', () => {
+    expect(safeFileName('.bashrc')).toBe('bashrc');
+    expect(safeFileName('...secret.txt')).toBe('secret.txt');
+    expect(safeFileName('../.ssh/.authorized_keys')).toBe('authorized_keys');
+  });
+
+  it('keeps Unicode, inner spaces and characters that are legal in names', () => {
+    expect(safeFileName('Zoë & 写真 (final) #2: 100%? [a].jpg')).toBe('Zoë & 写真 (final) #2: 100%? [a].jpg');
+    expect(safeFileName('  padded name.txt  ')).toBe('padded name.txt');
+    expect(safeFileName('photo.final.JPG')).toBe('photo.final.JPG');
+  });
+
+  it('caps the name at 255 bytes and keeps the extension', () => {
+    const long = `${'a'.repeat(300)}.jpg`;
+    const safe = safeFileName(long);
+    expect(bytes(safe)).toBe(MAX_NAME_BYTES);
+    expect(safe.endsWith('.jpg')).toBe(true);
+    // Multi-byte characters are never cut in half.
+    const wide = safeFileName(`${'é'.repeat(200)}.jpeg`);
+    expect(bytes(wide)).toBeLessThanOrEqual(MAX_NAME_BYTES);
+    expect(wide).toMatch(/^é+\.jpeg$/u);
+    const emoji = safeFileName(`${'😀'.repeat(100)}.png`);
+    expect(bytes(emoji)).toBeLessThanOrEqual(MAX_NAME_BYTES);
+    expect(emoji).toMatch(/^(😀)+\.png$/u);
+    expect(emoji).not.toContain('\uFFFD');
+  });
+
+  it('cuts a name whose "extension" is itself huge without keeping it whole', () => {
+    const safe = safeFileName(`x.${'b'.repeat(400)}`);
+    expect(bytes(safe)).toBe(MAX_NAME_BYTES);
+    expect(safe.startsWith('x.b')).toBe(true);
+    expect(capNameBytes('short.txt')).toBe('short.txt');
+  });
+
+  it('applies Windows rules on request: reserved characters, device names, trailing dots', () => {
+    expect(safeFileName('a:b?c*d|e"f<g>h.jpg', { windows: true })).toBe('a_b_c_d_e_f_g_h.jpg');
+    expect(safeFileName('CON', { windows: true })).toBe('_CON');
+    expect(safeFileName('nul.txt', { windows: true })).toBe('_nul.txt');
+    expect(safeFileName('name. . .', { windows: true })).toBe('name');
+    expect(safeFileName('console.txt', { windows: true })).toBe('console.txt');
+  });
+});
