@@ -1,11 +1,10 @@
 // /file/compress: one tar (default) or zip archive per bundle of inputs (service-facts §8). How inputs
 // are bundled is the executor's job (`bundle_steps`, `group_by_original`); this builds one archive.
 
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { parseIntParam } from '../instructions/robot-params';
 import { writeTar, writeZip, type ArchiveEntry } from './archive-writers';
 import { describeResult, splitName, type StoredFile } from './file-record';
+import { outputDir, outputFile } from './output-path';
 import type { BundleRunner } from './robot-types';
 
 /** Makes a path safe inside an archive: forward slashes, no leading "/", no "." or ".." parts. */
@@ -45,9 +44,7 @@ export const runFileCompress: BundleRunner = async ({ params, inputs, outDir, si
   const name = `${base}.${format === 'zip' ? 'zip' : gzip ? 'tar.gz' : 'tar'}`;
   const paths = archivePaths(inputs, layout);
   const entries: ArchiveEntry[] = inputs.map(({ file }, i) => ({ name: paths[i]!, localPath: file.localPath, size: file.size }));
-  const dir = join(outDir, first.file.id);
-  await mkdir(dir, { recursive: true });
-  const target = join(dir, name);
+  const target = outputFile(await outputDir(outDir, first.file.id), name);
   try {
     if (format === 'zip') await writeZip(target, entries, Math.abs(parseIntParam(params.compression_level) ?? -6), signal);
     else await writeTar(target, entries, gzip, signal);

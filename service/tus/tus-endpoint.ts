@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
+import { TusCode } from './tus-acceptance';
 
 export const TUS_PATH = '/resumable/files';
 /** The spec's OPTIONS table, exactly. (Concatenation is advertised as the spec requires; @tus/file-store rejects Upload-Concat requests.) */
@@ -45,14 +46,17 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
     namingFunction: (_req, metadata) => {
       const assemblyId = assemblyIdFromUrl(metadata?.assembly_url ?? metadata?.assembly_ssl_url);
       if (!assemblyId) throw reject(400, 'ASSEMBLY_URL_MISSING', 'Upload-Metadata must carry assembly_url (or assembly_ssl_url) of the Assembly this file belongs to.');
-      const why = runtime.tusRejection(assemblyId);
+      const why = runtime.tusCreateRejection(assemblyId);
       if (why) throw reject(why.status, why.code, why.message);
       return `${assemblyId}_${randomBytes(16).toString('hex')}`;
     },
     onUploadCreate: async (_req, upload: Upload) => {
+      // Checked again here, with no await before tusCreated, so racing creates cannot exceed the allowance.
       const assemblyId = assemblyIdFromUploadId(upload.id);
-      const why = assemblyId ? runtime.tusRejection(assemblyId) : { status: 400, code: 'ASSEMBLY_URL_MISSING', message: 'Unknown Assembly.' };
+      const why = assemblyId ? runtime.tusCreateRejection(assemblyId) : { status: 400, code: 'ASSEMBLY_URL_MISSING', message: 'Unknown Assembly.' };
       if (why || !assemblyId) throw reject(why?.status ?? 400, why?.code ?? 'ASSEMBLY_URL_MISSING', why?.message ?? 'Unknown Assembly.');
+      // The record keeps the client's name as sent; files are stored under the upload id, and robots
+      // write results under safe names (service/files).
       const meta = upload.metadata ?? {};
       const userMeta = Object.fromEntries(Object.entries(meta).filter(([k]) => !RESERVED_META.has(k)));
       runtime.tusCreated(assemblyId, {
@@ -73,12 +77,17 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
       if (assemblyId) runtime.tusFinished(assemblyId, upload.id, upload.size ?? upload.offset);
       return {};
     },
+    // A finished upload's file is an Assembly's input: never deleted through tus (also checked below).
+    disableTerminationForFinishedUploads: true,
     onIncomingRequest: async (req, uploadId) => {
-      // PATCH/HEAD to an Assembly that ended (canceled, failed) is refused: its files are no longer wanted.
-      if (req.method !== 'PATCH') return;
+      // Bytes are taken only while the Assembly waits for them; see tus-acceptance.ts. HEAD stays open
+      // so a client can learn where an upload stands.
+      if (req.method !== 'PATCH' && req.method !== 'DELETE') return;
       const assemblyId = assemblyIdFromUploadId(uploadId);
-      const why = assemblyId ? runtime.tusRejection(assemblyId) : null;
-      if (why) throw reject(why.status === 404 ? 404 : 410, why.code, why.message);
+      const why = assemblyId
+        ? runtime.tusUploadRejection(assemblyId, uploadId, req.method)
+        : { status: 404, code: TusCode.uploadNotFound, message: `There is no upload ${uploadId}.` };
+      if (why) throw reject(why.status, why.code, why.message);
     },
   });
   server.on(EVENTS.POST_RECEIVE, (_req: unknown, upload: Upload) => {

@@ -1,0 +1,23 @@
+// Where a robot writes: every output goes to `<step folder>/<input id>/<safe name>`, and every such path
+// is proven to stay inside the step's folder (service/files/inside-dir.ts). Robots never join paths
+// themselves. A name that cannot be made safe throws UnsafePathError, which fails the step.
+
+import { mkdir } from 'node:fs/promises';
+import { resolveInside, safePathIn } from '../files/inside-dir';
+import { safeFileName } from '../files/safe-name';
+
+/** The folder for one input's (or bundle's) outputs, below the step's `outDir`; it exists afterwards. */
+export async function outputDir(outDir: string, inputId: string): Promise<string> {
+  const dir = resolveInside(outDir, safeFileName(inputId));
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
+
+/** The path for an output named (from outside) `name` in `dir`: a safe base name, inside `dir`. */
+export const outputFile = (dir: string, name: string): string => safePathIn(dir, name);
+
+/**
+ * A scratch file in `dir` with a fixed, hidden name. Safe names never start with a dot, so it cannot
+ * collide with an output; fixed names also keep ffmpeg from reading `%d` patterns out of user names.
+ */
+export const scratchFile = (dir: string, name: `.${string}`): string => resolveInside(dir, name);
