@@ -186,6 +186,25 @@ describe('file names from outside never become paths', () => {
     expect(onDisk).toEqual(['100% #1: really?.jpg', '100% #1: really?.jpg', 'slash.jpg', 'slash.jpg']);
   });
 
+  it('a file named ".." keeps its name in the record and is served at its URL', async () => {
+    fx = await startFixture();
+    const created = await postAssembly(
+      fx.service.url,
+      buildForm({ params: { auth: { key: fx.service.authKey }, steps: OPTIMIZE_AND_RESIZE }, fields: { num_expected_upload_files: '1' } }),
+    );
+    await tusUpload(String(created.body.tus_url), await jpeg(40, 30), { assembly_url: String(created.body.assembly_url), filename: '..' });
+    const done = await waitForEnd(String(created.body.assembly_ssl_url));
+    expect(done.ok).toBe('ASSEMBLY_COMPLETED');
+    const upload = (done.uploads as FileRecord[])[0]!;
+    const optimized = resultsOf(done, 'optimized')[0]!;
+    expect([upload.name, optimized.name]).toEqual(['..', '..']);
+    for (const file of [upload, optimized]) {
+      const res = await fetch(file.ssl_url);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-disposition')).toBe("inline; filename*=UTF-8''..");
+    }
+  });
+
   it('a Template field interpolated into archive_name cannot name a path either', async () => {
     fx = await startFixture();
     const created = await postAssembly(
