@@ -7,9 +7,18 @@ import { describeResult, splitName, type StoredFile } from './file-record';
 import { outputDir, outputFile } from './output-path';
 import type { BundleRunner } from './robot-types';
 
-/** Makes a path safe inside an archive: forward slashes, no leading "/", no "." or ".." parts. */
-export const safeArchivePath = (path: string): string =>
-  path.replace(/\\/g, '/').split('/').filter((p) => p !== '' && p !== '.' && p !== '..').join('/') || 'file';
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * Makes a path safe inside an archive, so unpacking it cannot write elsewhere: forward slashes, no
+ * leading "/" or drive ("C:"), no "." or ".." parts, no control characters. Hidden names stay.
+ */
+export function safeArchivePath(path: string): string {
+  const parts = path.replace(CONTROL, '').replace(/\\/g, '/').split('/').filter((p) => p !== '' && p !== '.' && p !== '..');
+  if (/^[A-Za-z]:$/.test(parts[0] ?? '')) parts.shift();
+  return parts.join('/') || 'file';
+}
 
 /** Archive paths for a layout; colliding paths get "_1", "_2", … before the extension. Pure. */
 export function archivePaths(inputs: { file: StoredFile; fromStep: string }[], layout: string): string[] {

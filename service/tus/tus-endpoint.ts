@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
+import { resolveInside } from '../files/inside-dir';
 import { TusCode } from './tus-acceptance';
 
 export const TUS_PATH = '/resumable/files';
@@ -68,7 +69,7 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
         offset: 0,
         finished: false,
         upload_url: `${tusUrl()}${upload.id}`,
-        localPath: join(directory, upload.id),
+        localPath: resolveInside(directory, upload.id),
       });
       return {};
     },
