@@ -42,6 +42,8 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
     datastore: store,
     maxSize: TUS_MAX_SIZE,
     relativeLocation: false,
+    // Uppy's Transloadit plugin always sends X-Request-ID (service-facts, addendum): browsers preflight it.
+    allowedHeaders: ['X-Request-ID'],
     postReceiveInterval: 500,
     generateUrl: (_req, { id }) => `${tusUrl()}${id}`,
     namingFunction: (_req, metadata) => {
