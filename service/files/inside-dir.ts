@@ -2,7 +2,7 @@
 // Names are made safe first (safe-name.ts); this is the check that holds even if a name slipped through.
 
 import { isAbsolute, relative, resolve } from 'node:path';
-import { safeFileName } from './safe-name';
+import { safeFileName, safeFileNameWithSuffix } from './safe-name';
 
 export const UNSAFE_PATH_CODE = 'FILE_PATH_OUTSIDE_ASSEMBLY';
 
@@ -28,6 +28,11 @@ export function resolveInside(dir: string, ...segments: string[]): string {
   return target;
 }
 
-/** A file in `dir` named after `rawName` made safe (see safeFileName); proven to stay in `dir`. */
-export const safePathIn = (dir: string, rawName: string): string =>
-  resolveInside(dir, safeFileName(rawName, { windows: process.platform === 'win32' }));
+const onWindows = { windows: process.platform === 'win32' };
+
+/**
+ * A file in `dir` named after `rawName` made safe (see safeFileName), proven to stay in `dir`. A `suffix`
+ * of the service's own (such as "_2.jpg") survives a cut whole (safeFileNameWithSuffix).
+ */
+export const safePathIn = (dir: string, rawName: string, suffix = ''): string =>
+  resolveInside(dir, suffix === '' ? safeFileName(rawName, onWindows) : safeFileNameWithSuffix(rawName, suffix, onWindows));

@@ -1,7 +1,7 @@
 // Every name from outside becomes a safe base name: no way up or out, nothing hidden, never empty,
 // within the file system's 255 bytes, and otherwise the name the user gave.
 import { describe, expect, it } from 'vitest';
-import { capNameBytes, FALLBACK_NAME, MAX_NAME_BYTES, safeFileName } from './safe-name';
+import { capNameBytes, FALLBACK_NAME, MAX_NAME_BYTES, safeFileName, safeFileNameWithSuffix } from './safe-name';
 
 const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
 
@@ -67,5 +67,18 @@ describe('safeFileName', () => {
     expect(safeFileName('nul.txt', { windows: true })).toBe('_nul.txt');
     expect(safeFileName('name. . .', { windows: true })).toBe('name');
     expect(safeFileName('console.txt', { windows: true })).toBe('console.txt');
+  });
+
+  it('keeps a suffix of the service whole when a long name is cut, so numbered outputs stay apart', () => {
+    const stem = `../${'ø'.repeat(200)}`;
+    const names = [0, 1, 2].map((i) => safeFileNameWithSuffix(stem, `_${i}.jpg`));
+    expect(new Set(names).size).toBe(3);
+    for (const [i, name] of names.entries()) {
+      expect(bytes(name)).toBeLessThanOrEqual(MAX_NAME_BYTES);
+      expect(name).toMatch(new RegExp(`^ø+_${i}\\.jpg$`, 'u'));
+    }
+    expect(safeFileNameWithSuffix('../../service', '.jpg')).toBe('service.jpg');
+    expect(safeFileNameWithSuffix('..', '.png')).toBe('file.png');
+    expect(safeFileNameWithSuffix('short', '.tar.gz')).toBe('short.tar.gz');
   });
 });

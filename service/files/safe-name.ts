@@ -64,3 +64,12 @@ export function safeFileName(raw: string, options: SafeNameOptions = {}): string
   name = options.windows ? name.replace(/[. ]+$/, '') : name.trimEnd();
   return name === '' ? FALLBACK_NAME : name;
 }
+
+/**
+ * safeFileName of `stem + suffix` where `suffix` is the service's own (e.g. "_3.jpg"): when the name must
+ * be cut, the stem is shortened so the suffix stays whole and names that differ only in it stay apart.
+ */
+export function safeFileNameWithSuffix(stem: string, suffix: string, options: SafeNameOptions = {}): string {
+  const room = MAX_NAME_BYTES - byteLength(suffix);
+  return safeFileName(cutToBytes(safeFileName(stem, options), room) + suffix, options);
+}

@@ -27,7 +27,7 @@ export const runAudioEncode: RobotRunner = async ({ robot, params, input, outDir
   const bitrate = lossless ? null : parseIntParam(params.bitrate) ?? preset.bitrate;
   const sampleRate = parseIntParam(params.sample_rate);
   const name = `${input.basename}.${preset.ext}`;
-  const target = outputFile(await outputDir(outDir, input.id), name);
+  const target = outputFile(await outputDir(outDir, input.id), input.basename, `.${preset.ext}`);
   const args = ['-i', input.localPath, '-vn', '-map', '0:a:0', '-c:a', preset.codec];
   if (bitrate !== null) args.push('-b:a', String(bitrate));
   else if (preset.quality) args.push('-q:a', preset.quality);

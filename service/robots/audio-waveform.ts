@@ -93,7 +93,7 @@ export const runAudioWaveform: RobotRunner = async ({ robot, params, input, outD
     const samplesPerPixel = collector.samplesPerPixel;
     const data = collector.data();
     const name = `${input.basename}.json`;
-    const target = outputFile(dir, name);
+    const target = outputFile(dir, input.basename, '.json');
     await writeFile(target, JSON.stringify({ version: 2, channels: 1, sample_rate: PEAK_RATE, samples_per_pixel: samplesPerPixel, bits: 8, length: width, data }));
     return { ok: true, files: [await describeResult(input, target, name)] };
   }
@@ -106,7 +106,7 @@ export const runAudioWaveform: RobotRunner = async ({ robot, params, input, outD
     if (done.aborted) return { ok: false, code: 'ASSEMBLY_CANCELED', message: 'canceled' };
     return { ok: false, code: 'AUDIO_WAVEFORM_ERROR', message: `No waveform for "${input.name}": ${done.message}` };
   }
-  const target = outputFile(dir, name);
+  const target = outputFile(dir, input.basename, '.png');
   const background = sharpColor(params.background_color, '#00000000');
   await sharp(drawn).flatten(typeof background === 'string' && !/^#?[0-9a-f]{6}00$/i.test(background) ? { background } : false).png().toFile(target);
   await rm(drawn, { force: true });

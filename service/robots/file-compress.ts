@@ -50,10 +50,11 @@ export const runFileCompress: BundleRunner = async ({ params, inputs, outDir, si
   const gzip = format === 'tar' && params.gzip === true;
   const layout = typeof params.file_layout === 'string' ? params.file_layout : 'advanced';
   const base = typeof params.archive_name === 'string' && params.archive_name.trim() !== '' ? safeArchivePath(params.archive_name).replace(/\//g, '_') : 'archive';
-  const name = `${base}.${format === 'zip' ? 'zip' : gzip ? 'tar.gz' : 'tar'}`;
+  const suffix = `.${format === 'zip' ? 'zip' : gzip ? 'tar.gz' : 'tar'}`;
+  const name = `${base}${suffix}`;
   const paths = archivePaths(inputs, layout);
   const entries: ArchiveEntry[] = inputs.map(({ file }, i) => ({ name: paths[i]!, localPath: file.localPath, size: file.size }));
-  const target = outputFile(await outputDir(outDir, first.file.id), name);
+  const target = outputFile(await outputDir(outDir, first.file.id), base, suffix);
   try {
     if (format === 'zip') await writeZip(target, entries, Math.abs(parseIntParam(params.compression_level) ?? -6), signal);
     else await writeTar(target, entries, gzip, signal);

@@ -95,7 +95,7 @@ export const runImageResize: RobotRunner = async ({ robot, params, input, outDir
   img = encode(img, format, meta.hasAlpha === true || strategy === 'pad', { quality, progressive: params.progressive === true, background });
 
   const name = `${input.basename}.${extensionOf(format)}`;
-  const target = outputFile(await outputDir(outDir, input.id), name);
+  const target = outputFile(await outputDir(outDir, input.id), input.basename, `.${extensionOf(format)}`);
   try {
     await img.toFile(target);
   } catch (e) {

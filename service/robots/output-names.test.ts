@@ -13,6 +13,7 @@ const uploads: StoredFile[] = [];
 const VIDEO_NAME = '../../../../../../video %d %03d.mp4';
 const AUDIO_NAME = `../../${'ü'.repeat(130)}.wav`; // 265 bytes after the path part
 const IMAGE_NAME = '..\\..\\.hidden:100%?.png';
+const LONG_VIDEO_NAME = `${'ø'.repeat(130)}.mp4`; // 264 bytes
 
 beforeAll(async () => {
   ({ dir: root, cleanup } = await makeTempDir('output-names-'));
@@ -21,6 +22,7 @@ beforeAll(async () => {
   // Stored under plain names, as uploads are (by id); only the record carries the hostile name.
   uploads.push(await describeUpload({ localPath: await writeVideo(join(src, 'v.mp4'), 1), name: VIDEO_NAME, field: 'file' }));
   uploads.push(await describeUpload({ localPath: await writeAudio(join(src, 'a.wav'), 1), name: AUDIO_NAME, field: 'file' }));
+  uploads.push(await describeUpload({ localPath: join(src, 'v.mp4'), name: LONG_VIDEO_NAME, field: 'file' }));
   uploads.push(await describeUpload({ localPath: await writeImage(join(src, 'i.png'), { width: 20, height: 10 }), name: IMAGE_NAME, field: 'file' }));
 }, 60_000);
 afterAll(() => cleanup());
@@ -71,6 +73,13 @@ describe('robot output names', () => {
     expect(byStep('encoded').map((f) => f.name)).toEqual(['../../../../../../video %d %03d.mp4']);
     expect(byStep('encoded')[0]!.localPath.endsWith('/video %d %03d.mp4')).toBe(true);
     expect(byStep('thumbs').map((f) => f.localPath.split('/').at(-1))).toEqual(['video %d %03d_0.jpg', 'video %d %03d_1.jpg']);
+    // Cut to 255 bytes, numbered thumbnails keep their numbers and stay two files.
+    const longThumbs = byStep('thumbs', LONG_VIDEO_NAME).map((f) => f.localPath.split('/').at(-1)!);
+    expect(longThumbs).toHaveLength(2);
+    expect(longThumbs[0]).toMatch(/^ø+_0\.jpg$/u);
+    expect(longThumbs[1]).toMatch(/^ø+_1\.jpg$/u);
+    expect(longThumbs.every((n) => Buffer.byteLength(n) <= 255)).toBe(true);
+    expect(byStep('encoded', LONG_VIDEO_NAME)[0]!.localPath.split('/').at(-1)).toMatch(/^ø+\.mp4$/u);
     expect(byStep('mp3', AUDIO_NAME)[0]!.localPath.split('/').at(-1)).toMatch(/^ü+\.mp3$/u);
     expect(byStep('wave', AUDIO_NAME)[0]!.localPath.split('/').at(-1)).toMatch(/^ü+\.png$/u);
     expect(byStep('peaks', AUDIO_NAME)[0]!.localPath.split('/').at(-1)).toMatch(/^ü+\.json$/u);

@@ -13,8 +13,11 @@ export async function outputDir(outDir: string, inputId: string): Promise<string
   return dir;
 }
 
-/** The path for an output named (from outside) `name` in `dir`: a safe base name, inside `dir`. */
-export const outputFile = (dir: string, name: string): string => safePathIn(dir, name);
+/**
+ * The path for an output in `dir` named `name` (from outside) plus the robot's own `suffix` (".jpg",
+ * "_3.png"): a safe base name, inside `dir`; if it must be cut, the suffix is kept whole.
+ */
+export const outputFile = (dir: string, name: string, suffix = ''): string => safePathIn(dir, name, suffix);
 
 /**
  * A scratch file in `dir` with a fixed, hidden name. Safe names never start with a dot, so it cannot

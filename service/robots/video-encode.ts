@@ -80,7 +80,7 @@ export const runVideoEncode: RobotRunner = async ({ robot, params, input, outDir
   const strategy = typeof params.resize_strategy === 'string' ? params.resize_strategy : 'pad';
   const filters = scaleFilter(width, height, strategy, params.zoom !== false, ffmpegColor(params.background));
   const name = `${input.basename}.${preset.ext}`;
-  const target = outputFile(await outputDir(outDir, input.id), name);
+  const target = outputFile(await outputDir(outDir, input.id), input.basename, `.${preset.ext}`);
   const args = preset.gif
     ? ['-i', input.localPath, '-filter_complex', `[0:v]fps=10,${filters.join(',')},split[a][b];[a]palettegen[p];[b][p]paletteuse`, '-an', target]
     : ['-i', input.localPath, '-vf', filters.join(','), ...preset.codec, target];

@@ -64,7 +64,7 @@ export const runVideoThumbs: RobotRunner = async ({ robot, params, input, outDir
     if (rotate) img = img.rotate(rotate);
     if (width !== null || height !== null) img = img.resize(width ?? undefined, height ?? undefined, { fit, background });
     const name = `${input.basename}_${index}.${ext}`;
-    const target = outputFile(dir, name);
+    const target = outputFile(dir, input.basename, `_${index}.${ext}`);
     await encode(img, format, true, { quality: 92, progressive: false, background: format === 'jpeg' ? '#000000' : background }).toFile(target);
     await rm(frame, { force: true });
     files.push(await describeResult(input, target, name, { thumb_index: index, thumb_offset: Math.round(offset * 1000) / 1000 }));
