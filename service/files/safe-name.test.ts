@@ -1,6 +1,9 @@
 // Every name from outside becomes a safe base name: no way up or out, nothing hidden, never empty,
 // within the file system's 255 bytes, and otherwise the name the user gave.
+import fc from 'fast-check';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resolveInside } from './inside-dir';
 import { capNameBytes, FALLBACK_NAME, MAX_NAME_BYTES, safeFileName, safeFileNameWithSuffix } from './safe-name';
 
 const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
@@ -80,5 +83,26 @@ describe('safeFileName', () => {
     expect(safeFileNameWithSuffix('../../service', '.jpg')).toBe('service.jpg');
     expect(safeFileNameWithSuffix('..', '.png')).toBe('file.png');
     expect(safeFileNameWithSuffix('short', '.tar.gz')).toBe('short.tar.gz');
+  });
+});
+
+describe('safeFileName on any input', () => {
+  // Path pieces, dots, separators, controls and wide characters, mixed at random.
+  const piece = fc.oneof(fc.constantFrom('..', '.', '/', '\\', '\0', '\n', ' ', ':', '%', 'C:', 'é', '😀', '.jpg'), fc.string({ unit: 'binary' }));
+  const hostile = fc.array(piece, { maxLength: 40 }).map((parts) => parts.join(''));
+  const dir = resolve('/data/assemblies/x/results/0-step/id');
+
+  it('always gives one visible, non-empty name of at most 255 bytes that stays in its folder', () => {
+    fc.assert(
+      fc.property(hostile, fc.boolean(), (raw, windows) => {
+        const name = safeFileName(raw, { windows });
+        expect(name).not.toBe('');
+        expect(Buffer.byteLength(name)).toBeLessThanOrEqual(MAX_NAME_BYTES);
+        expect(name).not.toMatch(/[/\\\u0000-\u001f\u007f-\u009f]/);
+        expect(name.startsWith('.')).toBe(false);
+        expect(resolveInside(dir, name)).toBe(`${dir}/${name}`);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
