@@ -98,6 +98,7 @@ describe('safeFileName on any input', () => {
         const name = safeFileName(raw, { windows });
         expect(name).not.toBe('');
         expect(Buffer.byteLength(name)).toBeLessThanOrEqual(MAX_NAME_BYTES);
+        // eslint-disable-next-line no-control-regex -- control characters are what this checks for
         expect(name).not.toMatch(/[/\\\u0000-\u001f\u007f-\u009f]/);
         expect(name.startsWith('.')).toBe(false);
         expect(resolveInside(dir, name)).toBe(`${dir}/${name}`);
