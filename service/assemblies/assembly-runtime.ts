@@ -6,7 +6,7 @@ import { describeUpload, type StoredFile } from '../robots/file-record';
 import { ErrorCode } from '../../shared/api/codes';
 import type { CredentialLookup } from '../robots/robot-types';
 import type { ServiceDatabase } from '../store/database';
-import { createRejection, uploadRejection, type TusRejection } from '../tus/tus-acceptance';
+import { createRejection, sizeRejection, uploadRejection, uploadSizeCap, type TusRejection } from '../tus/tus-acceptance';
 import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-stream';
 import { OK_MESSAGES, isRunning, okMessage, statusDate, type AssemblyState, type TusUploadEntry } from './assembly-state';
 import { publicFileRecord, statusRecord, uploadRecord, type ServiceUrls } from './status-record';
@@ -126,9 +126,24 @@ export class AssemblyRuntime {
     return s;
   }
 
-  /** Why a new tus upload may not attach to this Assembly (it is not waiting for files), or null when it may. */
-  tusCreateRejection(id: string): TusRejection | null {
-    return createRejection(id, this.get(id), this.live.has(id));
+  /**
+   * Why a new tus upload of `uploadLength` bytes (null: deferred) may not attach to this Assembly, or null
+   * when it may. A file bigger than all of auth.max_size ends the Assembly with MAX_SIZE_EXCEEDED, as
+   * exceeding the limit any other way does.
+   */
+  tusCreateRejection(id: string, uploadLength: number | null): TusRejection | null {
+    const s = this.get(id);
+    const why = createRejection(id, s, this.live.has(id));
+    if (why || !s) return why;
+    const tooBig = sizeRejection(s, uploadLength);
+    const live = this.live.get(id);
+    if (tooBig && live) this.fail(live, tooBig.code, tooBig.message);
+    return tooBig;
+  }
+
+  /** The most bytes one tus upload to this Assembly may hold, or null for no cap. */
+  tusUploadSizeCap(id: string): number | null {
+    return uploadSizeCap(this.get(id));
   }
 
   /** Why a PATCH or DELETE of one of this Assembly's tus uploads is refused, or null. */

@@ -3,7 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssemblyState } from '../assemblies/assembly-state';
 import { buildForm, getJson, jpeg, postAssembly, startFixture, waitForEnd, type Fixture } from '../testing/service-fixture';
-import { createRejection, TusCode, tusCreateAllowance, uploadRejection } from './tus-acceptance';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createRejection, sizeRejection, TusCode, tusCreateAllowance, uploadRejection } from './tus-acceptance';
 
 type View = Parameters<typeof createRejection>[1] & object;
 const view = (over: Partial<AssemblyState> = {}): View => ({
@@ -14,6 +16,7 @@ const view = (over: Partial<AssemblyState> = {}): View => ({
   startedTusUploads: 0,
   finishedTusUploads: 0,
   tusUploads: [],
+  maxSize: null,
   ...over,
 });
 const entry = (uploadId: string, finished: boolean) => ({ uploadId, filename: 'x', fieldname: 'file', size: 1, offset: finished ? 1 : 0, finished, upload_url: '', localPath: '' });
@@ -30,6 +33,13 @@ describe('tus acceptance rules', () => {
     // Retried creates are fine up to the allowance.
     expect(createRejection('x', view({ startedTusUploads: tusCreateAllowance(2) - 1, finishedTusUploads: 1 }), true)).toBeNull();
     expect(createRejection('x', view({ startedTusUploads: tusCreateAllowance(2), finishedTusUploads: 1 }), true)?.code).toBe(TusCode.tooManyUploads);
+  });
+
+  it('refuses one file bigger than all of auth.max_size', () => {
+    expect(sizeRejection(view({ maxSize: 100 }), 100)).toBeNull();
+    expect(sizeRejection(view({ maxSize: 100 }), null)).toBeNull();
+    expect(sizeRejection(view({ maxSize: null }), 10 ** 12)).toBeNull();
+    expect(sizeRejection(view({ maxSize: 100 }), 101)).toMatchObject({ status: 413, code: 'MAX_SIZE_EXCEEDED' });
   });
 
   it('takes bytes only for an unfinished upload of a waiting Assembly; deletes only unfinished uploads', () => {
@@ -56,10 +66,10 @@ describe('tus acceptance over HTTP', () => {
 
   const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
 
-  async function newAssembly(expected: number): Promise<{ id: string; url: string; tusUrl: string }> {
+  async function newAssembly(expected: number, maxSize?: number): Promise<{ id: string; url: string; tusUrl: string }> {
     const created = await postAssembly(
       fx.service.url,
-      buildForm({ params: { auth: { key: fx.service.authKey }, steps: { ':original': { robot: '/upload/handle', result: true } } }, fields: { num_expected_upload_files: String(expected) } }),
+      buildForm({ params: { auth: { key: fx.service.authKey, ...(maxSize ? { max_size: maxSize } : {}) }, steps: { ':original': { robot: '/upload/handle', result: true } } }, fields: { num_expected_upload_files: String(expected) } }),
     );
     expect(created.body.ok).toBe('ASSEMBLY_UPLOADING');
     return { id: String(created.body.assembly_id), url: String(created.body.assembly_ssl_url), tusUrl: String(created.body.tus_url) };
@@ -153,6 +163,28 @@ describe('tus acceptance over HTTP', () => {
     const served = await fetch(upload.ssl_url);
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer()).equals(data)).toBe(true);
+  });
+
+  it('refuses an upload bigger than auth.max_size before storing a byte, and ends the Assembly', async () => {
+    const a = await newAssembly(1, 1000);
+    const tusFilesBefore = await readdir(join(fx.dataDir, 'tus'));
+    await expectRefused(await create(a, 5000, 'huge.bin'), 413, 'MAX_SIZE_EXCEEDED');
+    expect(await readdir(join(fx.dataDir, 'tus'))).toEqual(tusFilesBefore);
+    const status = (await getJson(a.url)).body;
+    expect(status).toMatchObject({ error: 'MAX_SIZE_EXCEEDED', started_tus_uploads: 0 });
+  });
+
+  it('caps a deferred-length upload at auth.max_size', async () => {
+    const a = await newAssembly(1, 1000);
+    const created = await fetch(a.tusUrl, {
+      method: 'POST',
+      headers: { 'Tus-Resumable': '1.0.0', 'Upload-Defer-Length': '1', 'Upload-Metadata': `assembly_url ${b64(a.url)},filename ${b64('stream.bin')}` },
+    });
+    expect(created.status).toBe(201);
+    const res = await patch(String(created.headers.get('location')), 0, Buffer.alloc(5000, 1));
+    expect(res.status).toBe(413);
+    const head = await fetch(String(created.headers.get('location')), { method: 'HEAD', headers: { 'Tus-Resumable': '1.0.0' } });
+    expect(Number(head.headers.get('upload-offset'))).toBe(0);
   });
 
   it('lets a client give up an unfinished upload (DELETE), as Uppy does when a file is removed', async () => {

@@ -24,7 +24,7 @@ export const TusCode = {
  */
 export const tusCreateAllowance = (expected: number): number => expected + 8;
 
-type TusView = Pick<AssemblyState, 'id' | 'ok' | 'error' | 'expectedTusUploads' | 'startedTusUploads' | 'finishedTusUploads' | 'tusUploads'>;
+type TusView = Pick<AssemblyState, 'id' | 'ok' | 'error' | 'expectedTusUploads' | 'startedTusUploads' | 'finishedTusUploads' | 'tusUploads' | 'maxSize'>;
 
 const notFound = (id: string): TusRejection => ({ status: 404, code: ErrorCode.assemblyNotFound, message: `Assembly ${id} was not found.` });
 
@@ -56,6 +56,18 @@ export function createRejection(id: string, s: TusView | null, live: boolean): T
   }
   return null;
 }
+
+/**
+ * Why a new upload of `uploadLength` bytes (null: deferred) is too big for the Assembly: one file larger
+ * than all of `auth.max_size` can never fit, so it is refused before a byte is stored.
+ */
+export function sizeRejection(s: Pick<TusView, 'id' | 'maxSize'>, uploadLength: number | null): TusRejection | null {
+  if (s.maxSize === null || uploadLength === null || uploadLength <= s.maxSize) return null;
+  return { status: 413, code: ErrorCode.maxSizeExceeded, message: `This upload has ${uploadLength} bytes; auth.max_size of Assembly ${s.id} allows ${s.maxSize}.` };
+}
+
+/** The most bytes one upload to this Assembly may hold (deferred-length uploads included), or null for no cap. */
+export const uploadSizeCap = (s: Pick<TusView, 'maxSize'> | null): number | null => s?.maxSize ?? null;
 
 /** Why bytes (PATCH) or a termination (DELETE) for an existing upload are refused, or null. */
 export function uploadRejection(id: string, uploadId: string, method: 'PATCH' | 'DELETE', s: TusView | null, live: boolean): TusRejection | null {

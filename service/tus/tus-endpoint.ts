@@ -23,6 +23,8 @@ export function assemblyIdFromUrl(value: string | null | undefined): string | nu
 /** Upload ids are `<assembly_id>_<32hex>`, as the real service's, so the Assembly is known from the URL. */
 export const assemblyIdFromUploadId = (uploadId: string): string | null => /^([0-9a-f]{32})_[0-9a-f]{32}$/.exec(uploadId)?.[1] ?? null;
 
+const uploadLengthOf = (header: string | null): number | null => (header !== null && /^\d+$/.test(header) ? Number(header) : null);
+
 const reject = (status: number, code: string, message: string): { status_code: number; body: string } => ({
   status_code: status,
   body: JSON.stringify({ error: code, message, http_code: status }),
@@ -40,23 +42,27 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
   const server = new Server({
     path: TUS_PATH,
     datastore: store,
-    maxSize: TUS_MAX_SIZE,
+    // Per upload: no more than its Assembly's auth.max_size (also caps deferred-length uploads).
+    maxSize: (_req, id) => {
+      const assemblyId = id ? assemblyIdFromUploadId(id) : null;
+      return (assemblyId ? runtime.tusUploadSizeCap(assemblyId) : null) ?? TUS_MAX_SIZE;
+    },
     relativeLocation: false,
     // Uppy's Transloadit plugin always sends X-Request-ID (service-facts, addendum): browsers preflight it.
     allowedHeaders: ['X-Request-ID'],
     postReceiveInterval: 500,
     generateUrl: (_req, { id }) => `${tusUrl()}${id}`,
-    namingFunction: (_req, metadata) => {
+    namingFunction: (req, metadata) => {
       const assemblyId = assemblyIdFromUrl(metadata?.assembly_url ?? metadata?.assembly_ssl_url);
       if (!assemblyId) throw reject(400, 'ASSEMBLY_URL_MISSING', 'Upload-Metadata must carry assembly_url (or assembly_ssl_url) of the Assembly this file belongs to.');
-      const why = runtime.tusCreateRejection(assemblyId);
+      const why = runtime.tusCreateRejection(assemblyId, uploadLengthOf(req.headers.get('upload-length')));
       if (why) throw reject(why.status, why.code, why.message);
       return `${assemblyId}_${randomBytes(16).toString('hex')}`;
     },
     onUploadCreate: async (_req, upload: Upload) => {
       // Checked again here, with no await before tusCreated, so racing creates cannot exceed the allowance.
       const assemblyId = assemblyIdFromUploadId(upload.id);
-      const why = assemblyId ? runtime.tusCreateRejection(assemblyId) : { status: 400, code: 'ASSEMBLY_URL_MISSING', message: 'Unknown Assembly.' };
+      const why = assemblyId ? runtime.tusCreateRejection(assemblyId, upload.sizeIsDeferred ? null : upload.size ?? null) : { status: 400, code: 'ASSEMBLY_URL_MISSING', message: 'Unknown Assembly.' };
       if (why || !assemblyId) throw reject(why?.status ?? 400, why?.code ?? 'ASSEMBLY_URL_MISSING', why?.message ?? 'Unknown Assembly.');
       // The record keeps the client's name as sent; files are stored under the upload id, and robots
       // write results under safe names (service/files).
