@@ -87,4 +87,21 @@ describe('robot output names', () => {
     expect(byStep('optimized', IMAGE_NAME)[0]!.name).toBe(IMAGE_NAME);
     expect(results.find((r) => r.step === 'zipped')!.file.localPath.split('/').at(-1)).toBe('archive.zip');
   }, 60_000);
+
+  it('fails the step with FILE_PATH_OUTSIDE_ASSEMBLY, writing nothing, when an output folder would leave the step folder', async () => {
+    const workDir = join(root, 'forged', 'results');
+    const forged = { ...uploads.find((u) => u.name === IMAGE_NAME)!, id: '../../../escaped' };
+    const before = await filesBelow(root);
+    const outcome = await executeSteps({
+      assemblyId: 'b'.repeat(32),
+      steps: { ':original': { robot: '/upload/handle' }, small: { use: ':original', robot: '/image/resize', width: 8 } },
+      uploads: [forged],
+      fields: {},
+      workDir,
+      signal: new AbortController().signal,
+      onResult: () => undefined,
+    });
+    expect(outcome).toMatchObject({ ok: false, code: 'FILE_PATH_OUTSIDE_ASSEMBLY', step: 'small' });
+    expect((await filesBelow(root)).filter((p) => !before.includes(p))).toEqual([]);
+  });
 });

@@ -4,11 +4,13 @@
 
 import { mkdir } from 'node:fs/promises';
 import { resolveInside, safePathIn } from '../files/inside-dir';
-import { safeFileName } from '../files/safe-name';
 
-/** The folder for one input's (or bundle's) outputs, below the step's `outDir`; it exists afterwards. */
+/**
+ * The folder for one input's (or bundle's) outputs, below the step's `outDir`; it exists afterwards.
+ * File ids are the service's own (32 hex), so an id that would leave `outDir` is refused, not rewritten.
+ */
 export async function outputDir(outDir: string, inputId: string): Promise<string> {
-  const dir = resolveInside(outDir, safeFileName(inputId));
+  const dir = resolveInside(outDir, inputId);
   await mkdir(dir, { recursive: true });
   return dir;
 }
