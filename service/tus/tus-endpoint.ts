@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
 import { resolveInside } from '../files/inside-dir';
 import { TusCode } from './tus-acceptance';
+import { tusErrorBody } from './tus-errors';
 
 export const TUS_PATH = '/resumable/files';
 /** The spec's OPTIONS table, exactly. (Concatenation is advertised as the spec requires; @tus/file-store rejects Upload-Concat requests.) */
@@ -30,6 +31,15 @@ const reject = (status: number, code: string, message: string): { status_code: n
   body: JSON.stringify({ error: code, message, http_code: status }),
 });
 
+/** @tus/server whose error answers are the service's JSON errors (tus-errors.ts), whatever raised them. */
+class JsonErrorServer extends Server {
+  override write(context: Parameters<Server['write']>[0], headers: Headers, status: number, body = ''): ReturnType<Server['write']> {
+    if (status < 400) return super.write(context, headers, status, body);
+    headers.set('Content-Type', 'application/json; charset=utf-8');
+    return super.write(context, headers, status, tusErrorBody(status, body));
+  }
+}
+
 export interface TusEndpoint {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
@@ -39,7 +49,7 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
   const directory = join(dataDir, 'tus');
   const store = new FileStore({ directory });
   store.extensions = [...TUS_EXTENSIONS];
-  const server = new Server({
+  const server = new JsonErrorServer({
     path: TUS_PATH,
     datastore: store,
     // Per upload: no more than its Assembly's auth.max_size (also caps deferred-length uploads).
