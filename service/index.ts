@@ -29,7 +29,24 @@ export interface LocalServiceOptions {
   publicBaseUrl?: string;
   /** Assemblies per minute before 413 RATE_LIMIT_REACHED (default: unlimited). */
   maxAssembliesPerMinute?: number;
+  /** Connection timeouts (defaults: SERVER_TIMEOUTS); tests pass small ones. */
+  timeouts?: Partial<ServerTimeouts>;
 }
+
+export interface ServerTimeouts {
+  /** The request line and headers must arrive within this (slow-header clients). */
+  headersMs: number;
+  /**
+   * A connection on which no byte moves either way for this long is cut: a body that stops sending, or a
+   * client that stops reading. An idle limit, not a total one: a tus PATCH of many GB takes as long as it
+   * needs while bytes keep arriving. Update streams opt out (they send heartbeats).
+   */
+  idleMs: number;
+  /** An idle keep-alive connection between requests is closed after this. */
+  keepAliveMs: number;
+}
+
+export const SERVER_TIMEOUTS: ServerTimeouts = { headersMs: 30_000, idleMs: 120_000, keepAliveMs: 5_000 };
 
 export interface LocalService {
   url: string;
@@ -77,14 +94,21 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   };
 
   const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
+  const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
+  // Node checks headersTimeout on this interval: keep it finer than the limit itself.
+  const connectionsCheckingInterval = Math.max(10, Math.min(30_000, Math.floor(timeouts.headersMs / 4)));
+  const server: Server = createServer({ connectionsCheckingInterval }, (req, res) => {
     route(ctx, req, res).catch((e: Error) => {
       if (!res.headersSent) sendError(res, apiError('SERVER_500', `Internal error: ${e.message}`, 500));
       else res.destroy();
     });
   });
-  // Uploads of many GB may be slow: no request timeout (tus resumes anyway).
+  // Uploads of many GB may take hours: no total request timeout, but an idle one (server.timeout).
   server.requestTimeout = 0;
+  server.headersTimeout = timeouts.headersMs;
+  server.keepAliveTimeout = timeouts.keepAliveMs;
+  // With no 'timeout' listener, Node destroys a socket idle this long (both directions count).
+  server.timeout = timeouts.idleMs;
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
