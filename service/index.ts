@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { AssemblyRuntime } from './assemblies/assembly-runtime';
 import { createOAuth } from './auth/oauth';
 import { apiError, sendError } from './http/api-error';
+import { BODY_LIMITS } from './http/body-limits';
 import { RateLimiter } from './http/rate-limiter';
 import { route } from './http/routes';
 import { UpdateStreams } from './realtime/update-stream';
@@ -44,9 +45,11 @@ export interface ServerTimeouts {
   idleMs: number;
   /** An idle keep-alive connection between requests is closed after this. */
   keepAliveMs: number;
+  /** An Assembly POST must bring params and signature within this, however steadily it sends (408). */
+  admitMs: number;
 }
 
-export const SERVER_TIMEOUTS: ServerTimeouts = { headersMs: 30_000, idleMs: 120_000, keepAliveMs: 5_000 };
+export const SERVER_TIMEOUTS: ServerTimeouts = { headersMs: 30_000, idleMs: 120_000, keepAliveMs: 5_000, admitMs: BODY_LIMITS.unauthenticatedMs };
 
 export interface LocalService {
   url: string;
@@ -80,6 +83,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const templates = openTemplateStore(options.dataDir);
   const credentials = openCredentialStore(options.dataDir);
   runtime.credentials = (nameOrId) => credentials.find(nameOrId);
+  const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const ctx = {
     db,
     runtime,
@@ -91,10 +95,10 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     rateLimiter: new RateLimiter(options.maxAssembliesPerMinute ?? null),
     hostname: 'localhost',
     oauth: createOAuth(db, () => urls.base),
+    admitWithinMs: timeouts.admitMs,
   };
 
   const sockets = new Set<Socket>();
-  const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   // Node checks headersTimeout on this interval: keep it finer than the limit itself.
   const connectionsCheckingInterval = Math.max(10, Math.min(30_000, Math.floor(timeouts.headersMs / 4)));
   const server: Server = createServer({ connectionsCheckingInterval }, (req, res) => {

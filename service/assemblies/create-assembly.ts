@@ -24,6 +24,8 @@ export interface CreateContext {
   runtime: AssemblyRuntime;
   rateLimiter: RateLimiter;
   templates: TemplateStore;
+  /** How long a body may take to bring its params and signature (default BODY_LIMITS.unauthenticatedMs). */
+  admitWithinMs?: number;
 }
 
 const RESERVED_FIELDS = new Set(['params', 'signature', 'num_expected_upload_files', 'tus_num_expected_upload_files']);
@@ -162,6 +164,7 @@ export async function createAssembly(ctx: CreateContext, req: IncomingMessage, r
   let admitted: Admitted | null = null;
   const body = await readFormBody(req, {
     uploadDir,
+    admitWithinMs: ctx.admitWithinMs,
     admit: (bodyFields) => {
       const result = admitRequest(ctx, req, { ...Object.fromEntries(query), ...bodyFields }, nowMs);
       if ('code' in result) return result;

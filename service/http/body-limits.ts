@@ -17,9 +17,18 @@ export const BODY_LIMITS = {
   unauthenticatedBytes: 4 * 1024 * 1024,
   /** Bytes still read and discarded after a refusal, so the client can read the answer; then the socket is cut. */
   drainBytes: 8 * 1024 * 1024,
+  /**
+   * Time from the request's start until its params can be authenticated. The idle timeout alone would let
+   * a body that trickles one byte a minute hold a connection forever without ever authenticating.
+   */
+  unauthenticatedMs: 60_000,
 } as const;
 
 export type BodyLimit = 'fieldBytes' | 'fields' | 'files' | 'unauthenticatedBytes';
+
+/** The answer to a body whose params did not arrive in time: 408 INVALID_FORM_DATA. */
+export const slowBodyError = (ms: number): ApiError =>
+  apiError(ErrorCode.invalidFormData, `The params (and signature) did not arrive within ${ms} ms of the request's start: send them first.`, 408, { limit: 'unauthenticatedMs' });
 
 /** The answer to a body over one of the limits: 413 INVALID_FORM_DATA naming the limit. */
 export function limitError(limit: BodyLimit, detail = ''): ApiError {

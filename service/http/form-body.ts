@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { IncomingMessage } from 'node:http';
 import { ErrorCode } from '../../shared/api/codes';
 import { apiError, type ApiError } from './api-error';
-import { BODY_LIMITS, discardRest, limitError } from './body-limits';
+import { BODY_LIMITS, discardRest, limitError, slowBodyError } from './body-limits';
 
 export interface ReceivedFile {
   fileId: string;
@@ -36,6 +36,8 @@ export interface FormBodyOptions {
    * file part of an unauthenticated request ever reaches the disk.
    */
   admit(fields: Record<string, string>): ApiError | null;
+  /** Refuse (408) a body not admitted this long after the request started (default BODY_LIMITS.unauthenticatedMs). */
+  admitWithinMs?: number;
 }
 
 /** Fields that decide admission; one arriving after it was decided (i.e. after a file part) is refused. */
@@ -46,16 +48,23 @@ export const newFileId = (): string => randomBytes(16).toString('hex');
 const isFormType = (type: string): boolean => /multipart\/form-data|application\/x-www-form-urlencoded/i.test(type);
 
 /** A body that is not a form (e.g. only a query string) counts as no fields; its bytes are discarded, up to a cap. */
-function readOtherBody(req: IncomingMessage, admit: FormBodyOptions['admit']): Promise<FormBody> {
+function readOtherBody(req: IncomingMessage, admit: FormBodyOptions['admit'], admitWithinMs: number): Promise<FormBody> {
   return new Promise((resolve) => {
     let seen = 0;
     let done = false;
     const finish = (v: FormBody): void => {
       if (!done) {
         done = true;
+        clearTimeout(deadline);
         resolve(v);
       }
     };
+    const deadline = setTimeout(() => {
+      finish({ kind: 'refused', error: slowBodyError(admitWithinMs) });
+      req.removeAllListeners('data');
+      discardRest(req);
+    }, admitWithinMs);
+    deadline.unref();
     req.on('data', (chunk: Buffer) => {
       seen += chunk.length;
       if (seen > BODY_LIMITS.unauthenticatedBytes && !done) {
@@ -83,7 +92,8 @@ function readOtherBody(req: IncomingMessage, admit: FormBodyOptions['admit']): P
  * `uploadDir`, never buffered whole. What an unauthenticated body may cost is capped (BODY_LIMITS).
  */
 export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Promise<FormBody> {
-  if (!isFormType(req.headers['content-type'] ?? '')) return readOtherBody(req, o.admit);
+  const admitWithinMs = o.admitWithinMs ?? BODY_LIMITS.unauthenticatedMs;
+  if (!isFormType(req.headers['content-type'] ?? '')) return readOtherBody(req, o.admit, admitWithinMs);
   return new Promise<FormBody>((resolve) => {
     const fields: Record<string, string> = {};
     const files: ReceivedFile[] = [];
@@ -132,6 +142,11 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
       admission = 'admitted';
       return true;
     };
+    const deadline = setTimeout(() => {
+      if (admission === 'pending') refuse(slowBodyError(admitWithinMs));
+    }, admitWithinMs);
+    deadline.unref();
+    req.once('close', () => clearTimeout(deadline));
     const countPreAuth = (chunk: Buffer): void => {
       if (admission !== 'pending') return;
       preAuthBytes += chunk.length;

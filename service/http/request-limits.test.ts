@@ -175,7 +175,7 @@ describe('multipart bodies are authenticated before any file part is stored', ()
 describe('connection timeouts', () => {
   let fx: Fixture;
   beforeAll(async () => {
-    fx = await startFixture({ timeouts: { headersMs: 600, idleMs: 400, keepAliveMs: 200 } });
+    fx = await startFixture({ timeouts: { headersMs: 600, idleMs: 400, keepAliveMs: 200, admitMs: 1000 } });
   });
   afterAll(() => fx.stop());
 
@@ -227,6 +227,19 @@ describe('connection timeouts', () => {
     socket.destroy();
     expect(closedAfter).not.toBeNull();
     expect(closedAfter!).toBeLessThan(4000);
+  });
+
+  it('answers 408 to a body that trickles its params too slowly to be authenticated in time', async () => {
+    const { req, answer } = openPost(`${fx.service.url}/assemblies`);
+    req.on('error', () => undefined);
+    req.write(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="params"\r\n\r\n{`);
+    // A byte every 100 ms: never idle, but the params never end.
+    const trickle = setInterval(() => req.write(' '), 100);
+    const early = await Promise.race([answer, wait(4000).then(() => null)]);
+    clearInterval(trickle);
+    req.destroy();
+    expect(early?.status).toBe(408);
+    expect(early?.body).toMatchObject({ error: 'INVALID_FORM_DATA', limit: 'unauthenticatedMs' });
   });
 
   it('lets a slow body through as long as bytes keep arriving (idle, not total, timeout)', async () => {
