@@ -121,16 +121,20 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
       discardRest(req);
       return;
     }
-    /** Stops reading: the part being written (if any) is cut, then the caller answers and removes the folder. */
-    const refuse = (error: ApiError): void => {
+    /**
+     * Stops reading: the part being written (if any) is cut, and the answer waits until every file is
+     * closed, so the caller can remove the folder without a write landing after it.
+     */
+    const stop = (result: () => FormBody): void => {
       if (settled) return;
       settled = true;
       req.unpipe(bb);
       bb.destroy();
       for (const s of fileStreams) s.destroy();
       discardRest(req);
-      void Promise.allSettled(writes).then(() => resolve({ kind: 'refused', error }));
+      void Promise.allSettled(writes).then(() => resolve(result()));
     };
+    const refuse = (error: ApiError): void => stop(() => ({ kind: 'refused', error }));
     /** True when the request may go on. */
     const decide = (): boolean => {
       if (admission === 'admitted') return true;
@@ -194,12 +198,7 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
     });
     bb.on('fieldsLimit', () => refuse(limitError('fields')));
     bb.on('filesLimit', () => refuse(limitError('files')));
-    bb.on('error', (e: Error) => {
-      if (settled) return;
-      settle({ kind: 'invalid', message: `The multipart body could not be parsed: ${e.message}` });
-      req.unpipe(bb);
-      discardRest(req);
-    });
+    bb.on('error', (e: Error) => stop(() => ({ kind: 'invalid', message: `The multipart body could not be parsed: ${e.message}` })));
     bb.on('close', () => {
       if (settled || !decide()) return;
       void Promise.all(writes).then(() => settle({ kind: 'complete', fields, files }));
@@ -208,8 +207,7 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
       if (settled) return;
       // A half-written part can never finish: report only the parts fully written so far.
       if (!decide()) return;
-      settle({ kind: 'aborted', fields, files: [...files] });
-      bb.destroy();
+      stop(() => ({ kind: 'aborted', fields, files: [...files] }));
     };
     req.on('aborted', onAbort);
     req.on('close', () => {
