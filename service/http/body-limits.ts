@@ -12,7 +12,7 @@ export const BODY_LIMITS = {
   /** Number of non-file fields in one body. */
   fields: 1000,
   /** Number of file parts in one (authenticated) multipart body. */
-  files: 10_000,
+  files: 1000,
   /** Raw body bytes read before the request is authenticated (all fields together, with framing). */
   unauthenticatedBytes: 4 * 1024 * 1024,
   /** Bytes still read and discarded after a refusal, so the client can read the answer; then the socket is cut. */

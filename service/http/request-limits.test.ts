@@ -162,6 +162,16 @@ describe('multipart bodies are authenticated before any file part is stored', ()
     expect(many.body).toMatchObject({ error: 'INVALID_FORM_DATA', limit: 'fields' });
   });
 
+  it('refuses an authenticated body with more file parts than the cap (413), removing what it wrote', async () => {
+    const id = newId();
+    const { params, signature } = signed();
+    const parts = Array.from({ length: BODY_LIMITS.files + 1 }, (_, i) => `${fileHead(`f${i}.bin`)}${MARKER.toString()}\r\n`);
+    const answer = await post(`${fx.service.url}/assemblies/${id}`, [fieldPart('params', params), fieldPart('signature', signature), ...parts, `--${BOUNDARY}--\r\n`]);
+    expect(answer.status).toBe(413);
+    expect(answer.body).toMatchObject({ error: 'INVALID_FORM_DATA', limit: 'files' });
+    expect(await storedUploads(fx.dataDir)).toEqual([]);
+  }, 60_000);
+
   it('caps the bodies of the account endpoints (Templates, token) the same way', async () => {
     const body = `params=${'a'.repeat(BODY_LIMITS.unauthenticatedBytes + 1024)}`;
     const res = await fetch(`${fx.service.url}/templates`, { method: 'POST', body, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
