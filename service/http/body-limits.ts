@@ -28,7 +28,7 @@ export type BodyLimit = 'fieldBytes' | 'fields' | 'files' | 'unauthenticatedByte
 
 /** The answer to a body whose params did not arrive in time: 408 INVALID_FORM_DATA. */
 export const slowBodyError = (ms: number): ApiError =>
-  apiError(ErrorCode.invalidFormData, `The params (and signature) did not arrive within ${ms} ms of the request's start: send them first.`, 408, { limit: 'unauthenticatedMs' });
+  apiError(ErrorCode.invalidFormData, `The request did not bring its params (and signature) within ${ms} ms of its start.`, 408, { limit: 'unauthenticatedMs' });
 
 /** The answer to a body over one of the limits: 413 INVALID_FORM_DATA naming the limit. */
 export function limitError(limit: BodyLimit, detail = ''): ApiError {

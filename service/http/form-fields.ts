@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import type { IncomingMessage } from 'node:http';
-import { BODY_LIMITS, discardRest, limitError, type BodyLimit } from './body-limits';
+import { BODY_LIMITS, discardRest, limitError, slowBodyError, type BodyLimit } from './body-limits';
 
 export type FormFields =
   | { ok: true; fields: Record<string, string> }
@@ -15,20 +15,28 @@ const overLimit = (limit: BodyLimit, detail?: string): FormFields => {
 /**
  * The fields of a multipart or urlencoded body, for endpoints that take no files (Templates,
  * credentials, tokens): file parts are skipped, not stored. A body of another type counts as no fields.
- * These bodies are read before authentication, so the whole body is capped (BODY_LIMITS).
+ * These bodies are read before authentication, so the whole body is capped in bytes and in time (BODY_LIMITS).
  */
-export function readFormFields(req: IncomingMessage): Promise<FormFields> {
+export function readFormFields(req: IncomingMessage, withinMs: number = BODY_LIMITS.unauthenticatedMs): Promise<FormFields> {
   const type = req.headers['content-type'] ?? '';
   return new Promise<FormFields>((resolve) => {
     let settled = false;
     const settle = (v: FormFields): void => {
       if (!settled) {
         settled = true;
+        clearTimeout(deadline);
         resolve(v);
       }
     };
     let bytes = 0;
     let stop = (): void => discardRest(req);
+    // However steadily it trickles, a body that is read before authentication must end in time.
+    const deadline = setTimeout(() => {
+      const e = slowBodyError(withinMs);
+      settle({ ok: false, message: e.message, httpCode: e.httpCode });
+      stop();
+    }, withinMs);
+    deadline.unref();
     req.on('data', (chunk: Buffer) => {
       bytes += chunk.length;
       if (bytes > BODY_LIMITS.unauthenticatedBytes && !settled) {

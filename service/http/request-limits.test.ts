@@ -2,13 +2,15 @@
 // unauthenticated body costs at most BODY_LIMITS, and a connection that stops moving is cut.
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { request, type ClientRequest, type IncomingMessage } from 'node:http';
-import { connect } from 'node:net';
+import { createServer, request, type ClientRequest, type IncomingMessage } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signParams } from '../auth/signature';
 import { getJson, inOneHourIso, startFixture, type Fixture } from '../testing/service-fixture';
+import { sendJson } from './api-error';
 import { BODY_LIMITS } from './body-limits';
+import { readFormFields } from './form-fields';
 
 const BOUNDARY = 'xxLIMITSxx';
 const newId = (): string => randomUUID().replace(/-/g, '');
@@ -250,6 +252,32 @@ describe('connection timeouts', () => {
     req.destroy();
     expect(early?.status).toBe(408);
     expect(early?.body).toMatchObject({ error: 'INVALID_FORM_DATA', limit: 'unauthenticatedMs' });
+  });
+
+  it('ends a field-only body (Templates, credentials, tokens) that is still trickling at its deadline with 408', async () => {
+    // readFormFields behind a bare server, with a short deadline (the service uses BODY_LIMITS.unauthenticatedMs).
+    const server = createServer((req, res) => {
+      void readFormFields(req, 500).then((r) => sendJson(res, r.ok ? 200 : r.httpCode, r));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const req = request(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+      const answer = new Promise<Answer>((resolve, reject) => {
+        req.on('response', (res) => void readAnswer(res).then(resolve, reject));
+      });
+      req.on('error', () => undefined);
+      req.write('params=');
+      const trickle = setInterval(() => req.write('a'), 100);
+      const early = await Promise.race([answer, wait(3000).then(() => null)]);
+      clearInterval(trickle);
+      req.destroy();
+      expect(early?.status).toBe(408);
+      expect(early?.body).toMatchObject({ ok: false, httpCode: 408 });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('lets a slow body through as long as bytes keep arriving (idle, not total, timeout)', async () => {
