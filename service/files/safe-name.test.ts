@@ -20,7 +20,7 @@ describe('safeFileName', () => {
     expect(safeFileName(raw)).toBe(safe);
   });
 
-  it.each(['..', '.', '...', '/', '\\', '', '   ', '../', '..\\..\\', '\0', '\u0001\u001f\u007f'])('never gives an empty, "." or ".." name for %j', (raw) => {
+  it.each(['..', '.', '...', '/', '\\', '', '   ', '../', '..\\..\\', '\0', '\u0001\u001f\u007f', '.. ..', ' . . ', '.\u0000.'])('never gives an empty, "." or ".." name for %j', (raw) => {
     expect(safeFileName(raw)).toBe(FALLBACK_NAME);
   });
 

@@ -54,7 +54,8 @@ export function capNameBytes(name: string, max = MAX_NAME_BYTES): string {
 export function safeFileName(raw: string, options: SafeNameOptions = {}): string {
   let name = String(raw).replace(CONTROL, '');
   name = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
-  name = name.trim().replace(/^\.+/, '').trim();
+  // Dots and spaces together: ". .." must not come out as "..".
+  name = name.replace(/^[.\s]+/, '').trimEnd();
   if (options.windows) {
     name = name.replace(WINDOWS_RESERVED_CHARS, '_').replace(/[. ]+$/, '');
     if (WINDOWS_RESERVED_NAMES.test(name)) name = `_${name}`;
