@@ -111,14 +111,15 @@ export function authenticate(input: AuthInput): AuthResult {
     return fail(ErrorCode.invalidParams, 'The params field could not be parsed as JSON.', 400);
   }
   if (!isObject(params)) return fail(ErrorCode.noObjectParams, 'The params field must be a JSON object.', 400);
+  // Checked for every request, Bearer ones too: a nonce is a string or an integer, nothing else.
+  const nonce = nonceOf((isObject(params.auth) ? params.auth.nonce : undefined) ?? params.nonce);
+  if ('problem' in nonce) return fail(INVALID_AUTH_NONCE, nonce.problem, 400);
   if (input.bearer) return authenticateBearer(input, input.bearer, raw, params);
   const auth = params.auth;
   if (auth === undefined) return fail(ErrorCode.noAuth, 'No auth parameter was provided in params.', 400);
   if (!isObject(auth)) return fail('NO_OBJECT_AUTH_PARAMETER', 'The auth parameter must be an object.', 400);
   if (auth.key === undefined || auth.key === null || auth.key === '') return fail(ErrorCode.noAuthKey, 'No auth.key parameter was provided in params.', 400);
   if (typeof auth.key !== 'string') return fail(INVALID_AUTH_KEY, `auth.key must be a string (got ${shown(auth.key)}).`, 400);
-  const nonce = nonceOf(auth.nonce ?? params.nonce);
-  if ('problem' in nonce) return fail(INVALID_AUTH_NONCE, nonce.problem, 400);
   const account = input.findAccount(auth.key);
   if (!account) return fail(ErrorCode.unknownAuthKey, `The auth key "${auth.key}" is unknown.`, 401);
   if (account.isActive === false) return fail(AUTH_KEY_INACTIVE, `The auth key "${auth.key}" is inactive: reactivate it, or use another key.`, 401);
