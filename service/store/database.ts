@@ -82,8 +82,9 @@ export interface RefreshTokenRow {
 }
 
 export function openDatabase(dataDir: string): ServiceDatabase {
+  const file = join(dataDir, 'service.sqlite');
   ensurePrivateDir(dataDir);
-  const db = openPrivateSqlite(join(dataDir, 'service.sqlite'));
+  const db = openPrivateSqlite(file);
   db.pragma('synchronous = NORMAL');
   db.exec(`
     CREATE TABLE IF NOT EXISTS account (auth_key TEXT PRIMARY KEY, auth_secret TEXT NOT NULL,

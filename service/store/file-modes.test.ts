@@ -1,11 +1,11 @@
 // Finding 5 of issue 10: the service's data folder and database (every Auth Secret, every Template
 // credential) were world-readable. After a real start they are 0700/0600, and a start over an older,
 // world-readable install tightens them.
-import { chmod, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signParams } from '../auth/signature';
-import { startLocalService } from '../index';
+import { startLocalService, type LocalService } from '../index';
 import { startFixture, tempDir, type Fixture } from '../testing/service-fixture';
 
 const modeOf = async (p: string): Promise<number> => (await stat(p)).mode & 0o777;
@@ -15,6 +15,16 @@ let fx: Fixture | null = null;
 afterEach(async () => {
   await fx?.stop();
   fx = null;
+});
+
+/** A service started here, stopped (and its folder removed) after the test. */
+const track = (service: LocalService, dataDir: string): Fixture => ({
+  service,
+  dataDir,
+  stop: async () => {
+    await service.close();
+    await rm(dataDir, { recursive: true, force: true });
+  },
 });
 
 async function modes(dataDir: string): Promise<Record<string, string>> {
@@ -42,12 +52,22 @@ describe('file modes of the service data', () => {
     await chmod(join(dataDir, 'service.sqlite'), 0o644);
     for (const side of ['-wal', '-shm']) await writeFile(join(dataDir, `service.sqlite${side}`), '', { mode: 0o644 });
     const service = await startLocalService({ dataDir });
-    const stop = async (): Promise<void> => {
-      await service.close();
-      await rm(dataDir, { recursive: true, force: true });
-    };
-    fx = { service, dataDir, stop };
+    fx = track(service, dataDir);
     expect(await modes(dataDir)).toEqual({ '.': '700', 'service.sqlite': '600', 'service.sqlite-wal': '600', 'service.sqlite-shm': '600' });
   });
-});
 
+  it("leaves the mode of a folder that already held other things (--data-dir ~), but not the database's", async () => {
+    const dataDir = await tempDir('svc-shared-');
+    await writeFile(join(dataDir, 'notes.txt'), 'mine');
+    await mkdir(join(dataDir, 'projects'));
+    await chmod(dataDir, 0o755);
+    const service = await startLocalService({ dataDir });
+    fx = track(service, dataDir);
+    expect(await modes(dataDir)).toEqual({ '.': '755', 'service.sqlite': '600', 'service.sqlite-wal': '600', 'service.sqlite-shm': '600' });
+    // Nor on the next start, now that the database is there too.
+    await service.close();
+    const again = await startLocalService({ dataDir });
+    fx = track(again, dataDir);
+    expect((await modes(dataDir))['.']).toBe('755');
+  });
+});

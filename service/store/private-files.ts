@@ -1,15 +1,23 @@
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 
 /** Only the user running the service may list or enter its data folder… */
 export const PRIVATE_DIR_MODE = 0o700;
 /** …or read its files: the database holds every Auth Secret and Template credential. */
 export const PRIVATE_FILE_MODE = 0o600;
 
-/** Creates the folder as 0700, and tightens an existing one (made by an older version as 0755). */
+/** What the service itself keeps at the top of its data folder (database, Assembly folders, tus, secret). */
+const SERVICE_ENTRY = /^(service\.sqlite(-wal|-shm|-journal)?|assemblies|tus|auth-secret(\.\d+\.tmp)?)$/;
+
+/**
+ * Creates the data folder as 0700, and tightens an existing one holding nothing but the service's own
+ * files (an older version made it 0755). A folder that also holds other things (`--data-dir ~` or
+ * `/tmp`) keeps its mode: changing it would break whatever else lives there; the files stay 0600.
+ */
 export function ensurePrivateDir(dir: string): void {
+  const ours = !existsSync(dir) || readdirSync(dir).every((name) => SERVICE_ENTRY.test(name));
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  chmodSync(dir, PRIVATE_DIR_MODE);
+  if (ours) chmodSync(dir, PRIVATE_DIR_MODE);
 }
 
 /** Tightens a file to 0600 if it exists (a crash can leave an old -wal/-shm behind). */
