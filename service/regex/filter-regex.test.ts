@@ -3,7 +3,6 @@
 // without the time limit this test fails on a timeout instead of hanging with the service.
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signParams } from '../auth/signature';
 import { AUTH_SECRET_ENV } from '../cli-secret';
 import { buildForm, tempDir } from '../testing/service-fixture';
 import { spawnService, type ServiceProcess } from '../testing/service-process';
@@ -41,8 +40,8 @@ describe('/file/filter regex conditions', () => {
       only_a: { robot: '/file/filter', use: ':original', accepts: [['${file.basename}', 'regex', '^(a+)+$']], error_on_decline: true },
     };
     const params = JSON.stringify({ auth: { key: KEY, expires: new Date(Date.now() + 600_000).toISOString() }, steps });
-    const form = buildForm({ params, files: [{ field: 'file', name: `${name}.txt`, data: new TextEncoder().encode('hello') }] });
-    form.set('signature', signParams(params, SECRET));
+    // Signed before the file part: the service authenticates before it accepts files.
+    const form = buildForm({ params, secret: SECRET, files: [{ field: 'file', name: `${name}.txt`, data: new TextEncoder().encode('hello') }] });
     const started = performance.now();
     const created = (await (await fetch(`${svc.url}/assemblies`, { method: 'POST', body: form, signal: AbortSignal.timeout(5000) })).json()) as Record<string, unknown>;
     const end = await statusOf(String(created.assembly_ssl_url));
