@@ -156,6 +156,17 @@ describe('signature authentication (open account)', () => {
     expect((await getJson(`${fx.service.url}/`)).body.ok).toBe('SERVER_ROOT');
   });
 
+  it('accepts 40 concurrent requests with the same auth.referer, none refused as too slow', async () => {
+    const started = performance.now();
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        postAssembly(fx.service.url, buildForm({ params: { auth: { key: KEY, referer: '^https://app\\.example\\.com/' }, steps: STEPS } }), '/assemblies', { Referer: `https://app.example.com/${i}` }),
+      ),
+    );
+    expect(answers.map((a) => a.body.error ?? a.body.ok)).toEqual(Array(40).fill('ASSEMBLY_EXECUTING'));
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
   it('stops the Assembly with MAX_NUMBER_OF_FILES_EXCEEDED and MAX_SIZE_EXCEEDED; rejects invalid limits', async () => {
     const img = await jpeg(40, 30);
     const files = [
