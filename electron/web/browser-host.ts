@@ -67,7 +67,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (req.method === 'PUT' && rawPath.startsWith('/staging/')) {
       void stageUpload(options.core, rawPath, req).then((result) => {
         if (result.ok) sendJson(res, 201, result.value, headers);
-        else sendJson(res, result.error.code === 'STAGING_PATH_INVALID' ? 400 : 500, { error: result.error }, headers);
+        else sendJson(res, result.error.httpCode ?? 500, { error: result.error }, headers);
       });
       return;
     }

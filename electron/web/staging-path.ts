@@ -6,6 +6,8 @@ import { err, ok, type Result } from '../../shared/result';
 export const StagingErrorCode = {
   invalidPath: 'STAGING_PATH_INVALID',
   writeFailed: 'STAGING_WRITE_FAILED',
+  /** The path clashes with what this batch already staged (a file where a folder must go). */
+  conflict: 'STAGING_PATH_CONFLICT',
 } as const;
 
 export const MAX_STAGING_PATH_LENGTH = 1024;
@@ -39,7 +41,7 @@ export interface StagingTarget {
  * inside `<stagingDir>/<batchId>`. Every segment is checked after decoding, so `%2e%2e` and `%2F` are caught.
  */
 export function resolveStagingPath(stagingDir: string, urlPath: string): Result<StagingTarget> {
-  const bad = (why: string) => err(StagingErrorCode.invalidPath, `Invalid staging path: ${why}`);
+  const bad = (why: string) => err(StagingErrorCode.invalidPath, `Invalid staging path: ${why}`, { httpCode: 400 });
   if (!urlPath.startsWith('/staging/')) return bad('must start with /staging/');
   if (urlPath.length > MAX_STAGING_PATH_LENGTH * 3) return bad('too long');
   const rawSegments = urlPath.slice('/staging/'.length).split('/');

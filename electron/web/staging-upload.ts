@@ -45,7 +45,11 @@ export async function stageUpload(core: StagingCore, urlPath: string, body: Inco
       () => '',
       (failure: unknown) => ` (and its partial copy could not be removed: ${messageOf(failure)})`,
     );
-    return err(StagingErrorCode.writeFailed, `Could not stage ${relativePath}: ${messageOf(cause)}${cleanup}`);
+    const message = `Could not stage ${relativePath}: ${messageOf(cause)}${cleanup}`;
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    // A name that clashes with one already staged (a file where a folder must go) is the page's mistake.
+    if (code === 'ENOTDIR' || code === 'EEXIST' || code === 'EISDIR') return err(StagingErrorCode.conflict, message, { httpCode: 409 });
+    return err(StagingErrorCode.writeFailed, message, { httpCode: code === 'ENOSPC' ? 507 : 500 });
   }
 }
 
