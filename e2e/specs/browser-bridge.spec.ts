@@ -43,3 +43,55 @@ test('the page bridge carries requests to core, cannot be replaced, and answers 
   expect(afterClose.ok).toBe(false);
   expect(afterClose.error?.code).toBe('NETWORK_ERROR');
 });
+
+test('a script in the page can name only what the user picked: raw paths, forged handles and foreign URLs are refused', async ({ running, ui }) => {
+  if (running.kind !== 'browser-host') throw new Error('browser-bridge.spec.ts runs against the browser host only');
+  await expect(ui.getByTestId('drop-zone')).toBeVisible();
+  const answers = await ui.evaluate(async () => {
+    const bridge = (
+      globalThis as unknown as {
+        assemblyline: {
+          invoke(c: string, r: object): Promise<PageResult>;
+          handlesForFiles(items: { file: File; relativePath: string }[]): Promise<{ ok: boolean; value?: { handle: string }[] }>;
+        };
+      }
+    ).assemblyline;
+    const codeOf = async (channel: string, request: object) => {
+      const answer = await bridge.invoke(channel, request);
+      return answer.ok ? 'ok' : (answer.error?.code ?? 'none');
+    };
+    // Bytes the page itself holds can be staged: they become a handle, and that is all the page learns.
+    const own = await bridge.handlesForFiles([{ file: new File(['mine'], 'mine.txt'), relativePath: 'mine.txt' }]);
+    const handle = own.value?.[0]?.handle ?? '';
+    const scan = (await bridge.invoke('files:scan', { handles: [handle] })) as PageResult & { value?: { files?: { relativePath: string; size: number }[] } };
+    return {
+      rawPath: await codeOf('files:scan', { paths: ['/etc/passwd'] }),
+      pathAsHandle: await codeOf('files:scan', { handles: ['/etc/passwd'] }),
+      escape: await codeOf('files:thumbnail', { handle, relativePath: 'mine.txt/../../../../../../etc/passwd' }),
+      runRawPath: await codeOf('runs:start', { files: [{ path: '/etc/passwd', relativePath: 'passwd', name: 'passwd', size: 1, mime: null }], instructions: { steps: { ':original': { robot: '/upload/handle' } } } }),
+      openPath: await codeOf('shell:openPath', { path: '/etc/passwd' }),
+      reveal: await codeOf('shell:revealPath', { path: '/etc' }),
+      openFileUrl: await codeOf('shell:openUrl', { url: 'file:///etc/passwd' }),
+      openCredentials: await codeOf('shell:openUrl', { url: 'https://user:pw@example.com/' }),
+      handle,
+      scanned: scan.value?.files?.map((f) => [f.relativePath, f.size]),
+      leaked: JSON.stringify([own, scan]),
+    };
+  });
+  expect(answers).toMatchObject({
+    rawPath: 'INVALID_IPC_REQUEST',
+    pathAsHandle: 'FILE_HANDLE_UNKNOWN',
+    escape: 'PATH_OUTSIDE_PICK',
+    runRawPath: 'INVALID_IPC_REQUEST',
+    openPath: 'PATH_NOT_APP_WRITTEN',
+    reveal: 'PATH_NOT_APP_WRITTEN',
+    openFileUrl: 'URL_NOT_ALLOWED',
+    openCredentials: 'URL_NOT_ALLOWED',
+    handle: expect.stringMatching(/^fh_/),
+    scanned: [['mine.txt', 4]],
+  });
+  expect(answers.leaked).not.toContain(running.app.core.stagingDir);
+  expect(running.desktop.opened).toEqual([]);
+  expect(running.desktop.revealed).toEqual([]);
+  expect(running.desktop.external).toEqual([]);
+});

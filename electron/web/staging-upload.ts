@@ -45,7 +45,8 @@ export async function stageUpload(core: StagingCore, urlPath: string, body: Inco
       () => '',
       (failure: unknown) => ` (and its partial copy could not be removed: ${messageOf(failure)})`,
     );
-    const message = `Could not stage ${relativePath}: ${messageOf(cause)}${cleanup}`;
+    // The page learns what went wrong, not where the host keeps its files.
+    const message = `Could not stage ${relativePath}: ${messageOf(cause)}${cleanup}`.split(core.stagingDir).join('<staging>');
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
     // A name that clashes with one already staged (a file where a folder must go) is the page's mistake.
     if (code === 'ENOTDIR' || code === 'EEXIST' || code === 'EISDIR') return err(StagingErrorCode.conflict, message, { httpCode: 409 });
