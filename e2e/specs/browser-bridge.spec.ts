@@ -1,3 +1,5 @@
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { expect, test } from '../fixtures/app';
 
 interface PageResult {
@@ -94,4 +96,32 @@ test('a script in the page can name only what the user picked: raw paths, forged
   expect(running.desktop.opened).toEqual([]);
   expect(running.desktop.revealed).toEqual([]);
   expect(running.desktop.external).toEqual([]);
+});
+
+test('a picked file that became unreadable gets FILE_UNREADABLE, and the host goes on', async ({ running, ui, workDir }) => {
+  if (running.kind !== 'browser-host') throw new Error('browser-bridge.spec.ts runs against the browser host only');
+  await expect(ui.getByTestId('drop-zone')).toBeVisible();
+  const file = path.join(workDir, 'gone.txt');
+  await writeFile(file, 'about to vanish');
+  // A file input of our own, so the File is backed by the real file on disk, as a user's pick is.
+  await ui.evaluate(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.id = 'probe-input';
+    document.body.append(input);
+  });
+  await ui.locator('#probe-input').setInputFiles(file);
+  // The page has seen the file (its size, as when it lists a drop); then it vanishes before staging.
+  expect(await ui.evaluate(() => (document.getElementById('probe-input') as HTMLInputElement).files?.[0]?.size)).toBe(15);
+  await rm(file);
+  const answer = await ui.evaluate(async () => {
+    const bridge = (globalThis as unknown as { assemblyline: { handlesForFiles(items: object[]): Promise<PageResult>; invoke(c: string, r: object): Promise<PageResult> } })
+      .assemblyline;
+    const input = document.getElementById('probe-input') as HTMLInputElement;
+    const staged = await bridge.handlesForFiles([{ file: input.files![0]!, relativePath: 'gone.txt' }]);
+    const after = await bridge.invoke('app:info', {});
+    return { staged, alive: after.ok };
+  });
+  expect(answer.staged).toMatchObject({ ok: false, error: { code: 'FILE_UNREADABLE', message: expect.stringContaining('gone.txt') } });
+  expect(answer.alive).toBe(true);
 });

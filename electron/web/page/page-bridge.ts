@@ -116,17 +116,21 @@ function on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) 
 async function stageOne(batchId: string, item: PickedFile): Promise<Result<string>> {
   const body = item.file as unknown;
   if (!(body instanceof Blob)) return err(AppErrorCode.invalidRequest, `${item.relativePath} is not a file the page can read`);
+  // A file moved, deleted or unreadable since it was picked fails here, with a reason, not mid-upload.
+  // (Chromium reads a slice of a vanished file as empty rather than failing, so compare the length.)
+  const unreadable = (why: string) =>
+    err(AppErrorCode.fileUnreadable, `Could not read ${item.relativePath} (moved, deleted or not readable): ${why}`);
   try {
-    // A file moved, deleted or unreadable since it was picked fails here, with a reason, not mid-upload.
-    await body.slice(0, 1).arrayBuffer();
+    const probe = await body.slice(0, 1).arrayBuffer();
+    if (probe.byteLength !== Math.min(1, body.size)) return unreadable('it is no longer on disk');
   } catch (cause) {
-    return err(AppErrorCode.fileUnreadable, `Could not read ${item.relativePath} (moved, deleted or not readable): ${String(cause)}`);
+    return unreadable(String(cause));
   }
   let response: Response;
   try {
     response = await fetch(encodeStagingUrl(batchId, item.relativePath), { method: 'PUT', body, credentials: 'same-origin' });
   } catch (cause) {
-    return err(AppErrorCode.network, `Could not copy ${item.relativePath} to Assemblyline: ${String(cause)}`);
+    return err(AppErrorCode.network, `Could not copy ${item.relativePath} to Assemblyline (was the file moved, or did the app stop?): ${String(cause)}`);
   }
   const answer = (await response.json().catch(() => null)) as { handle?: string; error?: { code: string; message: string } } | null;
   if (response.ok && answer && typeof answer.handle === 'string') return ok(answer.handle);
