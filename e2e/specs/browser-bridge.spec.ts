@@ -2,6 +2,13 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '../fixtures/app';
 
+/** The little of the DOM the probe uses (e2e code is typed without DOM types). */
+interface ProbeDocument {
+  createElement(tag: 'input'): { type: string; id: string };
+  getElementById(id: string): { files: { size: number }[] };
+  body: { append(node: unknown): void };
+}
+
 interface PageResult {
   ok: boolean;
   value?: { host?: string };
@@ -105,21 +112,24 @@ test('a picked file that became unreadable gets FILE_UNREADABLE, and the host go
   await writeFile(file, 'about to vanish');
   // A file input of our own, so the File is backed by the real file on disk, as a user's pick is.
   await ui.evaluate(() => {
-    const input = document.createElement('input');
+    const doc = (globalThis as unknown as { document: ProbeDocument }).document;
+    const input = doc.createElement('input');
     input.type = 'file';
     input.id = 'probe-input';
-    document.body.append(input);
+    doc.body.append(input);
   });
   await ui.locator('#probe-input').setInputFiles(file);
   // The page has seen the file (its size, as when it lists a drop); then it vanishes before staging.
-  expect(await ui.evaluate(() => (document.getElementById('probe-input') as HTMLInputElement).files?.[0]?.size)).toBe(15);
+  expect(await ui.evaluate(() => (globalThis as unknown as { document: ProbeDocument }).document.getElementById('probe-input').files[0]?.size)).toBe(15);
   await rm(file);
   const answer = await ui.evaluate(async () => {
-    const bridge = (globalThis as unknown as { assemblyline: { handlesForFiles(items: object[]): Promise<PageResult>; invoke(c: string, r: object): Promise<PageResult> } })
-      .assemblyline;
-    const input = document.getElementById('probe-input') as HTMLInputElement;
-    const staged = await bridge.handlesForFiles([{ file: input.files![0]!, relativePath: 'gone.txt' }]);
-    const after = await bridge.invoke('app:info', {});
+    const g = globalThis as unknown as {
+      document: ProbeDocument;
+      assemblyline: { handlesForFiles(items: object[]): Promise<PageResult>; invoke(c: string, r: object): Promise<PageResult> };
+    };
+    const picked = g.document.getElementById('probe-input').files[0];
+    const staged = await g.assemblyline.handlesForFiles([{ file: picked, relativePath: 'gone.txt' }]);
+    const after = await g.assemblyline.invoke('app:info', {});
     return { staged, alive: after.ok };
   });
   expect(answer.staged).toMatchObject({ ok: false, error: { code: 'FILE_UNREADABLE', message: expect.stringContaining('gone.txt') } });
