@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +87,25 @@ describe('the bridge refuses a hostile page', () => {
     );
     // Refused before anything started: no Assembly, no run.
     expect(core.runs.list()).toHaveLength(before);
+  });
+
+  it('a linked folder inside the pick does not lead out of it; a linked file is followed, as the scanner does', async () => {
+    const outside = path.join(dir, 'outside');
+    await mkdir(outside, { recursive: true });
+    await writeFile(path.join(outside, 'secret.txt'), 'not picked');
+    const linked = path.join(dir, 'linked');
+    await mkdir(linked, { recursive: true });
+    await symlink(outside, path.join(linked, 'to-outside'));
+    await writeFile(path.join(outside, 'shared.txt'), 'linked on purpose');
+    await symlink(path.join(outside, 'shared.txt'), path.join(linked, 'shared.txt'));
+    const handle = core.files.register(linked);
+    const scan = await core.handlers['files:scan']({ handles: [handle] });
+    expect(scan.ok && scan.value.files.map((f) => f.relativePath)).toEqual(['linked/shared.txt']);
+    expect(await codeOf('files:thumbnail', { handle, relativePath: 'linked/to-outside/secret.txt' })).toBe('PATH_OUTSIDE_PICK');
+    const steps = { ':original': { robot: '/upload/handle' } };
+    const file = (relativePath: string) => ({ handle, relativePath, name: 'x', size: 10, mime: null });
+    expect(await codeOf('runs:start', { files: [file('linked/to-outside/secret.txt')], instructions: { steps } })).toBe('PATH_OUTSIDE_PICK');
+    expect(await codeOf('files:thumbnail', { handle, relativePath: 'linked/shared.txt' })).toBe('ok');
   });
 
   it("results:download and results:thumbnail fetch only URLs the run's status gave", async () => {

@@ -4,6 +4,7 @@ import type { Handlers } from '../ipc/handlers';
 import { AppErrorCode, err, ok } from '../../../shared/result';
 import type { FileHandleRegistry } from '../files/file-handles';
 import { scanPaths } from '../files/folder-scanner';
+import { resolvePickedFile } from '../files/picked-path';
 import { thumbnailFromFile } from '../files/thumbnails';
 import type { HandlerContext } from './context';
 
@@ -28,7 +29,7 @@ export function createFileHandlers(ctx: HandlerContext): Pick<Handlers, 'files:s
       return ok({ files, skipped, totalBytes: scan.totalBytes });
     },
     'files:thumbnail': async ({ handle, relativePath, size }) => {
-      const file = ctx.files.resolve(handle, relativePath);
+      const file = await resolvePickedFile(ctx.files, handle, relativePath);
       if (!file.ok) return file;
       try {
         return ok({ dataUrl: await thumbnailFromFile(file.value, size) });

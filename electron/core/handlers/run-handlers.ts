@@ -1,6 +1,7 @@
 import type { LocalFile } from '../../../shared/ipc/models';
 import type { Handlers } from '../ipc/handlers';
 import { ok } from '../../../shared/result';
+import { resolvePickedFile } from '../files/picked-path';
 import type { HandlerContext } from './context';
 
 export function createRunHandlers(ctx: HandlerContext): Pick<Handlers, 'runs:start' | 'runs:list' | 'runs:get' | 'runs:cancel'> {
@@ -8,8 +9,9 @@ export function createRunHandlers(ctx: HandlerContext): Pick<Handlers, 'runs:sta
     // Every file is named by a handle the user's pick produced; one that is not refuses the whole run.
     'runs:start': async ({ files, ...rest }) => {
       const local: LocalFile[] = [];
+      const realDirs = new Map<string, Promise<string | null>>();
       for (const file of files) {
-        const resolved = ctx.files.resolve(file.handle, file.relativePath);
+        const resolved = await resolvePickedFile(ctx.files, file.handle, file.relativePath, realDirs);
         if (!resolved.ok) return resolved;
         const name = file.relativePath.slice(file.relativePath.lastIndexOf('/') + 1);
         local.push({ path: resolved.value, relativePath: file.relativePath, name, size: file.size, mime: file.mime });
