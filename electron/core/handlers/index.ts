@@ -6,6 +6,7 @@ import { createCredentialHandlers } from './credential-handlers';
 import { createFileHandlers } from './file-handlers';
 import { createResultHandlers } from './result-handlers';
 import { createRunHandlers } from './run-handlers';
+import { createServiceHandlers } from './service-handlers';
 import { createShellHandlers } from './shell-handlers';
 import { createTemplateHandlers } from './template-handlers';
 import { createRotationHandlers } from './rotation-handlers';
@@ -16,6 +17,7 @@ import { createWorkspaceHandlers } from './workspace-handlers';
 export function createHandlers(ctx: HandlerContext): Handlers {
   return {
     ...createAppHandlers(ctx),
+    ...createServiceHandlers(ctx),
     ...createWorkspaceHandlers(ctx),
     ...createFileHandlers(ctx),
     ...createRunHandlers(ctx),
