@@ -131,10 +131,11 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     if (!workspace.endpoint) {
       return err(AppErrorCode.network, `The local service is not running${serviceError ? `: ${serviceError}` : '.'}`);
     }
-    // Answer at once while the embedded service restarts, rather than wait on a dead or hung port.
+    // Answer at once while the embedded service restarts, rather than wait on a closed port. (A slow,
+    // "not responding" service still gets the request: it may only be busy.)
     const phase = supervisor.status().phase;
-    if (id === LOCAL_WORKSPACE_ID && phase !== 'running') {
-      return err(LOCAL_SERVICE_UNAVAILABLE, phase === 'unresponsive' ? 'The local service is not responding; it is being restarted.' : 'The local service is restarting; try again in a moment.');
+    if (id === LOCAL_WORKSPACE_ID && (phase === 'restarting' || phase === 'starting')) {
+      return err(LOCAL_SERVICE_UNAVAILABLE, 'The local service is restarting; try again in a moment.');
     }
     return ok({ workspaceId: id, api: clientOf(workspace) });
   };

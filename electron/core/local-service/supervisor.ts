@@ -41,12 +41,14 @@ export interface ServiceSupervisor {
  */
 export function superviseLocalService(options: SupervisorOptions): ServiceSupervisor {
   const policy: SupervisorPolicy = {
-    maxHealthFailures: options.maxHealthFailures ?? 2,
+    // A busy service (hundreds of uploads being described) may hold its event loop for seconds: declare it
+    // hung only after several long misses in a row (about half a minute), but show "not responding" at once.
+    maxHealthFailures: options.maxHealthFailures ?? 4,
     backoffBaseMs: options.backoffBaseMs ?? 250,
     backoffMaxMs: options.backoffMaxMs ?? 30_000,
   };
-  const healthIntervalMs = options.healthIntervalMs ?? 3_000;
-  const healthTimeoutMs = options.healthTimeoutMs ?? 2_000;
+  const healthIntervalMs = options.healthIntervalMs ?? 2_000;
+  const healthTimeoutMs = options.healthTimeoutMs ?? 5_000;
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   const log = options.log ?? ((message: string) => console.error(`local service: ${message}`));
   let state = initialState(options.port ?? 0);
