@@ -10,6 +10,7 @@ import { PRESETS } from '../../../shared/api/presets';
 import type { RunProgress } from '../../../shared/ipc/models';
 import type { ServiceStatus } from '../../../shared/ipc/service-models';
 import { createCore, type Core } from '../create-core';
+import { dispatch } from '../ipc/dispatch';
 import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createUnavailableSecretStore } from '../vault/unavailable-secret-store';
 
@@ -152,7 +153,7 @@ describe('the embedded service in its own process', () => {
       // The hung one was killed, not left behind.
       expect(() => process.kill(hungPid, 0)).toThrow();
       // The new service serves the Local workspace again.
-      const templates = await core.handlers['templates:list']({});
+      const templates = await dispatch(core.handlers, 'templates:list', {});
       expect(templates.ok).toBe(true);
     } finally {
       try {
