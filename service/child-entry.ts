@@ -59,6 +59,11 @@ process.on('uncaughtException', (error) => {
   void exit(1);
 });
 
+// Ctrl-C in a terminal reaches the whole process group: the app stops this child itself, in order (uploads
+// paused first), so the service does not die under them. SIGTERM still closes it cleanly.
+process.on('SIGINT', () => undefined);
+process.on('SIGTERM', () => void exit(0));
+
 if (parentPort) {
   parentPort.on('message', (event) => void onMessage(event.data));
 } else if (process.send) {
