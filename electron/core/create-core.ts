@@ -75,6 +75,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   await Promise.all([mkdir(ports.dataDir, { recursive: true }), mkdir(stagingDir, { recursive: true })]);
 
   const events = createCoreEvents();
+  const reportError = (code: string, message: string) => events.emit('app:error', { code, message: message.slice(0, 2_000), at: new Date().toISOString() });
   const vault = await createVault({ secure: ports.secretStore, dir: path.join(ports.dataDir, 'vault') });
   const workspaces = await createWorkspaceStore(ports.dataDir);
 
@@ -146,6 +147,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     store: openRunStore(ports.dataDir),
     ...(ports.upload ? { upload: ports.upload } : {}),
     onFinished: (files) => void removeFinishedBatches(stagingDir, files.map((f) => f.path), runs.pathsInUse()).catch(() => undefined),
+    reportError: (code, message) => reportError(code, message),
   });
   // Runs of earlier sessions: listed again, and unfinished ones reattach to their Assembly and resume.
   await runs.restore();
@@ -198,7 +200,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
       return supervisor.current()?.url ?? null;
     },
     localServicePid: () => supervisor.pid(),
-    reportError: (code, message) => events.emit('app:error', { code, message: message.slice(0, 2_000), at: new Date().toISOString() }),
+    reportError,
     async close() {
       if (closed) return;
       closed = true;
