@@ -9,7 +9,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PRESETS } from '../../../shared/api/presets';
 import type { RunProgress } from '../../../shared/ipc/models';
 import type { ServiceStatus } from '../../../shared/ipc/service-models';
+import { createServer } from 'node:net';
 import { createCore, type Core } from '../create-core';
+import { createForkServiceProcess, sourceServiceEntry } from './fork-service-process';
+import { superviseLocalService } from './supervisor';
 import { dispatch } from '../ipc/dispatch';
 import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createUnavailableSecretStore } from '../vault/unavailable-secret-store';
@@ -163,4 +166,31 @@ describe('the embedded service in its own process', () => {
       }
     }
   }, 90_000);
+
+  it('keeps trying its port with backoff while something else holds it, says why, and starts once it is free', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const statuses: ServiceStatus[] = [];
+    const supervisor = superviseLocalService({
+      process: createForkServiceProcess({ entry: sourceServiceEntry() }),
+      dataDir: path.join(dir, 'busy-port'),
+      port,
+      backoffBaseMs: 100,
+      onStatus: (status) => statuses.push(status),
+      log: () => undefined,
+    });
+    try {
+      await expect(supervisor.firstStart).rejects.toThrow(/EADDRINUSE/);
+      await expect.poll(() => statuses.find((s) => s.phase === 'restarting')?.message, { timeout: 20_000 }).toMatch(/could not start: .*EADDRINUSE/);
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+      await expect.poll(() => supervisor.status().phase, { timeout: 30_000, interval: 100 }).toBe('running');
+      expect(supervisor.current()?.url).toBe(`http://127.0.0.1:${port}`);
+      const delays = statuses.filter((s) => s.phase === 'restarting').map((s) => s.retryInMs);
+      expect(delays[0]).toBe(100);
+    } finally {
+      blocker.close();
+      await supervisor.close();
+    }
+  }, 60_000);
 });

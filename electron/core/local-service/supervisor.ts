@@ -102,6 +102,7 @@ export function superviseLocalService(options: SupervisorOptions): ServiceSuperv
 
   function spawn(port: number): void {
     const gen = ++generation;
+    let startError: string | null = null;
     let started: ServiceChild;
     try {
       started = options.process.spawn({ dataDir: options.dataDir, port });
@@ -130,7 +131,8 @@ export function superviseLocalService(options: SupervisorOptions): ServiceSuperv
       },
       (cause: unknown) => {
         if (gen !== generation) return;
-        log(`could not start: ${describe(cause)}`);
+        startError = describe(cause);
+        log(`could not start: ${startError}`);
         if (!firstSettled) {
           firstSettled = true;
           rejectFirst(cause instanceof Error ? cause : new Error(String(cause)));
@@ -139,7 +141,8 @@ export function superviseLocalService(options: SupervisorOptions): ServiceSuperv
       },
     );
     void started.exited.then((exit) => {
-      if (gen === generation) dispatch({ type: 'exited', reason: describeExit(exit) });
+      // A child that never listened says why (port taken, database unreadable), not just its exit code.
+      if (gen === generation) dispatch({ type: 'exited', reason: startError ? `the local service could not start: ${startError}` : describeExit(exit) });
     });
   }
 
