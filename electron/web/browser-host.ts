@@ -84,7 +84,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return sendJson(res, 405, { error: { code: 'METHOD_NOT_ALLOWED', message: `${req.method} is not allowed here` } }, headers);
     }
-    void serveStatic(options, url.pathname, req, res, headers);
+    // An unreadable file (permissions, a folder swapped mid-read) is a 500 for this request, not the host's end.
+    serveStatic(options, url.pathname, req, res, headers).catch((cause: unknown) =>
+      sendJson(res, 500, { error: { code: 'STATIC_FILE_FAILED', message: cause instanceof Error ? cause.message : String(cause) } }, headers),
+    );
   });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
