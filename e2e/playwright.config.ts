@@ -11,7 +11,7 @@ const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-net
 const projects: Project[] = [{ name: 'browser-host' }];
 if (process.env.ASSEMBLYLINE_E2E_ELECTRON === '1') {
   // These specs exercise the browser host's HTTP gate and WebSocket, which Electron does not have.
-  projects.push({ name: 'electron', testIgnore: /(security|browser-bridge)\.spec\.ts/ });
+  projects.push({ name: 'electron', testIgnore: /(security|browser-bridge|connection)\.spec\.ts/ });
 }
 
 export default defineConfig({

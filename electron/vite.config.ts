@@ -6,6 +6,7 @@ import { build, defineConfig, type InlineConfig, type Plugin } from 'vite';
  * `npm run build:electron` produces three files, each from its own build so none shares a chunk:
  *   dist/electron/main.cjs     Electron main (Node, CJS), native deps and electron left external;
  *   dist/electron/preload.cjs  the sandboxed preload: ONE CJS file, only `electron` external;
+ *   dist/electron/service-child.cjs  the embedded service's own process (Electron's utilityProcess);
  *   dist/web/page-bridge.js    the browser host's page bridge (IIFE, classic script).
  */
 
@@ -53,12 +54,13 @@ const pageBridge: InlineConfig = {
   },
 };
 
-/** After main is built, build the preload and the page bridge (one config, one command). */
+/** After main is built, build the preload, the service child and the page bridge (one config, one command). */
 const buildTheOthers = (): Plugin => ({
   name: 'assemblyline-build-preload-and-page-bridge',
   apply: 'build',
   async closeBundle() {
     await build(nodeBundle(at('electron/preload/preload.ts'), 'preload.cjs', (id) => id === 'electron'));
+    await build(nodeBundle(at('service/child-entry.ts'), 'service-child.cjs', external));
     await build(pageBridge);
   },
 });

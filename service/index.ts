@@ -78,6 +78,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const streams = new UpdateStreams();
   const urls = { base: options.publicBaseUrl?.replace(/\/+$/, '') ?? '' };
   const runtime = new AssemblyRuntime(db, urls, streams, options.dataDir);
+  runtime.resumeUploading();
   runtime.markCrashed(Date.now());
   const tus = createTusEndpoint(runtime, options.dataDir, () => `${urls.base}/resumable/files/`);
   const templates = openTemplateStore(options.dataDir);

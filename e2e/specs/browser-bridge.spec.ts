@@ -15,7 +15,7 @@ interface PageResult {
   error?: { code: string; message: string };
 }
 
-test('the page bridge carries requests to core, cannot be replaced, and answers NETWORK_ERROR once the host is gone', async ({ running, ui }) => {
+test('the page bridge carries requests to core, cannot be replaced, and answers HOST_DISCONNECTED once the host is gone', async ({ running, ui }) => {
   // The electron project ignores this spec (playwright.config.ts): it is about the browser host's WebSocket.
   if (running.kind !== 'browser-host') throw new Error('browser-bridge.spec.ts runs against the browser host only');
   const call = () =>
@@ -46,11 +46,11 @@ test('the page bridge carries requests to core, cannot be replaced, and answers 
   });
   expect(replaced).toBe(true);
 
-  // The host stops (the user quit it): requests answer with an error the UI can show, instead of hanging.
+  // The host stops (the user quit it): requests answer at once with an error the UI can show, instead of hanging.
   await running.app.host.close();
   const afterClose = await call();
   expect(afterClose.ok).toBe(false);
-  expect(afterClose.error?.code).toBe('NETWORK_ERROR');
+  expect(afterClose.error?.code).toBe('HOST_DISCONNECTED');
 });
 
 test('a script in the page can name only what the user picked: raw paths, forged handles and foreign URLs are refused', async ({ running, ui }) => {

@@ -2,11 +2,13 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { EventName, EventPayload } from '../../shared/ipc/contract';
 import { AppErrorCode, err, ok, type Result } from '../../shared/result';
-import { startLocalService, type LocalService } from '../../service/index';
 import type { ApiClient } from './api/api-client';
 import { createCoreEvents } from './events';
 import type { HandlerContext } from './handlers/context';
 import { createFileHandleRegistry, type FileHandleRegistry } from './files/file-handles';
+import { createForkServiceProcess, sourceServiceEntry } from './local-service/fork-service-process';
+import { superviseLocalService, type SupervisorOptions } from './local-service/supervisor';
+import type { ServiceProcessPort, ServiceReady } from './ports/service-process';
 import { pruneStaging, removeFinishedBatches } from './files/staging-janitor';
 import { createHandlers } from './handlers/index';
 import type { Handlers } from './ipc/handlers';
@@ -21,6 +23,9 @@ import { createVault, type Vault } from './vault/vault';
 import { createWorkspaceClient, refreshTokenAccount } from './workspaces/workspace-client';
 import { createWorkspaceStore, LOCAL_WORKSPACE_ID, type StoredWorkspace } from './workspaces/workspace-store';
 
+/** The embedded service is restarting or hung: the request was not sent. */
+export const LOCAL_SERVICE_UNAVAILABLE = 'LOCAL_SERVICE_UNAVAILABLE';
+
 export interface CorePorts {
   dataDir: string;
   downloadsDir: string;
@@ -28,7 +33,13 @@ export interface CorePorts {
   desktop: DesktopPort;
   host: 'electron' | 'browser';
   version: string;
-  localService?: { port?: number };
+  localService?: {
+    port?: number;
+    /** How the service's own process is started: utilityProcess in Electron; default a forked Node process running the source entry. */
+    process?: ServiceProcessPort;
+    /** Health-check and backoff tuning (tests use short intervals). */
+    supervision?: Pick<SupervisorOptions, 'healthIntervalMs' | 'healthTimeoutMs' | 'maxHealthFailures' | 'backoffBaseMs' | 'backoffMaxMs' | 'startTimeoutMs'>;
+  };
   /** How long a copied secret stays on the clipboard (30 s unless a test shortens it). */
   clipboardClearMs?: number;
   /** Test hook: the rotation assistant stops after this step, as if the app had quit. */
@@ -48,8 +59,12 @@ export interface Core {
   vault: Vault;
   /** Runs (persisted in `<dataDir>/core.sqlite`); `settled(runId)` waits for a run to end. */
   runs: RunManager;
-  /** The embedded service's URL, or null when it could not start. */
-  localServiceUrl: string | null;
+  /** The embedded service's URL (the same across its restarts), or null when it never started. */
+  readonly localServiceUrl: string | null;
+  /** The embedded service's process id (tests kill or stop it). */
+  localServicePid(): number | undefined;
+  /** Tell every page about an error no request was waiting for (the host's process-level handlers call this). */
+  reportError(code: string, message: string): void;
   close(): Promise<void>;
 }
 
@@ -63,26 +78,40 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   await Promise.all([mkdir(ports.dataDir, { recursive: true }), mkdir(stagingDir, { recursive: true })]);
 
   const events = createCoreEvents();
+  const reportError = (code: string, message: string) => events.emit('app:error', { code, message: message.slice(0, 2_000), at: new Date().toISOString() });
   const vault = await createVault({ secure: ports.secretStore, dir: path.join(ports.dataDir, 'vault') });
   const workspaces = await createWorkspaceStore(ports.dataDir);
 
-  let service: LocalService | null = null;
+  // The embedded service runs in its own process: a hang or crash there never freezes or ends the app.
   let serviceError: string | null = null;
+  const adoptService = async (ready: ServiceReady) => {
+    const local = workspaces.get(LOCAL_WORKSPACE_ID);
+    if (local?.endpoint !== ready.url || local.authKey !== ready.authKey) await workspaces.ensureLocal(ready.url, ready.authKey);
+    if ((await vault.status()).secure && (await vault.get(LOCAL_WORKSPACE_ID)) !== ready.authSecret) await vault.set(LOCAL_WORKSPACE_ID, ready.authSecret);
+  };
+  const supervisor = superviseLocalService({
+    process: ports.localService?.process ?? createForkServiceProcess({ entry: sourceServiceEntry() }),
+    dataDir: path.join(ports.dataDir, 'local-service'),
+    port: ports.localService?.port ?? 0,
+    ...ports.localService?.supervision,
+    onStatus: (status) => events.emit('service:status', status),
+    // A restart keeps port, key and secret; a first start after a failed one brings them in now.
+    onReady: (ready) => void adoptService(ready).catch(() => undefined),
+  });
+  let service: ServiceReady | null = null;
   try {
-    service = await startLocalService({ dataDir: path.join(ports.dataDir, 'local-service'), port: ports.localService?.port ?? 0 });
+    service = await supervisor.firstStart;
   } catch (cause) {
     serviceError = cause instanceof Error ? cause.message : String(cause);
   }
-  await workspaces.ensureLocal(service?.url ?? '', service?.authKey ?? '');
-  if (service && (await vault.status()).secure && (await vault.get(LOCAL_WORKSPACE_ID)) !== service.authSecret) {
-    await vault.set(LOCAL_WORKSPACE_ID, service.authSecret);
-  }
+  if (service) await adoptService(service);
+  else await workspaces.ensureLocal('', '');
 
   const secretOf = async (workspaceId: string): Promise<string | null> => {
     const stored = await vault.get(workspaceId);
     if (stored) return stored;
     // The Local workspace keeps working without a secure vault: its secret is in memory only.
-    return workspaceId === LOCAL_WORKSPACE_ID ? (service?.authSecret ?? null) : null;
+    return workspaceId === LOCAL_WORKSPACE_ID ? (supervisor.current()?.authSecret ?? null) : null;
   };
 
   const clients = new Map<string, { key: string; api: ApiClient }>();
@@ -106,6 +135,12 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     if (!workspace.endpoint) {
       return err(AppErrorCode.network, `The local service is not running${serviceError ? `: ${serviceError}` : '.'}`);
     }
+    // Answer at once while the embedded service restarts, rather than wait on a closed port. (A slow,
+    // "not responding" service still gets the request: it may only be busy.)
+    const phase = supervisor.status().phase;
+    if (id === LOCAL_WORKSPACE_ID && (phase === 'restarting' || phase === 'starting')) {
+      return err(LOCAL_SERVICE_UNAVAILABLE, 'The local service is restarting; try again in a moment.');
+    }
     return ok({ workspaceId: id, api: clientOf(workspace) });
   };
 
@@ -115,6 +150,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     store: openRunStore(ports.dataDir),
     ...(ports.upload ? { upload: ports.upload } : {}),
     onFinished: (files) => void removeFinishedBatches(stagingDir, files.map((f) => f.path), runs.pathsInUse()).catch(() => undefined),
+    reportError: (code, message) => reportError(code, message),
   });
   // Runs of earlier sessions: listed again, and unfinished ones reattach to their Assembly and resume.
   await runs.restore();
@@ -140,7 +176,10 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     dataDir: ports.dataDir,
     downloadsDir: ports.downloadsDir,
     stagingDir,
-    localServiceUrl: service?.url ?? null,
+    get localServiceUrl() {
+      return supervisor.current()?.url ?? null;
+    },
+    serviceStatus: () => supervisor.status(),
     vault,
     workspaces,
     runs,
@@ -163,14 +202,18 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     files,
     vault,
     runs,
-    localServiceUrl: service?.url ?? null,
+    get localServiceUrl() {
+      return supervisor.current()?.url ?? null;
+    },
+    localServicePid: () => supervisor.pid(),
+    reportError,
     async close() {
       if (closed) return;
       closed = true;
       // A copied secret does not outlive the app on the clipboard.
       await clipboard.flush();
       await runs.close();
-      await service?.close();
+      await supervisor.close();
     },
   };
 }

@@ -1,12 +1,14 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, clipboard, ipcMain, protocol, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, ipcMain, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
 import Store from 'electron-store';
 import { createCore, type Core } from '../core/create-core';
+import { guardProcess } from '../core/process-guard';
 import { createAppWindow } from './app-window';
 import { createElectronDesktop } from './desktop-port';
 import { registerIpc } from './ipc/register-ipc';
 import { handleAppProtocol, registerAppScheme } from './protocol/app-protocol';
 import { createSafeStorageSecretStore } from './secrets/safe-storage-secret-store';
+import { createUtilityServiceProcess } from './utility-service-process';
 import { denyPermissions, installWebContentsPolicy } from './security/web-contents-policy';
 
 /** The Electron host's composition root: Electron adapters around the same core the browser host uses. */
@@ -17,6 +19,9 @@ installWebContentsPolicy(app, shell);
 
 let core: Core | null = null;
 let closing = false;
+
+// No stray rejection or exception ends the app: logged, shown in the window once core is up, and it goes on.
+guardProcess(process, (code, message) => core?.reportError(code, message));
 
 async function start(): Promise<void> {
   const appDir = app.getAppPath();
@@ -31,6 +36,8 @@ async function start(): Promise<void> {
     desktop: createElectronDesktop(shell, clipboard),
     host: 'electron',
     version: app.getVersion(),
+    // The embedded service in a utilityProcess: a hang or crash there never freezes or ends the app.
+    localService: { process: createUtilityServiceProcess(utilityProcess, join(appDir, 'dist', 'electron', 'service-child.cjs')) },
   });
   registerIpc(ipcMain, core, () => BrowserWindow.getAllWindows().map((w) => w.webContents));
   createAppWindow(BrowserWindow, join(appDir, 'dist', 'electron', 'preload.cjs'));

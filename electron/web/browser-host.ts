@@ -10,6 +10,8 @@ import { stageUpload, type StagingCore } from './staging-upload';
 import { staticFilePath } from './static-path';
 
 export const BRIDGE_SOCKET_PATH = '/bridge';
+/** A staging PUT failed in a way staging itself did not report. */
+export const STAGING_FAILED = 'STAGING_FAILED';
 
 /** The part of core the browser host needs (core's `Core` satisfies it). */
 export interface BrowserHostCore extends BridgeCore, StagingCore {}
@@ -65,16 +67,25 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     // The raw path, not URL's normalized one: `..` must be refused, not silently resolved elsewhere.
     const rawPath = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.method === 'PUT' && rawPath.startsWith('/staging/')) {
-      void stageUpload(options.core, rawPath, req).then((result) => {
-        if (result.ok) sendJson(res, 201, result.value, headers);
-        else sendJson(res, result.error.httpCode ?? 500, { error: result.error }, headers);
-      });
+      stageUpload(options.core, rawPath, req)
+        .then((result) => {
+          if (result.ok) sendJson(res, 201, result.value, headers);
+          else sendJson(res, result.error.httpCode ?? 500, { error: result.error }, headers);
+        })
+        // A failure staging did not turn into a result (a cleanup that threw) is answered, never left to end the host.
+        .catch((cause: unknown) => {
+          const message = cause instanceof Error ? cause.message : String(cause);
+          sendJson(res, 500, { error: { code: STAGING_FAILED, message: `Could not stage the file: ${message}` } }, headers);
+        });
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return sendJson(res, 405, { error: { code: 'METHOD_NOT_ALLOWED', message: `${req.method} is not allowed here` } }, headers);
     }
-    void serveStatic(options, url.pathname, req, res, headers);
+    // An unreadable file (permissions, a folder swapped mid-read) is a 500 for this request, not the host's end.
+    serveStatic(options, url.pathname, req, res, headers).catch((cause: unknown) =>
+      sendJson(res, 500, { error: { code: 'STATIC_FILE_FAILED', message: cause instanceof Error ? cause.message : String(cause) } }, headers),
+    );
   });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {

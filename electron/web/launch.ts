@@ -12,6 +12,8 @@ export interface BrowserAppOptions {
   readonly version: string;
   readonly port?: number;
   readonly localServicePort?: number;
+  /** The embedded service's process and its supervision (tests shorten health checks). */
+  readonly localService?: Omit<NonNullable<CorePorts['localService']>, 'port'>;
   /** Defaults to the OS keyring (the browser host's secure store). */
   readonly secretStore?: CorePorts['secretStore'];
   readonly desktop?: CorePorts['desktop'];
@@ -40,7 +42,7 @@ export async function launchBrowserApp(options: BrowserAppOptions): Promise<Brow
     desktop: options.desktop ?? createSystemDesktop(),
     host: 'browser',
     version: options.version,
-    ...(options.localServicePort !== undefined ? { localService: { port: options.localServicePort } } : {}),
+    localService: { ...options.localService, ...(options.localServicePort !== undefined ? { port: options.localServicePort } : {}) },
     ...(options.upload ? { upload: options.upload } : {}),
     ...(options.rotationStopAfter ? { rotationStopAfter: options.rotationStopAfter } : {}),
   });

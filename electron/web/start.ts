@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDataDir, defaultDownloadsDir } from './host-paths';
+import { guardProcess } from '../core/process-guard';
 import { launchBrowserApp } from './launch';
 import { openWithSystem } from './system-desktop';
 
@@ -26,6 +27,8 @@ try {
     port: optionalPort(env.ASSEMBLYLINE_PORT) ?? 0,
     localServicePort: optionalPort(env.ASSEMBLYLINE_SERVICE_PORT),
   });
+  // From here on no stray rejection or exception ends the host: logged, shown on the page, and it goes on.
+  guardProcess(process, app.core.reportError);
   console.log(`Assemblyline is running at ${app.host.url}`);
   if (app.core.localServiceUrl) console.log(`Local service: ${app.core.localServiceUrl}`);
 

@@ -3,10 +3,12 @@ import { useRunEvents } from './bridge/run-events';
 import { Toaster } from './components/Toaster';
 import { ActivityView } from './screens/ActivityView';
 import { AppHeader } from './screens/AppHeader';
+import { ConnectionBanner } from './screens/ConnectionBanner';
 import { RunView } from './screens/RunView';
 import { Sidebar } from './screens/Sidebar';
 import { Spinner } from './components/Spinner';
 import { UploadView } from './screens/UploadView';
+import { useConnectionEvents } from './screens/use-connection-events';
 import { VaultBanner } from './screens/VaultBanner';
 import { useNavigation } from './state/navigation-store';
 
@@ -37,6 +39,7 @@ const CredentialsView = lazy(() => import('./screens/CredentialsView').then((m) 
 
 export const App = () => {
   useRunEvents();
+  useConnectionEvents();
   useNoFileNavigation();
   const route = useNavigation((s) => s.route);
   return (
@@ -44,6 +47,7 @@ export const App = () => {
       <Sidebar />
       <div className="shell-main">
         <AppHeader />
+        <ConnectionBanner />
         <VaultBanner />
         <main className="content" id="main">
           {route.name === 'upload' && <UploadView />}

@@ -48,9 +48,41 @@ export class AssemblyRuntime {
     return resolveInside(join(this.dataDir, 'assemblies'), id);
   }
 
+  /**
+   * An Assembly still waiting for tus uploads when the service stopped waits again after a restart: the
+   * bytes it has are on disk and tus clients resume from the stored offset, so a crash of the service
+   * loses no upload. Call before `markCrashed`. Returns how many were taken up again.
+   */
+  resumeUploading(): number {
+    const rows = this.db.assembliesInStates(['ASSEMBLY_UPLOADING']);
+    for (const row of rows) {
+      const state = JSON.parse(row.data) as AssemblyState;
+      if (state.error !== null || state.ok !== 'ASSEMBLY_UPLOADING') continue;
+      const live: LiveAssembly = { state, abort: new AbortController(), describing: 0, lastProgressEmitMs: 0 };
+      this.live.set(state.id, live);
+      // Uploads that had arrived but whose record was not built yet (the stop came in between).
+      const described = new Set(state.uploads.map((u) => u.tusUploadUrl));
+      const pending = state.tusUploads.filter((t) => t.finished && !described.has(t.upload_url));
+      for (const entry of pending) {
+        live.describing += 1;
+        void describeUpload({ localPath: entry.localPath, name: entry.filename, field: entry.fieldname, userMeta: entry.user_meta })
+          .then(
+            (file) => this.tusDescribed(live, entry, file),
+            (e: Error) => this.fail(live, ErrorCode.invalidInput, `The upload ${entry.filename} could not be read: ${e.message}`),
+          )
+          .catch(() => undefined);
+      }
+      if (pending.length === 0 && state.finishedTusUploads >= state.expectedTusUploads) {
+        state.uploadFinishedAtMs ??= Date.now();
+        this.startExecution(live);
+      }
+    }
+    return this.live.size;
+  }
+
   /** An Assembly that was running when the service stopped ends with ASSEMBLY_CRASHED, never silently. */
   markCrashed(nowMs: number): number {
-    const rows = this.db.assembliesInStates(['ASSEMBLY_UPLOADING', 'ASSEMBLY_EXECUTING']);
+    const rows = this.db.assembliesInStates(['ASSEMBLY_UPLOADING', 'ASSEMBLY_EXECUTING']).filter((row) => !this.live.has(row.id));
     for (const row of rows) {
       const s = JSON.parse(row.data) as AssemblyState;
       s.error = ErrorCode.assemblyCrashed;

@@ -19,7 +19,15 @@ export interface AssemblylineBridge {
    */
   handlesForFiles(items: readonly PickedFile[]): Promise<Result<PickedRoot[]>>;
   readonly host: 'electron' | 'browser';
+  /**
+   * Browser host only (Electron's IPC cannot drop): the link to the host went down or came back. While it
+   * is down, `invoke` answers HOST_DISCONNECTED at once; on return the page refetches what it shows.
+   */
+  onConnection?(listener: (connected: boolean) => void): () => void;
 }
+
+/** `invoke` while the browser host cannot be reached (it stopped, or restarts). */
+export const HOST_DISCONNECTED = 'HOST_DISCONNECTED';
 
 /** The part of a DOM `File` the bridge relies on (shared/ has no DOM types). */
 export interface BrowserFileLike {

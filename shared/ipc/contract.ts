@@ -20,6 +20,7 @@ import {
   templateListSchema,
   templateSchema,
 } from './template-models';
+import { appErrorEventSchema, serviceStatusSchema } from './service-models';
 import { connectionReportSchema, connectionTestRequestSchema, rotationSchema, workspaceInputSchema } from './workspace-models';
 
 /**
@@ -29,6 +30,8 @@ import { connectionReportSchema, connectionTestRequestSchema, rotationSchema, wo
  */
 export const channels = {
   'app:info': { request: z.object({}), response: appInfoSchema },
+  /** The embedded local service's process: running, restarting, not responding (also pushed as `service:status`). */
+  'service:status': { request: z.object({}), response: serviceStatusSchema },
   'workspaces:list': { request: z.object({}), response: z.array(workspaceSchema) },
   /** Add or edit a remote workspace; its Auth Secret goes to the vault and never comes back. */
   'workspaces:save': { request: workspaceInputSchema, response: workspaceSchema },
@@ -140,6 +143,10 @@ export const events = {
   'run:progress': runProgressSchema,
   /** A key rotation moved a step, stopped, or was rolled back. */
   'rotation:updated': rotationSchema,
+  /** The embedded local service started, stopped answering, crashed or came back. */
+  'service:status': serviceStatusSchema,
+  /** An error in the host that no request was waiting for (logged; the app went on). */
+  'app:error': appErrorEventSchema,
 } as const;
 
 export type Channels = typeof channels;

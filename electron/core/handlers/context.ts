@@ -1,3 +1,4 @@
+import type { ServiceStatus } from '../../../shared/ipc/service-models';
 import type { Result } from '../../../shared/result';
 import type { ApiClient } from '../api/api-client';
 import type { FileHandleRegistry } from '../files/file-handles';
@@ -15,7 +16,9 @@ export interface HandlerContext {
   dataDir: string;
   downloadsDir: string;
   stagingDir: string;
-  localServiceUrl: string | null;
+  readonly localServiceUrl: string | null;
+  /** The embedded service's process as the supervisor sees it. */
+  serviceStatus(): ServiceStatus;
   vault: Vault;
   workspaces: WorkspaceStore;
   runs: RunManager;

@@ -7,6 +7,7 @@ import { createDownloadLedger } from '../files/download-ledger';
 import { createFileHandlers } from './file-handlers';
 import { createResultHandlers } from './result-handlers';
 import { createRunHandlers } from './run-handlers';
+import { createServiceHandlers } from './service-handlers';
 import { createShellHandlers } from './shell-handlers';
 import { createTemplateHandlers } from './template-handlers';
 import { createRotationHandlers } from './rotation-handlers';
@@ -19,6 +20,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   const downloads = createDownloadLedger();
   return {
     ...createAppHandlers(ctx),
+    ...createServiceHandlers(ctx),
     ...createWorkspaceHandlers(ctx),
     ...createFileHandlers(ctx),
     ...createRunHandlers(ctx),

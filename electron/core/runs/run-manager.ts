@@ -25,6 +25,8 @@ export interface RunManagerDeps {
   pollIntervalMs?: number;
   /** Called once per run when it ends, with its local files (the browser host then drops its staged copies). */
   onFinished?: (files: readonly LocalFile[]) => void;
+  /** An error no request waits for (a callback that threw after an upload): shown to the user, the app goes on. */
+  reportError?: (code: string, message: string) => void;
 }
 
 export interface StartRunInput {
@@ -71,6 +73,16 @@ interface ActiveRun {
  */
 export function createRunManager(deps: RunManagerDeps): RunManager {
   const clock = deps.clock ?? systemClock;
+  const report = (cause: unknown) => {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    if (deps.reportError) deps.reportError(AppErrorCode.internal, message);
+    else console.error('Assemblyline run manager:', cause);
+  };
+  /** The end of a background chain (uploads done, watcher done): a throw there ends this run, never the app. */
+  const settleOnFailure = (active: ActiveRun) => (cause: unknown) => {
+    report(cause);
+    finish(active, { code: AppErrorCode.internal, message: cause instanceof Error ? cause.message : String(cause) });
+  };
   const runs = new Map<string, ActiveRun>();
   let closing = false;
   let storeClosed = false;
@@ -151,7 +163,12 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     active.coalescer.dispose();
     publish(active);
     active.settle();
-    deps.onFinished?.(active.files);
+    try {
+      deps.onFinished?.(active.files);
+    } catch (cause) {
+      // Cleanup after a run (the browser host's staged copies) must not turn into a crash.
+      report(cause);
+    }
   }
 
   /** DELETE the Assembly; `reportFailure` when the user asked, so they learn the service was not reached. */
@@ -168,12 +185,15 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     // The Assembly waits for every expected upload; with one missing it would wait until it expires.
     const firstError = active.coalescer.files().find((f) => f.state === 'failed')?.error ?? 'unknown error';
     const total = active.files.length;
-    void cancelAssembly(active, false).then(() =>
-      finish(active, {
-        code: AppErrorCode.uploadFailed,
-        message: `${failed} of ${total} file${total === 1 ? '' : 's'} could not be uploaded (${firstError}). The Assembly was canceled.`,
-      }),
-    );
+    void cancelAssembly(active, false)
+      .catch(report)
+      .then(() =>
+        finish(active, {
+          code: AppErrorCode.uploadFailed,
+          message: `${failed} of ${total} file${total === 1 ? '' : 's'} could not be uploaded (${firstError}). The Assembly was canceled.`,
+        }),
+      )
+      .catch(report);
   }
 
   /** Upload what is not uploaded yet and watch the Assembly until it is terminal. */
@@ -196,11 +216,13 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
         },
         onUploadUrl: (fileId, url) => persist((store) => store.setUploadUrl(runId, fileId, url)),
       });
-      void active.batch.done.then((summary) => {
-        if (closing) return;
-        active.coalescer.flush();
-        onUploadsDone(active, summary.failed);
-      });
+      void active.batch.done
+        .then((summary) => {
+          if (closing) return;
+          active.coalescer.flush();
+          onUploadsDone(active, summary.failed);
+        })
+        .catch(settleOnFailure(active));
     }
     active.watcher = watchAssembly({
       initial: status,
@@ -209,9 +231,11 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       clock,
       ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
     });
-    void active.watcher.done.then(() => {
-      if (!active.cancelRequested && !closing && !isAssemblyBusy(active.run.status ?? {})) finish(active);
-    });
+    void active.watcher.done
+      .then(() => {
+        if (!active.cancelRequested && !closing && !isAssemblyBusy(active.run.status ?? {})) finish(active);
+      })
+      .catch(settleOnFailure(active));
   }
 
   async function begin(active: ActiveRun, input: StartRunInput) {

@@ -18,6 +18,10 @@ let http: Server;
 let tusUrl = '';
 let hangPatches = 0;
 let patches = 0;
+/** While set, every request's connection is cut without an answer, as a service that is restarting does. */
+let unreachableUntil = 0;
+/** Upload-Offset of every PATCH, to tell a resume from a restart at 0. */
+const patchOffsets: number[] = [];
 const finished: Array<{ metadata: Record<string, string | null>; size: number; id: string }> = [];
 
 beforeAll(async () => {
@@ -33,6 +37,8 @@ beforeAll(async () => {
     },
   });
   http = createServer((req, res) => {
+    if (Date.now() < unreachableUntil) return void req.socket.destroy();
+    if (req.method === 'PATCH') patchOffsets.push(Number(req.headers['upload-offset']));
     if (req.method === 'PATCH') {
       patches++;
       if (hangPatches > 0) {
@@ -139,6 +145,36 @@ describe('startUploads against a real tus server', () => {
     hangPatches = 0;
     expect(summary).toEqual({ uploaded: 0, failed: 1, canceled: 0 });
     expect(errors[0]).toMatch(/No upload progress for 0.2 s, 2 times in a row/);
+  });
+
+  it('waits out a server that cannot be reached for longer than its retries, then resumes from the offset', async () => {
+    finished.length = 0;
+    patchOffsets.length = 0;
+    const size = 4 * 1024 * 1024;
+    const item = await makeFile('outage.bin', size);
+    const states: FileUploadState[] = [];
+    let cut = false;
+    const batch = startUploads([item], {
+      tusUrl,
+      assemblyUrl: 'x',
+      chunkSize: 512 * 1024,
+      // No retries of tus-js-client's own: the outage outlasts them, as a service restart can.
+      retryDelays: [],
+      onProgress: (_id, bytes) => {
+        if (!cut && bytes >= 1024 * 1024) {
+          cut = true;
+          unreachableUntil = Date.now() + 2_500;
+        }
+      },
+      onState: (_id, state) => states.push(state),
+    });
+    expect(await batch.done).toEqual({ uploaded: 1, failed: 0, canceled: 0 });
+    expect(states).toEqual(['uploading', 'uploaded']);
+    const done = finished.find((f) => f.metadata.filename === 'outage.bin')!;
+    expect((await readFile(path.join(storeDir, done.id))).equals(item.bytes)).toBe(true);
+    // Resumed where the server stood, not sent again from byte 0.
+    expect(patchOffsets.filter((offset) => offset === 0)).toHaveLength(1);
+    expect(Math.max(...patchOffsets)).toBeGreaterThan(1024 * 1024);
   });
 
   it('reports a missing file as failed without stopping the others', async () => {

@@ -27,6 +27,11 @@ export interface UploadEngineOptions {
   stallTimeoutMs?: number;
   /** Stalls tolerated per file before it is marked failed. */
   maxStallRetries?: number;
+  /**
+   * How long a file keeps retrying while the server cannot be reached at all (refused, reset: the
+   * embedded service restarting) after tus-js-client's own retries ran out; it resumes from the offset.
+   */
+  maxOfflineMs?: number;
   fieldname?: string;
   clock?: Clock;
   onProgress?: (fileId: string, bytesUploaded: number) => void;
@@ -60,6 +65,7 @@ export function startUploads(items: readonly UploadItem[], options: UploadEngine
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const stallTimeoutMs = options.stallTimeoutMs ?? 30_000;
   const maxStallRetries = options.maxStallRetries ?? 3;
+  const maxOfflineMs = options.maxOfflineMs ?? 120_000;
   const summary: UploadSummary = { uploaded: 0, failed: 0, canceled: 0 };
   const active = new Map<string, ActiveUpload>();
   let next = 0;
@@ -73,6 +79,7 @@ export function startUploads(items: readonly UploadItem[], options: UploadEngine
       let stallTimer: unknown = null;
       let stalls = 0;
       let settled = false;
+      let offlineSince: number | null = null;
 
       const finish = (state: 'uploaded' | 'failed' | 'canceled', error?: string) => {
         if (settled) return;
@@ -105,9 +112,29 @@ export function startUploads(items: readonly UploadItem[], options: UploadEngine
           finish('failed', `No upload progress for ${formatSeconds(stallTimeoutMs)}, ${stalls} times in a row.`);
           return;
         }
-        upload = makeUpload(stalled.url ?? undefined);
+        resumeFresh(stalled.url);
+      };
+
+      const resumeFresh = (url: string | null) => {
+        upload = makeUpload(url ?? undefined);
         armStallTimer();
         upload.start();
+      };
+
+      // The server is not there (connection refused or reset): wait and resume from its offset, for up to
+      // `maxOfflineMs`, so a restart of the service does not fail the run.
+      const onError = (error: Error | DetailedError) => {
+        if (settled) return;
+        if (!isUnreachable(error)) return finish('failed', describeTusError(error));
+        offlineSince ??= clock.now();
+        const offlineMs = clock.now() - offlineSince;
+        if (offlineMs >= maxOfflineMs) return finish('failed', describeTusError(error));
+        if (stallTimer !== null) clock.clearTimeout(stallTimer);
+        const failed = upload;
+        stallTimer = clock.setTimeout(() => {
+          stallTimer = null;
+          if (!settled) resumeFresh(failed.url);
+        }, Math.min(2_000, maxOfflineMs - offlineMs));
       };
 
       // Zero-byte files have nothing to slice; a ReadStream range would be invalid.
@@ -141,12 +168,13 @@ export function startUploads(items: readonly UploadItem[], options: UploadEngine
           // Bytes written to a socket are not progress until the server confirms them.
           onChunkComplete: () => {
             stalls = 0;
+            offlineSince = null;
           },
           onSuccess: () => {
             options.onProgress?.(item.fileId, item.size);
             finish('uploaded');
           },
-          onError: (error) => finish('failed', describeTusError(error)),
+          onError,
         });
       let upload = makeUpload(item.uploadUrl ?? undefined);
 
@@ -189,6 +217,12 @@ export function startUploads(items: readonly UploadItem[], options: UploadEngine
 interface ActiveUpload {
   abort(): Promise<void>;
   finish(state: 'canceled'): void;
+}
+
+/** A request was sent and no response came back at all (not a file read error, not an HTTP error). */
+export function isUnreachable(error: Error | DetailedError): boolean {
+  const detailed = error as DetailedError;
+  return Boolean(detailed.originalRequest) && !detailed.originalResponse;
 }
 
 /** tus errors carry the HTTP exchange; keep what a user can act on (status and the server's body). */

@@ -1,5 +1,5 @@
 import type { AssemblylineBridge, PickedFile, PickedRoot } from '../../../shared/ipc/bridge';
-import { BRIDGE_GLOBAL } from '../../../shared/ipc/bridge';
+import { BRIDGE_GLOBAL, HOST_DISCONNECTED } from '../../../shared/ipc/bridge';
 import type { ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload } from '../../../shared/ipc/contract';
 import { uniqueInOrder } from '../../../shared/ipc/picked-roots';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
@@ -22,9 +22,27 @@ interface Pending {
 const pending = new Map<number, Pending>();
 const outbox: { id: number; text: string }[] = [];
 const listeners = new Map<string, Set<Listener>>();
+const connectionListeners = new Set<(connected: boolean) => void>();
 let socket: WebSocket | null = null;
 let nextId = 1;
 let attempt = 0;
+/** Once the link has been up, a lost link fails calls at once (the page shows it) instead of queueing them. */
+let everConnected = false;
+let connected = false;
+
+function setConnected(next: boolean): void {
+  if (next === connected) return;
+  connected = next;
+  for (const listener of [...connectionListeners]) {
+    try {
+      listener(next);
+    } catch (cause) {
+      console.error('assemblyline connection listener failed', cause);
+    }
+  }
+}
+
+const disconnected = () => err(HOST_DISCONNECTED, 'Lost the connection to Assemblyline; reconnecting…');
 
 function socketUrl(): string {
   return `ws://${location.host}/bridge`;
@@ -46,14 +64,17 @@ function connect(): void {
   socket = ws;
   ws.addEventListener('open', () => {
     attempt = 0;
+    everConnected = true;
     for (const item of outbox.splice(0)) if (pending.has(item.id)) ws.send(item.text);
+    setConnected(true);
   });
   ws.addEventListener('message', (event) => onMessage(String(event.data)));
   ws.addEventListener('close', () => {
-    socket = null;
+    if (socket === ws) socket = null;
     // Anything in flight may never be answered: say so now rather than hang the UI.
     const sentIds = [...pending.keys()].filter((id) => !outbox.some((item) => item.id === id));
-    for (const id of sentIds) settle(id, err(AppErrorCode.network, 'Lost the connection to Assemblyline; please retry.'));
+    for (const id of sentIds) settle(id, disconnected());
+    setConnected(false);
     reconnectLater();
   });
 }
@@ -93,6 +114,7 @@ function invoke<C extends ChannelName>(channel: C, request: ChannelRequest<C>): 
       socket.send(text);
       return;
     }
+    if (everConnected) return settle(id, disconnected());
     outbox.push({ id, text });
     setTimeout(() => {
       const queued = outbox.findIndex((item) => item.id === id);
@@ -148,6 +170,13 @@ async function handlesForFiles(items: readonly PickedFile[]): Promise<Result<Pic
   return ok(uniqueInOrder(handles).map((handle) => ({ handle })));
 }
 
-const bridge: AssemblylineBridge = Object.freeze({ host: 'browser' as const, invoke, on, handlesForFiles });
+function onConnection(listener: (connected: boolean) => void): () => void {
+  connectionListeners.add(listener);
+  return () => {
+    connectionListeners.delete(listener);
+  };
+}
+
+const bridge: AssemblylineBridge = Object.freeze({ host: 'browser' as const, invoke, on, handlesForFiles, onConnection });
 Object.defineProperty(window, BRIDGE_GLOBAL, { value: bridge, writable: false, configurable: false, enumerable: true });
 connect();

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useBridgeMutation, useBridgeQuery } from '../bridge/use-bridge';
 import { IconButton } from '../components/IconButton';
 import { MonitorIcon, MoonIcon, SunIcon } from '../components/Icons';
+import { useConnection } from '../state/connection-store';
 import { useTheme } from '../state/theme-store';
 
 const THEME_LABEL = { system: 'Theme: follow system', light: 'Theme: light', dark: 'Theme: dark' } as const;
@@ -9,6 +10,8 @@ const THEME_LABEL = { system: 'Theme: follow system', light: 'Theme: light', dar
 export const AppHeader = () => {
   const info = useBridgeQuery('app:info', {}, { staleTime: Infinity });
   const workspaces = useBridgeQuery('workspaces:list', {}, { staleTime: 30_000 });
+  const service = useBridgeQuery('service:status', {}, { staleTime: Infinity });
+  const hostConnected = useConnection((s) => s.hostConnected);
   const theme = useTheme((s) => s.theme);
   const cycle = useTheme((s) => s.cycle);
   const client = useQueryClient();
@@ -18,11 +21,15 @@ export const AppHeader = () => {
   const active = workspaces.data?.find((w) => w.id === info.data?.activeWorkspaceId);
   const name = active?.name ?? (info.data ? 'Local (this computer)' : '…');
   const endpoint = active?.kind === 'remote' ? active.endpoint : (info.data?.localServiceUrl ?? active?.endpoint);
+  // Green only when the page reaches the app and, for the Local workspace, its service answers.
+  const serviceDown = active?.kind !== 'remote' && service.data !== undefined && service.data.phase !== 'running';
+  const dot = !hostConnected || info.isError ? 'status-bad' : !info.data || serviceDown ? 'status-wait' : 'status-ok';
+  const dotLabel = !hostConnected ? 'Disconnected' : info.isError ? 'Cannot reach the app core' : serviceDown ? 'Local service not running' : info.data ? 'Connected' : 'Connecting';
 
   return (
     <header className="app-header">
       <div className="workspace" aria-label="Active workspace">
-        <span className={`status-dot ${info.isError ? 'status-bad' : info.data ? 'status-ok' : 'status-wait'}`} aria-hidden="true" />
+        <span className={`status-dot ${dot}`} role="img" aria-label={dotLabel} title={dotLabel} data-testid="connection-dot" />
         <div className="workspace-text">
           {workspaces.data && workspaces.data.length > 1 && info.data ? (
             <select

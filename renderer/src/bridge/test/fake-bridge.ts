@@ -17,6 +17,8 @@ export interface FakeBridge extends AssemblylineBridge {
   readonly picked: PickedFile[][];
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
   listenerCount(event: EventName): number;
+  /** Play the browser host's link going down or coming back (`onConnection`). */
+  setConnected(connected: boolean): void;
 }
 
 export const sampleAppInfo = (over: Partial<AppInfo> = {}): AppInfo => ({
@@ -72,6 +74,7 @@ const notFaked = () => ({ ok: false as const, error: { code: 'NOT_IN_FAKE', mess
 
 export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
+  const connectionListeners = new Set<(connected: boolean) => void>();
   const runs = new Map<string, Run>();
   const calls: FakeBridge['calls'] = [];
   const picked: PickedFile[][] = [];
@@ -79,6 +82,7 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
 
   const defaults: { [C in ChannelName]: Handler<C> } = {
     'app:info': () => ok(sampleAppInfo()),
+    'service:status': () => ok({ phase: 'running', url: 'http://127.0.0.1:43210', restarts: 0, retryInMs: null, message: null }),
     'workspaces:list': () =>
       ok([{ id: 'local', name: 'Local (this computer)', kind: 'local', endpoint: 'http://127.0.0.1:43210', authKey: 'local-key', hasSecret: true, slug: 'local', authMode: 'signature', signatureAlgo: 'sha384', tokenScopes: null }]),
     'workspaces:save': () => notFaked(),
@@ -172,6 +176,13 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
       for (const l of listeners.get(event) ?? []) (l as (p: typeof payload) => void)(payload);
     },
     listenerCount: (event) => listeners.get(event)?.size ?? 0,
+    onConnection(listener) {
+      connectionListeners.add(listener);
+      return () => void connectionListeners.delete(listener);
+    },
+    setConnected(connected) {
+      for (const l of [...connectionListeners]) l(connected);
+    },
   };
   return bridge;
 };

@@ -1,0 +1,32 @@
+/**
+ * Runs the embedded local service in a process of its own, so a hung robot or a crash never freezes or
+ * ends the app. Browser host: a forked Node process; Electron: utilityProcess. Core's supervisor
+ * (electron/core/local-service/supervisor.ts) starts, health-checks and restarts it through this port.
+ */
+export interface ServiceProcessPort {
+  spawn(options: { dataDir: string; port: number }): ServiceChild;
+}
+
+export interface ServiceReady {
+  url: string;
+  port: number;
+  authKey: string;
+  authSecret: string;
+}
+
+export interface ServiceExit {
+  code: number | null;
+  signal: string | null;
+}
+
+export interface ServiceChild {
+  readonly pid: number | undefined;
+  /** Resolves once the service listens; rejects when it failed to start or exited first. */
+  readonly ready: Promise<ServiceReady>;
+  /** Resolves once the process is gone (never rejects). */
+  readonly exited: Promise<ServiceExit>;
+  /** Ask it to close (database flushed), then kill it if it has not exited within `graceMs`. */
+  stop(graceMs: number): Promise<ServiceExit>;
+  /** Kill at once (SIGKILL): for a hung child that cannot answer a stop. */
+  kill(): void;
+}
