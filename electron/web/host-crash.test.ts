@@ -63,15 +63,15 @@ describe('the browser host survives what used to end it', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('answers a staging PUT of a 244-character name with an error code instead of dying', async () => {
+  it('stages a file with a 244-character name without a stray rejection, and goes on', async () => {
     const rejections: unknown[] = [];
     const onRejection = (reason: unknown) => rejections.push(reason);
     process.on('unhandledRejection', onRejection);
     try {
       const name = `${'n'.repeat(240)}.jpg`;
       const answer = await put(host.port, `/staging/long-batch/${name}`, cookie, host.origin);
-      expect(answer.status).toBeGreaterThanOrEqual(400);
-      expect(JSON.parse(answer.body).error.code).toMatch(/^[A-Z_]+$/);
+      // Staging keeps the on-disk name short (staging-handles.test.ts checks the name shown and uploaded).
+      expect(answer.status).toBe(201);
       // Give a stray rejection a turn to surface.
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(rejections).toEqual([]);
