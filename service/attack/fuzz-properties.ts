@@ -116,11 +116,16 @@ const tusNames: Fuzzer = {
     }),
 };
 
+/** Valid values most of the time (so the request reaches the matching code), odd ones otherwise; or absent. */
+const mostlyValid = <T, U>(valid: fc.Arbitrary<T>, odd: fc.Arbitrary<U>): fc.Arbitrary<T | U | undefined> =>
+  fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 4, arbitrary: valid }, { weight: 1, arbitrary: odd });
+
 /** Templates named so that LIKE patterns have something to (not) match. */
 async function seedTemplates(t: FuzzTarget): Promise<void> {
   for (const name of ['holiday photos', 'thumbs_100%', 'Ünïcödé', 'a'.repeat(200)]) {
     const raw = JSON.stringify({ auth: t.authBlock(), name, template: { steps: { ':original': { robot: '/upload/handle' } } } });
-    await t.request('/templates', { method: 'POST', body: new URLSearchParams({ params: raw, signature: t.sign(raw) }) });
+    const made = await t.request('/templates', { method: 'POST', body: new URLSearchParams({ params: raw, signature: t.sign(raw) }) });
+    if (made.status !== 200) throw new Error(`could not seed the Template "${name}": ${made.status} ${made.text.slice(0, 200)}`);
   }
 }
 
@@ -133,16 +138,16 @@ const listQueries: Fuzzer = {
         fc.constantFrom('/templates', '/assemblies'),
         fc.record(
           {
-            keywords: fc.oneof(likePattern, fc.array(likePattern, { maxLength: 4 }), anyJson),
+            keywords: fc.oneof({ weight: 6, arbitrary: likePattern }, { weight: 2, arbitrary: fc.array(likePattern, { maxLength: 4 }) }, { weight: 1, arbitrary: anyJson }),
             keyword: likePattern,
-            page: fc.oneof(oddNumber, oddString, fc.nat(5)),
-            pagesize: fc.oneof(oddNumber, oddString, fc.nat(900)),
-            sort: fc.oneof(fc.constantFrom('created', 'modified', 'name', 'id'), oddString),
-            order: fc.oneof(fc.constantFrom('asc', 'desc'), oddString),
-            type: fc.oneof(fc.constantFrom('all', 'failed', 'completed'), oddString),
-            fromdate: oddString,
-            todate: oddString,
-            include_builtin: fc.oneof(fc.constantFrom('none', 'latest', 'all', 'exclusively-latest', 'exclusively-all'), oddString),
+            page: mostlyValid(fc.nat({ max: 5 }).map((n) => n + 1), fc.oneof(oddNumber, oddString)),
+            pagesize: mostlyValid(fc.integer({ min: 1, max: 850 }), fc.oneof(oddNumber, oddString)),
+            sort: mostlyValid(fc.constantFrom('created', 'modified', 'name', 'id'), oddString),
+            order: mostlyValid(fc.constantFrom('asc', 'desc'), oddString),
+            type: mostlyValid(fc.constantFrom('all', 'failed', 'completed'), oddString),
+            fromdate: mostlyValid(fc.constantFrom('2020-01-01 00:00:00', '2020-01-01T00:00:00Z'), oddString),
+            todate: mostlyValid(fc.constantFrom('2099-01-01 00:00:00'), oddString),
+            include_builtin: mostlyValid(fc.constantFrom('none', 'latest', 'all', 'exclusively-latest', 'exclusively-all'), oddString),
             assembly_id: oddString,
           },
           { requiredKeys: [] },
@@ -150,12 +155,13 @@ const listQueries: Fuzzer = {
         fc.boolean(),
         async (path, query, inQueryString) => {
           await t.runCase(`GET ${path} ${clip(query)}`, async () => {
-            const raw = JSON.stringify({ auth: t.authBlock(), ...query });
+            const present = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined));
+            const raw = JSON.stringify({ auth: t.authBlock(), ...present });
             const url = new URL(path, t.url);
             url.searchParams.set('params', raw);
             url.searchParams.set('signature', t.sign(raw));
             // Some clients put list params next to params in the query string.
-            if (inQueryString) for (const [k, v] of Object.entries(query)) url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+            if (inQueryString) for (const [k, v] of Object.entries(present)) url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
             await t.request(url.pathname + url.search);
           });
         },
