@@ -48,10 +48,10 @@ async function main(): Promise<void> {
     console.log(`- ${f.name}`);
     rows.push(await runOne(f.name, f.property, img));
   }
-  const header = ['fuzzer', 'cases', 'requests', 'server errors', 'hangs', 'no error code', 'conn./deaths', 'writes outside', 'restarts', 's'];
-  const table = rows.map((r) => [r.name, r.stats.cases, r.stats.requests, r.stats.violations['server-error'], r.stats.violations.hang, r.stats.violations['no-error-code'], r.stats.violations.connection, r.stats.violations['write-outside'] + r.finalProblems.length, r.stats.restarts, Math.round(r.seconds)]);
+  const header = ['fuzzer', 'cases', 'requests', 'server errors', 'hangs', 'no error code', 'conn./deaths', 'writes outside', 'orphans', 'restarts', 's'];
+  const table = rows.map((r) => [r.name, r.stats.cases, r.stats.requests, r.stats.violations['server-error'], r.stats.violations.hang, r.stats.violations['no-error-code'], r.stats.violations.connection, r.stats.violations['write-outside'] + r.finalProblems.length, r.stats.violations.orphan, r.stats.restarts, Math.round(r.seconds)]);
   const sum = (i: number): number => table.reduce((n, row) => n + Number(row[i]), 0);
-  table.push(['total', sum(1), sum(2), sum(3), sum(4), sum(5), sum(6), sum(7), sum(8), sum(9)]);
+  table.push(['total', sum(1), sum(2), sum(3), sum(4), sum(5), sum(6), sum(7), sum(8), sum(9), sum(10)]);
   console.log('');
   console.log(`| ${header.join(' | ')} |`);
   console.log(`|${header.map(() => '---').join('|')}|`);
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     console.log(`\n${r.name}: first findings`);
     for (const e of examples.slice(0, 8)) console.log(`  - ${e.slice(0, 400)}`);
   }
-  const bad = sum(3) + sum(4) + sum(5) + sum(6) + sum(7);
+  const bad = sum(3) + sum(4) + sum(5) + sum(6) + sum(7) + sum(8);
   process.exitCode = bad > 0 ? 1 : 0;
 }
 

@@ -12,7 +12,7 @@ export interface Answer {
   bodyless: boolean;
 }
 
-export type ViolationKind = 'server-error' | 'hang' | 'no-error-code' | 'connection' | 'write-outside';
+export type ViolationKind = 'server-error' | 'hang' | 'no-error-code' | 'connection' | 'write-outside' | 'orphan';
 
 export interface Violation {
   kind: ViolationKind;

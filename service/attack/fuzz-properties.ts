@@ -47,6 +47,15 @@ async function tusAssembly(t: FuzzTarget, steps: Record<string, unknown>): Promi
   return typeof id === 'string' ? { id, url: String(a.json?.assembly_url) } : null;
 }
 
+/** Params nested `depth` deep at one place, valid elsewhere, so the nesting gets past the first checks. */
+function deepParams(key: string, depth: number, kind: 'array' | 'object', where: string): string {
+  const deep = deepJsonText(depth, kind);
+  if (where === 'params') return deep;
+  const steps = where === 'steps' ? deep : where === 'step-param' ? `{":original":{"robot":"/upload/handle"},"h":{"use":":original","robot":"/file/hash","x":${deep}}}` : '{":original":{"robot":"/upload/handle"}}';
+  const auth = where === 'auth' ? `{"key":"${key}","x":${deep}}` : `{"key":"${key}"}`;
+  return `{"auth":${auth},"steps":${steps}${where === 'fields' ? `,"fields":${deep}` : ''}${where === 'template_id' ? `,"template_id":${deep}` : ''}}`;
+}
+
 const params: Fuzzer = {
   name: 'Assembly params',
   property: (t, img) =>
@@ -55,7 +64,7 @@ const params: Fuzzer = {
         { weight: 4, arbitrary: fc.record({ auth: fc.oneof(anyJson, fc.record({ key: fc.oneof(fc.constant(t.authKey), oddString, anyJson), expires: fc.oneof(fc.constant(new Date(Date.now() + 3600_000).toISOString()), oddString, oddNumber, anyJson), max_size: fc.oneof(oddNumber, oddString), max_number_of_files: fc.oneof(oddNumber, oddString), nonce: anyJson, referer: fc.oneof(oddString, anyJson) }, { requiredKeys: [] })), steps: anyJson, fields: anyJson, template_id: fc.oneof(oddString, anyJson), notify_url: oddString, emit_execution_progress: anyJson }, { requiredKeys: [] }).map((p) => JSON.stringify(p)) },
         { weight: 2, arbitrary: anyJson.map((v) => JSON.stringify(v) ?? 'undefined') },
         { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
-        { weight: 1, arbitrary: fc.record({ depth: fc.integer({ min: 10, max: 200_000 }), kind: fc.constantFrom('array' as const, 'object' as const), where: fc.constantFrom('params', 'steps', 'fields', 'auth') }).map(({ depth, kind, where }) => (where === 'params' ? deepJsonText(depth, kind) : `{"auth":{"key":"${t.authKey}"},"${where}":${deepJsonText(depth, kind)}}`)) },
+        { weight: 2, arbitrary: fc.record({ depth: fc.oneof(fc.integer({ min: 10, max: 1000 }), fc.integer({ min: 1000, max: 200_000 })), kind: fc.constantFrom('array' as const, 'object' as const), where: fc.constantFrom('params', 'steps', 'fields', 'auth', 'step-param', 'template_id') }).map(({ depth, kind, where }) => deepParams(t.authKey, depth, kind, where)) },
       ),
       fc.constantFrom('none', 'valid', 'junk'),
       fc.dictionary(fc.constantFrom('num_expected_upload_files', 'tus_num_expected_upload_files', 'x', 'fields'), fc.oneof(oddString, tusNumber), { maxKeys: 2 }),

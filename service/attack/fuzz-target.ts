@@ -4,6 +4,8 @@
 // `strict` (the tests) throws on the first violation so fast-check shrinks it; otherwise (bench/fuzz-long.ts)
 // violations are counted and the run goes on.
 import { randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { signParams } from '../auth/signature';
 import { answerViolation, type Answer, type Violation, type ViolationKind } from './answer-check';
 import { createSandbox, type Sandbox } from './sandbox';
@@ -38,10 +40,12 @@ export function fuzzRuns(fallback = 100): number {
 export const b64 = (s: string | Buffer): string => Buffer.from(s).toString('base64');
 
 export class FuzzTarget {
-  readonly stats: FuzzStats = { cases: 0, requests: 0, violations: { 'server-error': 0, hang: 0, 'no-error-code': 0, connection: 0, 'write-outside': 0 }, restarts: 0, examples: [] };
+  readonly stats: FuzzStats = { cases: 0, requests: 0, violations: { 'server-error': 0, hang: 0, 'no-error-code': 0, connection: 0, 'write-outside': 0, orphan: 0 }, restarts: 0, examples: [] };
   readonly authKey = randomBytes(16).toString('hex');
   readonly authSecret = randomBytes(20).toString('hex');
   private caseViolations: Violation[] = [];
+  /** Assemblies the service said it created during the current case (their folders are expected). */
+  private caseAssemblies = new Set<string>();
   private caseLabel = '';
 
   private constructor(
@@ -119,6 +123,7 @@ export class FuzzTarget {
     } catch {
       json = null;
     }
+    if (answer.status === 200 && typeof json?.assembly_id === 'string') this.caseAssemblies.add(json.assembly_id);
     return { ...answer, json, headers };
   }
 
@@ -147,7 +152,10 @@ export class FuzzTarget {
   async runCase(label: string, body: () => Promise<void>): Promise<void> {
     this.stats.cases++;
     this.caseViolations = [];
+    this.caseAssemblies = new Set();
     this.caseLabel = label;
+    const assembliesDir = join(this.sandbox.dataDir, 'assemblies');
+    const before = new Set(await readdir(assembliesDir).catch(() => []));
     await body();
     // A robot may kill the service after the last answer of the case: blame this case, not the next.
     await new Promise((r) => setTimeout(r, 0));
@@ -156,6 +164,10 @@ export class FuzzTarget {
       await this.restart();
     }
     for (const p of await this.sandbox.check(this.stats.cases % 50 === 0)) this.note({ kind: 'write-outside', detail: p });
+    // A refused request leaves nothing behind: every new Assembly folder belongs to an Assembly it accepted.
+    for (const dir of await readdir(assembliesDir).catch(() => [])) {
+      if (!before.has(dir) && !this.caseAssemblies.has(dir)) this.note({ kind: 'orphan', detail: `assemblies/${dir} left on disk by a refused request` });
+    }
     if (this.o.strict && this.caseViolations.length > 0) {
       throw new FuzzViolation(this.caseViolations.map((v) => `${v.kind}: ${v.detail}`).join('\n'));
     }
