@@ -24,9 +24,18 @@ interface Row {
   seconds: number;
 }
 
+/** The target being fuzzed, so Ctrl-C stops its service (a child process group) too. */
+let current: FuzzTarget | null = null;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void (current?.close() ?? Promise.resolve()).finally(() => process.exit(130));
+  });
+}
+
 async function runOne(name: string, property: (t: FuzzTarget, img: Buffer) => fc.IAsyncPropertyWithHooks<unknown[]>, img: Buffer): Promise<Row> {
   const started = Date.now();
   const t = await FuzzTarget.start({ strict: false });
+  current = t;
   let lastPrint = Date.now();
   const p = property(t, img).afterEach(() => {
     if (Date.now() - lastPrint > 30_000) {
@@ -37,6 +46,7 @@ async function runOne(name: string, property: (t: FuzzTarget, img: Buffer) => fc
   const result = await fc.check(p, { numRuns: runs, seed });
   if (result.failed) console.log(`  ${name}: fast-check itself failed: ${String(result.errorInstance)}`);
   const finalProblems = await t.close();
+  current = null;
   return { name, stats: t.stats, finalProblems, seconds: (Date.now() - started) / 1000 };
 }
 

@@ -42,15 +42,23 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** Groups still running: ended when this process exits, so a test run that stops early leaves none behind. */
+const live = new Set<number>();
+process.once('exit', () => {
+  for (const pid of live) signalGroup(pid, 'SIGKILL');
+});
+
 export async function startServiceProcess(o: ServiceProcessOptions): Promise<ServiceProcess> {
   const args = ['--import', 'tsx', 'service/cli.ts', '--port', String(o.port ?? 0), '--data-dir', o.dataDir, '--auth-key', o.authKey, '--auth-secret', o.authSecret];
   if (o.requireSignature) args.push('--require-signature');
   const child: ChildProcess = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const pid = child.pid!;
+  live.add(pid);
   let isDead = false;
   const exited = new Promise<void>((resolve) =>
     child.once('exit', () => {
       isDead = true;
+      live.delete(pid);
       resolve();
     }),
   );
