@@ -156,7 +156,14 @@ export class FuzzTarget {
     this.caseLabel = label;
     const assembliesDir = join(this.sandbox.dataDir, 'assemblies');
     const before = new Set(await readdir(assembliesDir).catch(() => []));
-    await body();
+    try {
+      await body();
+    } catch (e) {
+      // The harness itself failed (e.g. a restart that did not come up): a finding, never a stop of the long run.
+      if (this.o.strict) throw e;
+      this.note({ kind: 'connection', detail: `harness: ${(e as Error).message}` });
+      if (this.service.dead()) await this.restart().catch(() => undefined);
+    }
     // A robot may kill the service after the last answer of the case: blame this case, not the next.
     await new Promise((r) => setTimeout(r, 0));
     if (this.service.dead()) {
