@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { AssemblyRuntime } from './assemblies/assembly-runtime';
 import { createOAuth } from './auth/oauth';
 import { apiError, sendError } from './http/api-error';
+import { BODY_LIMITS } from './http/body-limits';
 import { RateLimiter } from './http/rate-limiter';
 import { route } from './http/routes';
 import { UpdateStreams } from './realtime/update-stream';
@@ -29,7 +30,26 @@ export interface LocalServiceOptions {
   publicBaseUrl?: string;
   /** Assemblies per minute before 413 RATE_LIMIT_REACHED (default: unlimited). */
   maxAssembliesPerMinute?: number;
+  /** Connection timeouts (defaults: SERVER_TIMEOUTS); tests pass small ones. */
+  timeouts?: Partial<ServerTimeouts>;
 }
+
+export interface ServerTimeouts {
+  /** The request line and headers must arrive within this (slow-header clients). */
+  headersMs: number;
+  /**
+   * A connection on which no byte moves either way for this long is cut: a body that stops sending, or a
+   * client that stops reading. An idle limit, not a total one: a tus PATCH of many GB takes as long as it
+   * needs while bytes keep arriving. Update streams opt out (they send heartbeats).
+   */
+  idleMs: number;
+  /** An idle keep-alive connection between requests is closed after this. */
+  keepAliveMs: number;
+  /** An Assembly POST must bring params and signature within this, however steadily it sends (408). */
+  admitMs: number;
+}
+
+export const SERVER_TIMEOUTS: ServerTimeouts = { headersMs: 30_000, idleMs: 120_000, keepAliveMs: 5_000, admitMs: BODY_LIMITS.unauthenticatedMs };
 
 export interface LocalService {
   url: string;
@@ -63,6 +83,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const templates = openTemplateStore(options.dataDir);
   const credentials = openCredentialStore(options.dataDir);
   runtime.credentials = (nameOrId) => credentials.find(nameOrId);
+  const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const ctx = {
     db,
     runtime,
@@ -74,17 +95,24 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     rateLimiter: new RateLimiter(options.maxAssembliesPerMinute ?? null),
     hostname: 'localhost',
     oauth: createOAuth(db, () => urls.base),
+    admitWithinMs: timeouts.admitMs,
   };
 
   const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
+  // Node checks headersTimeout on this interval: keep it finer than the limit itself.
+  const connectionsCheckingInterval = Math.max(10, Math.min(30_000, Math.floor(timeouts.headersMs / 4)));
+  const server: Server = createServer({ connectionsCheckingInterval }, (req, res) => {
     route(ctx, req, res).catch((e: Error) => {
       if (!res.headersSent) sendError(res, apiError('SERVER_500', `Internal error: ${e.message}`, 500));
       else res.destroy();
     });
   });
-  // Uploads of many GB may be slow: no request timeout (tus resumes anyway).
+  // Uploads of many GB may take hours: no total request timeout, but an idle one (server.timeout).
   server.requestTimeout = 0;
+  server.headersTimeout = timeouts.headersMs;
+  server.keepAliveTimeout = timeouts.keepAliveMs;
+  // With no 'timeout' listener, Node destroys a socket idle this long (both directions count).
+  server.timeout = timeouts.idleMs;
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));

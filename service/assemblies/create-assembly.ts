@@ -2,10 +2,11 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../../shared/api/codes';
-import { authenticate } from '../auth/authenticate';
+import { authenticate, type AuthedParams } from '../auth/authenticate';
 import { apiError, sendError, sendJson, type ApiError } from '../http/api-error';
 import { newFileId, readFormBody, type ReceivedFile } from '../http/form-body';
 import type { RateLimiter } from '../http/rate-limiter';
+import { INSTRUCTION_LIMITS, jsonTextTooDeep } from '../instructions/instruction-limits';
 import { validateInstructions } from '../instructions/validate-instructions';
 import { limitValue } from '../auth/authenticate';
 import { findTemplate } from '../templates/template-routes';
@@ -23,6 +24,8 @@ export interface CreateContext {
   runtime: AssemblyRuntime;
   rateLimiter: RateLimiter;
   templates: TemplateStore;
+  /** How long a body may take to bring its params and signature (default BODY_LIMITS.unauthenticatedMs). */
+  admitWithinMs?: number;
 }
 
 const RESERVED_FIELDS = new Set(['params', 'signature', 'num_expected_upload_files', 'tus_num_expected_upload_files']);
@@ -110,24 +113,20 @@ function templateLimit(params: Record<string, unknown>, key: 'max_size' | 'max_n
   return v === undefined || Number.isNaN(v) ? null : v;
 }
 
-/** POST /assemblies and POST /assemblies/{id}: multipart files and/or announced tus uploads. */
-export async function createAssembly(ctx: CreateContext, req: IncomingMessage, res: ServerResponse, chosenId: string | null, query: URLSearchParams): Promise<void> {
-  if (chosenId && ctx.runtime.exists(chosenId)) {
-    req.resume();
-    sendError(res, apiError(ErrorCode.doNotReuseIds, `Assembly id ${chosenId} was already used. Generate a new id for each Assembly.`, 400));
-    return;
+interface Admitted {
+  auth: AuthedParams;
+  params: Record<string, unknown>;
+  template: TemplateRow | null;
+}
+
+/**
+ * Everything that can be decided from `params` and `signature` alone: authentication, the Template and
+ * the instructions. Runs before the first file part is accepted, so a refused request costs no disk.
+ */
+function admitRequest(ctx: CreateContext, req: IncomingMessage, fields: Record<string, string>, nowMs: number): Admitted | ApiError {
+  if (fields.params !== undefined && jsonTextTooDeep(fields.params)) {
+    return apiError(ErrorCode.invalidParams, `The params field nests deeper than ${INSTRUCTION_LIMITS.jsonDepth} levels of arrays and objects.`, 400);
   }
-  const id = chosenId ?? newFileId();
-  const uploadDir = join(ctx.runtime.assemblyDir(id), 'uploads');
-  const body = await readFormBody(req, uploadDir);
-  const discard = (): Promise<void> => rm(ctx.runtime.assemblyDir(id), { recursive: true, force: true });
-  if (body.kind === 'invalid') {
-    await discard();
-    sendError(res, apiError(ErrorCode.invalidFormData, body.message, 400));
-    return;
-  }
-  const fields: Record<string, string> = { ...Object.fromEntries(query), ...body.fields };
-  const nowMs = Date.now();
   const auth = authenticate({
     params: fields.params,
     signature: fields.signature,
@@ -140,20 +139,53 @@ export async function createAssembly(ctx: CreateContext, req: IncomingMessage, r
     requiredScope: 'assemblies:write',
   });
   if (!auth.ok) {
-    await discard();
-    if (body.kind === 'complete') sendError(res, auth.error);
-    return;
+    if (auth.error.code === ErrorCode.noParams) return { ...auth.error, message: `${auth.error.message} It must come before any file part.` };
+    return auth.error;
   }
-  const { rawParams, account } = auth.value;
-  ctx.db.touchAccount(account.authKey, nowMs);
+  ctx.db.touchAccount(auth.value.account.authKey, nowMs);
   // A valid Bearer token counts as signature authentication (spec "Bearer tokens").
   const withTemplate = applyTemplate(ctx.templates, auth.value.params, Boolean(fields.signature) || bearerOf(req) !== null, nowMs);
-  if ('code' in withTemplate) {
-    await discard();
-    if (body.kind === 'complete') sendError(res, withTemplate);
+  if ('code' in withTemplate) return withTemplate;
+  const problem = validateInstructions(withTemplate.params.steps);
+  if (problem) return apiError(problem.code, problem.message, 400, problem.step ? { step: problem.step } : undefined);
+  return { auth: auth.value, ...withTemplate };
+}
+
+/** POST /assemblies and POST /assemblies/{id}: multipart files and/or announced tus uploads. */
+export async function createAssembly(ctx: CreateContext, req: IncomingMessage, res: ServerResponse, chosenId: string | null, query: URLSearchParams): Promise<void> {
+  if (chosenId && ctx.runtime.exists(chosenId)) {
+    req.resume();
+    sendError(res, apiError(ErrorCode.doNotReuseIds, `Assembly id ${chosenId} was already used. Generate a new id for each Assembly.`, 400));
     return;
   }
-  const { params, template } = withTemplate;
+  const id = chosenId ?? newFileId();
+  const uploadDir = join(ctx.runtime.assemblyDir(id), 'uploads');
+  const nowMs = Date.now();
+  let admitted: Admitted | null = null;
+  const body = await readFormBody(req, {
+    uploadDir,
+    admitWithinMs: ctx.admitWithinMs,
+    admit: (bodyFields) => {
+      const result = admitRequest(ctx, req, { ...Object.fromEntries(query), ...bodyFields }, nowMs);
+      if ('code' in result) return result;
+      admitted = result;
+      return null;
+    },
+  });
+  const discard = (): Promise<void> => rm(ctx.runtime.assemblyDir(id), { recursive: true, force: true });
+  if (body.kind === 'invalid') {
+    await discard();
+    sendError(res, apiError(ErrorCode.invalidFormData, body.message, 400));
+    return;
+  }
+  if (body.kind === 'refused' || admitted === null) {
+    await discard();
+    if (body.kind === 'refused') sendError(res, body.error);
+    return;
+  }
+  const { auth, params, template } = admitted as Admitted;
+  const { rawParams, account } = auth;
+  const fields: Record<string, string> = { ...Object.fromEntries(query), ...body.fields };
   const state: AssemblyState = {
     ...baseState(id, req, nowMs),
     authKey: account.authKey,
@@ -161,8 +193,8 @@ export async function createAssembly(ctx: CreateContext, req: IncomingMessage, r
     steps: (isObject(params.steps) ? params.steps : {}) as AssemblyState['steps'],
     fields: mergeFields(params, fields),
     emitExecutionProgress: params.emit_execution_progress === true,
-    maxSize: auth.value.maxSize ?? templateLimit(params, 'max_size', 0, false),
-    maxNumberOfFiles: auth.value.maxNumberOfFiles ?? templateLimit(params, 'max_number_of_files', 1, true),
+    maxSize: auth.maxSize ?? templateLimit(params, 'max_size', 0, false),
+    maxNumberOfFiles: auth.maxNumberOfFiles ?? templateLimit(params, 'max_number_of_files', 1, true),
     expectedTusUploads: 0,
     ...(template ? { templateId: template.id, templateName: template.name, templateContent: JSON.stringify(template.content), mergedParams: maskSecrets(JSON.stringify(params)) } : {}),
   };
@@ -177,12 +209,6 @@ export async function createAssembly(ctx: CreateContext, req: IncomingMessage, r
     state.message = OK_MESSAGES.REQUEST_ABORTED;
     await ctx.runtime.create(state, []);
     await rm(uploadDir, { recursive: true, force: true });
-    return;
-  }
-  const problem = validateInstructions(params.steps);
-  if (problem) {
-    await discard();
-    sendError(res, apiError(problem.code, problem.message, 400, problem.step ? { step: problem.step } : undefined));
     return;
   }
   const expected = expectedUploads(fields);

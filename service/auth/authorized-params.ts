@@ -16,7 +16,7 @@ export async function authorizedParams(
 ): Promise<{ ok: true; params: Record<string, unknown> } | { ok: false; error: ApiError }> {
   const method = req.method ?? 'GET';
   const body = method === 'GET' || method === 'HEAD' ? { ok: true as const, fields: {} } : await readFormFields(req);
-  if (!body.ok) return { ok: false, error: apiError(ErrorCode.invalidFormData, body.message, 400) };
+  if (!body.ok) return { ok: false, error: apiError(ErrorCode.invalidFormData, body.message, body.httpCode) };
   const fields: Record<string, string> = { ...Object.fromEntries(query), ...body.fields };
   const auth = authorizeRequest(db, req, fields, true);
   return auth.ok ? { ok: true, params: auth.value.params } : { ok: false, error: auth.error };

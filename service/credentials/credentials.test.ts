@@ -80,7 +80,8 @@ describe('Template credentials', () => {
 });
 
 describe('/sftp/store', () => {
-  const photo = async () => buildForm({ params: {}, files: [{ field: 'file', name: 'sunset.jpg', data: await jpeg(320, 240), type: 'image/jpeg' }] });
+  // params and signature come before the file part, as the SDKs send them.
+  const photo = async () => buildForm({ params: {}, fields: { signature: '' }, files: [{ field: 'file', name: 'sunset.jpg', data: await jpeg(320, 240), type: 'image/jpeg' }] });
 
   async function run(store: Record<string, unknown>, templateId?: string) {
     const form = await photo();

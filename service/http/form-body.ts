@@ -3,9 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
+import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { IncomingMessage } from 'node:http';
+import { ErrorCode } from '../../shared/api/codes';
+import { apiError, type ApiError } from './api-error';
+import { BODY_LIMITS, discardRest, limitError, slowBodyError } from './body-limits';
 
 export interface ReceivedFile {
   fileId: string;
@@ -20,26 +23,85 @@ export type FormBody =
   | { kind: 'complete'; fields: Record<string, string>; files: ReceivedFile[] }
   /** The client went away before the body ended: what arrived so far (files fully written only). */
   | { kind: 'aborted'; fields: Record<string, string>; files: ReceivedFile[] }
-  | { kind: 'invalid'; message: string };
+  | { kind: 'invalid'; message: string }
+  /** Not admitted, or over a limit: reading stopped; files written so far (if any) are the caller's to remove. */
+  | { kind: 'refused'; error: ApiError };
 
-const MAX_FIELD_BYTES = 16 * 1024 * 1024;
+export interface FormBodyOptions {
+  /** Where file parts are written; created only when the first file part is accepted. */
+  uploadDir: string;
+  /**
+   * Authenticates the request from the fields read so far. Called once: before the first file part is
+   * accepted, or when a body without file parts ends (or aborts). An error refuses the request, so no
+   * file part of an unauthenticated request ever reaches the disk.
+   */
+  admit(fields: Record<string, string>): ApiError | null;
+  /** Refuse (408) a body not admitted this long after the request started (default BODY_LIMITS.unauthenticatedMs). */
+  admitWithinMs?: number;
+}
+
+/** Fields that decide admission; one arriving after it was decided (i.e. after a file part) is refused. */
+const AUTH_FIELDS = new Set(['params', 'signature']);
 
 export const newFileId = (): string => randomBytes(16).toString('hex');
 
-/** Multipart or urlencoded body. File parts stream to `uploadDir`, never buffered whole. */
-export async function readFormBody(req: IncomingMessage, uploadDir: string): Promise<FormBody> {
-  const type = req.headers['content-type'] ?? '';
-  if (!/multipart\/form-data|application\/x-www-form-urlencoded/i.test(type)) {
-    // A bodiless POST (e.g. only a query string) is a valid empty form.
+const isFormType = (type: string): boolean => /multipart\/form-data|application\/x-www-form-urlencoded/i.test(type);
+
+/** A body that is not a form (e.g. only a query string) counts as no fields; its bytes are discarded, up to a cap. */
+function readOtherBody(req: IncomingMessage, admit: FormBodyOptions['admit'], admitWithinMs: number): Promise<FormBody> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    let done = false;
+    const finish = (v: FormBody): void => {
+      if (!done) {
+        done = true;
+        clearTimeout(deadline);
+        resolve(v);
+      }
+    };
+    const deadline = setTimeout(() => {
+      finish({ kind: 'refused', error: slowBodyError(admitWithinMs) });
+      req.removeAllListeners('data');
+      discardRest(req);
+    }, admitWithinMs);
+    deadline.unref();
+    req.on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > BODY_LIMITS.unauthenticatedBytes && !done) {
+        finish({ kind: 'refused', error: limitError('unauthenticatedBytes') });
+        req.removeAllListeners('data');
+        discardRest(req);
+      }
+    });
+    req.once('end', () => {
+      const refusal = admit({});
+      finish(refusal ? { kind: 'refused', error: refusal } : { kind: 'complete', fields: {}, files: [] });
+    });
+    req.once('close', () => {
+      if (req.complete) return;
+      const refusal = admit({});
+      finish(refusal ? { kind: 'refused', error: refusal } : { kind: 'aborted', fields: {}, files: [] });
+    });
     req.resume();
-    await new Promise((r) => req.once('end', r).once('close', r));
-    return { kind: 'complete', fields: {}, files: [] };
-  }
-  await mkdir(uploadDir, { recursive: true });
+  });
+}
+
+/**
+ * Multipart or urlencoded body. Fields are read first; file parts are accepted only once `admit` has
+ * authenticated the request (clients send `params` and `signature` before any file), and then stream to
+ * `uploadDir`, never buffered whole. What an unauthenticated body may cost is capped (BODY_LIMITS).
+ */
+export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Promise<FormBody> {
+  const admitWithinMs = o.admitWithinMs ?? BODY_LIMITS.unauthenticatedMs;
+  if (!isFormType(req.headers['content-type'] ?? '')) return readOtherBody(req, o.admit, admitWithinMs);
   return new Promise<FormBody>((resolve) => {
     const fields: Record<string, string> = {};
     const files: ReceivedFile[] = [];
     const writes: Promise<void>[] = [];
+    const fileStreams: (Readable | Writable)[] = [];
+    let dirReady: Promise<unknown> | null = null;
+    let admission: 'pending' | 'admitted' = 'pending';
+    let preAuthBytes = 0;
     let settled = false;
     const settle = (v: FormBody): void => {
       if (!settled) {
@@ -49,18 +111,71 @@ export async function readFormBody(req: IncomingMessage, uploadDir: string): Pro
     };
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { fieldSize: MAX_FIELD_BYTES }, defParamCharset: 'utf8' });
+      bb = busboy({
+        headers: req.headers,
+        limits: { fieldSize: BODY_LIMITS.fieldBytes, fields: BODY_LIMITS.fields, files: BODY_LIMITS.files },
+        defParamCharset: 'utf8',
+      });
     } catch (e) {
       settle({ kind: 'invalid', message: `The request body could not be parsed: ${(e as Error).message}` });
-      req.resume();
+      discardRest(req);
       return;
     }
-    bb.on('field', (name, value) => {
+    /**
+     * Stops reading: the part being written (if any) is cut, and the answer waits until every file is
+     * closed, so the caller can remove the folder without a write landing after it.
+     */
+    const stop = (result: () => FormBody): void => {
+      if (settled) return;
+      settled = true;
+      req.unpipe(bb);
+      bb.destroy();
+      for (const s of fileStreams) s.destroy();
+      discardRest(req);
+      void Promise.allSettled(writes).then(() => resolve(result()));
+    };
+    const refuse = (error: ApiError): void => stop(() => ({ kind: 'refused', error }));
+    /** True when the request may go on. */
+    const decide = (): boolean => {
+      if (admission === 'admitted') return true;
+      const refusal = o.admit({ ...fields });
+      if (refusal) {
+        refuse(refusal);
+        return false;
+      }
+      admission = 'admitted';
+      return true;
+    };
+    const deadline = setTimeout(() => {
+      if (admission === 'pending') refuse(slowBodyError(admitWithinMs));
+    }, admitWithinMs);
+    deadline.unref();
+    req.once('close', () => clearTimeout(deadline));
+    const countPreAuth = (chunk: Buffer): void => {
+      if (admission !== 'pending') return;
+      preAuthBytes += chunk.length;
+      if (preAuthBytes > BODY_LIMITS.unauthenticatedBytes) refuse(limitError('unauthenticatedBytes'));
+    };
+    req.on('data', countPreAuth);
+
+    bb.on('field', (name, value, info) => {
+      if (settled) return;
+      if (info.valueTruncated) return refuse(limitError('fieldBytes', `field "${name}"`));
+      if (admission === 'admitted' && AUTH_FIELDS.has(name)) {
+        return refuse(apiError(ErrorCode.invalidFormData, `The "${name}" field came after a file part: send params and signature before any file.`, 400));
+      }
       fields[name] = value;
     });
     bb.on('file', (field, stream, info) => {
+      // A refusal destroys the part with an error; the pipeline below reports it, this keeps it handled.
+      stream.on('error', () => undefined);
+      if (settled || !decide()) {
+        stream.resume();
+        return;
+      }
+      fileStreams.push(stream);
       const fileId = newFileId();
-      const localPath = join(uploadDir, fileId);
+      const localPath = join(o.uploadDir, fileId);
       let size = 0;
       const tap = new Transform({
         transform(chunk: Buffer, _enc, cb) {
@@ -68,28 +183,31 @@ export async function readFormBody(req: IncomingMessage, uploadDir: string): Pro
           cb(null, chunk);
         },
       });
-      writes.push(
-        pipeline(stream, tap, createWriteStream(localPath)).then(
-          () => {
-            if ((stream as unknown as { truncated?: boolean }).truncated) return;
-            files.push({ fileId, field, name: info.filename || field, localPath, size, mimeHint: info.mimeType });
-          },
-          () => undefined,
-        ),
-      );
+      dirReady ??= mkdir(o.uploadDir, { recursive: true });
+      const write = async (): Promise<void> => {
+        await dirReady;
+        // Refused (or cut) while the folder was being made: open nothing, the caller removes the folder.
+        if (stream.destroyed) return;
+        const out = createWriteStream(localPath);
+        fileStreams.push(out);
+        await pipeline(stream, tap, out);
+        if ((stream as unknown as { truncated?: boolean }).truncated) return;
+        files.push({ fileId, field, name: info.filename || field, localPath, size, mimeHint: info.mimeType });
+      };
+      writes.push(write().catch(() => undefined));
     });
-    bb.on('error', (e: Error) => {
-      settle({ kind: 'invalid', message: `The multipart body could not be parsed: ${e.message}` });
-      req.unpipe(bb);
-      req.resume();
-    });
+    bb.on('fieldsLimit', () => refuse(limitError('fields')));
+    bb.on('filesLimit', () => refuse(limitError('files')));
+    bb.on('error', (e: Error) => stop(() => ({ kind: 'invalid', message: `The multipart body could not be parsed: ${e.message}` })));
     bb.on('close', () => {
+      if (settled || !decide()) return;
       void Promise.all(writes).then(() => settle({ kind: 'complete', fields, files }));
     });
     const onAbort = (): void => {
+      if (settled) return;
       // A half-written part can never finish: report only the parts fully written so far.
-      settle({ kind: 'aborted', fields, files: [...files] });
-      bb.destroy();
+      if (!decide()) return;
+      stop(() => ({ kind: 'aborted', fields, files: [...files] }));
     };
     req.on('aborted', onAbort);
     req.on('close', () => {

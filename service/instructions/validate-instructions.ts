@@ -2,6 +2,7 @@
 // "Step rules", §9). Pure: the HTTP layer turns an error into the status record.
 
 import { KNOWN_ROBOTS, ORIGINAL_STEP, isKnownRobot, robotTakesNoUse } from './known-robots';
+import { INSTRUCTION_LIMITS } from './instruction-limits';
 import { validateRobotParams } from './robot-params';
 import { parseUse } from './use-spec';
 
@@ -27,32 +28,40 @@ export function usedStepNames(step: { use?: unknown }): string[] {
 /**
  * Step names in `use`-graph order: every step after the steps it uses; ties keep key order.
  * `:original` comes first when referenced even if not declared (it is implicit). Returns the
- * loop instead when there is one.
+ * loop instead when there is one. Depth-first with an explicit stack, so a chain of any length
+ * cannot overflow the call stack.
  */
 export function topologicalOrder(steps: Record<string, { use?: unknown }>): { order: string[] } | { loop: string[] } {
-  const names = Object.keys(steps);
   const order: string[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
-  const stack: string[] = [];
-  const visit = (name: string): string[] | null => {
-    if (state.get(name) === 'done') return null;
-    if (state.get(name) === 'visiting') return [...stack.slice(stack.indexOf(name)), name];
-    state.set(name, 'visiting');
-    stack.push(name);
-    const step = steps[name];
-    for (const dep of step ? usedStepNames(step) : []) {
-      if (!steps[dep] && dep !== ORIGINAL_STEP) continue;
-      const loop = visit(dep);
-      if (loop) return loop;
-    }
-    stack.pop();
-    state.set(name, 'done');
-    order.push(name);
-    return null;
+  const has = (name: string): boolean => Object.prototype.hasOwnProperty.call(steps, name);
+  const depsOf = (name: string): string[] => {
+    const step = has(name) ? steps[name] : undefined;
+    return (step ? usedStepNames(step) : []).filter((dep) => has(dep) || dep === ORIGINAL_STEP);
   };
-  for (const name of names) {
-    const loop = visit(name);
-    if (loop) return { loop };
+  for (const root of Object.keys(steps)) {
+    if (state.get(root) === 'done') continue;
+    // One frame per step on the current path: its name, its deps and how many were visited.
+    const path: { name: string; deps: string[]; next: number }[] = [{ name: root, deps: depsOf(root), next: 0 }];
+    state.set(root, 'visiting');
+    while (path.length > 0) {
+      const top = path[path.length - 1]!;
+      if (top.next === top.deps.length) {
+        path.pop();
+        state.set(top.name, 'done');
+        order.push(top.name);
+        continue;
+      }
+      const dep = top.deps[top.next++]!;
+      const seen = state.get(dep);
+      if (seen === 'done') continue;
+      if (seen === 'visiting') {
+        const names = path.map((f) => f.name);
+        return { loop: [...names.slice(names.indexOf(dep)), dep] };
+      }
+      state.set(dep, 'visiting');
+      path.push({ name: dep, deps: depsOf(dep), next: 0 });
+    }
   }
   return { order };
 }
@@ -107,7 +116,11 @@ export function validateInstructions(steps: unknown): InstructionError | null {
   if (!isPlainObject(steps)) {
     return { code: 'ASSEMBLY_INVALID_STEPS', message: `Your Assembly {steps: …} parameter is a non-object value (got ${Array.isArray(steps) ? 'an array' : typeof steps}).` };
   }
-  if (Object.keys(steps).length === 0) return { code: 'ASSEMBLY_EMPTY_STEPS', message: 'Your Assembly {steps: …} parameter is empty.' };
+  const count = Object.keys(steps).length;
+  if (count === 0) return { code: 'ASSEMBLY_EMPTY_STEPS', message: 'Your Assembly {steps: …} parameter is empty.' };
+  if (count > INSTRUCTION_LIMITS.steps) {
+    return { code: 'ASSEMBLY_INVALID_STEPS', message: `Your Assembly has ${count} steps; at most ${INSTRUCTION_LIMITS.steps} are allowed.` };
+  }
   const all = steps as StepMap;
   for (const [name, step] of Object.entries(all)) {
     const problem = checkStep(name, step, all);

@@ -1,4 +1,5 @@
 import { apiError, type ApiError } from '../http/api-error';
+import { INSTRUCTION_LIMITS, jsonTextTooDeep, valueTooDeep } from '../instructions/instruction-limits';
 import { validateInstructions } from '../instructions/validate-instructions';
 import { TemplateError } from './template-record';
 
@@ -33,6 +34,8 @@ export function parseTemplateInput(params: Record<string, unknown>, mode: 'creat
   if ('template' in params || mode === 'create') {
     const raw = params.template;
     if (raw === undefined) return invalid('template is required: the Template content as JSON (a string or an object).');
+    const tooDeep = typeof raw === 'string' ? jsonTextTooDeep(raw) : valueTooDeep(raw);
+    if (tooDeep) return apiError(TemplateError.invalidJson, `template nests deeper than ${INSTRUCTION_LIMITS.jsonDepth} levels of arrays and objects.`, 400);
     if (typeof raw === 'string') {
       try {
         input.content = JSON.parse(raw);

@@ -1,4 +1,5 @@
 import { apiError, type ApiError } from '../http/api-error';
+import { INSTRUCTION_LIMITS, valueTooDeep } from '../instructions/instruction-limits';
 import { TemplateError } from './template-record';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -24,6 +25,10 @@ function deepMerge(base: unknown, over: unknown): unknown {
  */
 export function mergeTemplateParams(content: unknown, params: Record<string, unknown>): { ok: true; params: Record<string, unknown> } | { ok: false; error: ApiError } {
   const template = isObject(content) ? content : {};
+  // Content saved before depth was capped could still be deep: the merge and the stored record recurse.
+  if (valueTooDeep(template)) {
+    return { ok: false, error: apiError(TemplateError.invalidJson, `This Template's content nests deeper than ${INSTRUCTION_LIMITS.jsonDepth} levels: edit it to flatten it.`, 400) };
+  }
   const requestSteps = params.steps;
   if (template.allow_steps_override === false && requestSteps !== undefined && requestSteps !== null) {
     return {

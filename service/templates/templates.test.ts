@@ -2,7 +2,7 @@
 // that run a Template, with the error codes of the spec and service-facts.md §10.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signParams } from '../auth/signature';
-import { buildForm, jpeg, postAssembly, startFixture, waitForEnd, type Fixture } from '../testing/service-fixture';
+import { jpeg, postAssembly, startFixture, waitForEnd, type Fixture } from '../testing/service-fixture';
 
 let fx: Fixture;
 let key: string;
@@ -230,11 +230,13 @@ describe('Built-in Templates', () => {
 describe('Assemblies with template_id', () => {
   async function run(params: Record<string, unknown>, opts: { sign?: boolean; fields?: Record<string, string> } = {}) {
     const fields = signed(params, opts);
-    const form = buildForm({ params: JSON.parse(fields.params!) as Record<string, unknown>, files: [{ field: 'file', name: 'p.jpg', data: await jpeg(400, 200), type: 'image/jpeg' }] });
-    // buildForm re-serializes params: sign what is actually sent.
+    // params and signature exactly as signed, then the fields, then the file (the service wants params and
+    // signature before any file part).
+    const form = new FormData();
     form.set('params', fields.params!);
     if (fields.signature) form.set('signature', fields.signature);
     for (const [k, v] of Object.entries(opts.fields ?? {})) form.set(k, v);
+    form.append('file', new Blob([new Uint8Array(await jpeg(400, 200))], { type: 'image/jpeg' }), 'p.jpg');
     return postAssembly(fx.service.url, form);
   }
 

@@ -138,12 +138,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   function formInit(params: string, signature: string | null, fields: Record<string, string>, files: UploadField[] = []): RequestInit {
-    // Field order as the Node SDK sends it: params, extra fields, files, signature.
+    // Field order as the Node SDK sends it: params, extra fields, signature; files last, because the
+    // service authenticates params and signature before it accepts any file part.
     const form = new FormData();
     form.append('params', params);
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
-    for (const file of files) form.append(file.field, file.data, file.name);
     if (signature) form.append('signature', signature);
+    for (const file of files) form.append(file.field, file.data, file.name);
     return { body: form };
   }
 

@@ -1,0 +1,40 @@
+// Caps on the shape of instructions, so that nothing downstream (merge, interpolation, JSON.stringify
+// when a record is stored) can run out of stack. Pure, and iterative themselves.
+
+export const INSTRUCTION_LIMITS = {
+  /** Steps in one Assembly or Template. */
+  steps: 1000,
+  /** Nesting of arrays/objects in params, fields and Template content (real instructions use < 10). */
+  jsonDepth: 64,
+} as const;
+
+/** True when the JSON text nests arrays/objects deeper than `max`. Linear scan, no parse. */
+export function jsonTextTooDeep(text: string, max: number = INSTRUCTION_LIMITS.jsonDepth): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** True when the value nests arrays/objects deeper than `max` (a scalar has depth 0). */
+export function valueTooDeep(value: unknown, max: number = INSTRUCTION_LIMITS.jsonDepth): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth + 1 > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
