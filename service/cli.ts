@@ -1,8 +1,14 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
+import { AUTH_SECRET_ENV, chooseAuthSecret, storeAuthSecret } from './cli-secret';
 import { startLocalService } from './index';
 
-/** `npm run service -- --port <port> --data-dir <dir> --auth-key <key> --auth-secret <secret> [--require-signature]` */
+const SOURCE_LABEL = { flag: '--auth-secret', file: '--auth-secret-file', env: AUTH_SECRET_ENV } as const;
+
+/**
+ * `ASSEMBLYLINE_AUTH_SECRET=… npm run service -- --port <port> --data-dir <dir> --auth-key <key> [--require-signature]`
+ * (or `--auth-secret-file <file>`). `--auth-secret <secret>` still works but every local user sees it in `ps`.
+ */
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -10,6 +16,7 @@ async function main(): Promise<void> {
       'data-dir': { type: 'string', default: './.data/service' },
       'auth-key': { type: 'string' },
       'auth-secret': { type: 'string' },
+      'auth-secret-file': { type: 'string' },
       'require-signature': { type: 'boolean' },
       'public-base-url': { type: 'string' },
       'max-assemblies-per-minute': { type: 'string' },
@@ -18,25 +25,31 @@ async function main(): Promise<void> {
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got "${values.port}"`);
-  if (values['auth-secret'] && !values['auth-key']) {
-    throw new Error('--auth-secret needs --auth-key');
-  }
+  const chosen = chooseAuthSecret({ flag: values['auth-secret'], file: values['auth-secret-file'], env: process.env[AUTH_SECRET_ENV] });
+  // Robots start ffmpeg and other children: none of them needs the secret in its environment.
+  delete process.env[AUTH_SECRET_ENV];
+  for (const w of chosen.warnings) console.error(`service: warning: ${w}`);
+  if (chosen.source !== 'none' && !values['auth-key']) throw new Error(`an auth secret (${SOURCE_LABEL[chosen.source]}) needs --auth-key`);
   const perMinute = values['max-assemblies-per-minute'] === undefined ? undefined : Number(values['max-assemblies-per-minute']);
+  const dataDir = resolve(values['data-dir']);
   const service = await startLocalService({
     port,
-    dataDir: resolve(values['data-dir']),
+    dataDir,
     ...(values['auth-key'] ? { authKey: values['auth-key'] } : {}),
-    ...(values['auth-secret'] ? { authSecret: values['auth-secret'] } : {}),
+    ...(chosen.secret !== undefined ? { authSecret: chosen.secret } : {}),
     // Explicit on every start, so the setting is always what the command line says.
     requireSignature: values['require-signature'] === true,
     ...(values['public-base-url'] ? { publicBaseUrl: values['public-base-url'] } : {}),
     ...(perMinute !== undefined ? { maxAssembliesPerMinute: perMinute } : {}),
   });
-  if (!values['auth-key'] || !values['auth-secret']) {
-    console.log(`auth key:    ${service.authKey}`);
-    console.log(`auth secret: ${service.authSecret}`);
+  if (!values['auth-key']) console.log(`auth key:    ${service.authKey}`);
+  if (chosen.source === 'none') {
+    // Never on stdout, where logs keep it: the user reads it from a file only they can open.
+    console.log(`auth secret: in ${storeAuthSecret(dataDir, service.authSecret)} (readable only by you)`);
+  } else {
+    console.log(`auth secret: from ${SOURCE_LABEL[chosen.source]}`);
   }
-  console.log(`data dir:    ${resolve(values['data-dir'])}`);
+  console.log(`data dir:    ${dataDir}`);
   console.log(`listening on ${service.url}`);
   let stopping = false;
   const stop = (signal: string): void => {

@@ -1,4 +1,13 @@
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { expect, test } from '../fixtures/app';
+
+/** The little of the DOM the probe uses (e2e code is typed without DOM types). */
+interface ProbeDocument {
+  createElement(tag: 'input'): { type: string; id: string };
+  getElementById(id: string): { files: { size: number }[] };
+  body: { append(node: unknown): void };
+}
 
 interface PageResult {
   ok: boolean;
@@ -42,4 +51,87 @@ test('the page bridge carries requests to core, cannot be replaced, and answers 
   const afterClose = await call();
   expect(afterClose.ok).toBe(false);
   expect(afterClose.error?.code).toBe('NETWORK_ERROR');
+});
+
+test('a script in the page can name only what the user picked: raw paths, forged handles and foreign URLs are refused', async ({ running, ui }) => {
+  if (running.kind !== 'browser-host') throw new Error('browser-bridge.spec.ts runs against the browser host only');
+  await expect(ui.getByTestId('drop-zone')).toBeVisible();
+  const answers = await ui.evaluate(async () => {
+    const bridge = (
+      globalThis as unknown as {
+        assemblyline: {
+          invoke(c: string, r: object): Promise<PageResult>;
+          handlesForFiles(items: { file: File; relativePath: string }[]): Promise<{ ok: boolean; value?: { handle: string }[] }>;
+        };
+      }
+    ).assemblyline;
+    const codeOf = async (channel: string, request: object) => {
+      const answer = await bridge.invoke(channel, request);
+      return answer.ok ? 'ok' : (answer.error?.code ?? 'none');
+    };
+    // Bytes the page itself holds can be staged: they become a handle, and that is all the page learns.
+    const own = await bridge.handlesForFiles([{ file: new File(['mine'], 'mine.txt'), relativePath: 'mine.txt' }]);
+    const handle = own.value?.[0]?.handle ?? '';
+    const scan = (await bridge.invoke('files:scan', { handles: [handle] })) as PageResult & { value?: { files?: { relativePath: string; size: number }[] } };
+    return {
+      rawPath: await codeOf('files:scan', { paths: ['/etc/passwd'] }),
+      pathAsHandle: await codeOf('files:scan', { handles: ['/etc/passwd'] }),
+      escape: await codeOf('files:thumbnail', { handle, relativePath: 'mine.txt/../../../../../../etc/passwd' }),
+      runRawPath: await codeOf('runs:start', { files: [{ path: '/etc/passwd', relativePath: 'passwd', name: 'passwd', size: 1, mime: null }], instructions: { steps: { ':original': { robot: '/upload/handle' } } } }),
+      openPath: await codeOf('shell:openPath', { path: '/etc/passwd' }),
+      reveal: await codeOf('shell:revealPath', { path: '/etc' }),
+      openFileUrl: await codeOf('shell:openUrl', { url: 'file:///etc/passwd' }),
+      openCredentials: await codeOf('shell:openUrl', { url: 'https://user:pw@example.com/' }),
+      handle,
+      scanned: scan.value?.files?.map((f) => [f.relativePath, f.size]),
+      leaked: JSON.stringify([own, scan]),
+    };
+  });
+  expect(answers).toMatchObject({
+    rawPath: 'INVALID_IPC_REQUEST',
+    pathAsHandle: 'FILE_HANDLE_UNKNOWN',
+    escape: 'PATH_OUTSIDE_PICK',
+    runRawPath: 'INVALID_IPC_REQUEST',
+    openPath: 'PATH_NOT_APP_WRITTEN',
+    reveal: 'PATH_NOT_APP_WRITTEN',
+    openFileUrl: 'URL_NOT_ALLOWED',
+    openCredentials: 'URL_NOT_ALLOWED',
+    handle: expect.stringMatching(/^fh_/),
+    scanned: [['mine.txt', 4]],
+  });
+  expect(answers.leaked).not.toContain(running.app.core.stagingDir);
+  expect(running.desktop.opened).toEqual([]);
+  expect(running.desktop.revealed).toEqual([]);
+  expect(running.desktop.external).toEqual([]);
+});
+
+test('a picked file that became unreadable gets FILE_UNREADABLE, and the host goes on', async ({ running, ui, workDir }) => {
+  if (running.kind !== 'browser-host') throw new Error('browser-bridge.spec.ts runs against the browser host only');
+  await expect(ui.getByTestId('drop-zone')).toBeVisible();
+  const file = path.join(workDir, 'gone.txt');
+  await writeFile(file, 'about to vanish');
+  // A file input of our own, so the File is backed by the real file on disk, as a user's pick is.
+  await ui.evaluate(() => {
+    const doc = (globalThis as unknown as { document: ProbeDocument }).document;
+    const input = doc.createElement('input');
+    input.type = 'file';
+    input.id = 'probe-input';
+    doc.body.append(input);
+  });
+  await ui.locator('#probe-input').setInputFiles(file);
+  // The page has seen the file (its size, as when it lists a drop); then it vanishes before staging.
+  expect(await ui.evaluate(() => (globalThis as unknown as { document: ProbeDocument }).document.getElementById('probe-input').files[0]?.size)).toBe(15);
+  await rm(file);
+  const answer = await ui.evaluate(async () => {
+    const g = globalThis as unknown as {
+      document: ProbeDocument;
+      assemblyline: { handlesForFiles(items: object[]): Promise<PageResult>; invoke(c: string, r: object): Promise<PageResult> };
+    };
+    const picked = g.document.getElementById('probe-input').files[0];
+    const staged = await g.assemblyline.handlesForFiles([{ file: picked, relativePath: 'gone.txt' }]);
+    const after = await g.assemblyline.invoke('app:info', {});
+    return { staged, alive: after.ok };
+  });
+  expect(answer.staged).toMatchObject({ ok: false, error: { code: 'FILE_UNREADABLE', message: expect.stringContaining('gone.txt') } });
+  expect(answer.alive).toBe(true);
 });

@@ -80,7 +80,9 @@ describe('createCore with the embedded local service', () => {
     await mkdir(path.join(photos, 'docs'));
     await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } }).jpeg().toFile(path.join(photos, 'docs', 'tiny.jpg'));
 
-    const scan = await dispatch(core.handlers, 'files:scan', { paths: [photos] });
+    // The host registers what the user picked; the page only ever holds the handle.
+    const picked = core.files.register(photos);
+    const scan = await dispatch(core.handlers, 'files:scan', { handles: [picked] });
     expect(scan.ok).toBe(true);
     if (!scan.ok) return;
     const files = (scan.value as { files: Array<{ relativePath: string; size: number }> }).files;
@@ -131,17 +133,18 @@ describe('createCore with the embedded local service', () => {
     const again = await core.handlers['results:download']({ runId: run.runId, url: a.ssl_url!, name: 'a.jpg' });
     expect(again.ok && path.basename(again.value.path)).toBe('a (1).jpg');
 
-    const thumb = await core.handlers['results:thumbnail']({ url: a.ssl_url!, size: 160 });
+    const thumb = await core.handlers['results:thumbnail']({ runId: run.runId, url: a.ssl_url!, size: 160 });
     expect(thumb.ok && thumb.value.dataUrl).toMatch(/^data:image\/jpeg;base64,/);
-    const local = await dispatch(core.handlers, 'files:thumbnail', { path: path.join(photos, 'a.jpg') });
+    const local = await dispatch(core.handlers, 'files:thumbnail', { handle: picked, relativePath: 'photos/a.jpg' });
     expect(local.ok && (local.value as { dataUrl: string }).dataUrl).toMatch(/^data:image\/jpeg;base64,/);
 
     expect((await core.handlers['shell:openPath']({ path: saved.value.path })).ok).toBe(true);
     expect(opened).toEqual([saved.value.path]);
     const outside = await core.handlers['shell:openPath']({ path: path.join(photos, 'a.jpg') });
-    expect(outside.ok || outside.error.code).toBe('INVALID_IPC_REQUEST');
-    expect((await core.handlers['shell:revealPath']({ path: path.join(photos, 'a.jpg') })).ok).toBe(true);
-    expect(revealed).toEqual([path.join(photos, 'a.jpg')]);
+    expect(outside.ok || outside.error.code).toBe('PATH_NOT_APP_WRITTEN');
+    expect((await core.handlers['shell:revealPath']({ path: path.join(photos, 'a.jpg') })).ok).toBe(false);
+    expect((await core.handlers['shell:revealPath']({ path: again.ok ? again.value.path : '' })).ok).toBe(true);
+    expect(revealed).toEqual([path.join(dir, 'downloads', 'a (1).jpg')]);
 
     const listed = await core.handlers['runs:list']({});
     expect(listed.ok && listed.value.map((r) => r.runId)).toContain(run.runId);
@@ -167,7 +170,7 @@ describe('createCore with the embedded local service', () => {
       }
     });
     const start = await core.handlers['runs:start']({
-      files: [{ path: bigFile, relativePath: 'big.bin', name: 'big.bin', size, mime: null }],
+      files: [{ handle: core.files.register(bigFile), relativePath: 'big.bin', name: 'big.bin', size, mime: null }],
       instructions: { steps: storeOriginals.steps },
     });
     expect(start.ok).toBe(true);
@@ -195,7 +198,7 @@ describe('createCore with the embedded local service', () => {
       await mkdir(path.join(many, `d${d}`), { recursive: true });
       await Promise.all(Array.from({ length: 50 }, (_, i) => writeFile(path.join(many, `d${d}`, `f${i}.txt`), `file ${d}/${i}\n`)));
     }
-    const scan = await core.handlers['files:scan']({ paths: [many] });
+    const scan = await core.handlers['files:scan']({ handles: [core.files.register(many)] });
     expect(scan.ok && scan.value.files.length).toBe(500);
     if (!scan.ok) return;
     const started = Date.now();
@@ -216,7 +219,7 @@ describe('createCore with the embedded local service', () => {
     await mkdir(folder, { recursive: true });
     await writeFile(path.join(folder, 'stays.txt'), 'still here');
     await writeFile(path.join(folder, 'goes.txt'), 'about to go');
-    const scan = await core.handlers['files:scan']({ paths: [folder] });
+    const scan = await core.handlers['files:scan']({ handles: [core.files.register(folder)] });
     if (!scan.ok) throw new Error(scan.error.message);
     await rm(path.join(folder, 'goes.txt'));
     const start = await core.handlers['runs:start']({ files: scan.value.files, instructions: { steps: storeOriginals.steps } });
@@ -248,11 +251,11 @@ describe('createCore with the embedded local service', () => {
       ok: false,
       error: { code: 'UNKNOWN_CHANNEL', message: 'Unknown channel: files:delete' },
     });
-    const bad = await dispatch(core.handlers, 'files:scan', { paths: [] });
+    const bad = await dispatch(core.handlers, 'files:scan', { handles: [] });
     expect(bad.ok).toBe(false);
     if (!bad.ok) {
       expect(bad.error.code).toBe('INVALID_IPC_REQUEST');
-      expect(bad.error.message).toMatch(/^Invalid request for files:scan at paths: /);
+      expect(bad.error.message).toMatch(/^Invalid request for files:scan at handles: /);
     }
     const noSteps = await dispatch(core.handlers, 'runs:start', { files: [], instructions: {} });
     expect(noSteps.ok || noSteps.error.code).toBe('INVALID_IPC_REQUEST');

@@ -6,6 +6,7 @@ import { startLocalService, type LocalService } from '../../service/index';
 import type { ApiClient } from './api/api-client';
 import { createCoreEvents } from './events';
 import type { HandlerContext } from './handlers/context';
+import { createFileHandleRegistry, type FileHandleRegistry } from './files/file-handles';
 import { pruneStaging, removeFinishedBatches } from './files/staging-janitor';
 import { createHandlers } from './handlers/index';
 import type { Handlers } from './ipc/handlers';
@@ -41,6 +42,8 @@ export interface Core {
   onEvent(listener: <E extends EventName>(name: E, payload: EventPayload<E>) => void): () => void;
   /** Where the browser host writes dropped files before `files:scan`. */
   stagingDir: string;
+  /** Hosts register what the user picked here; the page gets only the handles. */
+  files: FileHandleRegistry;
   /** For host UI beyond the contract (e.g. accepting an unprotected secret store). */
   vault: Vault;
   /** Runs (persisted in `<dataDir>/core.sqlite`); `settled(runId)` waits for a run to end. */
@@ -129,6 +132,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   await rotation.recover();
 
   const clipboard = createClipboardGuard(ports.desktop, ports.clipboardClearMs ?? 30_000);
+  const files = createFileHandleRegistry();
 
   const ctx: HandlerContext = {
     version: ports.version,
@@ -140,6 +144,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     vault,
     workspaces,
     runs,
+    files,
     rotation,
     desktop: ports.desktop,
     clipboard,
@@ -155,6 +160,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     handlers: createHandlers(ctx),
     onEvent: (listener) => events.on(listener),
     stagingDir,
+    files,
     vault,
     runs,
     localServiceUrl: service?.url ?? null,

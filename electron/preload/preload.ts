@@ -1,8 +1,8 @@
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
-import type { AssemblylineBridge, DroppedPath, PickedFile } from '../../shared/ipc/bridge';
+import type { AssemblylineBridge, PickedFile, PickedRoot } from '../../shared/ipc/bridge';
 import { BRIDGE_GLOBAL } from '../../shared/ipc/bridge';
 import type { ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload } from '../../shared/ipc/contract';
-import { ELECTRON_EVENT_CHANNEL, ELECTRON_INVOKE_CHANNEL } from '../../shared/ipc/electron-channels';
+import { ELECTRON_EVENT_CHANNEL, ELECTRON_INVOKE_CHANNEL, ELECTRON_PICK_CHANNEL } from '../../shared/ipc/electron-channels';
 import { rootForPickedFile, uniqueInOrder } from '../../shared/ipc/picked-roots';
 import { AppErrorCode, err, ok, type Result } from '../../shared/result';
 
@@ -29,16 +29,25 @@ function on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) 
   };
 }
 
-/** Electron reads files in place: the real path of each File, cut back to the dropped root. */
-async function pathsForFiles(items: readonly PickedFile[]): Promise<Result<DroppedPath[]>> {
+/**
+ * Electron reads files in place: the real path of each File, cut back to the dropped root, goes to main,
+ * which answers with opaque handles. The page gets only those; it never sees or sends a path.
+ */
+async function handlesForFiles(items: readonly PickedFile[]): Promise<Result<PickedRoot[]>> {
   const roots: string[] = [];
   for (const item of items) {
     const path = webUtils.getPathForFile(item.file as unknown as File);
     if (!path) return err(AppErrorCode.fileUnreadable, `${item.relativePath} has no path on disk (was it dragged from another app?)`);
     roots.push(rootForPickedFile(path, item.relativePath));
   }
-  return ok(uniqueInOrder(roots).map((path) => ({ path })));
+  const unique = uniqueInOrder(roots);
+  if (unique.length === 0) return ok([]);
+  try {
+    return (await ipcRenderer.invoke(ELECTRON_PICK_CHANNEL, { paths: unique })) as Result<PickedRoot[]>;
+  } catch (cause) {
+    return err(AppErrorCode.internal, cause instanceof Error ? cause.message : String(cause));
+  }
 }
 
-const bridge: AssemblylineBridge = { host: 'electron', invoke, on, pathsForFiles };
+const bridge: AssemblylineBridge = { host: 'electron', invoke, on, handlesForFiles };
 contextBridge.exposeInMainWorld(BRIDGE_GLOBAL, bridge);

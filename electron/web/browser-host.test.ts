@@ -156,7 +156,7 @@ describe('browser host', () => {
     expect(answers.get(3)).toMatchObject({ ok: false, error: { code: 'INVALID_IPC_REQUEST' } });
   });
 
-  it('stages a PUT body under the batch and answers the root for files:scan', async () => {
+  it('stages a PUT body under the batch and answers a handle (never a path) for files:scan', async () => {
     const res = await send(host.port, {
       method: 'PUT',
       path: '/staging/batch-1/photos/sub%20dir/a%231.jpg',
@@ -165,10 +165,11 @@ describe('browser host', () => {
     });
     expect(res.status).toBe(201);
     const answer = JSON.parse(res.body);
-    expect(answer.root).toBe(path.join(core.stagingDir, 'batch-1', 'photos'));
+    expect(answer).toEqual({ handle: expect.stringMatching(/^fh_/), bytes: 10 });
+    expect(res.body).not.toContain(core.stagingDir);
     expect(await readFile(path.join(core.stagingDir, 'batch-1', 'photos', 'sub dir', 'a#1.jpg'), 'utf8')).toBe('jpeg bytes');
     // What the page does next: core scans the staged root and finds the file with its relative path.
-    const scan = await core.handlers['files:scan']({ paths: [answer.root] });
+    const scan = await core.handlers['files:scan']({ handles: [answer.handle] });
     expect(scan.ok && scan.value.files.map((f) => f.relativePath)).toEqual(['photos/sub dir/a#1.jpg']);
     expect(await readdir(path.join(core.stagingDir, 'batch-1', 'photos', 'sub dir'))).toEqual(['a#1.jpg']);
   });
@@ -182,7 +183,7 @@ describe('browser host', () => {
     });
     expect(res.status).toBe(201);
     const staged = path.join(core.stagingDir, 'batch-2', 'fotos', 'été', 'über 1.jpg');
-    expect(JSON.parse(res.body)).toMatchObject({ path: staged, root: path.join(core.stagingDir, 'batch-2', 'fotos'), bytes: 0 });
+    expect(JSON.parse(res.body)).toMatchObject({ handle: expect.stringMatching(/^fh_/), bytes: 0 });
     expect(await readFile(staged, 'utf8')).toBe('');
   });
 

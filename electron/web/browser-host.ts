@@ -6,15 +6,13 @@ import type { Duplex } from 'node:stream';
 import { decideAccess, newToken, sessionCookie } from './access-policy';
 import { createBridgeSocketServer, type BridgeCore } from './bridge-socket';
 import { contentTypeFor, injectPageBridge, PAGE_BRIDGE_PATH, securityHeaders } from './page-security';
-import { stageUpload } from './staging-upload';
+import { stageUpload, type StagingCore } from './staging-upload';
 import { staticFilePath } from './static-path';
 
 export const BRIDGE_SOCKET_PATH = '/bridge';
 
 /** The part of core the browser host needs (core's `Core` satisfies it). */
-export interface BrowserHostCore extends BridgeCore {
-  readonly stagingDir: string;
-}
+export interface BrowserHostCore extends BridgeCore, StagingCore {}
 
 export interface BrowserHostOptions {
   readonly core: BrowserHostCore;
@@ -67,9 +65,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     // The raw path, not URL's normalized one: `..` must be refused, not silently resolved elsewhere.
     const rawPath = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.method === 'PUT' && rawPath.startsWith('/staging/')) {
-      void stageUpload(options.core.stagingDir, rawPath, req).then((result) => {
+      void stageUpload(options.core, rawPath, req).then((result) => {
         if (result.ok) sendJson(res, 201, result.value, headers);
-        else sendJson(res, result.error.code === 'STAGING_PATH_INVALID' ? 400 : 500, { error: result.error }, headers);
+        else sendJson(res, result.error.httpCode ?? 500, { error: result.error }, headers);
       });
       return;
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { err, ok, type Result } from '../../shared/result';
 
@@ -5,19 +6,30 @@ import { err, ok, type Result } from '../../shared/result';
 export const StagingErrorCode = {
   invalidPath: 'STAGING_PATH_INVALID',
   writeFailed: 'STAGING_WRITE_FAILED',
+  /** The path clashes with what this batch already staged (a file where a folder must go). */
+  conflict: 'STAGING_PATH_CONFLICT',
 } as const;
 
 export const MAX_STAGING_PATH_LENGTH = 1024;
 const MAX_SEGMENT_LENGTH = 255;
+/**
+ * Longest name staging writes as is. Linux allows 255 bytes, some file systems (eCryptfs) 143, and a
+ * legal user name can be 255 UTF-16 units (765 bytes): longer names get a shorter name on disk.
+ */
+export const MAX_DISK_NAME_BYTES = 140;
 const BATCH_ID = /^[A-Za-z0-9_-]{1,64}$/;
-// Control characters (NUL included) and characters that are path syntax on some platform.
+// Control characters (NUL included) never appear in a name a user picked.
 // eslint-disable-next-line no-control-regex
-const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f\\:*?"<>|]/;
+const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f]/;
+// Legal in a name on Linux and macOS, but path syntax somewhere: kept for the user, replaced on disk.
+const RESERVED_CHARS = /[\\:*?"<>|]/;
 
 export interface StagingTarget {
   readonly batchId: string;
-  /** Forward-slash relative path, as the page sent it (`photos/sub/a.jpg`). */
+  /** Forward-slash relative path, as the page sent it (`photos/sub/a.jpg`): what the user sees and uploads. */
   readonly relativePath: string;
+  /** The same below the batch folder on disk, with names too long or reserved there shortened. */
+  readonly diskRelativePath: string;
   /** Absolute file path inside the staging dir. */
   readonly filePath: string;
   /** `<stagingDir>/<batchId>/<first segment>`: what `files:scan` gets. */
@@ -29,7 +41,7 @@ export interface StagingTarget {
  * inside `<stagingDir>/<batchId>`. Every segment is checked after decoding, so `%2e%2e` and `%2F` are caught.
  */
 export function resolveStagingPath(stagingDir: string, urlPath: string): Result<StagingTarget> {
-  const bad = (why: string) => err(StagingErrorCode.invalidPath, `Invalid staging path: ${why}`);
+  const bad = (why: string) => err(StagingErrorCode.invalidPath, `Invalid staging path: ${why}`, { httpCode: 400 });
   if (!urlPath.startsWith('/staging/')) return bad('must start with /staging/');
   if (urlPath.length > MAX_STAGING_PATH_LENGTH * 3) return bad('too long');
   const rawSegments = urlPath.slice('/staging/'.length).split('/');
@@ -44,7 +56,7 @@ export function resolveStagingPath(stagingDir: string, urlPath: string): Result<
     if (segment.length === 0) return bad('empty segment');
     if (segment === '.' || segment === '..') return bad('"." and ".." are not allowed');
     if (segment.includes('/')) return bad('encoded "/" inside a name');
-    if (FORBIDDEN_CHARS.test(segment)) return bad('control or reserved character in a name');
+    if (FORBIDDEN_CHARS.test(segment)) return bad('control character in a name');
     if (segment.length > MAX_SEGMENT_LENGTH) return bad('a name is longer than 255 characters');
     segments.push(segment);
   }
@@ -54,11 +66,42 @@ export function resolveStagingPath(stagingDir: string, urlPath: string): Result<
   const relativePath = rest.join('/');
   if (relativePath.length > MAX_STAGING_PATH_LENGTH) return bad(`longer than ${MAX_STAGING_PATH_LENGTH} characters`);
   const batchDir = resolve(stagingDir, batchId);
-  const filePath = resolve(batchDir, ...rest);
+  const diskSegments = rest.map(diskNameFor);
+  const filePath = resolve(batchDir, ...diskSegments);
   const inside = relative(batchDir, filePath);
   // Belt and braces: the segment checks already exclude escapes; this catches anything they missed.
   if (inside.length === 0 || inside.startsWith('..') || isAbsolute(inside) || inside.split(sep).includes('..')) {
     return bad('escapes the staging folder');
   }
-  return ok({ batchId, relativePath, filePath, rootPath: join(batchDir, rest[0] as string) });
+  return ok({ batchId, relativePath, diskRelativePath: diskSegments.join('/'), filePath, rootPath: join(batchDir, diskSegments[0] as string) });
+}
+
+/**
+ * The name a segment gets on disk: itself when any file system takes it, else a readable prefix, `~`, a
+ * hash of the whole name (so two long names sharing a prefix never collide) and the extension, at most
+ * MAX_DISK_NAME_BYTES long. The user's own name is kept beside it (core's handle aliases).
+ */
+export function diskNameFor(segment: string): string {
+  const reserved = RESERVED_CHARS.test(segment) || /[. ]$/.test(segment);
+  if (!reserved && Buffer.byteLength(segment) <= MAX_DISK_NAME_BYTES) return segment;
+  const hash = createHash('sha256').update(segment).digest('hex').slice(0, 12);
+  const dot = segment.lastIndexOf('.');
+  const rawExt = dot > 0 ? segment.slice(dot) : '';
+  const ext = /^\.[A-Za-z0-9]{1,15}$/.test(rawExt) ? rawExt : '';
+  const stem = (ext ? segment.slice(0, -ext.length) : segment).replace(new RegExp(RESERVED_CHARS.source, 'g'), '_');
+  const budget = MAX_DISK_NAME_BYTES - Buffer.byteLength(`~${hash}${ext}`);
+  return `${truncateUtf8(stem, budget)}~${hash}${ext}`;
+}
+
+/** The longest prefix of `text` (whole code points) that fits in `maxBytes` of UTF-8. */
+function truncateUtf8(text: string, maxBytes: number): string {
+  let out = '';
+  let bytes = 0;
+  for (const char of text) {
+    const size = Buffer.byteLength(char);
+    if (bytes + size > maxBytes) break;
+    out += char;
+    bytes += size;
+  }
+  return out;
 }

@@ -1,10 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { resolveInside } from '../files/inside-dir';
 import { executeSteps, type ExecuteOutcome } from '../robots/execute-steps';
 import { describeUpload, type StoredFile } from '../robots/file-record';
 import { ErrorCode } from '../../shared/api/codes';
 import type { CredentialLookup } from '../robots/robot-types';
 import type { ServiceDatabase } from '../store/database';
+import { createRejection, sizeRejection, uploadRejection, uploadSizeCap, type TusRejection } from '../tus/tus-acceptance';
 import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-stream';
 import { OK_MESSAGES, isRunning, okMessage, statusDate, type AssemblyState, type TusUploadEntry } from './assembly-state';
 import { publicFileRecord, statusRecord, uploadRecord, type ServiceUrls } from './status-record';
@@ -41,8 +43,9 @@ export class AssemblyRuntime {
     private readonly dataDir: string,
   ) {}
 
+  /** Ids are 32 hex characters (routes check), and the folder is proven to be below `<data>/assemblies`. */
   assemblyDir(id: string): string {
-    return join(this.dataDir, 'assemblies', id);
+    return resolveInside(join(this.dataDir, 'assemblies'), id);
   }
 
   /** An Assembly that was running when the service stopped ends with ASSEMBLY_CRASHED, never silently. */
@@ -123,12 +126,29 @@ export class AssemblyRuntime {
     return s;
   }
 
-  /** Why a tus upload may not attach to this Assembly, or null when it may. */
-  tusRejection(id: string): { status: number; code: string; message: string } | null {
+  /**
+   * Why a new tus upload of `uploadLength` bytes (null: deferred) may not attach to this Assembly, or null
+   * when it may. A file bigger than all of auth.max_size ends the Assembly with MAX_SIZE_EXCEEDED, as
+   * exceeding the limit any other way does.
+   */
+  tusCreateRejection(id: string, uploadLength: number | null): TusRejection | null {
+    const s = this.get(id);
+    const why = createRejection(id, s, this.live.has(id));
+    if (why || !s) return why;
+    const tooBig = sizeRejection(s, uploadLength);
     const live = this.live.get(id);
-    if (live && live.state.ok === 'ASSEMBLY_UPLOADING' && live.state.error === null) return null;
-    if (!live && !this.db.getAssembly(id)) return { status: 404, code: ErrorCode.assemblyNotFound, message: `Assembly ${id} was not found.` };
-    return { status: 400, code: 'ASSEMBLY_NOT_UPLOADING', message: `Assembly ${id} no longer accepts uploads (it is not uploading).` };
+    if (tooBig && live) this.fail(live, tooBig.code, tooBig.message);
+    return tooBig;
+  }
+
+  /** The most bytes one tus upload to this Assembly may hold, or null for no cap. */
+  tusUploadSizeCap(id: string): number | null {
+    return uploadSizeCap(this.get(id));
+  }
+
+  /** Why a PATCH or DELETE of one of this Assembly's tus uploads is refused, or null. */
+  tusUploadRejection(id: string, uploadId: string, method: 'PATCH' | 'DELETE'): TusRejection | null {
+    return uploadRejection(id, uploadId, method, this.get(id), this.live.has(id));
   }
 
   tusCreated(id: string, entry: TusUploadEntry): void {

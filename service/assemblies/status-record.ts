@@ -10,8 +10,11 @@ export const assemblyUrl = (u: ServiceUrls, id: string): string => `${u.base}/as
 export const websocketUrl = (u: ServiceUrls): string => `${u.base}/ws20000`;
 export const updateStreamUrl = (u: ServiceUrls, id: string): string => `${websocketUrl(u)}?assembly=${id}`;
 export const tusUrl = (u: ServiceUrls): string => `${u.base}/resumable/files/`;
+/** The name ends the URL for readers only (routes go by id); "." and ".." would be cut off by URL parsing. */
+const urlName = (name: string): string => (name === '.' || name === '..' ? 'file' : encodeURIComponent(name));
+
 export const fileUrl = (u: ServiceUrls, kind: 'uploads' | 'results', assemblyId: string, file: Pick<StoredFile, 'id' | 'name'>): string =>
-  `${u.base}/${kind}/${assemblyId}/${file.id}/${encodeURIComponent(file.name)}`;
+  `${u.base}/${kind}/${assemblyId}/${file.id}/${urlName(file.name)}`;
 
 /** The client-facing file record: no disk path, with the URLs it is served at. */
 export function publicFileRecord(u: ServiceUrls, kind: 'uploads' | 'results', assemblyId: string, file: StoredFile, extra: Record<string, unknown> = {}): Record<string, unknown> {

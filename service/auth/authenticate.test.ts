@@ -1,6 +1,7 @@
 // Signature auth and auth.* limits over real HTTP against a real service (service-facts.md §1).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildForm, getJson, inOneHourIso, jpeg, postAssembly, startFixture, waitForEnd, type Fixture } from '../testing/service-fixture';
+import { signParams } from './signature';
 
 const STEPS = { ':original': { robot: '/upload/handle' } };
 const SECRET = 'test-secret-0123456789';
@@ -22,17 +23,74 @@ describe('signature authentication (open account)', () => {
     expect(r.body.ok).toBe('ASSEMBLY_EXECUTING');
   });
 
-  it('accepts sha384, sha256, sha1 and bare-hex sha1 signatures with ISO and slash expiry', async () => {
-    const slash = new Date(Date.now() + 3600_000).toISOString().replace(/-/g, '/').replace('T', ' ').replace(/\.\d+Z$/, '+00:00');
-    for (const [algo, expires] of [['sha384', inOneHourIso()], ['sha256', slash], ['sha1', slash]] as const) {
-      const r = await post({ auth: { key: KEY, expires }, steps: STEPS }, SECRET, { algo });
-      expect(r.body.error, `${algo} ${expires}`).toBeUndefined();
+  /** A key made through POST /auth_keys with the given algorithm; returns its key and secret. */
+  async function keyWithAlgo(signature_algo: string): Promise<{ key: string; secret: string }> {
+    const params = JSON.stringify({ auth: { key: KEY, expires: inOneHourIso() }, signature_algo });
+    const res = await fetch(`${fx.service.url}/auth_keys`, { method: 'POST', body: new URLSearchParams({ params, signature: signParams(params, SECRET) }) });
+    const body = (await res.json()) as { auth_key: { auth_key: string }; auth_secret: string };
+    return { key: body.auth_key.auth_key, secret: body.auth_secret };
+  }
+
+  const slashIn = (ms: number): string => new Date(Date.now() + ms).toISOString().replace(/-/g, '/').replace('T', ' ').replace(/\.\d+Z$/, '+00:00');
+
+  it('a key without signature_algo signs with sha384 only (ISO and slash expiry); sha256, sha1 and bare hex are refused', async () => {
+    for (const expires of [inOneHourIso(), slashIn(3600_000)]) {
+      const r = await post({ auth: { key: KEY, expires }, steps: STEPS }, SECRET, { algo: 'sha384' });
+      expect(r.body.error, expires).toBeUndefined();
       expect(r.body.ok).toBe('ASSEMBLY_EXECUTING');
+    }
+    for (const algo of ['sha256', 'sha1'] as const) {
+      const r = await post({ auth: { key: KEY, expires: inOneHourIso() }, steps: STEPS }, SECRET, { algo });
+      expect(r.status, algo).toBe(401);
+      expect(r.body.error).toBe('INVALID_SIGNATURE');
+      expect(String(r.body.message)).toMatch(/signs with sha384 \(its signature_algo is not set/);
     }
     const raw = JSON.stringify({ auth: { key: KEY, expires: inOneHourIso() }, steps: STEPS });
     const bare = buildForm({ params: raw, secret: SECRET, algo: 'sha1' });
     bare.set('signature', String(bare.get('signature')).replace('sha1:', ''));
+    expect((await postAssembly(fx.service.url, bare)).body.error).toBe('INVALID_SIGNATURE');
+  });
+
+  it('a key set to sha1 takes sha1 and bare-hex sha1 (older SDKs), a sha256 key takes sha256; neither takes sha384', async () => {
+    const sha1 = await keyWithAlgo('sha1');
+    const params = { auth: { key: sha1.key, expires: slashIn(3600_000) }, steps: STEPS };
+    expect((await post(params, sha1.secret, { algo: 'sha1' })).body.ok).toBe('ASSEMBLY_EXECUTING');
+    const raw = JSON.stringify({ ...params, nonce: 'bare' });
+    const bare = buildForm({ params: raw, secret: sha1.secret, algo: 'sha1' });
+    bare.set('signature', String(bare.get('signature')).replace('sha1:', ''));
     expect((await postAssembly(fx.service.url, bare)).body.ok).toBe('ASSEMBLY_EXECUTING');
+    expect((await post(params, sha1.secret, { algo: 'sha384' })).body.error).toBe('INVALID_SIGNATURE');
+    const sha256 = await keyWithAlgo('sha256');
+    expect((await post({ auth: { key: sha256.key, expires: slashIn(3600_000) }, steps: STEPS }, sha256.secret, { algo: 'sha256' })).body.ok).toBe('ASSEMBLY_EXECUTING');
+    expect((await post({ auth: { key: sha256.key, expires: inOneHourIso() }, steps: STEPS }, sha256.secret, { algo: 'sha384' })).body.error).toBe('INVALID_SIGNATURE');
+  });
+
+  it('caps auth.expires at 48 hours ahead with INVALID_AUTH_EXPIRES_PARAMETER; a day ahead (the Node SDK) passes', async () => {
+    const day = await post({ auth: { key: KEY, expires: new Date(Date.now() + 25 * 3600_000).toISOString() }, steps: STEPS }, SECRET);
+    expect(day.body.ok).toBe('ASSEMBLY_EXECUTING');
+    for (const expires of [new Date(Date.now() + 3 * 86_400_000).toISOString(), '2099/01/01 00:00:00+00:00']) {
+      const far = await post({ auth: { key: KEY, expires }, steps: STEPS }, SECRET);
+      expect(far.status, expires).toBe(400);
+      expect(far.body).toMatchObject({ error: 'INVALID_AUTH_EXPIRES_PARAMETER', http_code: 400 });
+      expect(String(far.body.message)).toMatch(/more than 48 hours ahead/);
+    }
+  });
+
+  it('refuses nonces and keys that are not strings with their own code, never as "[object Object]"', async () => {
+    for (const nonce of [{ a: 1 }, ['x'], true, 1.5, 'n'.repeat(256)]) {
+      for (const params of [{ auth: { key: KEY, expires: inOneHourIso(), nonce }, steps: STEPS }, { auth: { key: KEY, expires: inOneHourIso() }, nonce, steps: STEPS }]) {
+        const r = await post(params, SECRET);
+        expect(r.status, JSON.stringify(nonce)).toBe(400);
+        expect(r.body).toMatchObject({ error: 'INVALID_AUTH_NONCE_PARAMETER', http_code: 400 });
+        expect(String(r.body.message)).not.toContain('[object Object]');
+      }
+    }
+    const key = await post({ auth: { key: { id: KEY } }, steps: STEPS });
+    expect(key.body).toMatchObject({ error: 'INVALID_AUTH_KEY_PARAMETER', http_code: 400 });
+    expect(String(key.body.message)).toContain('{"id":"test-key-abc"}');
+    const expires = await post({ auth: { key: KEY, expires: { at: 'tomorrow' } }, steps: STEPS }, SECRET);
+    expect(expires.body.error).toBe('INVALID_AUTH_EXPIRES_PARAMETER');
+    expect(String(expires.body.message)).toContain('{"at":"tomorrow"}');
   });
 
   it('rejects a wrong signature with 401 INVALID_SIGNATURE', async () => {
@@ -96,6 +154,17 @@ describe('signature authentication (open account)', () => {
     expect(Date.now() - started).toBeLessThan(2000);
     // The server is still responsive afterwards.
     expect((await getJson(`${fx.service.url}/`)).body.ok).toBe('SERVER_ROOT');
+  });
+
+  it('accepts 40 concurrent requests with the same auth.referer, none refused as too slow', async () => {
+    const started = performance.now();
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        postAssembly(fx.service.url, buildForm({ params: { auth: { key: KEY, referer: '^https://app\\.example\\.com/' }, steps: STEPS } }), '/assemblies', { Referer: `https://app.example.com/${i}` }),
+      ),
+    );
+    expect(answers.map((a) => a.body.error ?? a.body.ok)).toEqual(Array(40).fill('ASSEMBLY_EXECUTING'));
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('stops the Assembly with MAX_NUMBER_OF_FILES_EXCEEDED and MAX_SIZE_EXCEEDED; rejects invalid limits', async () => {

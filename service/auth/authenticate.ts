@@ -7,6 +7,18 @@ import { parseExpires, parseSignature, verifySignature } from './signature';
 /** Ours: the real code for an inactive key is not known. */
 export const AUTH_KEY_INACTIVE = 'AUTH_KEY_INACTIVE';
 export const INSUFFICIENT_AUTH_SCOPE = 'INSUFFICIENT_AUTH_SCOPE';
+/** Ours, after the enum's INVALID_AUTH_*_PARAMETER pattern: a nonce that is not a string or an integer. */
+export const INVALID_AUTH_NONCE = 'INVALID_AUTH_NONCE_PARAMETER';
+/** In the enum (service-facts §9): an auth.key that is there but not a string. */
+export const INVALID_AUTH_KEY = 'INVALID_AUTH_KEY_PARAMETER';
+/**
+ * How far ahead a signed request may expire. SDKs sign for 5 min (PY) to 1 day (NS, which DST can make
+ * 25 h); beyond this a captured request would stay replayable, and its nonce stored, for years.
+ */
+export const MAX_EXPIRES_AHEAD_MS = 48 * 3600_000;
+/** Request signatures of a key without `signature_algo` (spec: "sha384 for ordinary keys"). */
+export const DEFAULT_SIGNATURE_ALGO = 'sha384';
+const MAX_NONCE_LENGTH = 255;
 import type { AccountRow } from '../store/database';
 
 export interface AuthInput {
@@ -39,6 +51,17 @@ export type AuthResult = { ok: true; value: AuthedParams } | { ok: false; error:
 const fail = (code: string, message: string, httpCode: number): AuthResult => ({ ok: false, error: apiError(code, message, httpCode) });
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const NONCE_DEFAULT_TTL_MS = 24 * 3600_000;
+/** A value for a message: strings as they are, anything else as JSON (never `[object Object]`). */
+const shown = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v) ?? String(v));
+
+/** `auth.nonce` or top-level `nonce` (spec: string or integer): the text to remember, null for none, or the problem. */
+export function nonceOf(v: unknown): { nonce: string | null } | { problem: string } {
+  if (v === undefined || v === null || v === '') return { nonce: null };
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return { nonce: String(v) };
+  if (typeof v !== 'string') return { problem: `The nonce must be a string or an integer (got ${shown(v)}).` };
+  if (v.length > MAX_NONCE_LENGTH) return { problem: `The nonce may hold at most ${MAX_NONCE_LENGTH} characters (got ${v.length}).` };
+  return { nonce: v };
+}
 
 /** A non-negative number, or a numeric string (form-encoded SDKs); undefined when absent, NaN when invalid. */
 export function limitValue(v: unknown, min: number, integer: boolean): number | undefined {
@@ -88,11 +111,15 @@ export function authenticate(input: AuthInput): AuthResult {
     return fail(ErrorCode.invalidParams, 'The params field could not be parsed as JSON.', 400);
   }
   if (!isObject(params)) return fail(ErrorCode.noObjectParams, 'The params field must be a JSON object.', 400);
+  // Checked for every request, Bearer ones too: a nonce is a string or an integer, nothing else.
+  const nonce = nonceOf((isObject(params.auth) ? params.auth.nonce : undefined) ?? params.nonce);
+  if ('problem' in nonce) return fail(INVALID_AUTH_NONCE, nonce.problem, 400);
   if (input.bearer) return authenticateBearer(input, input.bearer, raw, params);
   const auth = params.auth;
   if (auth === undefined) return fail(ErrorCode.noAuth, 'No auth parameter was provided in params.', 400);
   if (!isObject(auth)) return fail('NO_OBJECT_AUTH_PARAMETER', 'The auth parameter must be an object.', 400);
-  if (typeof auth.key !== 'string' || auth.key === '') return fail(ErrorCode.noAuthKey, 'No auth.key parameter was provided in params.', 400);
+  if (auth.key === undefined || auth.key === null || auth.key === '') return fail(ErrorCode.noAuthKey, 'No auth.key parameter was provided in params.', 400);
+  if (typeof auth.key !== 'string') return fail(INVALID_AUTH_KEY, `auth.key must be a string (got ${shown(auth.key)}).`, 400);
   const account = input.findAccount(auth.key);
   if (!account) return fail(ErrorCode.unknownAuthKey, `The auth key "${auth.key}" is unknown.`, 401);
   if (account.isActive === false) return fail(AUTH_KEY_INACTIVE, `The auth key "${auth.key}" is inactive: reactivate it, or use another key.`, 401);
@@ -104,13 +131,19 @@ export function authenticate(input: AuthInput): AuthResult {
       return fail(ErrorCode.noAuthExpires, 'A signed request needs auth.expires in params.', 400);
     }
     expiresAt = parseExpires(auth.expires);
-    if (expiresAt === null) return fail(ErrorCode.invalidAuthExpires, `auth.expires "${String(auth.expires)}" is not a valid date (use ISO 8601 or YYYY/MM/DD HH:MM:SS+00:00).`, 400);
+    if (expiresAt === null) return fail(ErrorCode.invalidAuthExpires, `auth.expires ${shown(auth.expires)} is not a valid date (use ISO 8601 or YYYY/MM/DD HH:MM:SS+00:00).`, 400);
+    // One algorithm per key, so nobody can fall back to a weaker one the key's owner did not choose.
+    const keyAlgo = account.signatureAlgo ?? DEFAULT_SIGNATURE_ALGO;
     const algo = parseSignature(signature)?.algo;
-    if (account.signatureAlgo && algo && algo !== account.signatureAlgo) {
-      return fail(ErrorCode.invalidSignature, `This Auth Key signs with ${account.signatureAlgo}: send a "${account.signatureAlgo}:" signature (got ${algo}).`, 401);
+    if (algo && algo !== keyAlgo) {
+      const why = account.signatureAlgo ? '' : ` (its signature_algo is not set, which means ${DEFAULT_SIGNATURE_ALGO}; set it to ${algo} to sign that way)`;
+      return fail(ErrorCode.invalidSignature, `This Auth Key signs with ${keyAlgo}${why}: send a "${keyAlgo}:" signature (got ${algo}).`, 401);
     }
     if (!verifySignature(raw, signature, account.authSecret)) return fail(ErrorCode.invalidSignature, 'The signature does not match the params (HMAC of the raw params string with the auth secret).', 401);
-    if (expiresAt < input.nowMs) return fail(ErrorCode.authExpired, `The request expired at ${String(auth.expires)} (auth.expires is in the past).`, 401);
+    if (expiresAt < input.nowMs) return fail(ErrorCode.authExpired, `The request expired at ${shown(auth.expires)} (auth.expires is in the past).`, 401);
+    if (expiresAt > input.nowMs + MAX_EXPIRES_AHEAD_MS) {
+      return fail(ErrorCode.invalidAuthExpires, `auth.expires ${shown(auth.expires)} is more than ${MAX_EXPIRES_AHEAD_MS / 3600_000} hours ahead: sign requests for a shorter time (SDKs use 5 minutes to 1 day).`, 400);
+    }
   } else if (account.requireSignature || input.signatureRequired) {
     return fail(ErrorCode.noSignatureField, input.signatureRequired ? 'This endpoint requires a signature: send the signature field next to params.' : 'This account requires a signature: send the signature field next to params.', 401);
   }
@@ -119,10 +152,9 @@ export function authenticate(input: AuthInput): AuthResult {
     return fail(INSUFFICIENT_AUTH_SCOPE, `The auth key "${auth.key}" does not have the scope ${input.requiredScope} this endpoint needs.`, 403);
   }
 
-  const nonce = auth.nonce ?? params.nonce;
-  if (nonce !== undefined && nonce !== null && nonce !== '') {
+  if (nonce.nonce !== null) {
     const ttlEnd = expiresAt ?? input.nowMs + NONCE_DEFAULT_TTL_MS;
-    if (!input.rememberNonce(account.authKey, String(nonce), Math.max(ttlEnd, input.nowMs))) {
+    if (!input.rememberNonce(account.authKey, nonce.nonce, Math.max(ttlEnd, input.nowMs))) {
       return fail(ErrorCode.signatureReuse, 'This nonce was already used with this auth key. Send a new nonce with each request.', 401);
     }
   }

@@ -83,6 +83,16 @@ describe('Bearer requests', () => {
     expect(((await res.json()) as { error: string }).error).toBe('NO_PARAMS_FIELD');
   });
 
+  it('refuse a nonce that is not a string or an integer, as signed requests do', async () => {
+    const token = String((await mint({ grant_type: 'client_credentials', scope: 'templates:read' })).body.access_token);
+    for (const params of [{ auth: { nonce: { a: 1 } } }, { nonce: [1, 2] }]) {
+      const r = await withBearer(token, 'GET', '/templates', params);
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ error: 'INVALID_AUTH_NONCE_PARAMETER', http_code: 400 });
+    }
+    expect((await withBearer(token, 'GET', '/templates', { nonce: 12 })).status).toBe(200);
+  });
+
   it('are refused once the token expired, and while its key is inactive', async () => {
     const short = String((await mint({ grant_type: 'client_credentials', expires_in: '1' })).body.access_token);
     expect((await withBearer(short, 'GET', '/templates')).status).toBe(200);

@@ -15,6 +15,11 @@ export interface CdnRouteContext {
 }
 
 const MAX_CACHE_S = 86_400;
+/**
+ * Signed URLs must end: the spec calls `exp` optional, but a URL without one (or with one centuries
+ * away) could never be revoked short of rotating the key. The app signs for at most a year.
+ */
+export const MAX_CDN_LIFETIME_MS = 366 * 86_400_000;
 
 /** A file of an Assembly by `<assembly_id>/<name>`: the last step's result of that name, else the upload. */
 function findStored(runtime: AssemblyRuntime, input: string): StoredFile | null {
@@ -63,7 +68,15 @@ export async function routeCdn(ctx: CdnRouteContext, req: IncomingMessage, res: 
     sendError(res, apiError('CDN_SIGNATURE_INVALID', 'exp must be milliseconds since the epoch.', 403));
     return true;
   }
-  if (r.expMs !== null && r.expMs <= now) {
+  if (r.expMs === null) {
+    sendError(res, apiError('CDN_EXPIRY_MISSING', 'This URL carries no exp: sign it with an expiry (milliseconds since the epoch, at most a year ahead).', 403));
+    return true;
+  }
+  if (r.expMs > now + MAX_CDN_LIFETIME_MS) {
+    sendError(res, apiError('CDN_EXPIRY_TOO_FAR', `exp=${r.expMs} is more than a year ahead: sign this URL for a shorter time.`, 403));
+    return true;
+  }
+  if (r.expMs <= now) {
     sendError(res, apiError('CDN_SIGNATURE_EXPIRED', `This URL expired at ${new Date(r.expMs).toISOString()}.`, 403));
     return true;
   }
@@ -79,7 +92,7 @@ export async function routeCdn(ctx: CdnRouteContext, req: IncomingMessage, res: 
   }
   ctx.db.touchAccount(key.authKey, now);
   // A response may not outlive its signature in a cache (spec rule 9).
-  const maxAge = r.expMs === null ? MAX_CACHE_S : Math.max(0, Math.min(MAX_CACHE_S, Math.floor((r.expMs - now) / 1000)));
+  const maxAge = Math.max(0, Math.min(MAX_CACHE_S, Math.floor((r.expMs - now) / 1000)));
   if (!(await serveFile(req, res, file.localPath, file.mime, file.name, `public, max-age=${maxAge}`))) sendError(res, apiError('FILE_NOT_FOUND', 'The stored file is gone.', 404));
   return true;
 }

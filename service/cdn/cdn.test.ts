@@ -1,8 +1,10 @@
 // Signed content-delivery URLs against the local service: URLs from the vendor's Node SDK (host moved
 // to `/file/{workspace}` of the local service) are accepted; tampered, expired and wrong-key ones are not.
+import { createHmac } from 'node:crypto';
 import { Transloadit } from '@transloadit/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signParams } from '../auth/signature';
+import { cdnStringToSign, parseCdnUrl } from './verify-cdn-url';
 import { buildForm, jpeg, postAssembly, startFixture, waitForEnd, type Fixture } from '../testing/service-fixture';
 
 let fx: Fixture;
@@ -67,5 +69,27 @@ describe('signed content-delivery URLs', () => {
     expect(errorOf(await get(sdkUrl(cdnKey)))).toBe('AUTH_KEY_INACTIVE');
     await signed('PUT', `/auth_keys/${cdnKey.id}`, { is_active: true });
     expect((await get(sdkUrl(cdnKey))).status).toBe(200);
+  });
+
+  it('refuses a URL that would never expire: no exp, or exp more than a year ahead', async () => {
+    /** Signed correctly by hand (the SDKs always add exp), with the query given. */
+    const signedUrl = (query: Record<string, string>): string => {
+      const path = `/file/local/builtin%2Fstore-originals%400.0.1/${encodeURIComponent(input)}`;
+      const q = new URLSearchParams({ ...query, auth_key: cdnKey.key });
+      const sig = `sha256:${createHmac('sha256', cdnKey.secret).update(cdnStringToSign(parseCdnUrl(path, `?${q.toString()}`)!)).digest('hex')}`;
+      q.sort();
+      q.set('sig', sig);
+      return `${fx.service.url}${path}?${q.toString()}`;
+    };
+    const forever = await get(signedUrl({ w: '100' }));
+    expect(forever.status).toBe(403);
+    expect(errorOf(forever)).toBe('CDN_EXPIRY_MISSING');
+    for (const exp of [String(Date.now() + 10 * 365 * 86_400_000), '99999999999999999999']) {
+      const far = await get(signedUrl({ exp, w: '100' }));
+      expect(far.status, exp).toBe(403);
+      expect(errorOf(far)).toBe('CDN_EXPIRY_TOO_FAR');
+    }
+    // The same hand-signing with an exp an hour ahead is served: only the missing or far expiry is refused.
+    expect((await get(signedUrl({ exp: String(Date.now() + 3600_000), w: '100' }))).status).toBe(200);
   });
 });

@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { openPrivateSqlite } from '../store/private-files';
 
 /** Template credentials of the account (spec "Template credentials"); content holds the secrets. */
 export interface CredentialRow {
@@ -41,8 +41,7 @@ const toRow = (r: Stored): CredentialRow => ({
 });
 
 export function openCredentialStore(dataDir: string): CredentialStore {
-  const db = new Database(join(dataDir, 'service.sqlite'));
-  db.pragma('journal_mode = WAL');
+  const db = openPrivateSqlite(join(dataDir, 'service.sqlite'));
   db.pragma('busy_timeout = 5000');
   db.exec(`CREATE TABLE IF NOT EXISTS template_credentials (id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, type TEXT NOT NULL,
     content TEXT NOT NULL, created_ms INTEGER NOT NULL, modified_ms INTEGER NOT NULL)`);

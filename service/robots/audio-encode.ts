@@ -1,11 +1,10 @@
 // /audio/encode with ffmpeg: a few presets (default mp3), optional bitrate and sample rate. The free-form
 // `ffmpeg` passthrough is refused at validation: it would let instructions run arbitrary ffmpeg options.
 
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { parseIntParam } from '../instructions/robot-params';
 import { runFfmpeg } from './ffmpeg';
 import { describeResult } from './file-record';
+import { outputDir, outputFile } from './output-path';
 import type { RobotRunner } from './robot-types';
 
 export const AUDIO_PRESET_CODECS: Record<string, { codec: string; ext: string; bitrate: number | null; quality?: string }> = {
@@ -27,10 +26,8 @@ export const runAudioEncode: RobotRunner = async ({ robot, params, input, outDir
   const lossless = preset.codec === 'flac' || preset.codec === 'pcm_s16le';
   const bitrate = lossless ? null : parseIntParam(params.bitrate) ?? preset.bitrate;
   const sampleRate = parseIntParam(params.sample_rate);
-  const dir = join(outDir, input.id);
-  await mkdir(dir, { recursive: true });
   const name = `${input.basename}.${preset.ext}`;
-  const target = join(dir, name);
+  const target = outputFile(await outputDir(outDir, input.id), input.basename, `.${preset.ext}`);
   const args = ['-i', input.localPath, '-vn', '-map', '0:a:0', '-c:a', preset.codec];
   if (bitrate !== null) args.push('-b:a', String(bitrate));
   else if (preset.quality) args.push('-q:a', preset.quality);

@@ -2,14 +2,14 @@
 // ({version, channels, sample_rate, samples_per_pixel, bits, length, data: [min, max, …]}).
 
 import { spawn } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { parseIntParam } from '../instructions/robot-params';
 import { ffprobe } from './extract-meta';
 import { runFfmpeg } from './ffmpeg';
 import { describeResult } from './file-record';
 import { sharpColor } from './image-encode';
+import { outputDir, outputFile, scratchFile } from './output-path';
 import type { RobotFileOutcome, RobotRunner } from './robot-types';
 
 const PEAK_RATE = 8000;
@@ -82,8 +82,7 @@ export const runAudioWaveform: RobotRunner = async ({ robot, params, input, outD
   }
   const width = parseIntParam(params.width) ?? 256;
   const height = parseIntParam(params.height) ?? 64;
-  const dir = join(outDir, input.id);
-  await mkdir(dir, { recursive: true });
+  const dir = await outputDir(outDir, input.id);
 
   if (params.format === 'json') {
     const duration = typeof input.meta.duration === 'number' ? input.meta.duration : Number((await ffprobe(input.localPath))?.format?.duration ?? 0);
@@ -94,20 +93,20 @@ export const runAudioWaveform: RobotRunner = async ({ robot, params, input, outD
     const samplesPerPixel = collector.samplesPerPixel;
     const data = collector.data();
     const name = `${input.basename}.json`;
-    const target = join(dir, name);
+    const target = outputFile(dir, input.basename, '.json');
     await writeFile(target, JSON.stringify({ version: 2, channels: 1, sample_rate: PEAK_RATE, samples_per_pixel: samplesPerPixel, bits: 8, length: width, data }));
     return { ok: true, files: [await describeResult(input, target, name)] };
   }
 
   const name = `${input.basename}.png`;
-  const drawn = join(dir, `.${name}`);
+  const drawn = scratchFile(dir, '.waveform-drawn.png');
   const color = ffmpegRgba(params.outer_color, '000000ff');
   const done = await runFfmpeg(['-i', input.localPath, '-filter_complex', `[0:a:0]aformat=channel_layouts=mono,showwavespic=s=${width}x${height}:colors=${color}`, '-frames:v', '1', drawn], signal);
   if (!done.ok) {
     if (done.aborted) return { ok: false, code: 'ASSEMBLY_CANCELED', message: 'canceled' };
     return { ok: false, code: 'AUDIO_WAVEFORM_ERROR', message: `No waveform for "${input.name}": ${done.message}` };
   }
-  const target = join(dir, name);
+  const target = outputFile(dir, input.basename, '.png');
   const background = sharpColor(params.background_color, '#00000000');
   await sharp(drawn).flatten(typeof background === 'string' && !/^#?[0-9a-f]{6}00$/i.test(background) ? { background } : false).png().toFile(target);
   await rm(drawn, { force: true });

@@ -13,7 +13,8 @@
 // used step by default, one for all with `bundle_steps`, one per original with `group_by_original`.
 
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { resolveInside, UnsafePathError } from '../files/inside-dir';
+import { safeFileName } from '../files/safe-name';
 import { interpolateParams, NEVER_INTERPOLATED, type Scope } from '../instructions/interpolation';
 import { ORIGINAL_STEP } from '../instructions/known-robots';
 import { validateRobotParams } from '../instructions/robot-params';
@@ -158,7 +159,7 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
     const inputs = name === ORIGINAL_STEP ? ctx.uploads.map((file) => ({ file, fromStep: ORIGINAL_STEP })) : collectTaggedInputs(step.use, outputs);
     const jobs = bundleRunner ? bundleGroups(inputs, parsedUse.ok ? parsedUse.use : { bundleSteps: false, groupByOriginal: false }) : inputs.map((t) => [t]);
     const previousStep = parsedUse.ok ? parsedUse.use.refs[0]?.name ?? null : null;
-    const outDir = join(ctx.workDir, `${index}-${name.replace(/[^\w-]+/g, '_')}`);
+    const outDir = resolveInside(ctx.workDir, safeFileName(`${index}-${name.replace(/[^\w-]+/g, '_')}`));
     await mkdir(outDir, { recursive: true });
     const produced: StoredFile[] = [];
     const unsuitable: RobotFileOutcome[] = [];
@@ -177,7 +178,9 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
         try {
           outcome = bundleRunner ? await bundleRunner({ ...job, inputs: group }) : await runner!({ ...job, input: lead });
         } catch (e) {
-          outcome = { ok: false, code: 'INTERNAL_COMMAND_ERROR', message: `Step "${name}" (${step.robot}) failed on ${what}: ${(e as Error).message}` };
+          // A path outside the Assembly's folder was refused before anything was written: say so by its code.
+          const code = e instanceof UnsafePathError ? e.code : 'INTERNAL_COMMAND_ERROR';
+          outcome = { ok: false, code, message: `Step "${name}" (${step.robot}) failed on ${what}: ${(e as Error).message}` };
         }
       }
       if (ctx.signal.aborted) return canceled();

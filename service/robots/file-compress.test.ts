@@ -90,6 +90,11 @@ describe('/file/compress', () => {
   it('keeps archive paths inside the archive and long names intact', async () => {
     expect(safeArchivePath('../../etc/passwd')).toBe('etc/passwd');
     expect(safeArchivePath('/abs\\win\\path.txt')).toBe('abs/win/path.txt');
+    // Unpacking on Windows must not land on another drive; control characters cannot hide a part.
+    expect(safeArchivePath('C:\\Windows\\evil.dll')).toBe('Windows/evil.dll');
+    expect(safeArchivePath('/D:/evil.dll')).toBe('evil.dll');
+    expect(safeArchivePath('../\0..\0/x.txt')).toBe('x.txt');
+    expect(safeArchivePath('.config/app/.env')).toBe('.config/app/.env');
     const long = { ...notes, name: `${'n'.repeat(150)}.txt` };
     expect(archivePaths([{ file: long, fromStep: 'x' }], 'simple')).toEqual([long.name]);
     const { archives } = await run({ archive: { robot: '/file/compress', use: ':original', file_layout: 'simple' } }, [long]);

@@ -1,16 +1,24 @@
 // /file/compress: one tar (default) or zip archive per bundle of inputs (service-facts §8). How inputs
 // are bundled is the executor's job (`bundle_steps`, `group_by_original`); this builds one archive.
 
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { parseIntParam } from '../instructions/robot-params';
 import { writeTar, writeZip, type ArchiveEntry } from './archive-writers';
 import { describeResult, splitName, type StoredFile } from './file-record';
+import { outputDir, outputFile } from './output-path';
 import type { BundleRunner } from './robot-types';
 
-/** Makes a path safe inside an archive: forward slashes, no leading "/", no "." or ".." parts. */
-export const safeArchivePath = (path: string): string =>
-  path.replace(/\\/g, '/').split('/').filter((p) => p !== '' && p !== '.' && p !== '..').join('/') || 'file';
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * Makes a path safe inside an archive, so unpacking it cannot write elsewhere: forward slashes, no
+ * leading "/" or drive ("C:"), no "." or ".." parts, no control characters. Hidden names stay.
+ */
+export function safeArchivePath(path: string): string {
+  const parts = path.replace(CONTROL, '').replace(/\\/g, '/').split('/').filter((p) => p !== '' && p !== '.' && p !== '..');
+  if (/^[A-Za-z]:$/.test(parts[0] ?? '')) parts.shift();
+  return parts.join('/') || 'file';
+}
 
 /** Archive paths for a layout; colliding paths get "_1", "_2", … before the extension. Pure. */
 export function archivePaths(inputs: { file: StoredFile; fromStep: string }[], layout: string): string[] {
@@ -42,12 +50,11 @@ export const runFileCompress: BundleRunner = async ({ params, inputs, outDir, si
   const gzip = format === 'tar' && params.gzip === true;
   const layout = typeof params.file_layout === 'string' ? params.file_layout : 'advanced';
   const base = typeof params.archive_name === 'string' && params.archive_name.trim() !== '' ? safeArchivePath(params.archive_name).replace(/\//g, '_') : 'archive';
-  const name = `${base}.${format === 'zip' ? 'zip' : gzip ? 'tar.gz' : 'tar'}`;
+  const suffix = `.${format === 'zip' ? 'zip' : gzip ? 'tar.gz' : 'tar'}`;
+  const name = `${base}${suffix}`;
   const paths = archivePaths(inputs, layout);
   const entries: ArchiveEntry[] = inputs.map(({ file }, i) => ({ name: paths[i]!, localPath: file.localPath, size: file.size }));
-  const dir = join(outDir, first.file.id);
-  await mkdir(dir, { recursive: true });
-  const target = join(dir, name);
+  const target = outputFile(await outputDir(outDir, first.file.id), base, suffix);
   try {
     if (format === 'zip') await writeZip(target, entries, Math.abs(parseIntParam(params.compression_level) ?? -6), signal);
     else await writeTar(target, entries, gzip, signal);

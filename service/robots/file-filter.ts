@@ -3,7 +3,7 @@
 
 import { toNumeric } from '../instructions/byte-size';
 import { interpolateString, type Scope } from '../instructions/interpolation';
-import { regexFromFilter } from '../instructions/robot-params';
+import { filterRegexMatches } from '../regex/filter-regex';
 
 const resolve = (v: unknown, scope: Scope): unknown => (typeof v === 'string' && v.includes('${') ? interpolateString(v, scope) : v);
 
@@ -59,8 +59,8 @@ export function evaluateCondition(condition: readonly unknown[], scope: Scope): 
     case '>':
     case '<=':
     case '>=': return compare(left, right, op);
-    case 'regex': return regexFromFilter(text(right)).test(text(left));
-    case '!regex': return !regexFromFilter(text(right)).test(text(left));
+    case 'regex': return filterRegexMatches(text(right), text(left));
+    case '!regex': return !filterRegexMatches(text(right), text(left));
     case 'includes': return includes(left, right);
     case '!includes': return !includes(left, right);
     case 'empty': return isEmpty(left);

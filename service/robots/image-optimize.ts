@@ -1,12 +1,12 @@
 // /image/optimize: re-encodes in the same format with stronger compression, and keeps the original
 // bytes when that would not make the file smaller.
 
-import { copyFile, mkdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { copyFile, stat } from 'node:fs/promises';
 import sharp from 'sharp';
 import { describeResult } from './file-record';
 import { encode, outputFormat } from './image-encode';
 import { notAnImage } from './image-resize';
+import { outputDir, outputFile } from './output-path';
 import type { RobotRunner } from './robot-types';
 
 const OPTIMIZABLE = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/tiff', 'image/avif'];
@@ -18,9 +18,8 @@ export const runImageOptimize: RobotRunner = async ({ robot, params, input, outD
   }
   const format = outputFormat(null, input.mime);
   const ratio = params.priority === 'compression-ratio';
-  const dir = join(outDir, input.id);
-  await mkdir(dir, { recursive: true });
-  const target = join(dir, input.name);
+  // The record keeps the upload's name; on disk it is a safe base name inside this step's folder.
+  const target = outputFile(await outputDir(outDir, input.id), input.name);
   try {
     let img = sharp(input.localPath, { animated: format === 'gif' || format === 'webp' });
     if (params.preserve_meta_data !== false) img = img.keepMetadata();

@@ -1,13 +1,12 @@
 // /image/resize with sharp (service-facts §8 "Core robots"). Strategies: fit (default), min_fit,
 // fillcrop, stretch, pad (exact box, background), crop (cut the box out at gravity, no scaling).
 
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import sharp, { type Metadata } from 'sharp';
 import { parseCrop, parseIntParam } from '../instructions/robot-params';
 import { describeResult } from './file-record';
 import { completeBox, fitInside, placeByGravity, SHARP_POSITION, type Gravity } from './image-geometry';
 import { encode, extensionOf, outputFormat, sharpColor } from './image-encode';
+import { outputDir, outputFile } from './output-path';
 import type { RobotFileOutcome, RobotRunner } from './robot-types';
 
 const isImage = (mime: string | null): boolean => mime?.startsWith('image/') === true;
@@ -96,9 +95,7 @@ export const runImageResize: RobotRunner = async ({ robot, params, input, outDir
   img = encode(img, format, meta.hasAlpha === true || strategy === 'pad', { quality, progressive: params.progressive === true, background });
 
   const name = `${input.basename}.${extensionOf(format)}`;
-  const dir = join(outDir, input.id);
-  await mkdir(dir, { recursive: true });
-  const target = join(dir, name);
+  const target = outputFile(await outputDir(outDir, input.id), input.basename, `.${extensionOf(format)}`);
   try {
     await img.toFile(target);
   } catch (e) {

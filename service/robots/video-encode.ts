@@ -2,11 +2,10 @@
 // families) and the box parameters width/height/resize_strategy/zoom/background. Without a preset the
 // output is H.264/AAC MP4 at the source size (the real default, "flash", is obsolete).
 
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { parseIntParam } from '../instructions/robot-params';
 import { runFfmpeg } from './ffmpeg';
 import { describeResult } from './file-record';
+import { outputDir, outputFile } from './output-path';
 import type { RobotRunner } from './robot-types';
 
 interface Preset {
@@ -80,10 +79,8 @@ export const runVideoEncode: RobotRunner = async ({ robot, params, input, outDir
   const height = parseIntParam(params.height) ?? preset.box?.height ?? null;
   const strategy = typeof params.resize_strategy === 'string' ? params.resize_strategy : 'pad';
   const filters = scaleFilter(width, height, strategy, params.zoom !== false, ffmpegColor(params.background));
-  const dir = join(outDir, input.id);
-  await mkdir(dir, { recursive: true });
   const name = `${input.basename}.${preset.ext}`;
-  const target = join(dir, name);
+  const target = outputFile(await outputDir(outDir, input.id), input.basename, `.${preset.ext}`);
   const args = preset.gif
     ? ['-i', input.localPath, '-filter_complex', `[0:v]fps=10,${filters.join(',')},split[a][b];[a]palettegen[p];[b][p]paletteuse`, '-an', target]
     : ['-i', input.localPath, '-vf', filters.join(','), ...preset.codec, target];

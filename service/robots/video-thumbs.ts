@@ -1,14 +1,14 @@
 // /video/thumbs: ffmpeg grabs frames at `offsets` (seconds or "NN%") or at `count` evenly spaced
 // points; sharp sizes and encodes them (service-facts §8 defaults: 8 thumbs, jpeg, pad).
 
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import sharp from 'sharp';
 import { parseIntParam } from '../instructions/robot-params';
 import { ffprobe } from './extract-meta';
 import { runFfmpeg } from './ffmpeg';
 import { describeResult } from './file-record';
 import { encode, sharpColor } from './image-encode';
+import { outputDir, outputFile, scratchFile } from './output-path';
 import type { RobotRunner } from './robot-types';
 
 const FRAME_TIMEOUT_MS = 2 * 60_000;
@@ -49,12 +49,11 @@ export const runVideoThumbs: RobotRunner = async ({ robot, params, input, outDir
   const height = parseIntParam(params.height);
   const fit = FIT[typeof params.resize_strategy === 'string' ? params.resize_strategy : 'pad'] ?? 'contain';
   const background = sharpColor(params.background, '#00000000');
-  const dir = join(outDir, input.id);
-  await mkdir(dir, { recursive: true });
+  const dir = await outputDir(outDir, input.id);
 
   const files = [];
   for (const [index, offset] of offsets.entries()) {
-    const frame = join(dir, `.frame-${index}.png`);
+    const frame = scratchFile(dir, `.frame-${index}.png`);
     const grabbed = await runFfmpeg(['-ss', offset.toFixed(3), '-i', input.localPath, '-frames:v', '1', '-f', 'image2', '-c:v', 'png', frame], signal, FRAME_TIMEOUT_MS);
     if (!grabbed.ok) {
       if (grabbed.aborted) return { ok: false, code: 'ASSEMBLY_CANCELED', message: 'canceled' };
@@ -65,7 +64,7 @@ export const runVideoThumbs: RobotRunner = async ({ robot, params, input, outDir
     if (rotate) img = img.rotate(rotate);
     if (width !== null || height !== null) img = img.resize(width ?? undefined, height ?? undefined, { fit, background });
     const name = `${input.basename}_${index}.${ext}`;
-    const target = join(dir, name);
+    const target = outputFile(dir, input.basename, `_${index}.${ext}`);
     await encode(img, format, true, { quality: 92, progressive: false, background: format === 'jpeg' ? '#000000' : background }).toFile(target);
     await rm(frame, { force: true });
     files.push(await describeResult(input, target, name, { thumb_index: index, thumb_offset: Math.round(offset * 1000) / 1000 }));

@@ -1,6 +1,5 @@
-import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir, openPrivateSqlite } from './private-files';
 
 export interface AccountRow {
   authKey: string;
@@ -83,9 +82,9 @@ export interface RefreshTokenRow {
 }
 
 export function openDatabase(dataDir: string): ServiceDatabase {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, 'service.sqlite'));
-  db.pragma('journal_mode = WAL');
+  const file = join(dataDir, 'service.sqlite');
+  ensurePrivateDir(dataDir);
+  const db = openPrivateSqlite(file);
   db.pragma('synchronous = NORMAL');
   db.exec(`
     CREATE TABLE IF NOT EXISTS account (auth_key TEXT PRIMARY KEY, auth_secret TEXT NOT NULL,

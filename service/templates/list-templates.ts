@@ -1,4 +1,5 @@
 import { builtinTemplates } from './builtin-templates';
+import { likeMatcher } from './like-pattern';
 import type { TemplateRow } from './template-record';
 
 /** GET /templates params (spec "GET /templates params"), parsed with their defaults. */
@@ -17,6 +18,7 @@ export interface TemplateListQuery {
 const SORTS = ['created', 'id', 'last_used', 'modified', 'name'] as const;
 const ORDERS = ['asc', 'desc'] as const;
 const INCLUDE = ['all', 'exclusively-all', 'exclusively-latest', 'latest', 'none'] as const;
+const MAX_KEYWORDS = 1000;
 const DATE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
 const oneOf = <T extends string>(values: readonly T[], v: unknown): v is T => typeof v === 'string' && (values as readonly string[]).includes(v);
@@ -58,16 +60,11 @@ export function parseTemplateListQuery(params: Record<string, unknown>): Templat
     keywords = params.keywords.join(',');
   } else if (typeof params.keywords === 'string') keywords = params.keywords;
   else if (params.keywords !== undefined && params.keywords !== null) return 'keywords must be a string or an array of strings.';
+  // Matching costs name length × pattern length per Template: keep the pattern to what a search box holds.
+  if (keywords.length > MAX_KEYWORDS) return `keywords may hold at most ${MAX_KEYWORDS} characters (got ${keywords.length}).`;
   const includeBuiltin = params.include_builtin ?? 'none';
   if (!oneOf(INCLUDE, includeBuiltin)) return `include_builtin must be one of ${INCLUDE.join(', ')}.`;
   return { page, pagesize, sort, order, fromMs, toMs, keywords, includeBuiltin };
-}
-
-/** SQL LIKE with `%` and `_` as wildcards, case-insensitive as in the service's database. */
-export function likeMatcher(pattern: string): (text: string) => boolean {
-  const source = [...pattern].map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
-  const re = new RegExp(`^${source}$`, 'is');
-  return (text) => re.test(text);
 }
 
 const sortValue = (t: TemplateRow, sort: TemplateListQuery['sort']): string | number =>

@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { openPrivateSqlite } from '../store/private-files';
 import type { TemplateRow } from './template-record';
 import type { TemplateInput } from './template-input';
 
@@ -38,8 +38,7 @@ const toRow = (r: Stored): TemplateRow => ({
 });
 
 export function openTemplateStore(dataDir: string): TemplateStore {
-  const db = new Database(join(dataDir, 'service.sqlite'));
-  db.pragma('journal_mode = WAL');
+  const db = openPrivateSqlite(join(dataDir, 'service.sqlite'));
   db.pragma('busy_timeout = 5000');
   db.exec(`CREATE TABLE IF NOT EXISTS templates (id TEXT PRIMARY KEY, name TEXT NOT NULL, content TEXT NOT NULL,
     require_signature_auth INTEGER NOT NULL DEFAULT 0, description TEXT NOT NULL DEFAULT '',

@@ -4,6 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
+import { resolveInside } from '../files/inside-dir';
+import { TusCode } from './tus-acceptance';
+import { tusErrorBody } from './tus-errors';
 
 export const TUS_PATH = '/resumable/files';
 /** The spec's OPTIONS table, exactly. (Concatenation is advertised as the spec requires; @tus/file-store rejects Upload-Concat requests.) */
@@ -21,10 +24,21 @@ export function assemblyIdFromUrl(value: string | null | undefined): string | nu
 /** Upload ids are `<assembly_id>_<32hex>`, as the real service's, so the Assembly is known from the URL. */
 export const assemblyIdFromUploadId = (uploadId: string): string | null => /^([0-9a-f]{32})_[0-9a-f]{32}$/.exec(uploadId)?.[1] ?? null;
 
+const uploadLengthOf = (header: string | null): number | null => (header !== null && /^\d+$/.test(header) ? Number(header) : null);
+
 const reject = (status: number, code: string, message: string): { status_code: number; body: string } => ({
   status_code: status,
   body: JSON.stringify({ error: code, message, http_code: status }),
 });
+
+/** @tus/server whose error answers are the service's JSON errors (tus-errors.ts), whatever raised them. */
+class JsonErrorServer extends Server {
+  override write(context: Parameters<Server['write']>[0], headers: Headers, status: number, body = ''): ReturnType<Server['write']> {
+    if (status < 400) return super.write(context, headers, status, body);
+    headers.set('Content-Type', 'application/json; charset=utf-8');
+    return super.write(context, headers, status, tusErrorBody(status, body));
+  }
+}
 
 export interface TusEndpoint {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
@@ -35,24 +49,33 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
   const directory = join(dataDir, 'tus');
   const store = new FileStore({ directory });
   store.extensions = [...TUS_EXTENSIONS];
-  const server = new Server({
+  const server = new JsonErrorServer({
     path: TUS_PATH,
     datastore: store,
-    maxSize: TUS_MAX_SIZE,
+    // Per upload: no more than its Assembly's auth.max_size (also caps deferred-length uploads).
+    maxSize: (_req, id) => {
+      const assemblyId = id ? assemblyIdFromUploadId(id) : null;
+      return (assemblyId ? runtime.tusUploadSizeCap(assemblyId) : null) ?? TUS_MAX_SIZE;
+    },
     relativeLocation: false,
+    // Uppy's Transloadit plugin always sends X-Request-ID (service-facts, addendum): browsers preflight it.
+    allowedHeaders: ['X-Request-ID'],
     postReceiveInterval: 500,
     generateUrl: (_req, { id }) => `${tusUrl()}${id}`,
-    namingFunction: (_req, metadata) => {
+    namingFunction: (req, metadata) => {
       const assemblyId = assemblyIdFromUrl(metadata?.assembly_url ?? metadata?.assembly_ssl_url);
       if (!assemblyId) throw reject(400, 'ASSEMBLY_URL_MISSING', 'Upload-Metadata must carry assembly_url (or assembly_ssl_url) of the Assembly this file belongs to.');
-      const why = runtime.tusRejection(assemblyId);
+      const why = runtime.tusCreateRejection(assemblyId, uploadLengthOf(req.headers.get('upload-length')));
       if (why) throw reject(why.status, why.code, why.message);
       return `${assemblyId}_${randomBytes(16).toString('hex')}`;
     },
     onUploadCreate: async (_req, upload: Upload) => {
+      // Checked again here, with no await before tusCreated, so racing creates cannot exceed the allowance.
       const assemblyId = assemblyIdFromUploadId(upload.id);
-      const why = assemblyId ? runtime.tusRejection(assemblyId) : { status: 400, code: 'ASSEMBLY_URL_MISSING', message: 'Unknown Assembly.' };
+      const why = assemblyId ? runtime.tusCreateRejection(assemblyId, upload.sizeIsDeferred ? null : upload.size ?? null) : { status: 400, code: 'ASSEMBLY_URL_MISSING', message: 'Unknown Assembly.' };
       if (why || !assemblyId) throw reject(why?.status ?? 400, why?.code ?? 'ASSEMBLY_URL_MISSING', why?.message ?? 'Unknown Assembly.');
+      // The record keeps the client's name as sent; files are stored under the upload id, and robots
+      // write results under safe names (service/files).
       const meta = upload.metadata ?? {};
       const userMeta = Object.fromEntries(Object.entries(meta).filter(([k]) => !RESERVED_META.has(k)));
       runtime.tusCreated(assemblyId, {
@@ -64,7 +87,7 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
         offset: 0,
         finished: false,
         upload_url: `${tusUrl()}${upload.id}`,
-        localPath: join(directory, upload.id),
+        localPath: resolveInside(directory, upload.id),
       });
       return {};
     },
@@ -73,12 +96,17 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
       if (assemblyId) runtime.tusFinished(assemblyId, upload.id, upload.size ?? upload.offset);
       return {};
     },
+    // A finished upload's file is an Assembly's input: never deleted through tus (also checked below).
+    disableTerminationForFinishedUploads: true,
     onIncomingRequest: async (req, uploadId) => {
-      // PATCH/HEAD to an Assembly that ended (canceled, failed) is refused: its files are no longer wanted.
-      if (req.method !== 'PATCH') return;
+      // Bytes are taken only while the Assembly waits for them; see tus-acceptance.ts. HEAD stays open
+      // so a client can learn where an upload stands.
+      if (req.method !== 'PATCH' && req.method !== 'DELETE') return;
       const assemblyId = assemblyIdFromUploadId(uploadId);
-      const why = assemblyId ? runtime.tusRejection(assemblyId) : null;
-      if (why) throw reject(why.status === 404 ? 404 : 410, why.code, why.message);
+      const why = assemblyId
+        ? runtime.tusUploadRejection(assemblyId, uploadId, req.method)
+        : { status: 404, code: TusCode.uploadNotFound, message: `There is no upload ${uploadId}.` };
+      if (why) throw reject(why.status, why.code, why.message);
     },
   });
   server.on(EVENTS.POST_RECEIVE, (_req: unknown, upload: Upload) => {

@@ -52,6 +52,16 @@ describe('tus uploads into Assemblies', () => {
     expect(res.headers.get('tus-max-size')).toMatch(/^[1-9]\d*$/);
   });
 
+  it('lets a browser preflight the headers Uppy sends (X-Request-ID)', async () => {
+    const res = await fetch(`${fx.service.url}/resumable/files/`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'tus-resumable,upload-length,upload-metadata,x-request-id' },
+    });
+    expect(res.status).toBe(204);
+    const allowed = (res.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
+    expect(allowed).toEqual(expect.arrayContaining(['tus-resumable', 'upload-length', 'upload-metadata', 'x-request-id']));
+  });
+
   it('follows a tus Assembly over SSE from UPLOADING to COMPLETED (num_expected_upload_files)', async () => {
     const created = await postAssembly(
       fx.service.url,

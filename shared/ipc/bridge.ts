@@ -10,13 +10,14 @@ export interface AssemblylineBridge {
   /** Subscribe to an event; returns the unsubscribe function. */
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
   /**
-   * Turn what the user dropped or picked into paths on disk that core can read and scan. The page walks
-   * dropped folders itself and passes every file with its relative path (`photos/sub/a.jpg`); the bridge
-   * answers with the top-level roots (`/home/me/photos`), which `files:scan` expands again in core.
-   * Electron finds real paths with `webUtils.getPathForFile`; the browser host, which gets no paths from
-   * a page, first stages the bytes with the host under the same relative paths.
+   * Turn what the user dropped or picked into handles core can scan. The page walks dropped folders
+   * itself and passes every file with its relative path (`photos/sub/a.jpg`); the bridge answers with one
+   * opaque handle per top-level root (the folder `photos`, or a loose file), which `files:scan` expands in
+   * core. Electron's preload finds the real paths with `webUtils.getPathForFile` and has core register
+   * them; the browser host, which gets no paths from a page, stages the bytes and registers what it
+   * staged. The page never sees or sends a path on disk.
    */
-  pathsForFiles(items: readonly PickedFile[]): Promise<Result<DroppedPath[]>>;
+  handlesForFiles(items: readonly PickedFile[]): Promise<Result<PickedRoot[]>>;
   readonly host: 'electron' | 'browser';
 }
 
@@ -35,9 +36,9 @@ export interface PickedFile {
   readonly relativePath: string;
 }
 
-/** A top-level dropped item on disk: a file or a folder, for `files:scan`. */
-export interface DroppedPath {
-  readonly path: string;
+/** A top-level dropped or picked item (a file or a folder), named by the handle core issued for it. */
+export interface PickedRoot {
+  readonly handle: string;
 }
 
 /** The name under which the bridge is exposed on `window`. */

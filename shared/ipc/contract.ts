@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { instructionsSchema } from '../api/instructions';
 import {
   appInfoSchema,
-  localFileSchema,
+  fileHandleSchema,
   runProgressSchema,
   runSchema,
   scanResultSchema,
+  selectedFileSchema,
   workspaceSchema,
 } from './models';
 import {
@@ -52,22 +53,29 @@ export const channels = {
   'rotations:rollback': { request: z.object({ id: z.string().min(1) }), response: rotationSchema },
   'rotations:deleteOldKey': { request: z.object({ id: z.string().min(1) }), response: rotationSchema },
 
-  /** Expand paths (files and folders, recursively) into the files to upload. */
+  /**
+   * Expand picked files and folders (recursively) into the files to upload. The page names them by the
+   * handles core issued for the pick (bridge.handlesForFiles), never by path.
+   */
   'files:scan': {
-    request: z.object({ paths: z.array(z.string().min(1)).min(1).max(10_000) }),
+    request: z.object({ handles: z.array(fileHandleSchema).min(1).max(10_000) }),
     response: scanResultSchema,
   },
-  /** A small JPEG preview of a local image as a data: URL; null for non-images. */
+  /** A small JPEG preview of a picked image as a data: URL; null for non-images. */
   'files:thumbnail': {
-    request: z.object({ path: z.string().min(1), size: z.number().int().min(16).max(512).default(96) }),
+    request: z.object({
+      handle: fileHandleSchema,
+      relativePath: z.string().min(1).max(4096),
+      size: z.number().int().min(16).max(512).default(96),
+    }),
     response: z.object({ dataUrl: z.string().nullable() }),
   },
 
-  /** Create an Assembly in the active (or given) workspace and upload the files to it with tus. */
+  /** Create an Assembly in the active (or given) workspace and upload the picked files to it with tus. */
   'runs:start': {
     request: z.object({
       workspaceId: z.string().optional(),
-      files: z.array(localFileSchema).max(100_000),
+      files: z.array(selectedFileSchema).max(100_000),
       instructions: instructionsSchema,
     }),
     response: runSchema,
@@ -77,20 +85,20 @@ export const channels = {
   /** Cancel: stops the uploads and DELETEs the Assembly. */
   'runs:cancel': { request: z.object({ runId: z.string() }), response: runSchema },
 
-  /** Download one result file into the downloads folder; returns where it was saved. */
+  /** Download one result file of a run (a URL its status record gave) into the downloads folder. */
   'results:download': {
     request: z.object({ runId: z.string(), url: z.string().url(), name: z.string().min(1) }),
     response: z.object({ path: z.string() }),
   },
-  /** A preview of a result image (fetched by core, so the renderer needs no network) as a data: URL. */
+  /** A preview of a run's result image (fetched by core, so the renderer needs no network) as a data: URL. */
   'results:thumbnail': {
-    request: z.object({ url: z.string().url(), size: z.number().int().min(16).max(512).default(160) }),
+    request: z.object({ runId: z.string(), url: z.string().url(), size: z.number().int().min(16).max(512).default(160) }),
     response: z.object({ dataUrl: z.string().nullable() }),
   },
-  /** Open a downloaded file with the default app, or show it in the file manager. */
+  /** Open a file results:download saved with the default app, or show it in the file manager. Nothing else. */
   'shell:openPath': { request: z.object({ path: z.string().min(1) }), response: z.object({}) },
   'shell:revealPath': { request: z.object({ path: z.string().min(1) }), response: z.object({}) },
-  /** Open an http(s) URL in the system browser (a signed CDN URL, say). */
+  /** Open an https URL (http only to a loopback workspace, no credentials) in the system browser. */
   'shell:openUrl': { request: z.object({ url: z.string().url().max(8000) }), response: z.object({}) },
 
   /** Templates of a workspace (the active one unless given); errors carry the service's codes. */

@@ -39,21 +39,36 @@ export const appInfoSchema = z.object({
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
 
-/** A file on disk the user chose, after the folder scanner expanded folders. */
-export const localFileSchema = z.object({
-  path: z.string(),
+/** An opaque id core issued for a file or folder the user picked or dropped; never a path. */
+export const fileHandleSchema = z.string().min(1).max(100);
+
+/**
+ * A file the user chose, as the page sees it: the handle of the picked root plus where the file sits
+ * below it. The page never learns, and can never send, a path on disk.
+ */
+export const selectedFileSchema = z.object({
+  handle: fileHandleSchema,
   /** Path relative to the dropped folder's parent (e.g. `photos/2024/a.jpg`), or the bare name for loose files. */
-  relativePath: z.string(),
+  relativePath: z.string().min(1).max(4096),
   name: z.string(),
   size: z.number().int().nonnegative(),
   mime: z.string().nullable(),
 });
-export type LocalFile = z.infer<typeof localFileSchema>;
+export type SelectedFile = z.infer<typeof selectedFileSchema>;
+
+/** Core's own view of a picked file: resolved to its path on disk. It never crosses the bridge. */
+export interface LocalFile {
+  path: string;
+  relativePath: string;
+  name: string;
+  size: number;
+  mime: string | null;
+}
 
 export const scanResultSchema = z.object({
-  files: z.array(localFileSchema),
-  /** Entries that could not be read (permission denied, broken link), with the reason. */
-  skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+  files: z.array(selectedFileSchema),
+  /** Entries that could not be read (permission denied, broken link), with the reason; paths as the user sees them. */
+  skipped: z.array(z.object({ relativePath: z.string(), reason: z.string() })),
   totalBytes: z.number(),
 });
 export type ScanResult = z.infer<typeof scanResultSchema>;

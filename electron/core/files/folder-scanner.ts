@@ -1,12 +1,20 @@
 import { opendir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { LocalFile, ScanResult } from '../../../shared/ipc/models';
+import type { LocalFile } from '../../../shared/ipc/models';
 import { mimeFromName } from './mime-types';
 
 /** OS litter that never belongs in an Assembly. Dotfiles (`.DS_Store`, `.git`) are skipped as a rule. */
 const IGNORED_NAMES = new Set(['thumbs.db', 'desktop.ini', 'ehthumbs.db', '$recycle.bin', 'icon\r']);
 
 export const isIgnoredName = (name: string): boolean => name.startsWith('.') || IGNORED_NAMES.has(name.toLowerCase());
+
+/** What a scan found on disk, with absolute paths: core's own view (files:scan turns it into handles). */
+export interface DiskScan {
+  files: LocalFile[];
+  /** Entries that could not be read (permission denied, broken link), with the reason. */
+  skipped: { path: string; reason: string }[];
+  totalBytes: number;
+}
 
 export interface ScanOptions {
   /** Stop after this many files (the contract allows 100 000 per run). */
@@ -18,10 +26,10 @@ export interface ScanOptions {
  * thousands of entries never sit in one array; each file's relativePath is taken from the dropped item's
  * parent (`/x/photos` → `photos/a.jpg`, `photos/sub/b.jpg`). Entries that cannot be read are reported.
  */
-export async function scanPaths(paths: readonly string[], options: ScanOptions = {}): Promise<ScanResult> {
+export async function scanPaths(paths: readonly string[], options: ScanOptions = {}): Promise<DiskScan> {
   const maxFiles = options.maxFiles ?? 100_000;
   const files: LocalFile[] = [];
-  const skipped: ScanResult['skipped'] = [];
+  const skipped: DiskScan['skipped'] = [];
   const seen = new Set<string>();
 
   const addFile = (absolute: string, relative: string, size: number) => {

@@ -67,7 +67,8 @@ describe('staging janitor', () => {
     try {
       await stage(core.stagingDir, 'batch1', 'photos/a.txt', 'hello');
       await stage(core.stagingDir, 'batch1', 'photos/sub/b.txt', 'world');
-      const scan = await dispatch(core.handlers, 'files:scan', { paths: [path.join(core.stagingDir, 'batch1', 'photos')] });
+      const handle = core.files.register(path.join(core.stagingDir, 'batch1', 'photos'));
+      const scan = await dispatch(core.handlers, 'files:scan', { handles: [handle] });
       if (!scan.ok) throw new Error(scan.error.message);
       const files = (scan.value as { files: unknown[] }).files;
       const steps = PRESETS.find((p) => p.id === 'store-originals')!.steps;

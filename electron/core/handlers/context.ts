@@ -1,5 +1,6 @@
 import type { Result } from '../../../shared/result';
 import type { ApiClient } from '../api/api-client';
+import type { FileHandleRegistry } from '../files/file-handles';
 import type { ClipboardGuard } from '../ports/clipboard-guard';
 import type { DesktopPort } from '../ports/desktop';
 import type { KeyRotation } from '../rotation/key-rotation';
@@ -18,6 +19,8 @@ export interface HandlerContext {
   vault: Vault;
   workspaces: WorkspaceStore;
   runs: RunManager;
+  /** Handles of what the user picked: the only files the page can name. */
+  files: FileHandleRegistry;
   rotation: KeyRotation;
   desktop: DesktopPort;
   /** Copies secrets to the clipboard and clears them again. */

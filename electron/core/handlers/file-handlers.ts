@@ -1,18 +1,54 @@
+import path from 'node:path';
+import type { SelectedFile } from '../../../shared/ipc/models';
 import type { Handlers } from '../ipc/handlers';
 import { AppErrorCode, err, ok } from '../../../shared/result';
+import type { FileHandleRegistry } from '../files/file-handles';
 import { scanPaths } from '../files/folder-scanner';
+import { resolvePickedFile } from '../files/picked-path';
 import { thumbnailFromFile } from '../files/thumbnails';
 import type { HandlerContext } from './context';
 
-export function createFileHandlers(_ctx: HandlerContext): Pick<Handlers, 'files:scan' | 'files:thumbnail'> {
+/** The page names picked files by handle (see files/file-handles.ts); core alone knows their paths. */
+export function createFileHandlers(ctx: HandlerContext): Pick<Handlers, 'files:scan' | 'files:thumbnail'> {
   return {
-    'files:scan': async ({ paths }) => ok(await scanPaths(paths)),
-    'files:thumbnail': async ({ path, size }) => {
+    'files:scan': async ({ handles }) => {
+      const roots: { handle: string; root: string }[] = [];
+      for (const handle of new Set(handles)) {
+        const root = ctx.files.root(handle);
+        if (!root.ok) return root;
+        roots.push({ handle, root: root.value });
+      }
+      const scan = await scanPaths(roots.map((r) => r.root));
+      const shown = (absolute: string) => shownPathOf(ctx.files, roots, absolute);
+      const files: SelectedFile[] = [];
+      for (const file of scan.files) {
+        const where = shown(file.path);
+        if (where) files.push({ handle: where.handle, relativePath: where.relativePath, name: lastSegment(where.relativePath), size: file.size, mime: file.mime });
+      }
+      const skipped = scan.skipped.map((s) => ({ relativePath: shown(s.path)?.relativePath ?? path.basename(s.path), reason: s.reason }));
+      return ok({ files, skipped, totalBytes: scan.totalBytes });
+    },
+    'files:thumbnail': async ({ handle, relativePath, size }) => {
+      const file = await resolvePickedFile(ctx.files, handle, relativePath);
+      if (!file.ok) return file;
       try {
-        return ok({ dataUrl: await thumbnailFromFile(path, size) });
+        return ok({ dataUrl: await thumbnailFromFile(file.value, size) });
       } catch (cause) {
-        return err(AppErrorCode.fileUnreadable, `Could not read ${path}: ${cause instanceof Error ? cause.message : String(cause)}`);
+        return err(AppErrorCode.fileUnreadable, `Could not read ${relativePath}: ${cause instanceof Error ? cause.message : String(cause)}`);
       }
     },
   };
 }
+
+/** The handle and the relative path the user sees for a path the scanner found below one of the roots. */
+function shownPathOf(files: FileHandleRegistry, roots: readonly { handle: string; root: string }[], absolute: string) {
+  for (const { handle, root } of roots) {
+    const inside = path.relative(root, absolute);
+    if (inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside)) continue;
+    const disk = path.relative(path.dirname(root), absolute).split(path.sep).join('/');
+    return { handle, relativePath: files.shownAs(handle, disk) };
+  }
+  return null;
+}
+
+const lastSegment = (relativePath: string) => relativePath.slice(relativePath.lastIndexOf('/') + 1);

@@ -3,6 +3,7 @@ import { createAppHandlers } from './app-handlers';
 import type { HandlerContext } from './context';
 import { createAuthKeyHandlers } from './auth-key-handlers';
 import { createCredentialHandlers } from './credential-handlers';
+import { createDownloadLedger } from '../files/download-ledger';
 import { createFileHandlers } from './file-handlers';
 import { createResultHandlers } from './result-handlers';
 import { createRunHandlers } from './run-handlers';
@@ -14,13 +15,15 @@ import { createWorkspaceHandlers } from './workspace-handlers';
 
 /** Every channel of the contract; `Handlers` fails to compile if one is missing. */
 export function createHandlers(ctx: HandlerContext): Handlers {
+  // What results:download wrote: the only files shell:openPath/revealPath will touch.
+  const downloads = createDownloadLedger();
   return {
     ...createAppHandlers(ctx),
     ...createWorkspaceHandlers(ctx),
     ...createFileHandlers(ctx),
     ...createRunHandlers(ctx),
-    ...createResultHandlers(ctx),
-    ...createShellHandlers(ctx),
+    ...createResultHandlers(ctx, downloads),
+    ...createShellHandlers(ctx, downloads),
     ...createTemplateHandlers(ctx),
     ...createCredentialHandlers(ctx),
     ...createAuthKeyHandlers(ctx),

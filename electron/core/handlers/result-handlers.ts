@@ -1,26 +1,37 @@
+import { BridgeErrorCode } from '../../../shared/ipc/bridge-errors';
 import type { Handlers } from '../ipc/handlers';
-import { AppErrorCode, err, ok } from '../../../shared/result';
+import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
 import { downloadToDir } from '../files/download';
+import type { DownloadLedger } from '../files/download-ledger';
+import { isResultUrlOfRun } from '../files/result-urls';
 import { thumbnailFromUrl } from '../files/thumbnails';
 import type { HandlerContext } from './context';
 
-/** Only http(s): the renderer is untrusted and must not make core read file: or data: URLs. */
-const isWebUrl = (url: string) => /^https?:\/\//i.test(url);
-
-export function createResultHandlers(ctx: HandlerContext): Pick<Handlers, 'results:download' | 'results:thumbnail'> {
+/** Core fetches only URLs the run's own status record gave (see files/result-urls.ts), never one the page made up. */
+export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLedger): Pick<Handlers, 'results:download' | 'results:thumbnail'> {
+  const checkUrl = (runId: string, url: string): Result<void> => {
+    const run = ctx.runs.get(runId);
+    if (!run.ok) return run;
+    if (!isResultUrlOfRun(run.value.status, url)) {
+      return err(BridgeErrorCode.urlNotOfRun, 'Only the result files of this run can be fetched.');
+    }
+    return ok(undefined);
+  };
   return {
     'results:download': async ({ runId, url, name }) => {
-      const run = ctx.runs.get(runId);
-      if (!run.ok) return run;
-      if (!isWebUrl(url)) return err(AppErrorCode.invalidRequest, 'Only http(s) result URLs can be downloaded.');
+      const allowed = checkUrl(runId, url);
+      if (!allowed.ok) return allowed;
       try {
-        return ok({ path: await downloadToDir(url, ctx.downloadsDir, name) });
+        const saved = await downloadToDir(url, ctx.downloadsDir, name);
+        downloads.record(saved);
+        return ok({ path: saved });
       } catch (cause) {
         return err(AppErrorCode.network, `Could not download ${name}: ${cause instanceof Error ? cause.message : String(cause)}`);
       }
     },
-    'results:thumbnail': async ({ url, size }) => {
-      if (!isWebUrl(url)) return err(AppErrorCode.invalidRequest, 'Only http(s) result URLs can be previewed.');
+    'results:thumbnail': async ({ runId, url, size }) => {
+      const allowed = checkUrl(runId, url);
+      if (!allowed.ok) return allowed;
       try {
         return ok({ dataUrl: await thumbnailFromUrl(url, size) });
       } catch (cause) {

@@ -1,10 +1,23 @@
+import type { LocalFile } from '../../../shared/ipc/models';
 import type { Handlers } from '../ipc/handlers';
 import { ok } from '../../../shared/result';
+import { resolvePickedFile } from '../files/picked-path';
 import type { HandlerContext } from './context';
 
 export function createRunHandlers(ctx: HandlerContext): Pick<Handlers, 'runs:start' | 'runs:list' | 'runs:get' | 'runs:cancel'> {
   return {
-    'runs:start': (request) => ctx.runs.start(request),
+    // Every file is named by a handle the user's pick produced; one that is not refuses the whole run.
+    'runs:start': async ({ files, ...rest }) => {
+      const local: LocalFile[] = [];
+      const realDirs = new Map<string, Promise<string | null>>();
+      for (const file of files) {
+        const resolved = await resolvePickedFile(ctx.files, file.handle, file.relativePath, realDirs);
+        if (!resolved.ok) return resolved;
+        const name = file.relativePath.slice(file.relativePath.lastIndexOf('/') + 1);
+        local.push({ path: resolved.value, relativePath: file.relativePath, name, size: file.size, mime: file.mime });
+      }
+      return ctx.runs.start({ ...rest, files: local });
+    },
     'runs:list': async () => ok(ctx.runs.list()),
     'runs:get': async ({ runId }) => ctx.runs.get(runId),
     'runs:cancel': ({ runId }) => ctx.runs.cancel(runId),

@@ -1,40 +1,49 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { BridgeErrorCode } from '../../../shared/ipc/bridge-errors';
 import type { Handlers } from '../ipc/handlers';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
+import type { DownloadLedger } from '../files/download-ledger';
+import { isLoopbackHost, isSafeExternalUrl } from '../security/external-url';
 import type { HandlerContext } from './context';
 
-const isInside = (dir: string, target: string) => {
-  const rel = path.relative(path.resolve(dir), path.resolve(target));
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-};
-
 /**
- * Opening a file runs whatever app the OS picks, so the untrusted page may open only what core saved
- * (the downloads folder). Revealing in the file manager runs nothing and works for any existing path.
+ * Opening a file runs whatever app the OS picks, and revealing one tells the page it exists, so the
+ * untrusted page may open or reveal only what results:download wrote this session. URLs go to the system
+ * browser under the same rule as window.open (security/external-url.ts).
  */
-export function createShellHandlers(ctx: HandlerContext): Pick<Handlers, 'shell:openPath' | 'shell:revealPath' | 'shell:openUrl'> {
-  const exists = async (target: string): Promise<Result<void>> => {
+export function createShellHandlers(ctx: HandlerContext, downloads: DownloadLedger): Pick<Handlers, 'shell:openPath' | 'shell:revealPath' | 'shell:openUrl'> {
+  const downloaded = async (target: string): Promise<Result<string>> => {
+    if (!downloads.has(target)) {
+      return err(BridgeErrorCode.pathNotAppWritten, 'Only files Assemblyline downloaded can be opened or shown.');
+    }
     try {
       await stat(target);
-      return ok(undefined);
+      return ok(path.resolve(target));
     } catch {
-      return err(AppErrorCode.notFound, `Not found: ${target}`);
+      return err(AppErrorCode.notFound, `Not found (moved or deleted): ${path.basename(target)}`);
     }
   };
+  // The embedded service (and a workspace on this computer) serve plain http on loopback.
+  const loopbackOrigins = () =>
+    [ctx.localServiceUrl, ...ctx.workspaces.list().map((w) => w.endpoint)].filter((u): u is string => {
+      try {
+        return typeof u === 'string' && isLoopbackHost(new URL(u).hostname);
+      } catch {
+        return false;
+      }
+    });
   return {
     'shell:openPath': async ({ path: target }) => {
-      if (!isInside(ctx.downloadsDir, target)) {
-        return err(AppErrorCode.invalidRequest, `Only files in the downloads folder (${ctx.downloadsDir}) can be opened.`);
-      }
-      const found = await exists(target);
+      const found = await downloaded(target);
       if (!found.ok) return found;
-      await ctx.desktop.openPath(path.resolve(target));
+      await ctx.desktop.openPath(found.value);
       return ok({});
     },
-    // Only web addresses: a page must not make the OS run a file: or custom-scheme URL.
     'shell:openUrl': async ({ url }) => {
-      if (!/^https?:\/\//i.test(url)) return err(AppErrorCode.invalidRequest, 'Only http and https addresses open in the browser.');
+      if (!isSafeExternalUrl(url, loopbackOrigins())) {
+        return err(BridgeErrorCode.urlNotAllowed, 'Only https addresses without a user name or password open in the browser.');
+      }
       try {
         await ctx.desktop.openExternal(url);
       } catch (cause) {
@@ -43,9 +52,9 @@ export function createShellHandlers(ctx: HandlerContext): Pick<Handlers, 'shell:
       return ok({});
     },
     'shell:revealPath': async ({ path: target }) => {
-      const found = await exists(target);
+      const found = await downloaded(target);
       if (!found.ok) return found;
-      await ctx.desktop.revealPath(path.resolve(target));
+      await ctx.desktop.revealPath(found.value);
       return ok({});
     },
   };

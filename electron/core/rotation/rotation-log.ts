@@ -1,7 +1,8 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { rotationSchema, type Rotation } from '../../../shared/ipc/workspace-models';
+import { ensurePrivateDir, restrictIfPresent, writePrivateFile } from '../vault/private-files';
 
 const fileSchema = z.object({ version: z.literal(1), rotations: z.array(rotationSchema) });
 
@@ -14,6 +15,7 @@ export interface RotationLog {
 /** Every rotation the app ran, newest first, as JSON in the data dir (written atomically). No secrets. */
 export async function openRotationLog(dataDir: string): Promise<RotationLog> {
   const file = path.join(dataDir, 'rotations.json');
+  restrictIfPresent(file);
   let rotations: Rotation[] = [];
   try {
     const parsed = fileSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
@@ -26,10 +28,8 @@ export async function openRotationLog(dataDir: string): Promise<RotationLog> {
     get: (id) => structuredClone(rotations.find((r) => r.id === id) ?? null),
     async put(rotation) {
       rotations = [rotation, ...rotations.filter((r) => r.id !== rotation.id)].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
-      await mkdir(dataDir, { recursive: true });
-      const tmp = `${file}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify({ version: 1, rotations }, null, 2));
-      await rename(tmp, file);
+      ensurePrivateDir(dataDir);
+      await writePrivateFile(file, JSON.stringify({ version: 1, rotations }, null, 2));
     },
   };
 }

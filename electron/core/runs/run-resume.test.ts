@@ -96,7 +96,7 @@ describe('runs across an app restart', () => {
     expect((await a.vault.set('remote', remote.authSecret)).ok).toBe(true);
     const closed = closeAfterBytes(a, 16 * MiB);
     const start = await a.handlers['runs:start']({
-      files: [{ path: bigFile, relativePath: 'in/big.bin', name: 'big.bin', size: bigSize, mime: null }],
+      files: [{ handle: a.files.register(path.dirname(bigFile)), relativePath: 'in/big.bin', name: 'big.bin', size: bigSize, mime: null }],
       instructions: { steps: storeOriginals.steps },
     });
     expect(start.ok).toBe(true);
@@ -130,7 +130,7 @@ describe('runs across an app restart', () => {
     expect(failed.ok && failed.value.error?.code).toBe('ASSEMBLY_STEP_UNKNOWN_ROBOT');
     const closed = closeAfterBytes(a, 8 * MiB);
     const start = await a.handlers['runs:start']({
-      files: [{ path: bigFile, relativePath: 'big.bin', name: 'big.bin', size: bigSize, mime: null }],
+      files: [{ handle: a.files.register(bigFile), relativePath: 'big.bin', name: 'big.bin', size: bigSize, mime: null }],
       instructions: { steps: storeOriginals.steps },
     });
     expect(start.ok).toBe(true);

@@ -1,10 +1,10 @@
-import { mkdirSync, renameSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { assemblyStatusSchema, type AssemblyStatus } from '../../../shared/api/assembly-status';
 import type { Instructions } from '../../../shared/api/instructions';
 import { appErrorSchema, fileUploadStateSchema, type FileUploadState, type LocalFile } from '../../../shared/ipc/models';
 import type { AppError } from '../../../shared/result';
+import { ensurePrivateDir, openPrivateSqlite } from '../vault/private-files';
 
 /** One run as persisted: enough to list it after a restart and to resume its uploads. */
 export interface StoredRun {
@@ -43,7 +43,7 @@ export interface RunStore {
  * uploads from their tus URL. Statuses are stored as JSON; files one row each.
  */
 export function openRunStore(dataDir: string): RunStore {
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const file = path.join(dataDir, 'core.sqlite');
   try {
     return openAt(file);
@@ -61,8 +61,7 @@ export function openRunStore(dataDir: string): RunStore {
 }
 
 function openAt(file: string): RunStore {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+  const db = openPrivateSqlite(file);
   db.pragma('synchronous = NORMAL');
   db.exec(`
     CREATE TABLE IF NOT EXISTS runs (

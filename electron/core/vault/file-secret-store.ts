@@ -1,7 +1,8 @@
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { VaultStatus } from '../../../shared/ipc/models';
 import type { SecretStore } from '../ports/secret-store';
+import { ensurePrivateDir, restrictIfPresent, writePrivateFile } from './private-files';
 
 /**
  * Secrets in a plain JSON file readable only by this user (0600). NOT encrypted: used only when no
@@ -18,12 +19,11 @@ export function createFileSecretStore(file: string): SecretStore {
     }
   }
   async function save(data: Record<string, string>): Promise<void> {
-    await mkdir(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify(data, null, 2), { mode: 0o600 });
-    await chmod(tmp, 0o600);
-    await rename(tmp, file);
+    ensurePrivateDir(path.dirname(file));
+    await writePrivateFile(file, JSON.stringify(data, null, 2));
   }
+  // A file an older version (or the user) left readable by others is tightened before it is read.
+  restrictIfPresent(file);
   // Serialize writes so two quick `set`s never lose one another.
   let queue: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(task: () => Promise<T>): Promise<T> => {

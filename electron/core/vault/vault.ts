@@ -1,9 +1,10 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { VaultStatus } from '../../../shared/ipc/models';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
 import type { SecretStore } from '../ports/secret-store';
 import { createFileSecretStore } from './file-secret-store';
+import { ensurePrivateDir, restrictDirIfPresent, restrictIfPresent, writePrivateFile } from './private-files';
 
 export interface VaultOptions {
   /** The host's secure backend (safeStorage in Electron, the OS keyring in the browser host). */
@@ -31,6 +32,8 @@ interface VaultSettings {
  */
 export async function createVault(options: VaultOptions): Promise<Vault> {
   const settingsFile = path.join(options.dir, 'vault.json');
+  restrictDirIfPresent(options.dir);
+  restrictIfPresent(settingsFile);
   const unprotected = createFileSecretStore(path.join(options.dir, 'unprotected-secrets.json'));
   let settings: VaultSettings = await readSettings(settingsFile);
   const secureStatus = await options.secure.probe();
@@ -49,8 +52,8 @@ export async function createVault(options: VaultOptions): Promise<Vault> {
     async acceptUnprotected() {
       if (!secureStatus.secure) {
         settings = { ...settings, unprotectedAccepted: true };
-        await mkdir(options.dir, { recursive: true });
-        await writeFile(settingsFile, JSON.stringify(settings, null, 2), { mode: 0o600 });
+        ensurePrivateDir(options.dir);
+        await writePrivateFile(settingsFile, JSON.stringify(settings, null, 2));
       }
       return status();
     },

@@ -158,7 +158,7 @@ describe('remote workspaces', () => {
     // A whole run works on tokens: create (assemblies:write), upload (tus), watch, to the end.
     const file = path.join(dir, 'note.txt');
     await writeFile(file, 'hello over a bearer token');
-    const scan = await core.handlers['files:scan']({ paths: [file] });
+    const scan = await core.handlers['files:scan']({ handles: [core.files.register(file)] });
     const started = await dispatch(core.handlers, 'runs:start', {
       workspaceId: ws.id,
       files: scan.ok ? scan.value.files : [],

@@ -1,7 +1,8 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
+import { ensurePrivateDir, restrictIfPresent, writePrivateFile } from '../vault/private-files';
 
 export const LOCAL_WORKSPACE_ID = 'local';
 export const LOCAL_WORKSPACE_NAME = 'Local (this computer)';
@@ -44,13 +45,14 @@ export interface WorkspaceStore {
 /** Workspaces as JSON in the data dir, written atomically (temp file + rename). */
 export async function createWorkspaceStore(dataDir: string): Promise<WorkspaceStore> {
   const file = path.join(dataDir, 'workspaces.json');
+  // The core's data folder: private, including what an older version wrote world-readable.
+  ensurePrivateDir(dataDir);
+  restrictIfPresent(file);
   let data: WorkspaceFile = await load(file);
 
   async function save(): Promise<void> {
-    await mkdir(dataDir, { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify(data, null, 2));
-    await rename(tmp, file);
+    ensurePrivateDir(dataDir);
+    await writePrivateFile(file, JSON.stringify(data, null, 2));
   }
 
   const get = (id: string) => data.workspaces.find((w) => w.id === id) ?? null;

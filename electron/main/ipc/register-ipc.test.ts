@@ -1,10 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../core/create-core';
 import { createFileSecretStore } from '../../core/vault/file-secret-store';
-import { handleInvoke, SENDER_REJECTED } from './register-ipc';
+import { handleInvoke, handlePick, SENDER_REJECTED } from './register-ipc';
 import { createRecordingDesktop } from '../../core/ports/recording-desktop';
 
 /** What Electron's IpcMainInvokeEvent carries about the sender frame (only the fields the check reads). */
@@ -45,5 +45,19 @@ describe('Electron IPC entry (handleInvoke) against the real core', () => {
       ok: false,
       error: { code: 'INVALID_IPC_REQUEST' },
     });
+  });
+  it("turns the preload's picked paths into handles the page can scan, and only for our page", async () => {
+    const photos = path.join(dir, 'photos');
+    await mkdir(photos, { recursive: true });
+    await writeFile(path.join(photos, 'a.txt'), 'hi');
+    expect(handlePick(core, frame('https://evil.example/'), { paths: [photos] })).toMatchObject({ ok: false, error: { code: SENDER_REJECTED } });
+    expect(handlePick(core, frame('app://app/'), { paths: ['relative/dir'] })).toMatchObject({ ok: false, error: { code: 'INVALID_IPC_REQUEST' } });
+    const picked = handlePick(core, frame('app://app/'), { paths: [photos] });
+    if (!picked.ok) throw new Error(picked.error.message);
+    const [root] = picked.value;
+    expect(root?.handle).toMatch(/^fh_/);
+    const scan = await handleInvoke(core, frame('app://app/'), { channel: 'files:scan', request: { handles: [root?.handle] } });
+    expect(scan).toMatchObject({ ok: true, value: { files: [{ handle: root?.handle, relativePath: 'photos/a.txt', name: 'a.txt', size: 2 }] } });
+    expect(JSON.stringify(scan)).not.toContain(dir);
   });
 });

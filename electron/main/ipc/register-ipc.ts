@@ -1,13 +1,18 @@
+import path from 'node:path';
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import { ELECTRON_EVENT_CHANNEL, ELECTRON_INVOKE_CHANNEL } from '../../../shared/ipc/electron-channels';
-import { err, type Result } from '../../../shared/result';
+import { z } from 'zod';
+import type { PickedRoot } from '../../../shared/ipc/bridge';
+import { ELECTRON_EVENT_CHANNEL, ELECTRON_INVOKE_CHANNEL, ELECTRON_PICK_CHANNEL } from '../../../shared/ipc/electron-channels';
+import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
 import type { EventName, EventPayload } from '../../../shared/ipc/contract';
+import type { FileHandleRegistry } from '../../core/files/file-handles';
 import { dispatch } from '../../core/ipc/dispatch';
 import type { Handlers } from '../../core/ipc/handlers';
 import { isTrustedSender } from './sender-validation';
 
 export interface IpcCore {
   readonly handlers: Handlers;
+  readonly files: Pick<FileHandleRegistry, 'register'>;
   onEvent(listener: <E extends EventName>(name: E, payload: EventPayload<E>) => void): () => void;
 }
 
@@ -27,17 +32,32 @@ export async function handleInvoke(core: IpcCore, event: Pick<IpcMainInvokeEvent
   return dispatch(core.handlers, channel, request);
 }
 
+const pickSchema = z.object({ paths: z.array(z.string().min(1).max(4096).refine((p) => path.isAbsolute(p))).min(1).max(10_000) });
+
+/**
+ * The preload's pick channel: real paths of what the user picked or dropped (from webUtils, which only
+ * knows files the user chose) become opaque handles. The page itself cannot send here (see preload.ts).
+ */
+export function handlePick(core: IpcCore, event: Pick<IpcMainInvokeEvent, 'senderFrame'>, message: unknown): Result<PickedRoot[]> {
+  if (!isTrustedSender(senderInfo(event))) return err(SENDER_REJECTED, 'IPC from an untrusted frame was refused.');
+  const parsed = pickSchema.safeParse(message);
+  if (!parsed.success) return err(AppErrorCode.invalidRequest, 'A pick must name absolute paths.');
+  return ok(parsed.data.paths.map((p) => ({ handle: core.files.register(p) })));
+}
+
 /**
  * ONE handler for every contract channel and ONE event channel: the sender check happens here once,
  * and `dispatch` parses every request with the contract's schema.
  */
 export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, core: IpcCore, windows: () => WebContents[]): () => void {
   ipcMain.handle(ELECTRON_INVOKE_CHANNEL, (event, message: unknown) => handleInvoke(core, event, message));
+  ipcMain.handle(ELECTRON_PICK_CHANNEL, (event, message: unknown) => handlePick(core, event, message));
   const unsubscribe = core.onEvent((event, payload) => {
     for (const contents of windows()) if (!contents.isDestroyed()) contents.send(ELECTRON_EVENT_CHANNEL, { event, payload });
   });
   return () => {
     unsubscribe();
     ipcMain.removeHandler(ELECTRON_INVOKE_CHANNEL);
+    ipcMain.removeHandler(ELECTRON_PICK_CHANNEL);
   };
 }

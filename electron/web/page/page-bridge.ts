@@ -1,4 +1,4 @@
-import type { AssemblylineBridge, DroppedPath, PickedFile } from '../../../shared/ipc/bridge';
+import type { AssemblylineBridge, PickedFile, PickedRoot } from '../../../shared/ipc/bridge';
 import { BRIDGE_GLOBAL } from '../../../shared/ipc/bridge';
 import type { ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload } from '../../../shared/ipc/contract';
 import { uniqueInOrder } from '../../../shared/ipc/picked-roots';
@@ -116,27 +116,38 @@ function on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) 
 async function stageOne(batchId: string, item: PickedFile): Promise<Result<string>> {
   const body = item.file as unknown;
   if (!(body instanceof Blob)) return err(AppErrorCode.invalidRequest, `${item.relativePath} is not a file the page can read`);
+  // A file moved, deleted or unreadable since it was picked fails here, with a reason, not mid-upload.
+  // (Chromium reads a slice of a vanished file as empty rather than failing, so compare the length.)
+  const unreadable = (why: string) =>
+    err(AppErrorCode.fileUnreadable, `Could not read ${item.relativePath} (moved, deleted or not readable): ${why}`);
+  try {
+    const probe = await body.slice(0, 1).arrayBuffer();
+    if (probe.byteLength !== Math.min(1, body.size)) return unreadable('it is no longer on disk');
+  } catch (cause) {
+    return unreadable(String(cause));
+  }
   let response: Response;
   try {
     response = await fetch(encodeStagingUrl(batchId, item.relativePath), { method: 'PUT', body, credentials: 'same-origin' });
   } catch (cause) {
-    return err(AppErrorCode.network, `Could not copy ${item.relativePath} to Assemblyline: ${String(cause)}`);
+    return err(AppErrorCode.network, `Could not copy ${item.relativePath} to Assemblyline (was the file moved, or did the app stop?): ${String(cause)}`);
   }
-  const answer = (await response.json().catch(() => null)) as { root?: string; error?: { code: string; message: string } } | null;
-  if (response.ok && answer && typeof answer.root === 'string') return ok(answer.root);
+  const answer = (await response.json().catch(() => null)) as { handle?: string; error?: { code: string; message: string } } | null;
+  if (response.ok && answer && typeof answer.handle === 'string') return ok(answer.handle);
   const error = answer?.error ?? { code: AppErrorCode.uploadFailed, message: `HTTP ${response.status}` };
   return err(error.code, `Could not copy ${item.relativePath}: ${error.message}`, { httpCode: response.status });
 }
 
-async function pathsForFiles(items: readonly PickedFile[]): Promise<Result<DroppedPath[]>> {
+/** The host stages each file's bytes and answers the handle of its top-level root; the page never gets a path. */
+async function handlesForFiles(items: readonly PickedFile[]): Promise<Result<PickedRoot[]>> {
   const batchId = crypto.randomUUID();
   const results = await mapLimit(items, STAGING_CONCURRENCY, (item) => stageOne(batchId, item));
   const failure = results.find((r) => !r.ok);
   if (failure && !failure.ok) return failure;
-  const roots = results.flatMap((r) => (r.ok ? [r.value] : []));
-  return ok(uniqueInOrder(roots).map((path) => ({ path })));
+  const handles = results.flatMap((r) => (r.ok ? [r.value] : []));
+  return ok(uniqueInOrder(handles).map((handle) => ({ handle })));
 }
 
-const bridge: AssemblylineBridge = Object.freeze({ host: 'browser' as const, invoke, on, pathsForFiles });
+const bridge: AssemblylineBridge = Object.freeze({ host: 'browser' as const, invoke, on, handlesForFiles });
 Object.defineProperty(window, BRIDGE_GLOBAL, { value: bridge, writable: false, configurable: false, enumerable: true });
 connect();

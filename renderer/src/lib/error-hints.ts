@@ -7,6 +7,7 @@ const HINTS: Record<string, string> = {
   VAULT_UNAVAILABLE: 'Assemblyline keeps secrets in the system keychain only; unlock or install it, then try again.',
   GET_ACCOUNT_UNKNOWN_AUTH_KEY: 'The service does not know this Auth Key: check it in Workspaces.',
   INVALID_SIGNATURE: "The Auth Secret does not match the workspace's key: type it again in Workspaces.",
+  FILE_HANDLE_UNKNOWN: 'Assemblyline no longer holds these files (it restarted, or they sat unused for hours): clear the list and add them again.',
   ROTATION_IN_PROGRESS: 'Finish the rotation that is already under way (Resume) or undo it (Roll back) in Workspaces.',
 };
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { isImageFile, mergeSelection, removeFromSelection, totalBytesOf } from './selection';
+import { isImageFile, mergeSelection, removeFromSelection, selectionKey, totalBytesOf } from './selection';
 
-const f = (path: string, size = 10) => ({ path, relativePath: path.slice(1), name: path.split('/').pop() as string, size, mime: null });
+const f = (path: string, size = 10, handle = 'fh_1') => ({ handle, relativePath: path.slice(1), name: path.split('/').pop() as string, size, mime: null });
 
 describe('selection', () => {
   it('merges new files after the old ones and drops paths already selected', () => {
     const result = mergeSelection([f('/a'), f('/b')], [f('/b'), f('/c'), f('/c')]);
-    expect(result.files.map((x) => x.path)).toEqual(['/a', '/b', '/c']);
+    expect(result.files.map((x) => x.relativePath)).toEqual(['a', 'b', 'c']);
     expect(result.added).toBe(1);
     expect(result.duplicates).toBe(2);
   });
@@ -19,9 +19,14 @@ describe('selection', () => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
-  it('removes by path and totals bytes', () => {
+  it('keeps same-named files of two different picks apart', () => {
+    const result = mergeSelection([f('/a', 10, 'fh_1')], [f('/a', 10, 'fh_2')]);
+    expect(result.added).toBe(1);
+  });
+
+  it('removes by key and totals bytes', () => {
     const files = [f('/a', 5), f('/b', 7)];
-    expect(removeFromSelection(files, '/a').map((x) => x.path)).toEqual(['/b']);
+    expect(removeFromSelection(files, selectionKey(f('/a'))).map((x) => x.relativePath)).toEqual(['b']);
     expect(totalBytesOf(files)).toBe(12);
   });
 

@@ -1,31 +1,35 @@
-import type { LocalFile } from '../../../shared/ipc/models';
+import type { SelectedFile } from '../../../shared/ipc/models';
 
 export interface MergeResult {
-  readonly files: LocalFile[];
+  readonly files: SelectedFile[];
   readonly added: number;
   readonly duplicates: number;
 }
 
-/** Add newly scanned files to the selection, keeping the first copy of each path and the existing order. */
-export const mergeSelection = (current: readonly LocalFile[], incoming: readonly LocalFile[]): MergeResult => {
-  const seen = new Set(current.map((f) => f.path));
+/** One file of the selection: the handle of its picked root plus its path below it (the page knows no disk paths). */
+export const selectionKey = (file: Pick<SelectedFile, 'handle' | 'relativePath'>): string => `${file.handle}:${file.relativePath}`;
+
+/** Add newly scanned files to the selection, keeping the first copy of each file and the existing order. */
+export const mergeSelection = (current: readonly SelectedFile[], incoming: readonly SelectedFile[]): MergeResult => {
+  const seen = new Set(current.map(selectionKey));
   const files = current.slice();
   let duplicates = 0;
   for (const file of incoming) {
-    if (seen.has(file.path)) {
+    const key = selectionKey(file);
+    if (seen.has(key)) {
       duplicates += 1;
       continue;
     }
-    seen.add(file.path);
+    seen.add(key);
     files.push(file);
   }
   return { files, added: files.length - current.length, duplicates };
 };
 
-export const removeFromSelection = (current: readonly LocalFile[], path: string): LocalFile[] =>
-  current.filter((f) => f.path !== path);
+export const removeFromSelection = (current: readonly SelectedFile[], key: string): SelectedFile[] =>
+  current.filter((f) => selectionKey(f) !== key);
 
-export const totalBytesOf = (files: readonly LocalFile[]): number => files.reduce((sum, f) => sum + f.size, 0);
+export const totalBytesOf = (files: readonly SelectedFile[]): number => files.reduce((sum, f) => sum + f.size, 0);
 
-export const isImageFile = (file: Pick<LocalFile, 'mime' | 'name'>): boolean =>
+export const isImageFile = (file: Pick<SelectedFile, 'mime' | 'name'>): boolean =>
   file.mime ? file.mime.startsWith('image/') : /\.(jpe?g|png|gif|webp|avif|tiff?|bmp|heic)$/i.test(file.name);

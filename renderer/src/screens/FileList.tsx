@@ -2,7 +2,7 @@ import { IconButton } from '../components/IconButton';
 import { CloseIcon } from '../components/Icons';
 import { VirtualList } from '../components/VirtualList';
 import { formatBytes } from '../lib/format';
-import { isImageFile } from '../lib/selection';
+import { isImageFile, selectionKey } from '../lib/selection';
 import { useSelection } from '../state/selection-store';
 import { LocalThumbnail } from './Thumbnail';
 
@@ -22,12 +22,12 @@ export const FileList = () => {
         if (!file) return null;
         return (
           <div className="file-row" data-testid="file-row">
-            <LocalThumbnail key={file.path} path={file.path} isImage={isImageFile(file)} size={32} />
-            <span className="file-path" title={file.path}>
+            <LocalThumbnail key={selectionKey(file)} handle={file.handle} relativePath={file.relativePath} isImage={isImageFile(file)} size={32} />
+            <span className="file-path" title={file.relativePath}>
               {file.relativePath}
             </span>
             <span className="file-size num">{formatBytes(file.size)}</span>
-            <IconButton label={`Remove ${file.relativePath}`} onClick={() => remove(file.path)}>
+            <IconButton label={`Remove ${file.relativePath}`} onClick={() => remove(selectionKey(file))}>
               <CloseIcon />
             </IconButton>
           </div>

@@ -56,7 +56,7 @@ export const ResultCard = ({ runId, file }: { runId: string; file: AssemblyFile 
 
   return (
     <Card className="result-card" data-testid="result-card" role="listitem" aria-label={name}>
-      <ResultThumbnail url={url} isImage={isImage} size={96} />
+      <ResultThumbnail runId={runId} url={url} isImage={isImage} size={96} />
       <div className="result-body">
         <span className="result-name" title={name}>
           {name}

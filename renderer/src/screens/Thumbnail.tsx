@@ -3,14 +3,14 @@ import { FileIcon, ImageIcon } from '../components/Icons';
 import { useDelayed } from './use-delayed';
 
 /** A reserved square that fills in with a data: URL preview; other files keep a file icon. */
-export const LocalThumbnail = ({ path, isImage, size }: { path: string; isImage: boolean; size: number }) => {
+export const LocalThumbnail = ({ handle, relativePath, isImage, size }: { handle: string; relativePath: string; isImage: boolean; size: number }) => {
   const ready = useDelayed(120);
-  const thumb = useBridgeQuery('files:thumbnail', { path, size: size * 2 }, { enabled: isImage && ready, staleTime: Infinity, gcTime: 5 * 60_000 });
+  const thumb = useBridgeQuery('files:thumbnail', { handle, relativePath, size: size * 2 }, { enabled: isImage && ready, staleTime: Infinity, gcTime: 5 * 60_000 });
   return <ThumbBox size={size} dataUrl={thumb.data?.dataUrl ?? null} isImage={isImage} />;
 };
 
-export const ResultThumbnail = ({ url, isImage, size }: { url: string | null; isImage: boolean; size: number }) => {
-  const thumb = useBridgeQuery('results:thumbnail', { url: url ?? 'about:blank', size: Math.min(512, size * 2) }, { enabled: isImage && url !== null, staleTime: Infinity });
+export const ResultThumbnail = ({ runId, url, isImage, size }: { runId: string; url: string | null; isImage: boolean; size: number }) => {
+  const thumb = useBridgeQuery('results:thumbnail', { runId, url: url ?? 'about:blank', size: Math.min(512, size * 2) }, { enabled: isImage && url !== null, staleTime: Infinity });
   return <ThumbBox size={size} dataUrl={thumb.data?.dataUrl ?? null} isImage={isImage} />;
 };
 

@@ -110,8 +110,8 @@ export const UploadView = () => {
                 <summary>Show unreadable items</summary>
                 <ul className="skipped-list mono">
                   {addFiles.data.skipped.slice(0, 200).map((s) => (
-                    <li key={s.path}>
-                      {s.path}: {s.reason}
+                    <li key={s.relativePath}>
+                      {s.relativePath}: {s.reason}
                     </li>
                   ))}
                 </ul>

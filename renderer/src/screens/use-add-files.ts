@@ -14,8 +14,8 @@ export interface AddOutcome {
 }
 
 /**
- * Dropped or picked files → paths on disk (bridge.pathsForFiles) → expanded by core (files:scan) → merged
- * into the selection. `collect` is async because dropped folders are walked first.
+ * Dropped or picked files → handles core issued for them (bridge.handlesForFiles) → expanded by core
+ * (files:scan) → merged into the selection. The page never holds a path on disk. `collect` is async because dropped folders are walked first.
  */
 export const useAddFiles = () => {
   const bridge = useBridge();
@@ -24,9 +24,9 @@ export const useAddFiles = () => {
     mutationFn: async (collect) => {
       const picked = await collect();
       if (picked.length === 0) return { added: 0, duplicates: 0, skipped: [], empty: true };
-      const roots = unwrap(await bridge.pathsForFiles(picked));
+      const roots = unwrap(await bridge.handlesForFiles(picked));
       if (roots.length === 0) return { added: 0, duplicates: 0, skipped: [], empty: true };
-      const scan = unwrap(await bridge.invoke('files:scan', { paths: roots.map((r) => r.path) }));
+      const scan = unwrap(await bridge.invoke('files:scan', { handles: roots.map((r) => r.handle) }));
       const merged = add(scan.files);
       return { added: merged.added, duplicates: merged.duplicates, skipped: scan.skipped, empty: scan.files.length === 0 && scan.skipped.length === 0 };
     },

@@ -1,11 +1,12 @@
 import { create } from 'zustand';
-import type { LocalFile } from '../../../shared/ipc/models';
+import type { SelectedFile } from '../../../shared/ipc/models';
 import { mergeSelection, removeFromSelection, type MergeResult } from '../lib/selection';
 
 interface SelectionState {
-  readonly files: readonly LocalFile[];
-  readonly add: (incoming: readonly LocalFile[]) => MergeResult;
-  readonly remove: (path: string) => void;
+  readonly files: readonly SelectedFile[];
+  readonly add: (incoming: readonly SelectedFile[]) => MergeResult;
+  /** Remove one file by its selectionKey. */
+  readonly remove: (key: string) => void;
   readonly clear: () => void;
 }
 
@@ -16,6 +17,6 @@ export const useSelection = create<SelectionState>((set, get) => ({
     set({ files: result.files });
     return result;
   },
-  remove: (path) => set({ files: removeFromSelection(get().files, path) }),
+  remove: (key) => set({ files: removeFromSelection(get().files, key) }),
   clear: () => set({ files: [] }),
 }));

@@ -1,6 +1,6 @@
-import type { AssemblylineBridge, DroppedPath, PickedFile } from '../../../../shared/ipc/bridge';
+import type { AssemblylineBridge, PickedFile, PickedRoot } from '../../../../shared/ipc/bridge';
 import type { ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload } from '../../../../shared/ipc/contract';
-import type { AppInfo, LocalFile, Run } from '../../../../shared/ipc/models';
+import type { AppInfo, Run, SelectedFile } from '../../../../shared/ipc/models';
 import type { Template } from '../../../../shared/ipc/template-models';
 import { ok, type Result } from '../../../../shared/result';
 
@@ -30,8 +30,9 @@ export const sampleAppInfo = (over: Partial<AppInfo> = {}): AppInfo => ({
   ...over,
 });
 
-export const localFile = (relativePath: string, size = 1000, mime: string | null = 'image/jpeg'): LocalFile => ({
-  path: `/home/me/${relativePath}`,
+/** The fake's handles are the picked root's name (real ones are random ids core issues). */
+export const localFile = (relativePath: string, size = 1000, mime: string | null = 'image/jpeg'): SelectedFile => ({
+  handle: `fh-${relativePath.split('/')[0] ?? relativePath}`,
   relativePath,
   name: relativePath.split('/').pop() ?? relativePath,
   size,
@@ -94,7 +95,7 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'rotations:deleteOldKey': () => notFaked(),
     'authKeys:copySecret': () => ok({ clearsInSeconds: 30 }),
     'files:scan': (req) => {
-      const files = req.paths.map((p) => localFile(p.replace(/^\/home\/me\//, '')));
+      const files = req.handles.map((h) => localFile(h.replace(/^fh-/, '')));
       return ok({ files, skipped: [], totalBytes: files.reduce((s, f) => s + f.size, 0) });
     },
     'files:thumbnail': () => ok({ dataUrl: null }),
@@ -161,10 +162,10 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
       listeners.set(event, set);
       return () => set.delete(listener as (payload: never) => void);
     },
-    async pathsForFiles(items): Promise<Result<DroppedPath[]>> {
+    async handlesForFiles(items): Promise<Result<PickedRoot[]>> {
       picked.push([...items]);
-      const roots = new Set(items.map((i) => `/home/me/${i.relativePath.split('/')[0] ?? i.relativePath}`));
-      return ok([...roots].map((path) => ({ path })));
+      const roots = new Set(items.map((i) => `fh-${i.relativePath.split('/')[0] ?? i.relativePath}`));
+      return ok([...roots].map((handle) => ({ handle })));
     },
     emit(event, payload) {
       if (event === 'run:updated') runs.set((payload as Run).runId, payload as Run);

@@ -1,0 +1,43 @@
+// Every tus error answer is the service's JSON error with a code, also those @tus/server makes itself.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixture, type Fixture } from '../testing/service-fixture';
+import { tusErrorBody } from './tus-errors';
+
+describe('tusErrorBody', () => {
+  it('maps the library texts to codes and keeps our own JSON errors', () => {
+    expect(JSON.parse(tusErrorBody(412, 'Tus-Resumable Required\n'))).toEqual({ error: 'TUS_RESUMABLE_REQUIRED', message: 'Tus-Resumable Required', http_code: 412 });
+    expect(JSON.parse(tusErrorBody(400, 'Invalid upload-length\n')).error).toBe('TUS_INVALID_HEADER');
+    expect(JSON.parse(tusErrorBody(409, 'Upload-Offset conflict\n')).error).toBe('TUS_OFFSET_CONFLICT');
+    expect(JSON.parse(tusErrorBody(413, "upload's size exceeded\n")).error).toBe('MAX_SIZE_EXCEEDED');
+    expect(JSON.parse(tusErrorBody(418, 'something new')).error).toBe('TUS_REQUEST_INVALID');
+    expect(JSON.parse(tusErrorBody(400, '')).message).toBe('The upload request failed (HTTP 400).');
+    const ours = JSON.stringify({ error: 'ASSEMBLY_NOT_UPLOADING', message: 'm', http_code: 410 });
+    expect(tusErrorBody(410, ours)).toBe(ours);
+  });
+});
+
+describe('tus error answers over HTTP', () => {
+  let fx: Fixture;
+  let tusUrl: string;
+  beforeAll(async () => {
+    fx = await startFixture();
+    tusUrl = `${fx.service.url}/resumable/files/`;
+  });
+  afterAll(async () => {
+    await fx.stop();
+  });
+
+  async function expectJsonError(res: Response, status: number, code: string): Promise<void> {
+    expect(res.status).toBe(status);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toMatchObject({ error: code, http_code: status, message: expect.any(String) });
+  }
+
+  it('answers protocol mistakes with a JSON error code', async () => {
+    await expectJsonError(await fetch(tusUrl, { method: 'POST', headers: { 'Upload-Length': '10' } }), 412, 'TUS_RESUMABLE_REQUIRED');
+    await expectJsonError(await fetch(tusUrl, { method: 'POST', headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': '-5' } }), 400, 'TUS_INVALID_HEADER');
+    await expectJsonError(await fetch(tusUrl, { method: 'POST', headers: { 'Tus-Resumable': '1.0.0' } }), 400, 'TUS_INVALID_LENGTH');
+    await expectJsonError(await fetch(tusUrl, { method: 'POST', headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': '1', 'Upload-Metadata': 'a b c d' } }), 400, 'TUS_INVALID_HEADER');
+    await expectJsonError(await fetch(`${tusUrl}${'a'.repeat(32)}_${'b'.repeat(32)}`, { method: 'PUT', headers: { 'Tus-Resumable': '1.0.0' } }), 404, 'SERVER_404');
+  });
+});
