@@ -11,7 +11,7 @@ import { createProgressCoalescer, type CoalescerFile, type ProgressCoalescer } f
 import { startUploads, type UploadBatch, type UploadEngineOptions, type UploadItem } from '../uploads/upload-engine';
 import { watchAssembly, type AssemblyWatcher } from '../watch/assembly-watcher';
 import type { RunStore, StoredRun } from './run-store';
-import { errorOfStatus, RUN_CREATING, stateOfStatus, statusFingerprint } from './run-state';
+import { deliveredUploadIds, errorOfStatus, isDelivered, RUN_CREATING, stateOfStatus, statusFingerprint } from './run-state';
 
 export interface RunManagerDeps {
   events: CoreEvents;
@@ -296,6 +296,13 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     // Unreachable right now: keep following the stored status; the watcher polls until it answers.
     const status = fresh.ok ? fresh.value : stored.status!;
     applyStatus(active, status);
+    const delivered = deliveredUploadIds(status);
+    for (const f of stored.files) {
+      if (f.state !== 'uploaded' && isDelivered(f.uploadUrl, delivered)) {
+        f.state = 'uploaded';
+        active.coalescer.update(f.fileId, { state: 'uploaded', bytesUploaded: f.size });
+      }
+    }
     if (!isAssemblyBusy(status)) {
       for (const f of stored.files) if (f.state !== 'uploaded') active.coalescer.update(f.fileId, { state: 'canceled' });
       return finish(active);

@@ -4,6 +4,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalService, type LocalService } from '../../../service/index';
 import { PRESETS } from '../../../shared/api/presets';
@@ -122,6 +123,45 @@ describe('runs across an app restart', () => {
     const uploads = final.value.status?.uploads ?? [];
     expect(uploads).toHaveLength(1);
     expect(uploads[0]).toMatchObject({ size: bigSize, md5hash: bigMd5 });
+  }, 120_000);
+
+  it('shows a file the service received whole as uploaded, though the app died before saving that', async () => {
+    const dataDir = path.join(dir, 'data-lagging');
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(
+      path.join(dataDir, 'workspaces.json'),
+      JSON.stringify({
+        version: 1,
+        activeWorkspaceId: 'remote',
+        workspaces: [{ id: 'remote', name: 'Remote', kind: 'remote', endpoint: remote.url, authKey: remote.authKey }],
+      }),
+    );
+    const small = path.join(dir, 'in', 'small.bin');
+    await writeFile(small, randomBytes(3 * MiB));
+    const a = await startCore(dataDir);
+    await a.vault.acceptUnprotected();
+    expect((await a.vault.set('remote', remote.authSecret)).ok).toBe(true);
+    const start = await a.handlers['runs:start']({
+      files: [{ handle: a.files.register(small), relativePath: 'small.bin', name: 'small.bin', size: 3 * MiB, mime: null }],
+      instructions: { steps: storeOriginals.steps },
+    });
+    expect(start.ok).toBe(true);
+    if (!start.ok) return;
+    expect((await a.runs.settled(start.value.runId)).ok).toBe(true);
+    await a.close();
+    // A kill -9 between the last PATCH and saving its answer: the store still says "uploading, 2 MiB".
+    const db = new Database(path.join(dataDir, 'core.sqlite'));
+    db.prepare("UPDATE runs SET finished = 0, state = 'ASSEMBLY_UPLOADING' WHERE run_id = ?").run(start.value.runId);
+    db.prepare("UPDATE run_files SET state = 'uploading', bytes_uploaded = ? WHERE run_id = ?").run(2 * MiB, start.value.runId);
+    db.close();
+
+    const b = await startCore(dataDir);
+    const after = await b.runs.settled(start.value.runId);
+    expect(after.ok).toBe(true);
+    if (!after.ok) return;
+    expect(after.value.state).toBe('ASSEMBLY_COMPLETED');
+    expect(after.value.files[0]).toMatchObject({ state: 'uploaded', bytesUploaded: 3 * MiB });
+    expect(after.value.totals).toMatchObject({ filesUploaded: 1, bytesUploaded: 3 * MiB });
   }, 120_000);
 
   it('lists earlier runs after a restart, and resumes an upload when the embedded service restarted too', async () => {

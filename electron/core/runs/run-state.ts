@@ -39,3 +39,21 @@ export function statusFingerprint(status: AssemblyStatus | null): string {
     status.execution_duration,
   ].join('|');
 }
+
+/** The last path segment of a tus upload URL: the same upload whatever host or port the URL was given with. */
+const uploadIdOf = (url: string): string => url.replace(/[?#].*$/, '').replace(/\/+$/, '').split('/').pop() ?? url;
+
+/**
+ * The tus uploads a status record shows as delivered whole. After a crash the run store may lag behind the
+ * service (the app died between the last PATCH and saving its state); the service's word wins.
+ */
+export function deliveredUploadIds(status: AssemblyStatus): Set<string> {
+  const ids = new Set<string>();
+  for (const upload of status.uploads ?? []) if (upload.tus_upload_url) ids.add(uploadIdOf(upload.tus_upload_url));
+  for (const t of status.tus_uploads ?? []) if (t.finished && t.upload_url) ids.add(uploadIdOf(t.upload_url));
+  return ids;
+}
+
+/** Whether a file's stored upload URL is among the delivered uploads. */
+export const isDelivered = (uploadUrl: string | null, delivered: Set<string>): boolean =>
+  uploadUrl !== null && delivered.has(uploadIdOf(uploadUrl));
