@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
 import { resolveInside } from '../files/inside-dir';
 import { TusCode } from './tus-acceptance';
-import { tusErrorBody } from './tus-errors';
+import { tusErrorBody, tusErrorStatus } from './tus-errors';
 
 export const TUS_PATH = '/resumable/files';
 /** The spec's OPTIONS table, exactly. (Concatenation is advertised as the spec requires; @tus/file-store rejects Upload-Concat requests.) */
@@ -36,7 +36,8 @@ class JsonErrorServer extends Server {
   override write(context: Parameters<Server['write']>[0], headers: Headers, status: number, body = ''): ReturnType<Server['write']> {
     if (status < 400) return super.write(context, headers, status, body);
     headers.set('Content-Type', 'application/json; charset=utf-8');
-    return super.write(context, headers, status, tusErrorBody(status, body));
+    const answered = tusErrorStatus(status);
+    return super.write(context, headers, answered, tusErrorBody(answered, body));
   }
 }
 

@@ -32,6 +32,12 @@ function isApiErrorBody(body: string): boolean {
   }
 }
 
+/**
+ * The status for a tus error answer: the library's 501 for Upload-Concat (advertised, as the spec's table
+ * requires, but not stored by @tus/file-store) is a request this service refuses, not a server fault.
+ */
+export const tusErrorStatus = (status: number): number => (status === 501 ? 400 : status);
+
 /** The JSON error body for a tus error answer; an error body that already is ours is kept as it is. */
 export function tusErrorBody(status: number, body: string): string {
   if (isApiErrorBody(body)) return body;
