@@ -84,6 +84,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
 
   // The embedded service runs in its own process: a hang or crash there never freezes or ends the app.
   let serviceError: string | null = null;
+  let firstAdopted = false;
   const adoptService = async (ready: ServiceReady) => {
     const local = workspaces.get(LOCAL_WORKSPACE_ID);
     if (local?.endpoint !== ready.url || local.authKey !== ready.authKey) await workspaces.ensureLocal(ready.url, ready.authKey);
@@ -95,8 +96,11 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     port: ports.localService?.port ?? 0,
     ...ports.localService?.supervision,
     onStatus: (status) => events.emit('service:status', status),
-    // A restart keeps port, key and secret; a first start after a failed one brings them in now.
-    onReady: (ready) => void adoptService(ready).catch(() => undefined),
+    // A restart keeps port, key and secret; a first start after a failed one brings them in now. (The
+    // first start is adopted below, awaited, so the two never write workspaces.json at once.)
+    onReady: (ready) => {
+      if (firstAdopted) void adoptService(ready).catch(() => undefined);
+    },
   });
   let service: ServiceReady | null = null;
   try {
@@ -106,6 +110,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   }
   if (service) await adoptService(service);
   else await workspaces.ensureLocal('', '');
+  firstAdopted = true;
 
   const secretOf = async (workspaceId: string): Promise<string | null> => {
     const stored = await vault.get(workspaceId);
