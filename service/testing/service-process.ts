@@ -13,13 +13,33 @@ export interface ServiceProcess {
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
+const killGroup = (pid: number): void => {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // ESRCH: already gone.
+  }
+};
+
+/** Services still running when the test process exits are ended with it. */
+const live = new Set<number>();
+process.once('exit', () => {
+  for (const pid of live) killGroup(pid);
+});
+
 export async function spawnService(args: string[], env: Record<string, string> = {}): Promise<ServiceProcess> {
-  // tsx directly (what the npm script runs) so signals and /proc/<pid> belong to the service itself.
-  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'service/cli.ts', ...args], {
+  // Node with tsx's loader, not tsx's CLI (which runs the service in a grandchild that a kill of the CLI
+  // leaves running): signals and /proc/<pid> belong to the service itself. Its own process group, so a
+  // kill also ends what it started (ffmpeg), and a test that dies early leaves nothing behind.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'service/cli.ts', ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
+  const pid = child.pid!;
+  live.add(pid);
+  child.once('exit', () => live.delete(pid));
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -44,7 +64,7 @@ export async function spawnService(args: string[], env: Record<string, string> =
     child,
     output: () => out,
     kill: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      killGroup(pid);
       await exited;
     },
   };
