@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import { startSftpServer, type SftpServer } from '../../service/testing/sftp-server';
 import { expect, test } from '../fixtures/app';
 import { generatePhotoFolder } from '../fixtures/images';
-import { repoPath } from '../fixtures/paths';
+import { screenshotPath } from '../fixtures/paths';
 
 let sftp: SftpServer;
 test.beforeAll(async () => {
@@ -49,9 +49,9 @@ test('an admin stores SFTP credentials, exports a folder through a Template that
   await ui.getByRole('button', { name: 'Save credentials' }).click();
   await expect(row).toContainText('private_key set');
   await ui.emulateMedia({ colorScheme: 'light' });
-  await ui.screenshot({ path: repoPath('docs/screenshots/credentials.png') });
+  await ui.screenshot({ path: screenshotPath('credentials.png') });
   await ui.emulateMedia({ colorScheme: 'dark' });
-  await ui.screenshot({ path: repoPath('docs/screenshots/credentials-dark.png') });
+  await ui.screenshot({ path: screenshotPath('credentials-dark.png') });
   await ui.emulateMedia({ colorScheme: 'light' });
 
   // A Template whose storage step names the credentials.

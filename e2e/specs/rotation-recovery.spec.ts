@@ -6,7 +6,7 @@ import { createRecordingDesktop } from '../../electron/core/ports/recording-desk
 import { launchBrowserApp, type BrowserApp, type BrowserAppOptions } from '../../electron/web/launch';
 import { startLocalService, type LocalService } from '../../service/index';
 import { expect, test } from '../fixtures/app';
-import { repoPath } from '../fixtures/paths';
+import { repoPath, screenshotPath } from '../fixtures/paths';
 
 const version = (JSON.parse(readFileSync(repoPath('package.json'), 'utf8')) as { version: string }).version;
 
@@ -51,7 +51,7 @@ test('a rotation cut short is reported, rolls back cleanly, and after a restart 
     const panel = ui.getByTestId('rotation-panel').first();
     await expect(panel).toHaveAttribute('data-state', 'interrupted');
     await expect(panel).toContainText('Stopped before "Deactivate the old key"');
-    await ui.screenshot({ path: repoPath('docs/screenshots/rotation-interrupted.png') });
+    await ui.screenshot({ path: screenshotPath('rotation-interrupted.png') });
 
     // Roll back: the workspace is on the old key again, which still works; the new key is gone.
     await panel.getByRole('button', { name: 'Roll back' }).click();

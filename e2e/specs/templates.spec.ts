@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/app';
 import { generatePhotoFolder } from '../fixtures/images';
-import { repoPath } from '../fixtures/paths';
+import { screenshotPath } from '../fixtures/paths';
 
 const content = (width: number, robot = '/image/resize') =>
   JSON.stringify(
@@ -49,7 +49,7 @@ test('an admin creates a Template, finds it, runs it on a folder, edits it with 
   await expect(ui.locator('.cm-lint-marker-error').first()).toBeVisible();
   await expect(save).toBeDisabled();
   await ui.emulateMedia({ colorScheme: 'light' });
-  await ui.screenshot({ path: repoPath('docs/screenshots/template-editor-error.png') });
+  await ui.screenshot({ path: screenshotPath('template-editor-error.png') });
 
   await setEditorText(ui, content(200));
   await expect(check).toContainText('Looks valid');
@@ -73,9 +73,9 @@ test('an admin creates a Template, finds it, runs it on a folder, edits it with 
   await ui.getByLabel('Show built-in').uncheck();
   await ui.locator('.template-row', { hasText: 'Holiday thumbnails' }).click();
   await ui.emulateMedia({ colorScheme: 'light' });
-  await ui.screenshot({ path: repoPath('docs/screenshots/templates.png') });
+  await ui.screenshot({ path: screenshotPath('templates.png') });
   await ui.emulateMedia({ colorScheme: 'dark' });
-  await ui.screenshot({ path: repoPath('docs/screenshots/templates-dark.png') });
+  await ui.screenshot({ path: screenshotPath('templates-dark.png') });
   await ui.emulateMedia({ colorScheme: 'light' });
 
   // Run it on a folder.
@@ -101,7 +101,7 @@ test('an admin creates a Template, finds it, runs it on a folder, edits it with 
   const dialog = ui.getByRole('dialog', { name: 'Review your changes' });
   await expect(dialog.getByTestId('template-diff')).toContainText('300');
   await expect(dialog.locator('.cm-changedLine').first()).toBeVisible();
-  await ui.screenshot({ path: repoPath('docs/screenshots/template-diff.png') });
+  await ui.screenshot({ path: screenshotPath('template-diff.png') });
   await dialog.getByRole('button', { name: 'Save changes' }).click();
   await expect(ui.getByTestId('template-detail').locator('.cm-content')).toContainText('300');
 

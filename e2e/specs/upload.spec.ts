@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { expect, test } from '../fixtures/app';
 import { generatePhotoFolder } from '../fixtures/images';
-import { repoPath } from '../fixtures/paths';
+import { screenshotPath } from '../fixtures/paths';
 
 test('a user adds a folder and dropped photos, resizes them to 1024 px and sees the results', async ({ ui, workDir, running }) => {
   const { dir, images } = await generatePhotoFolder(workDir, 'photos');
@@ -75,7 +75,7 @@ test('a user adds a folder and dropped photos, resizes them to 1024 px and sees 
   // Wait for the previews so the screenshot in the README shows them.
   await expect(ui.locator('.result-card img').first()).toBeVisible();
   await ui.emulateMedia({ colorScheme: 'light' });
-  await ui.screenshot({ path: repoPath('docs/screenshots/upload-complete.png'), fullPage: false });
+  await ui.screenshot({ path: screenshotPath('upload-complete.png'), fullPage: false });
   await ui.emulateMedia({ colorScheme: 'dark' });
-  await ui.screenshot({ path: repoPath('docs/screenshots/upload-complete-dark.png'), fullPage: false });
+  await ui.screenshot({ path: screenshotPath('upload-complete-dark.png'), fullPage: false });
 });
