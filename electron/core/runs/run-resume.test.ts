@@ -55,6 +55,19 @@ async function startCore(dataDir: string): Promise<Core> {
   return core;
 }
 
+/** A data dir whose active workspace is the standalone service (standing in for a remote deployment). */
+async function useRemoteWorkspace(dataDir: string): Promise<void> {
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(
+    path.join(dataDir, 'workspaces.json'),
+    JSON.stringify({
+      version: 1,
+      activeWorkspaceId: 'remote',
+      workspaces: [{ id: 'remote', name: 'Remote', kind: 'remote', endpoint: remote.url, authKey: remote.authKey }],
+    }),
+  );
+}
+
 /** Resolves once the run has this many bytes confirmed, then closes the core as an app quit would. */
 function closeAfterBytes(core: Core, bytes: number): Promise<void> {
   return new Promise((resolve) => {
@@ -84,15 +97,7 @@ afterAll(async () => {
 describe('runs across an app restart', () => {
   it('resumes an unfinished upload from the offset the service confirmed, into the same Assembly', async () => {
     const dataDir = path.join(dir, 'data-remote');
-    await mkdir(dataDir, { recursive: true });
-    await writeFile(
-      path.join(dataDir, 'workspaces.json'),
-      JSON.stringify({
-        version: 1,
-        activeWorkspaceId: 'remote',
-        workspaces: [{ id: 'remote', name: 'Remote', kind: 'remote', endpoint: remote.url, authKey: remote.authKey }],
-      }),
-    );
+    await useRemoteWorkspace(dataDir);
     const a = await startCore(dataDir);
     expect((await a.vault.acceptUnprotected()).backend).toBe('unprotected-file');
     expect((await a.vault.set('remote', remote.authSecret)).ok).toBe(true);
@@ -127,15 +132,7 @@ describe('runs across an app restart', () => {
 
   it('shows a file the service received whole as uploaded, though the app died before saving that', async () => {
     const dataDir = path.join(dir, 'data-lagging');
-    await mkdir(dataDir, { recursive: true });
-    await writeFile(
-      path.join(dataDir, 'workspaces.json'),
-      JSON.stringify({
-        version: 1,
-        activeWorkspaceId: 'remote',
-        workspaces: [{ id: 'remote', name: 'Remote', kind: 'remote', endpoint: remote.url, authKey: remote.authKey }],
-      }),
-    );
+    await useRemoteWorkspace(dataDir);
     const small = path.join(dir, 'in', 'small.bin');
     await writeFile(small, randomBytes(3 * MiB));
     const a = await startCore(dataDir);
