@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '../fixtures/app';
+import { screenshotPath } from '../fixtures/paths';
 
 // The embedded service runs in its own process; the page tells the user what happens to it and to the
 // app itself, instead of keeping a green dot and "Uploading" while nothing answers.
@@ -23,6 +24,7 @@ test('the local service is killed mid-upload: the header says it restarts, and t
   const banner = ui.getByRole('alert', { name: 'Connection' });
   await expect(banner).toContainText('Local service restarting…');
   await expect(ui.getByTestId('connection-dot')).toHaveAttribute('aria-label', 'Local service not running');
+  await ui.screenshot({ path: screenshotPath('service-restarting.png') });
   // Back on the same port: the banner goes, the dot is green, and the upload resumed to the end.
   await expect(banner).toHaveCount(0);
   await expect(ui.getByTestId('connection-dot')).toHaveAttribute('aria-label', 'Connected');
@@ -38,4 +40,5 @@ test('the app goes away: the page says it is disconnected instead of showing a g
   // What the user does next fails at once with a clear code rather than hanging.
   await ui.getByRole('button', { name: 'Activity' }).click();
   await expect(ui.getByText('HOST_DISCONNECTED').first()).toBeVisible();
+  await ui.screenshot({ path: screenshotPath('host-disconnected.png') });
 });
