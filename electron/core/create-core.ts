@@ -113,10 +113,12 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   firstAdopted = true;
 
   const secretOf = async (workspaceId: string): Promise<string | null> => {
-    const stored = await vault.get(workspaceId);
-    if (stored) return stored;
-    // The Local workspace keeps working without a secure vault: its secret is in memory only.
-    return workspaceId === LOCAL_WORKSPACE_ID ? (supervisor.current()?.authSecret ?? null) : null;
+    // The embedded service told core its secret itself: for its own key that is the truth, whatever the
+    // keyring holds (another app instance on the same keyring may have written its own). It also keeps
+    // the Local workspace working without a secure vault, the secret then in memory only.
+    const live = workspaceId === LOCAL_WORKSPACE_ID ? supervisor.current() : null;
+    if (live && workspaces.get(LOCAL_WORKSPACE_ID)?.authKey === live.authKey) return live.authSecret;
+    return await vault.get(workspaceId);
   };
 
   const clients = new Map<string, { key: string; api: ApiClient }>();
