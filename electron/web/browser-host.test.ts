@@ -1,13 +1,11 @@
-import { mkdtemp, mkdir, readFile, rm, writeFile, readdir } from 'node:fs/promises';
+import { readFile, writeFile, readdir } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createCore, type Core } from '../core/create-core';
-import { createFileSecretStore } from '../core/vault/file-secret-store';
-import { startBrowserHost, type BrowserHost } from './browser-host';
-import { createRecordingDesktop } from '../core/ports/recording-desktop';
+import { type Core } from '../core/create-core';
+import type { BrowserHost } from './browser-host';
+import { startTestHost, type TestHost } from './testing/test-host';
 
 interface Answer {
   status: number;
@@ -49,35 +47,22 @@ describe('browser host', () => {
   let cookie: string;
   let own: Record<string, string>;
 
+  let testHost: TestHost;
+
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'browser-host-'));
-    const rendererDir = path.join(dir, 'renderer');
-    await mkdir(path.join(rendererDir, 'assets'), { recursive: true });
-    await writeFile(
-      path.join(rendererDir, 'index.html'),
-      '<!doctype html><html><head><script type="module" src="/assets/app.js"></script></head><body></body></html>',
-    );
-    await writeFile(path.join(rendererDir, 'assets', 'app.js'), 'console.log("app")');
-    await writeFile(path.join(dir, 'page-bridge.js'), 'window.bridgeLoaded = true');
-    core = await createCore({
-      dataDir: path.join(dir, 'data'),
-      downloadsDir: path.join(dir, 'downloads'),
-      secretStore: createFileSecretStore(path.join(dir, 'secrets.json')),
-      desktop: createRecordingDesktop(),
-      host: 'browser',
-      version: 'test',
+    testHost = await startTestHost({
+      prefix: 'browser-host-',
+      renderer: {
+        'index.html': '<!doctype html><html><head><script type="module" src="/assets/app.js"></script></head><body></body></html>',
+        'assets/app.js': 'console.log("app")',
+      },
+      pageBridge: 'window.bridgeLoaded = true',
     });
-    host = await startBrowserHost({ core, rendererDir, pageBridgeFile: path.join(dir, 'page-bridge.js') });
-    token = new URL(host.url).searchParams.get('token') ?? '';
-    cookie = `assemblyline_token=${token}`;
-    own = { cookie, origin: host.origin };
+    ({ dir, core, host, token, own } = testHost);
+    cookie = testHost.own.cookie;
   });
 
-  afterAll(async () => {
-    await host?.close();
-    await core?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => testHost?.close());
 
   it('prints a loopback URL with a 256-bit token', () => {
     expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);

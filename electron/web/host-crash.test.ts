@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -7,10 +7,10 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createCore, type Core } from '../core/create-core';
-import { createRecordingDesktop } from '../core/ports/recording-desktop';
+import { type Core } from '../core/create-core';
 import { createUnavailableSecretStore } from '../core/vault/unavailable-secret-store';
-import { startBrowserHost, type BrowserHost } from './browser-host';
+import type { BrowserHost } from './browser-host';
+import { startTestHost, type TestHost } from './testing/test-host';
 
 // Finding 7: a 244-character file name (Linux allows 255) ended the browser host with an unhandled
 // ENAMETOOLONG from staging, and with it every running upload. No stray rejection may end a host.
@@ -34,34 +34,23 @@ function put(port: number, urlPath: string, cookie: string, origin: string): Pro
 }
 
 describe('the browser host survives what used to end it', () => {
-  let dir: string;
   let core: Core;
   let host: BrowserHost;
   let cookie: string;
 
+  let testHost: TestHost;
+
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'al-host-crash-'));
-    const rendererDir = path.join(dir, 'renderer');
-    await mkdir(rendererDir, { recursive: true });
-    await writeFile(path.join(rendererDir, 'index.html'), '<!doctype html><html><body></body></html>');
-    await writeFile(path.join(dir, 'page-bridge.js'), 'window.bridgeLoaded = true');
-    core = await createCore({
-      dataDir: path.join(dir, 'data'),
-      downloadsDir: path.join(dir, 'downloads'),
-      secretStore: createUnavailableSecretStore('No OS keyring is available (test).'),
-      desktop: createRecordingDesktop(),
-      host: 'browser',
-      version: 'test',
+    testHost = await startTestHost({
+      prefix: 'al-host-crash-',
+      pageBridge: 'window.bridgeLoaded = true',
+      secretStore: () => createUnavailableSecretStore('No OS keyring is available (test).'),
     });
-    host = await startBrowserHost({ core, rendererDir, pageBridgeFile: path.join(dir, 'page-bridge.js') });
-    cookie = `assemblyline_token=${new URL(host.url).searchParams.get('token')}`;
+    ({ core, host } = testHost);
+    cookie = testHost.own.cookie;
   });
 
-  afterAll(async () => {
-    await host?.close();
-    await core?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => testHost?.close());
 
   it('stages a file with a 244-character name without a stray rejection, and goes on', async () => {
     const rejections: unknown[] = [];

@@ -1,14 +1,12 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createCore, type Core } from '../core/create-core';
-import { createRecordingDesktop } from '../core/ports/recording-desktop';
-import { createFileSecretStore } from '../core/vault/file-secret-store';
-import { startBrowserHost, type BrowserHost } from './browser-host';
+import { type Core } from '../core/create-core';
+import type { BrowserHost } from './browser-host';
+import { startTestHost, type TestHost } from './testing/test-host';
 import { encodeStagingUrl } from './page/page-bridge-logic';
 
 // The browser host as a page reaches it: staging by PUT, the contract over the WebSocket, the real core
@@ -48,29 +46,14 @@ async function invoke(channel: string, request: unknown): Promise<{ ok: boolean;
   return result;
 }
 
+let testHost: TestHost;
+
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'al-staging-handles-'));
-  const rendererDir = path.join(dir, 'renderer');
-  await mkdir(rendererDir, { recursive: true });
-  await writeFile(path.join(rendererDir, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
-  await writeFile(path.join(dir, 'page-bridge.js'), '');
-  core = await createCore({
-    dataDir: path.join(dir, 'data'),
-    downloadsDir: path.join(dir, 'downloads'),
-    secretStore: createFileSecretStore(path.join(dir, 'secrets.json')),
-    desktop: createRecordingDesktop(),
-    host: 'browser',
-    version: 'test',
-  });
-  host = await startBrowserHost({ core, rendererDir, pageBridgeFile: path.join(dir, 'page-bridge.js') });
-  own = { cookie: `assemblyline_token=${new URL(host.url).searchParams.get('token')}`, origin: host.origin };
+  testHost = await startTestHost({ prefix: 'al-staging-handles-' });
+  ({ dir, core, host, own } = testHost);
 }, 60_000);
 
-afterAll(async () => {
-  await host?.close();
-  await core?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => testHost?.close());
 
 describe('browser host: the page names files by handle only', () => {
   it('refuses a page that sends raw paths instead of handles', async () => {
