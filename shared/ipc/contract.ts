@@ -21,6 +21,20 @@ import {
   templateSchema,
 } from './template-models';
 import { appErrorEventSchema, serviceStatusSchema } from './service-models';
+import {
+  draftRowSchema,
+  draftSkipSchema,
+  draftSummarySchema,
+  transferActionSchema,
+  transferChangesSchema,
+  transferOverviewSchema,
+  transferPlanSchema,
+  transferRowsPageSchema,
+  transferRowsQuerySchema,
+  transferSchema,
+  transferScopeSchema,
+  transferSettingsSchema,
+} from './transfer-models';
 import { connectionReportSchema, connectionTestRequestSchema, rotationSchema, workspaceInputSchema } from './workspace-models';
 
 /**
@@ -73,6 +87,41 @@ export const channels = {
     }),
     response: z.object({ dataUrl: z.string().nullable() }),
   },
+
+  /**
+   * The draft: the Upload view's selection, held in core so a drop of 100 000 files never crosses the
+   * bridge whole. `drafts:add` starts walking the picked roots (handles from bridge.handlesForFiles) and
+   * answers at once; counts grow while `scanning`, announced by `draft:updated`.
+   */
+  'drafts:add': { request: z.object({ handles: z.array(fileHandleSchema).min(1).max(10_000) }), response: draftSummarySchema },
+  'drafts:get': { request: z.object({}), response: draftSummarySchema },
+  'drafts:rows': {
+    request: z.object({ offset: z.number().int().nonnegative(), limit: z.number().int().min(1).max(1_000) }),
+    response: z.object({ total: z.number().int(), rows: z.array(draftRowSchema) }),
+  },
+  /** Items of the drops that are not in the draft because they could not be read, with the reason. */
+  'drafts:skipped': {
+    request: z.object({ offset: z.number().int().nonnegative(), limit: z.number().int().min(1).max(1_000) }),
+    response: z.object({ total: z.number().int(), items: z.array(draftSkipSchema) }),
+  },
+  'drafts:remove': { request: z.object({ ids: z.array(z.string().min(1)).min(1).max(100_000) }), response: draftSummarySchema },
+  'drafts:clear': { request: z.object({}), response: draftSummarySchema },
+  /** The pre-flight summary of the draft under the current settings and these instructions. */
+  'drafts:plan': { request: z.object({ workspaceId: z.string().optional(), instructions: instructionsSchema }), response: transferPlanSchema },
+
+  /** Queue the draft (after the skip rules) as a transfer: batches into Assemblies, uploads, verifies. Empties the draft. */
+  'transfers:start': { request: z.object({ workspaceId: z.string().optional(), instructions: instructionsSchema }), response: transferSchema },
+  'transfers:overview': { request: z.object({}), response: transferOverviewSchema },
+  /** A page of file rows, filtered, ordered by batch then path, with where each batch's rows start. */
+  'transfers:rows': { request: transferRowsQuerySchema, response: transferRowsPageSchema },
+  /** Pause, resume, cancel or retry every file, a transfer, a batch, or chosen files. */
+  'transfers:control': {
+    request: z.object({ action: transferActionSchema, scope: transferScopeSchema }),
+    response: z.object({ affected: z.number().int() }),
+  },
+  'transfers:settings': { request: z.object({}), response: transferSettingsSchema },
+  /** Change settings; concurrency and the bandwidth limit apply to running transfers at once. */
+  'transfers:saveSettings': { request: transferSettingsSchema.partial(), response: transferSettingsSchema },
 
   /** Create an Assembly in the active (or given) workspace and upload the picked files to it with tus. */
   'runs:start': {
@@ -141,6 +190,10 @@ export const events = {
   'run:updated': runSchema,
   /** Upload progress: totals plus the files that changed. */
   'run:progress': runProgressSchema,
+  /** The draft changed (files added while a folder is walked, removed, cleared). */
+  'draft:updated': draftSummarySchema,
+  /** The transfer queue changed: totals and the changed transfers, batches and rows (coalesced). */
+  'transfers:changed': transferChangesSchema,
   /** A key rotation moved a step, stopped, or was rolled back. */
   'rotation:updated': rotationSchema,
   /** The embedded local service started, stopped answering, crashed or came back. */

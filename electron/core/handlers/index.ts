@@ -4,12 +4,14 @@ import type { HandlerContext } from './context';
 import { createAuthKeyHandlers } from './auth-key-handlers';
 import { createCredentialHandlers } from './credential-handlers';
 import { createDownloadLedger } from '../files/download-ledger';
+import { createDraftHandlers } from './draft-handlers';
 import { createFileHandlers } from './file-handlers';
 import { createResultHandlers } from './result-handlers';
 import { createRunHandlers } from './run-handlers';
 import { createServiceHandlers } from './service-handlers';
 import { createShellHandlers } from './shell-handlers';
 import { createTemplateHandlers } from './template-handlers';
+import { createTransferHandlers } from './transfer-handlers';
 import { createRotationHandlers } from './rotation-handlers';
 import { createSignInHandlers } from './sign-in-handlers';
 import { createWorkspaceHandlers } from './workspace-handlers';
@@ -23,7 +25,9 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createServiceHandlers(ctx),
     ...createWorkspaceHandlers(ctx),
     ...createFileHandlers(ctx),
+    ...createDraftHandlers(ctx),
     ...createRunHandlers(ctx),
+    ...createTransferHandlers(ctx),
     ...createResultHandlers(ctx, downloads),
     ...createShellHandlers(ctx, downloads),
     ...createTemplateHandlers(ctx),

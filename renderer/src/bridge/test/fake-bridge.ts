@@ -103,6 +103,19 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
       return ok({ files, skipped: [], totalBytes: files.reduce((s, f) => s + f.size, 0) });
     },
     'files:thumbnail': () => ok({ dataUrl: null }),
+    'drafts:add': () => notFaked(),
+    'drafts:get': () => notFaked(),
+    'drafts:rows': () => notFaked(),
+    'drafts:skipped': () => notFaked(),
+    'drafts:remove': () => notFaked(),
+    'drafts:clear': () => notFaked(),
+    'drafts:plan': () => notFaked(),
+    'transfers:start': () => notFaked(),
+    'transfers:overview': () => notFaked(),
+    'transfers:rows': () => notFaked(),
+    'transfers:control': () => notFaked(),
+    'transfers:settings': () => notFaked(),
+    'transfers:saveSettings': () => notFaked(),
     'runs:start': (req) => {
       const run = sampleRun({
         runId: `run-${nextRun++}`,
