@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRESETS } from '../../shared/api/presets';
 import type { EventName, EventPayload } from '../../shared/ipc/contract';
 import type { Run } from '../../shared/ipc/models';
+import type { RunUpdate } from '../../shared/ipc/run-update';
 import type { Result } from '../../shared/result';
 import { createRecordingDesktop } from './ports/recording-desktop';
 import { createCore, type Core } from './create-core';
@@ -111,7 +112,7 @@ describe('createCore with the embedded local service', () => {
     expect(progress.length).toBeLessThanOrEqual(Math.ceil(elapsed / 250) + 3);
     const last = progress[progress.length - 1]!.payload as { totals: { bytesUploaded: number } };
     expect(last.totals.bytesUploaded).toBe(totalBytes);
-    const updates = eventsOf(run.runId, 'run:updated').map((e) => (e.payload as Run).state);
+    const updates = eventsOf(run.runId, 'run:updated').map((e) => (e.payload as RunUpdate).run.state);
     expect(updates[0]).toBe('CREATING');
     expect(updates).toContain('ASSEMBLY_UPLOADING');
     expect(updates[updates.length - 1]).toBe('ASSEMBLY_COMPLETED');

@@ -20,6 +20,7 @@ import {
   templateListSchema,
   templateSchema,
 } from './template-models';
+import { runUpdateSchema } from './run-update';
 import { appErrorEventSchema, serviceStatusSchema } from './service-models';
 import {
   draftRowSchema,
@@ -186,8 +187,8 @@ export const channels = {
 
 /** Events from core to the renderer. Progress is coalesced in core (a few per second per run). */
 export const events = {
-  /** A run changed state, gained a status record or results. Carries the whole run. */
-  'run:updated': runSchema,
+  /** A run changed state, gained a status record or results: whole once, then what was appended (run-update.ts). */
+  'run:updated': runUpdateSchema,
   /** Upload progress: totals plus the files that changed. */
   'run:progress': runProgressSchema,
   /** The draft changed (files added while a folder is walked, removed, cleared). */

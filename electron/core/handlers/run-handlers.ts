@@ -1,4 +1,4 @@
-import type { LocalFile } from '../../../shared/ipc/models';
+import type { LocalFile, Run } from '../../../shared/ipc/models';
 import type { Handlers } from '../ipc/handlers';
 import { ok } from '../../../shared/result';
 import { resolvePickedFile } from '../files/picked-path';
@@ -18,8 +18,15 @@ export function createRunHandlers(ctx: HandlerContext): Pick<Handlers, 'runs:sta
       }
       return ctx.runs.start({ ...rest, files: local });
     },
-    'runs:list': async () => ok(ctx.runs.list()),
+    // Activity shows each run's header: no file rows, no upload/result lists (runs:get has them).
+    'runs:list': async () => ok(ctx.runs.list().map(runHeader)),
     'runs:get': async ({ runId }) => ctx.runs.get(runId),
     'runs:cancel': ({ runId }) => ctx.runs.cancel(runId),
   };
 }
+
+const runHeader = (run: Run): Run => {
+  if (!run.status) return { ...run, files: [] };
+  const { uploads: _uploads, results: _results, tus_uploads: _tus, ...status } = run.status;
+  return { ...run, files: [], status };
+};

@@ -11,6 +11,7 @@ import { createProgressCoalescer, type CoalescerFile, type ProgressCoalescer } f
 import { startUploads, type UploadBatch, type UploadEngineOptions, type UploadItem } from '../uploads/upload-engine';
 import { watchAssembly, type AssemblyWatcher } from '../watch/assembly-watcher';
 import type { RunStore, StoredRun } from './run-store';
+import { createRunUpdates } from './run-update-delta';
 import { deliveredUploadIds, errorOfStatus, isDelivered, RUN_CREATING, stateOfStatus, statusFingerprint } from './run-state';
 
 export interface RunManagerDeps {
@@ -84,6 +85,8 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     finish(active, { code: AppErrorCode.internal, message: cause instanceof Error ? cause.message : String(cause) });
   };
   const runs = new Map<string, ActiveRun>();
+  // run:updated carries a status whole once, then only what was appended to it.
+  const updates = createRunUpdates();
   let closing = false;
   let storeClosed = false;
   // Persistence must never break a run: a late callback after close, or a full disk, only loses history.
@@ -107,7 +110,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     persist((store) =>
       store.updateRun(run.runId, { state: run.state, error: run.error, assemblyId: run.assemblyId, status: run.status, finished: active.finished }),
     );
-    deps.events.emit('run:updated', snapshot(active));
+    deps.events.emit('run:updated', updates.next(snapshot(active)));
   }
 
   function makeActive(run: Run, api: ApiClient | null, files: LocalFile[], coalescerFiles: CoalescerFile[]): ActiveRun {

@@ -29,7 +29,7 @@ describe('Activity view', () => {
     renderWithBridge(<App />, bridge);
     const list = await screen.findByRole('list', { name: 'Recent Assemblies' });
     expect(list.textContent).toContain('Uploading');
-    bridge.emit('run:updated', sampleRun({ state: 'ASSEMBLY_COMPLETED' }));
+    bridge.emit('run:updated', { run: sampleRun({ state: 'ASSEMBLY_COMPLETED' }), delta: null });
     await waitFor(() => expect(list.textContent).toContain('Completed'));
   });
 });

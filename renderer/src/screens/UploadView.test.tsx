@@ -83,7 +83,7 @@ describe('Upload view', () => {
     // The selection is handed over to the run.
     expect(useSelection.getState().files).toHaveLength(0);
 
-    act(() => bridge.emit('run:updated', sampleRun({ runId: 'run-1', state: 'ASSEMBLY_UPLOADING' })));
+    act(() => bridge.emit('run:updated', { run: sampleRun({ runId: 'run-1', state: 'ASSEMBLY_UPLOADING' }), delta: null }));
     await waitFor(() => expect(screen.getByTestId('run-state').textContent).toBe('Uploading'));
   });
 

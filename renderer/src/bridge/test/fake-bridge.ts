@@ -1,6 +1,7 @@
 import type { AssemblylineBridge, PickedFile, PickedRoot } from '../../../../shared/ipc/bridge';
 import type { ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload } from '../../../../shared/ipc/contract';
 import type { AppInfo, Run, SelectedFile } from '../../../../shared/ipc/models';
+import type { RunUpdate } from '../../../../shared/ipc/run-update';
 import type { Template } from '../../../../shared/ipc/template-models';
 import { ok, type Result } from '../../../../shared/result';
 
@@ -185,7 +186,10 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
       return ok([...roots].map((handle) => ({ handle })));
     },
     emit(event, payload) {
-      if (event === 'run:updated') runs.set((payload as Run).runId, payload as Run);
+      if (event === 'run:updated') {
+        const { run } = payload as RunUpdate;
+        runs.set(run.runId, run);
+      }
       for (const l of listeners.get(event) ?? []) (l as (p: typeof payload) => void)(payload);
     },
     listenerCount: (event) => listeners.get(event)?.size ?? 0,
@@ -202,6 +206,6 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
 
 /** Seed a run into the fake so runs:get finds it. */
 export const withRun = (bridge: FakeBridge, run: Run): FakeBridge => {
-  bridge.emit('run:updated', run);
+  bridge.emit('run:updated', { run, delta: null });
   return bridge;
 };
