@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 const eventsOf = (runId: string, name: EventName) =>
-  received.filter((e) => e.name === name && (e.payload as { runId: string }).runId === runId);
+  received.filter((e) => e.name === name && ((e.payload as { runId?: string }).runId ?? (e.payload as RunUpdate).run?.runId) === runId);
 
 async function waitForRun(runId: string, timeoutMs = 60_000): Promise<Run> {
   const settled = await Promise.race([
