@@ -1,4 +1,4 @@
-import picomatch from 'picomatch/posix';
+import picomatch from 'picomatch/posix.js';
 import type { SkipRules } from '../../../shared/ipc/transfer-models';
 
 /**
