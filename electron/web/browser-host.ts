@@ -7,6 +7,7 @@ import { decideAccess, newToken, sessionCookie } from './access-policy';
 import { createBridgeSocketServer, type BridgeCore } from './bridge-socket';
 import { contentTypeFor, injectPageBridge, PAGE_BRIDGE_PATH, securityHeaders } from './page-security';
 import { reportUnreadable, stageUpload, type StagingCore } from './staging-upload';
+import { BUNDLE_PATH, MAX_BUNDLE_BYTES, stageBundle } from './staging-bundle';
 import { staticFilePath } from './static-path';
 
 export const BRIDGE_SOCKET_PATH = '/bridge';
@@ -80,10 +81,21 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
         });
       return;
     }
+    if (req.method === 'POST' && rawPath.startsWith(BUNDLE_PATH)) {
+      const batchId = rawPath.slice(BUNDLE_PATH.length);
+      readSmallBody(req, MAX_BUNDLE_BYTES)
+        .then((body) => stageBundle(options.core, batchId, body))
+        .then((result) => {
+          if (result.ok) sendJson(res, 200, result.value, headers);
+          else sendJson(res, result.error.httpCode ?? 400, { error: result.error }, headers);
+        })
+        .catch((cause: unknown) => sendJson(res, 400, { error: { code: 'STAGING_BUNDLE_INVALID', message: cause instanceof Error ? cause.message : String(cause) } }, headers));
+      return;
+    }
     if (req.method === 'POST' && rawPath.startsWith('/staging/')) {
       readSmallBody(req, 128 * 1024)
-        .then((text) => {
-          const report = parseReport(text);
+        .then((body) => {
+          const report = parseReport(body.toString('utf8'));
           if (report === null) return sendJson(res, 400, { error: { code: 'STAGING_REPORT_INVALID', message: 'Send {"unreadable": "<reason>", "relativePath": "<path>"}.' } }, headers);
           const result = reportUnreadable(options.core, rawPath, report);
           if (result.ok) sendJson(res, 200, result.value, headers);
@@ -131,8 +143,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   };
 }
 
-/** A request body of at most `limit` bytes as text; longer ones are refused. */
-function readSmallBody(req: IncomingMessage, limit: number): Promise<string> {
+/** A request body of at most `limit` bytes; longer ones are refused. */
+function readSmallBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolveBody, rejectBody) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -143,7 +155,7 @@ function readSmallBody(req: IncomingMessage, limit: number): Promise<string> {
         req.destroy();
       } else chunks.push(chunk);
     });
-    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolveBody(Buffer.concat(chunks)));
     req.on('error', rejectBody);
   });
 }

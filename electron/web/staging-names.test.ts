@@ -12,7 +12,7 @@ import { startTestHost, type TestHost } from './testing/test-host';
 
 let t: TestHost;
 
-function send(method: 'PUT' | 'POST', urlPath: string, body: string): Promise<{ status: number; body: string }> {
+function send(method: 'PUT' | 'POST', urlPath: string, body: string | Buffer): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port: t.host.port, method, path: urlPath, headers: { host: `127.0.0.1:${t.host.port}`, ...t.own } }, (res) => {
       let text = '';
@@ -106,5 +106,35 @@ describe('browser host staging: every name a file system allows', () => {
     await t.core.drafts.idle();
     expect((await invoke<{ items: DraftSkip[] }>('drafts:skipped', { offset: 0, limit: 10 })).items).toEqual([{ relativePath: 'card', reason: 'x' }]);
     expect((await send('POST', encodeStagingUrl('unread3', 'card'), 'not json')).status).toBe(400);
+  });
+
+  it('stages many small files in one bundle, each answered on its own, and refuses a bundle whose bytes do not add up', async () => {
+    const files = [
+      { relativePath: 'bundle/a: one.jpg', bytes: Buffer.from('first') },
+      { relativePath: 'bundle/sub/#2 ?.jpg', bytes: Buffer.from('second!') },
+      { relativePath: 'bundle/empty.txt', bytes: Buffer.alloc(0) },
+      { relativePath: 'bundle/../escape.txt', bytes: Buffer.from('no') },
+    ];
+    const manifest = JSON.stringify({ files: files.map((f) => ({ relativePath: f.relativePath, size: f.bytes.length })) });
+    const body = Buffer.concat([Buffer.from(`${manifest}\n`), ...files.map((f) => f.bytes)]);
+    const res = await send('POST', '/staging-bundle/bundle1', body);
+    expect(res.status, res.body).toBe(200);
+    const { results } = JSON.parse(res.body) as { results: { handle?: string; error?: { code: string } }[] };
+    expect(results.slice(0, 3).every((r) => r.handle === results[0]!.handle)).toBe(true);
+    expect(results[3]!.error?.code).toBe('STAGING_PATH_INVALID');
+    await invoke('drafts:clear', {});
+    await invoke('drafts:add', { handles: [results[0]!.handle] });
+    await t.core.drafts.idle();
+    const rows = await invoke<{ rows: DraftRow[] }>('drafts:rows', { offset: 0, limit: 10 });
+    expect(rows.rows.map((r) => [r.relativePath, r.size])).toEqual([
+      ['bundle/a: one.jpg', 5],
+      ['bundle/empty.txt', 0],
+      ['bundle/sub/#2 ?.jpg', 7],
+    ]);
+    const short = Buffer.concat([Buffer.from(`${JSON.stringify({ files: [{ relativePath: 'x/a', size: 10 }] })}\n`), Buffer.from('only5')]);
+    const refused = await send('POST', '/staging-bundle/bundle2', short);
+    expect(refused.status).toBe(400);
+    expect((JSON.parse(refused.body) as { error: { code: string } }).error.code).toBe('STAGING_BUNDLE_LENGTH_MISMATCH');
+    expect((await send('POST', '/staging-bundle/bundle3', 'no manifest')).status).toBe(400);
   });
 });

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { err, ok, type Result } from '../../shared/result';
 import type { FileHandleRegistry } from '../core/files/file-handles';
-import { resolveStagingPath, StagingErrorCode } from './staging-path';
+import { resolveStagingPath, StagingErrorCode, type StagingTarget } from './staging-path';
 
 /** Where staging writes and where it registers what it staged (core's `Core` satisfies it). */
 export interface StagingCore {
@@ -33,17 +33,25 @@ export const PARTS_DIR = '.parts';
 export async function stageUpload(core: StagingCore, urlPath: string, body: IncomingMessage): Promise<Result<StagedFile>> {
   const target = resolveStagingPath(core.stagingDir, urlPath);
   if (!target.ok) return target;
-  const { filePath, rootPath, relativePath, diskRelativePath } = target.value;
+  return commitStaged(core, target.value, async (partPath) => {
+    const out = createWriteStream(partPath, { flags: 'wx' });
+    await pipeline(body, out);
+    return out.bytesWritten;
+  });
+}
+
+/** Writes one file's bytes through a partial copy into place and registers its root (see stageUpload). */
+export async function commitStaged(core: StagingCore, target: StagingTarget, write: (partPath: string) => Promise<number>): Promise<Result<StagedFile>> {
+  const { filePath, rootPath, relativePath, diskRelativePath } = target;
   const partPath = join(core.stagingDir, PARTS_DIR, `${randomBytes(8).toString('hex')}.part`);
   try {
     await mkdir(dirname(partPath), { recursive: true });
     await mkdir(dirname(filePath), { recursive: true });
-    const out = createWriteStream(partPath, { flags: 'wx' });
-    await pipeline(body, out);
+    const bytes = await write(partPath);
     await rename(partPath, filePath);
     const handle = core.files.register(rootPath);
     core.files.alias(handle, diskRelativePath, relativePath);
-    return ok({ handle, bytes: out.bytesWritten });
+    return ok({ handle, bytes });
   } catch (cause) {
     const cleanup = await rm(partPath, { force: true }).then(
       () => '',

@@ -213,9 +213,74 @@ async function stageOne(batchId: string, item: StageItem): Promise<Staged> {
   }
 }
 
+/** Files up to this size travel many to a request (a request costs the browser a few ms of CPU, whatever its size). */
+const BUNDLE_FILE_MAX_BYTES = 1024 ** 2;
+const BUNDLE_MAX_FILES = 64;
+const BUNDLE_MAX_BYTES = 8 * 1024 ** 2;
+
+type Chunk = { readonly single: StageItem } | { readonly bundle: readonly { item: StageItem; file: Blob }[] };
+
+/** Groups small files into bundles as they come; large or unreadable ones go alone. */
+async function* chunked(items: AsyncIterable<StageItem> | Iterable<StageItem>): AsyncGenerator<Chunk> {
+  let bundle: { item: StageItem; file: Blob }[] = [];
+  let bytes = 0;
+  for await (const item of items) {
+    let file: unknown;
+    try {
+      file = await item.getFile();
+    } catch {
+      yield { single: item };
+      continue;
+    }
+    if (!(file instanceof Blob) || file.size > BUNDLE_FILE_MAX_BYTES) {
+      yield { single: { relativePath: item.relativePath, getFile: async () => file } };
+      continue;
+    }
+    bundle.push({ item, file });
+    bytes += file.size;
+    if (bundle.length >= BUNDLE_MAX_FILES || bytes >= BUNDLE_MAX_BYTES) {
+      yield { bundle };
+      bundle = [];
+      bytes = 0;
+    }
+  }
+  if (bundle.length > 0) yield { bundle };
+}
+
 /**
- * Stage a stream of files, six at once, and answer one handle per top-level item in the order they came.
- * Unreadable files are noted on their root (core lists them); only an unreachable host fails the whole.
+ * Many small files in one POST (see electron/web/staging-bundle.ts). Anything unusual — a file read short,
+ * a network error — sends that bundle's files one by one instead, where each is probed and reported.
+ */
+async function stageBundle(batchId: string, entries: readonly { item: StageItem; file: Blob }[]): Promise<Staged[]> {
+  const oneByOne = async () => {
+    const out: Staged[] = [];
+    for (const { item, file } of entries) out.push(await stageOne(batchId, { relativePath: item.relativePath, getFile: async () => file }));
+    return out;
+  };
+  const manifest = JSON.stringify({ files: entries.map(({ item, file }) => ({ relativePath: item.relativePath, size: file.size })) });
+  let response: Response;
+  try {
+    response = await fetch(`/staging-bundle/${encodeURIComponent(batchId)}`, { method: 'POST', body: new Blob([manifest, '\n', ...entries.map((e) => e.file)]), credentials: 'same-origin' });
+  } catch {
+    if (!connected && everConnected) return entries.map(() => ({ ok: false, error: disconnected() }));
+    return oneByOne();
+  }
+  const answer = (await response.json().catch(() => null)) as { results?: ({ handle?: string } & { error?: { message: string } })[] } | null;
+  const results = answer?.results;
+  if (!response.ok || !results || results.length !== entries.length) return oneByOne();
+  return Promise.all(
+    results.map((result, i) =>
+      typeof result.handle === 'string'
+        ? ({ ok: true, handle: result.handle } as Staged)
+        : reportUnreadable(batchId, (entries[i] as { item: StageItem }).item.relativePath, `Assemblyline could not take it: ${result.error?.message ?? 'no reason given'}`),
+    ),
+  );
+}
+
+/**
+ * Stage a stream of files, six requests at once (small files bundled), and answer one handle per
+ * top-level item in the order they came. Unreadable files are noted on their root (core lists them);
+ * only an unreachable host fails the whole.
  */
 async function stageAll(items: AsyncIterable<StageItem> | Iterable<StageItem>): Promise<Result<PickedRoot[]>> {
   const batchId = crypto.randomUUID();
@@ -223,15 +288,27 @@ async function stageAll(items: AsyncIterable<StageItem> | Iterable<StageItem>): 
   const handles: (string | undefined)[] = [];
   let failure: ReturnType<typeof disconnected> | null = null;
   const maybeYield = createYielder();
+  const noteOrder = (relativePath: string) => {
+    const root = rootSegmentOf(relativePath);
+    if (!order.has(root)) order.set(root, order.size);
+    return order.get(root) as number;
+  };
+  const settle = (relativePath: string, staged: Staged) => {
+    if (!staged.ok) failure ??= staged.error;
+    else handles[noteOrder(relativePath)] ??= staged.handle;
+  };
   await forEachLimit(
-    items,
+    chunked(items),
     STAGING_CONCURRENCY,
-    async (item) => {
-      const root = rootSegmentOf(item.relativePath);
-      if (!order.has(root)) order.set(root, order.size);
-      const staged = await stageOne(batchId, item);
-      if (!staged.ok) failure ??= staged.error;
-      else handles[order.get(root) as number] ??= staged.handle;
+    async (chunk) => {
+      if ('single' in chunk) {
+        noteOrder(chunk.single.relativePath);
+        settle(chunk.single.relativePath, await stageOne(batchId, chunk.single));
+      } else {
+        for (const { item } of chunk.bundle) noteOrder(item.relativePath);
+        const staged = await stageBundle(batchId, chunk.bundle);
+        staged.forEach((result, i) => settle((chunk.bundle[i] as { item: StageItem }).item.relativePath, result));
+      }
       await maybeYield();
     },
     () => failure !== null,
