@@ -1,3 +1,5 @@
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { expect, test } from '../fixtures/app';
 
 /**
@@ -155,4 +157,51 @@ test('picks a 2,000-file folder through the directory picker without a long task
   }, outcome.roots!.map((r) => r.handle));
   expect(rows.skipped).toBe(0);
   expect([...rows.paths].sort()).toEqual([...expected].sort());
+});
+
+test('a picked file that became unreadable is skipped with its reason; the rest of the drop is added', async ({ running, ui, workDir }) => {
+  if (running.kind !== 'browser-host') throw new Error('folder-pick.spec.ts is about the browser host');
+  await expect(ui.getByTestId('drop-zone')).toBeVisible();
+  const keep = path.join(workDir, 'keep.txt');
+  const gone = path.join(workDir, 'gone.txt');
+  await writeFile(keep, 'stays');
+  await writeFile(gone, 'about to vanish');
+  // A file input of our own, so each File is backed by the real file on disk, as a user's pick is.
+  await ui.evaluate(() => {
+    const doc = (globalThis as unknown as { document: { createElement(t: 'input'): { type: string; id: string; multiple: boolean }; body: { append(n: unknown): void } } }).document;
+    const input = doc.createElement('input');
+    input.type = 'file';
+    input.id = 'probe-input';
+    input.multiple = true;
+    doc.body.append(input);
+  });
+  await ui.locator('#probe-input').setInputFiles([keep, gone]);
+  // The page has seen the files (their sizes, as when it lists a drop); then one vanishes before staging.
+  const sizes = await ui.evaluate(() =>
+    Array.from((globalThis as unknown as { document: { getElementById(id: string): { files: { size: number }[] } } }).document.getElementById('probe-input').files, (f) => f.size),
+  );
+  expect(sizes).toEqual([5, 15]);
+  await rm(gone);
+  const answer = await ui.evaluate(async () => {
+    const g = globalThis as unknown as PageGlobals & {
+      document: { getElementById(id: string): { files: { name: string }[] } };
+      assemblyline: { handlesForFiles(items: object[]): Promise<{ ok: boolean; value?: { handle: string }[]; error?: { code: string } }> };
+    };
+    const files = Array.from(g.document.getElementById('probe-input').files);
+    const staged = await g.assemblyline.handlesForFiles(files.map((file) => ({ file, relativePath: file.name })));
+    if (!staged.ok || !staged.value) return { staged };
+    await g.assemblyline.invoke('drafts:clear', {});
+    await g.assemblyline.invoke('drafts:add', { handles: staged.value.map((r) => r.handle) });
+    for (;;) {
+      const summary = (await g.assemblyline.invoke('drafts:get', {})).value as { scanning: boolean };
+      if (!summary.scanning) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const rows = (await g.assemblyline.invoke('drafts:rows', { offset: 0, limit: 10 })).value as { rows: { relativePath: string }[] };
+    const skipped = (await g.assemblyline.invoke('drafts:skipped', { offset: 0, limit: 10 })).value as { items: { relativePath: string; reason: string }[] };
+    return { staged, rows: rows.rows.map((r) => r.relativePath), skipped: skipped.items };
+  });
+  expect(answer.staged.ok).toBe(true);
+  expect(answer.rows).toEqual(['keep.txt']);
+  expect(answer.skipped).toEqual([{ relativePath: 'gone.txt', reason: expect.stringMatching(/^The browser could not read it/) }]);
 });
