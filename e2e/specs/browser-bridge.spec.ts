@@ -1,13 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { expect, test } from '../fixtures/app';
-
-/** The little of the DOM the probe uses (e2e code is typed without DOM types). */
-interface ProbeDocument {
-  createElement(tag: 'input'): { type: string; id: string };
-  getElementById(id: string): { files: { size: number }[] };
-  body: { append(node: unknown): void };
-}
 
 interface PageResult {
   ok: boolean;

@@ -25,7 +25,7 @@ const MAX_SEGMENT_LENGTH = 255;
 export const MAX_DISK_NAME_BYTES = 140;
 const BATCH_ID = /^[A-Za-z0-9_-]{1,64}$/;
 // NUL is the one character no file system allows in a name.
-const FORBIDDEN_CHARS = /\u0000/;
+const hasNul = (segment: string) => segment.includes('\0');
 // Legal in a name on Linux and macOS (control characters too), but path syntax or trouble somewhere:
 // kept for the user, replaced on disk.
 // eslint-disable-next-line no-control-regex
@@ -64,7 +64,7 @@ export function resolveStagingPath(stagingDir: string, urlPath: string): Result<
     if (segment.length === 0) return bad('empty segment');
     if (segment === '.' || segment === '..') return bad('"." and ".." are not allowed');
     if (segment.includes('/')) return bad('encoded "/" inside a name');
-    if (FORBIDDEN_CHARS.test(segment)) return bad('NUL character in a name');
+    if (hasNul(segment)) return bad('NUL character in a name');
     if (segment.length > MAX_SEGMENT_LENGTH) return bad('a name is longer than 255 characters');
     segments.push(segment);
   }
