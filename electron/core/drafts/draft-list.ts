@@ -33,8 +33,13 @@ export class DraftList {
   private readonly shown = new Map<number, string>();
   private sizes: number[] = [];
   private mtimes: number[] = [];
-  /** Absolute paths already in the list: a file dropped twice is counted, not added. */
-  private readonly paths = new Set<string>();
+  /**
+   * A file dropped twice is counted, not added. Keyed by a 53-bit hash of its path (a number costs far less
+   * than a second copy of 100,000 path strings); a hit is confirmed against the row's own path, and the
+   * rare different path with the same hash goes to `collided`.
+   */
+  private byHash = new Map<number, number>();
+  private readonly collided = new Set<string>();
   private nextId = 1;
   bytes = 0;
   duplicates = 0;
@@ -45,6 +50,9 @@ export class DraftList {
   version = 0;
   private waiters: (() => void)[] = [];
 
+  /** `hash` is replaceable so a test can make every path collide. */
+  constructor(private readonly hash: (text: string) => number = hashOf) {}
+
   get length(): number {
     return this.ids.length;
   }
@@ -52,12 +60,15 @@ export class DraftList {
   /** Adds a file; false when the same path is already here (counted as a duplicate). */
   add(root: ListedRoot, diskRelativePath: string, relativePath: string, size: number, mtimeMs: number): boolean {
     const absolutePath = path.join(root.base, diskRelativePath);
-    if (this.paths.has(absolutePath)) {
+    const hash = this.hash(absolutePath);
+    const seen = this.byHash.get(hash);
+    if ((seen !== undefined && this.pathOf(this.at(seen)) === absolutePath) || this.collided.has(absolutePath)) {
       this.duplicates += 1;
       this.changed();
       return false;
     }
-    this.paths.add(absolutePath);
+    if (seen === undefined) this.byHash.set(hash, this.ids.length);
+    else this.collided.add(absolutePath);
     let r = this.rootIndex.get(root);
     if (r === undefined) {
       r = this.roots.push(root) - 1;
@@ -115,7 +126,7 @@ export class DraftList {
       if (ids.has(id)) {
         removed += 1;
         this.bytes -= this.sizes[i] as number;
-        this.paths.delete(this.pathOf(this.at(i)));
+        this.collided.delete(this.pathOf(this.at(i)));
         this.shown.delete(id);
         continue;
       }
@@ -129,7 +140,19 @@ export class DraftList {
       w += 1;
     }
     for (const column of [this.ids, this.rootOf, this.diskRel, this.sizes, this.mtimes]) column.length = w;
-    if (removed > 0) this.changed();
+    if (removed > 0) {
+      // Rows moved: index them again (a path in `collided` whose first holder left is indexed by hash now).
+      this.byHash = new Map();
+      for (let i = 0; i < w; i += 1) {
+        const key = this.pathOf(this.at(i));
+        const hash = this.hash(key);
+        if (!this.byHash.has(hash)) {
+          this.byHash.set(hash, i);
+          this.collided.delete(key);
+        } else if (this.pathOf(this.at(this.byHash.get(hash) as number)) !== key) this.collided.add(key);
+      }
+      this.changed();
+    }
     return removed;
   }
 
@@ -144,4 +167,18 @@ export class DraftList {
     this.waiters = [];
     for (const wake of waiters) wake();
   }
+}
+
+/** cyrb53: a fast 53-bit string hash (public domain), enough to tell 100,000 paths apart almost always. */
+export function hashOf(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
