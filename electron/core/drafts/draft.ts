@@ -58,6 +58,8 @@ export function createDraft(deps: DraftDeps): Draft {
   let list = new DraftList();
   /** Walks of the current list: cleared or closed drafts abort them. Taken ones go on feeding their transfer. */
   let controllers = new Set<AbortController>();
+  /** Every walk still running, taken ones too: closing core stops them all. */
+  const running = new Set<AbortController>();
   let labels: string[] = [];
   let timer: unknown = null;
   let lastEmit = -Infinity;
@@ -117,6 +119,7 @@ export function createDraft(deps: DraftDeps): Draft {
     } catch (cause) {
       target.skip(roots[0]?.handle ? deps.files.shownAs(roots[0].handle, path.basename(roots[0].root)) : '?', `The folder walk stopped: ${cause instanceof Error ? cause.message : String(cause)}`);
     } finally {
+      running.delete(controller);
       target.walks -= 1;
       target.changed();
       if (target === list) {
@@ -154,6 +157,7 @@ export function createDraft(deps: DraftDeps): Draft {
       for (const { handle, root } of roots) labels.push(deps.files.shownAs(handle, path.basename(root)));
       const controller = new AbortController();
       controllers.add(controller);
+      running.add(controller);
       list.walks += 1;
       list.changed();
       void walk(list, roots, controller);
@@ -211,6 +215,7 @@ export function createDraft(deps: DraftDeps): Draft {
     close() {
       closed = true;
       stopWalks();
+      for (const controller of running) controller.abort();
       if (timer !== null) clock.clearTimeout(timer);
       timer = null;
     },
