@@ -1,13 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { expect, test } from '../fixtures/app';
-
-/** The little of the DOM the probe uses (e2e code is typed without DOM types). */
-interface ProbeDocument {
-  createElement(tag: 'input'): { type: string; id: string };
-  getElementById(id: string): { files: { size: number }[] };
-  body: { append(node: unknown): void };
-}
 
 interface PageResult {
   ok: boolean;
@@ -105,33 +96,4 @@ test('a script in the page can name only what the user picked: raw paths, forged
   expect(running.desktop.external).toEqual([]);
 });
 
-test('a picked file that became unreadable gets FILE_UNREADABLE, and the host goes on', async ({ running, ui, workDir }) => {
-  if (running.kind !== 'browser-host') throw new Error('browser-bridge.spec.ts runs against the browser host only');
-  await expect(ui.getByTestId('drop-zone')).toBeVisible();
-  const file = path.join(workDir, 'gone.txt');
-  await writeFile(file, 'about to vanish');
-  // A file input of our own, so the File is backed by the real file on disk, as a user's pick is.
-  await ui.evaluate(() => {
-    const doc = (globalThis as unknown as { document: ProbeDocument }).document;
-    const input = doc.createElement('input');
-    input.type = 'file';
-    input.id = 'probe-input';
-    doc.body.append(input);
-  });
-  await ui.locator('#probe-input').setInputFiles(file);
-  // The page has seen the file (its size, as when it lists a drop); then it vanishes before staging.
-  expect(await ui.evaluate(() => (globalThis as unknown as { document: ProbeDocument }).document.getElementById('probe-input').files[0]?.size)).toBe(15);
-  await rm(file);
-  const answer = await ui.evaluate(async () => {
-    const g = globalThis as unknown as {
-      document: ProbeDocument;
-      assemblyline: { handlesForFiles(items: object[]): Promise<PageResult>; invoke(c: string, r: object): Promise<PageResult> };
-    };
-    const picked = g.document.getElementById('probe-input').files[0];
-    const staged = await g.assemblyline.handlesForFiles([{ file: picked, relativePath: 'gone.txt' }]);
-    const after = await g.assemblyline.invoke('app:info', {});
-    return { staged, alive: after.ok };
-  });
-  expect(answer.staged).toMatchObject({ ok: false, error: { code: 'FILE_UNREADABLE', message: expect.stringContaining('gone.txt') } });
-  expect(answer.alive).toBe(true);
-});
+// A picked file that became unreadable: see folder-pick.spec.ts (it is skipped with its reason, the rest of the drop goes on).

@@ -11,6 +11,9 @@ import { superviseLocalService, type SupervisorOptions } from './local-service/s
 import type { ServiceProcessPort, ServiceReady } from './ports/service-process';
 import { pruneStaging, removeFinishedBatches } from './files/staging-janitor';
 import { createHandlers } from './handlers/index';
+import type { DraftPorts } from './handlers/draft-handlers';
+import { createDraft, type Draft } from './drafts/draft';
+import { DEFAULT_TRANSFER_SETTINGS } from '../../shared/ipc/transfer-models';
 import type { Handlers } from './ipc/handlers';
 import type { DesktopPort } from './ports/desktop';
 import type { SecretStore } from './ports/secret-store';
@@ -55,6 +58,8 @@ export interface Core {
   stagingDir: string;
   /** Hosts register what the user picked here; the page gets only the handles. */
   files: FileHandleRegistry;
+  /** The Upload view's selection (drafts:*); `take()` hands it to a transfer. */
+  drafts: Draft;
   /** For host UI beyond the contract (e.g. accepting an unprotected secret store). */
   vault: Vault;
   /** Runs (persisted in `<dataDir>/core.sqlite`); `settled(runId)` waits for a run to end. */
@@ -176,6 +181,9 @@ export async function createCore(ports: CorePorts): Promise<Core> {
 
   const clipboard = createClipboardGuard(ports.desktop, ports.clipboardClearMs ?? 30_000);
   const files = createFileHandleRegistry();
+  // The engine keeps the transfer settings (transfers:settings); until it is wired here, the defaults.
+  const draftPorts: DraftPorts = { getSettings: () => DEFAULT_TRANSFER_SETTINGS };
+  const drafts = createDraft({ files, emit: (summary) => events.emit('draft:updated', summary), getSettings: () => draftPorts.getSettings() });
 
   const ctx: HandlerContext = {
     version: ports.version,
@@ -191,6 +199,8 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     workspaces,
     runs,
     files,
+    drafts,
+    draftPorts,
     rotation,
     desktop: ports.desktop,
     clipboard,
@@ -207,6 +217,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     onEvent: (listener) => events.on(listener),
     stagingDir,
     files,
+    drafts,
     vault,
     runs,
     get localServiceUrl() {
@@ -219,6 +230,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
       closed = true;
       // A copied secret does not outlive the app on the clipboard.
       await clipboard.flush();
+      drafts.close();
       await runs.close();
       await supervisor.close();
     },

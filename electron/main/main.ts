@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, clipboard, ipcMain, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
 import Store from 'electron-store';
 import { createCore, type Core } from '../core/create-core';
 import { guardProcess } from '../core/process-guard';
@@ -39,7 +39,18 @@ async function start(): Promise<void> {
     // The embedded service in a utilityProcess: a hang or crash there never freezes or ends the app.
     localService: { process: createUtilityServiceProcess(utilityProcess, join(appDir, 'dist', 'electron', 'service-child.cjs')) },
   });
-  registerIpc(ipcMain, core, () => BrowserWindow.getAllWindows().map((w) => w.webContents));
+  registerIpc(
+    ipcMain,
+    core,
+    () => BrowserWindow.getAllWindows().map((w) => w.webContents),
+    // The native folder dialog (bridge.pickFolder), attached to the window that asked.
+    async (sender) => {
+      const options = { properties: ['openDirectory', 'multiSelections'] as ('openDirectory' | 'multiSelections')[] };
+      const window = sender ? BrowserWindow.fromWebContents(sender) : null;
+      const answer = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
+      return answer.canceled ? null : answer.filePaths;
+    },
+  );
   createAppWindow(BrowserWindow, join(appDir, 'dist', 'electron', 'preload.cjs'));
 }
 

@@ -2,7 +2,7 @@ import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'ele
 import type { AssemblylineBridge, PickedFile, PickedRoot } from '../../shared/ipc/bridge';
 import { BRIDGE_GLOBAL } from '../../shared/ipc/bridge';
 import type { ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload } from '../../shared/ipc/contract';
-import { ELECTRON_EVENT_CHANNEL, ELECTRON_INVOKE_CHANNEL, ELECTRON_PICK_CHANNEL } from '../../shared/ipc/electron-channels';
+import { ELECTRON_EVENT_CHANNEL, ELECTRON_INVOKE_CHANNEL, ELECTRON_PICK_CHANNEL, ELECTRON_PICK_FOLDER_CHANNEL } from '../../shared/ipc/electron-channels';
 import { rootForPickedFile, uniqueInOrder } from '../../shared/ipc/picked-roots';
 import { AppErrorCode, err, ok, type Result } from '../../shared/result';
 
@@ -49,5 +49,14 @@ async function handlesForFiles(items: readonly PickedFile[]): Promise<Result<Pic
   }
 }
 
-const bridge: AssemblylineBridge = { host: 'electron', invoke, on, handlesForFiles };
+/** The native folder dialog, shown by main; the page gets handles (or null: canceled), never paths. */
+async function pickFolder(): Promise<Result<PickedRoot[] | null>> {
+  try {
+    return (await ipcRenderer.invoke(ELECTRON_PICK_FOLDER_CHANNEL)) as Result<PickedRoot[] | null>;
+  } catch (cause) {
+    return err(AppErrorCode.internal, cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+const bridge: AssemblylineBridge = { host: 'electron', invoke, on, handlesForFiles, pickFolder };
 contextBridge.exposeInMainWorld(BRIDGE_GLOBAL, bridge);

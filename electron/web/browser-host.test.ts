@@ -182,7 +182,7 @@ describe('browser host', () => {
       '/staging/..%2fb1/x.txt',
       '/staging/b1',
       `/staging/b1/${'x'.repeat(300)}.txt`,
-      `/staging/b1/${Array.from({ length: 60 }, () => 'abcdefghijklmnopqrst').join('/')}`,
+      `/staging/b1/${Array.from({ length: 220 }, () => 'abcdefghijklmnopqrst').join('/')}`,
     ];
     for (const p of bad) {
       const res = await send(host.port, { method: 'PUT', path: p, headers: own, body: 'x' });

@@ -6,7 +6,8 @@ import type { Duplex } from 'node:stream';
 import { decideAccess, newToken, sessionCookie } from './access-policy';
 import { createBridgeSocketServer, type BridgeCore } from './bridge-socket';
 import { contentTypeFor, injectPageBridge, PAGE_BRIDGE_PATH, securityHeaders } from './page-security';
-import { stageUpload, type StagingCore } from './staging-upload';
+import { reportUnreadable, stageUpload, type StagingCore } from './staging-upload';
+import { BUNDLE_PATH, MAX_BUNDLE_BYTES, stageBundle } from './staging-bundle';
 import { staticFilePath } from './static-path';
 
 export const BRIDGE_SOCKET_PATH = '/bridge';
@@ -54,7 +55,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       queryToken: url.searchParams.get('token'),
     });
 
-  const server = createServer((req, res) => {
+  // Staging URLs carry the user's relative path (up to 4,096 characters, percent-encoded): allow long heads.
+  const server = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const access = gate(req, url);
     const headers = securityHeaders(port);
@@ -77,6 +79,29 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
           const message = cause instanceof Error ? cause.message : String(cause);
           sendJson(res, 500, { error: { code: STAGING_FAILED, message: `Could not stage the file: ${message}` } }, headers);
         });
+      return;
+    }
+    if (req.method === 'POST' && rawPath.startsWith(BUNDLE_PATH)) {
+      const batchId = rawPath.slice(BUNDLE_PATH.length);
+      readSmallBody(req, MAX_BUNDLE_BYTES)
+        .then((body) => stageBundle(options.core, batchId, body))
+        .then((result) => {
+          if (result.ok) sendJson(res, 200, result.value, headers);
+          else sendJson(res, result.error.httpCode ?? 400, { error: result.error }, headers);
+        })
+        .catch((cause: unknown) => sendJson(res, 400, { error: { code: 'STAGING_BUNDLE_INVALID', message: cause instanceof Error ? cause.message : String(cause) } }, headers));
+      return;
+    }
+    if (req.method === 'POST' && rawPath.startsWith('/staging/')) {
+      readSmallBody(req, 128 * 1024)
+        .then((body) => {
+          const report = parseReport(body.toString('utf8'));
+          if (report === null) return sendJson(res, 400, { error: { code: 'STAGING_REPORT_INVALID', message: 'Send {"unreadable": "<reason>", "relativePath": "<path>"}.' } }, headers);
+          const result = reportUnreadable(options.core, rawPath, report);
+          if (result.ok) sendJson(res, 200, result.value, headers);
+          else sendJson(res, result.error.httpCode ?? 400, { error: result.error }, headers);
+        })
+        .catch((cause: unknown) => sendJson(res, 400, { error: { code: 'STAGING_REPORT_INVALID', message: cause instanceof Error ? cause.message : String(cause) } }, headers));
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -116,6 +141,34 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
     },
   };
+}
+
+/** A request body of at most `limit` bytes; longer ones are refused. */
+function readSmallBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolveBody, rejectBody) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        rejectBody(new Error(`The report is longer than ${limit} bytes.`));
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolveBody(Buffer.concat(chunks)));
+    req.on('error', rejectBody);
+  });
+}
+
+/** `{"unreadable": reason, "relativePath": path}`: what the page could not read, and why. */
+function parseReport(text: string): { reason: string; relativePath: string } | null {
+  try {
+    const body = JSON.parse(text) as { unreadable?: unknown; relativePath?: unknown };
+    if (typeof body.unreadable !== 'string' || typeof body.relativePath !== 'string') return null;
+    return { reason: body.unreadable, relativePath: body.relativePath };
+  } catch {
+    return null;
+  }
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {

@@ -10,7 +10,13 @@ export const StagingErrorCode = {
   conflict: 'STAGING_PATH_CONFLICT',
 } as const;
 
-export const MAX_STAGING_PATH_LENGTH = 1024;
+/** Longest relative path a page may stage (Linux's PATH_MAX; a folder picked there can be this deep). */
+export const MAX_STAGING_PATH_LENGTH = 4096;
+/**
+ * Longest absolute path staging writes as is (macOS allows 1,024 bytes). A deeper file is kept directly
+ * below its root folder under a hashed name; the user's path is kept beside it (handle aliases).
+ */
+export const MAX_DISK_PATH_BYTES = 1000;
 const MAX_SEGMENT_LENGTH = 255;
 /**
  * Longest name staging writes as is. Linux allows 255 bytes, some file systems (eCryptfs) 143, and a
@@ -18,11 +24,12 @@ const MAX_SEGMENT_LENGTH = 255;
  */
 export const MAX_DISK_NAME_BYTES = 140;
 const BATCH_ID = /^[A-Za-z0-9_-]{1,64}$/;
-// Control characters (NUL included) never appear in a name a user picked.
+// NUL is the one character no file system allows in a name.
+const hasNul = (segment: string) => segment.includes('\0');
+// Legal in a name on Linux and macOS (control characters too), but path syntax or trouble somewhere:
+// kept for the user, replaced on disk.
 // eslint-disable-next-line no-control-regex
-const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f]/;
-// Legal in a name on Linux and macOS, but path syntax somewhere: kept for the user, replaced on disk.
-const RESERVED_CHARS = /[\\:*?"<>|]/;
+const RESERVED_CHARS = /[\\:*?"<>|\u0001-\u001f\u007f]/;
 
 export interface StagingTarget {
   readonly batchId: string;
@@ -43,7 +50,8 @@ export interface StagingTarget {
 export function resolveStagingPath(stagingDir: string, urlPath: string): Result<StagingTarget> {
   const bad = (why: string) => err(StagingErrorCode.invalidPath, `Invalid staging path: ${why}`, { httpCode: 400 });
   if (!urlPath.startsWith('/staging/')) return bad('must start with /staging/');
-  if (urlPath.length > MAX_STAGING_PATH_LENGTH * 3) return bad('too long');
+  // Percent-encoded UTF-8: up to 9 characters per character of the path.
+  if (urlPath.length > MAX_STAGING_PATH_LENGTH * 9 + 200) return bad('too long');
   const rawSegments = urlPath.slice('/staging/'.length).split('/');
   const segments: string[] = [];
   for (const raw of rawSegments) {
@@ -56,7 +64,7 @@ export function resolveStagingPath(stagingDir: string, urlPath: string): Result<
     if (segment.length === 0) return bad('empty segment');
     if (segment === '.' || segment === '..') return bad('"." and ".." are not allowed');
     if (segment.includes('/')) return bad('encoded "/" inside a name');
-    if (FORBIDDEN_CHARS.test(segment)) return bad('control character in a name');
+    if (hasNul(segment)) return bad('NUL character in a name');
     if (segment.length > MAX_SEGMENT_LENGTH) return bad('a name is longer than 255 characters');
     segments.push(segment);
   }
@@ -66,7 +74,10 @@ export function resolveStagingPath(stagingDir: string, urlPath: string): Result<
   const relativePath = rest.join('/');
   if (relativePath.length > MAX_STAGING_PATH_LENGTH) return bad(`longer than ${MAX_STAGING_PATH_LENGTH} characters`);
   const batchDir = resolve(stagingDir, batchId);
-  const diskSegments = rest.map(diskNameFor);
+  let diskSegments = rest.map(diskNameFor);
+  if (rest.length > 2 && Buffer.byteLength(resolve(batchDir, ...diskSegments)) > MAX_DISK_PATH_BYTES) {
+    diskSegments = [diskSegments[0] as string, flatDiskName(rest.slice(1).join('/'))];
+  }
   const filePath = resolve(batchDir, ...diskSegments);
   const inside = relative(batchDir, filePath);
   // Belt and braces: the segment checks already exclude escapes; this catches anything they missed.
@@ -91,6 +102,20 @@ export function diskNameFor(segment: string): string {
   const stem = (ext ? segment.slice(0, -ext.length) : segment).replace(new RegExp(RESERVED_CHARS.source, 'g'), '_');
   const budget = MAX_DISK_NAME_BYTES - Buffer.byteLength(`~${hash}${ext}`);
   return `${truncateUtf8(stem, budget)}~${hash}${ext}`;
+}
+
+/**
+ * The name a file too deep for the disk gets directly below its root: its own name's start, `~~`, a hash of
+ * its whole path below the root (two deep files never share one) and the extension.
+ */
+export function flatDiskName(pathBelowRoot: string): string {
+  const name = pathBelowRoot.slice(pathBelowRoot.lastIndexOf('/') + 1);
+  const hash = createHash('sha256').update(pathBelowRoot).digest('hex').slice(0, 16);
+  const dot = name.lastIndexOf('.');
+  const rawExt = dot > 0 ? name.slice(dot) : '';
+  const ext = /^\.[A-Za-z0-9]{1,15}$/.test(rawExt) ? rawExt : '';
+  const stem = (ext ? name.slice(0, -ext.length) : name).replace(new RegExp(RESERVED_CHARS.source, 'g'), '_').replace(/^\.+/, '_');
+  return `${truncateUtf8(stem, 60)}~~${hash}${ext}`;
 }
 
 /** The longest prefix of `text` (whole code points) that fits in `maxBytes` of UTF-8. */

@@ -18,6 +18,15 @@ export interface AssemblylineBridge {
    * staged. The page never sees or sends a path on disk.
    */
   handlesForFiles(items: readonly PickedFile[]): Promise<Result<PickedRoot[]>>;
+  /**
+   * Let the user pick one or more folders with the system's own folder dialog and answer one handle per
+   * picked folder, for `drafts:add` (or `files:scan`); null when the user canceled. Electron: a native
+   * dialog, read in place. Browser host: the directory picker (`showDirectoryPicker`), walked and staged
+   * in small slices, so a page of 2,000 files never freezes (unlike `<input webkitdirectory>`). A file the
+   * browser cannot read is not staged: core lists it under `drafts:skipped` with the reason. Absent where
+   * the host cannot pick folders (a browser without the directory picker): fall back to the file input.
+   */
+  pickFolder?(): Promise<Result<PickedRoot[] | null>>;
   readonly host: 'electron' | 'browser';
   /**
    * Browser host only (Electron's IPC cannot drop): the link to the host went down or came back. While it

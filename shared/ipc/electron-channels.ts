@@ -7,3 +7,5 @@
 export const ELECTRON_INVOKE_CHANNEL = 'assemblyline:invoke';
 export const ELECTRON_EVENT_CHANNEL = 'assemblyline:event';
 export const ELECTRON_PICK_CHANNEL = 'assemblyline:pick';
+/** The preload's folder picker: main shows the native folder dialog and answers handles (or null: canceled). */
+export const ELECTRON_PICK_FOLDER_CHANNEL = 'assemblyline:pickFolder';

@@ -33,6 +33,13 @@ export interface FileHandleRegistry {
   resolve(handle: string, relativePath: string): Result<string>;
   /** The relative path the user sees for a relative path on disk below a handle's root. */
   shownAs(handle: string, diskRelativePath: string): string;
+  /**
+   * Record an item of this root the host could not take (the browser host: the page could not read a
+   * file, so nothing was staged), as the user sees it and why. Listed once by the next walk of the root.
+   */
+  noteUnreadable(handle: string, relativePath: string, reason: string): void;
+  /** The notes of a root, handed over once (a later walk of the same root does not list them again). */
+  takeUnreadable(handle: string): { relativePath: string; reason: string }[];
 }
 
 interface Entry {
@@ -41,7 +48,11 @@ interface Entry {
   /** disk relative path → user's, and back; empty unless the host shortened names. */
   readonly toUser: Map<string, string>;
   readonly toDisk: Map<string, string>;
+  unreadable: { relativePath: string; reason: string }[];
 }
+
+/** Notes kept per root: a page cannot grow core's memory without bound by reporting failures. */
+const MAX_NOTES_PER_ROOT = 100_000;
 
 const DEFAULT_TTL_MS = 12 * 60 * 60_000;
 const DEFAULT_MAX_HANDLES = 10_000;
@@ -80,7 +91,7 @@ export function createFileHandleRegistry(options: FileHandleRegistryOptions = {}
       const existing = byRoot.get(root);
       if (existing && live(existing).ok) return existing;
       const handle = newId();
-      entries.set(handle, { root, lastUsed: now(), toUser: new Map(), toDisk: new Map() });
+      entries.set(handle, { root, lastUsed: now(), toUser: new Map(), toDisk: new Map(), unreadable: [] });
       byRoot.set(root, handle);
       while (entries.size > maxHandles) forget(entries.keys().next().value as string);
       return handle;
@@ -102,6 +113,17 @@ export function createFileHandleRegistry(options: FileHandleRegistryOptions = {}
     },
     shownAs(handle, diskRelativePath) {
       return entries.get(handle)?.toUser.get(diskRelativePath) ?? diskRelativePath;
+    },
+    noteUnreadable(handle, relativePath, reason) {
+      const entry = entries.get(handle);
+      if (entry && entry.unreadable.length < MAX_NOTES_PER_ROOT) entry.unreadable.push({ relativePath, reason });
+    },
+    takeUnreadable(handle) {
+      const entry = entries.get(handle);
+      if (!entry) return [];
+      const notes = entry.unreadable;
+      entry.unreadable = [];
+      return notes;
     },
   };
 }

@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scanPaths } from './folder-scanner';
+import { scanPaths, walkPaths } from './folder-scanner';
 
 let root = '';
 
@@ -70,4 +70,58 @@ describe('scanPaths', () => {
     expect(result.files).toHaveLength(2);
     expect(result.skipped.some((s) => s.reason.includes('More than 2 files'))).toBe(true);
   });
+});
+
+describe('walkPaths (streaming)', () => {
+  it('yields a 10,000-file tree file by file in name order, folders after their files, and stops when aborted', async () => {
+    const tree = path.join(root, 'tree');
+    for (let d = 0; d < 10; d++) {
+      const dir = path.join(tree, `d${d}`, 'inner');
+      await mkdir(dir, { recursive: true });
+      await Promise.all(Array.from({ length: 1_000 }, (_, i) => writeFile(path.join(i % 2 ? dir : path.dirname(dir), `f${String(i).padStart(4, '0')}.txt`), 'x')));
+    }
+    const seen: string[] = [];
+    for await (const entry of walkPaths([tree])) if (entry.kind === 'file') seen.push(entry.relativePath);
+    expect(seen).toHaveLength(10_000);
+    expect(seen.slice(0, 2)).toEqual(['tree/d0/f0000.txt', 'tree/d0/f0002.txt']);
+    expect(seen[500]).toBe('tree/d0/inner/f0001.txt');
+    expect(seen.at(-1)).toBe('tree/d9/inner/f0999.txt');
+
+    // A cleared draft stops its walk: nothing more comes after the abort.
+    const controller = new AbortController();
+    let count = 0;
+    for await (const entry of walkPaths([tree], { signal: controller.signal })) {
+      if (entry.kind === 'file') count += 1;
+      if (count === 40) controller.abort();
+    }
+    expect(count).toBeLessThanOrEqual(40 + 32);
+  }, 60_000);
+
+  it('keeps dotfiles and OS litter when asked to (skip rules decide later) and reports what cannot be read', async () => {
+    const entries = [];
+    for await (const entry of walkPaths([path.join(root, 'photos')])) entries.push(entry);
+    const files = entries.flatMap((e) => (e.kind === 'file' ? [e.relativePath] : []));
+    expect(files).toEqual(expect.arrayContaining(['photos/.DS_Store', 'photos/sub/Thumbs.db', 'photos/a.jpg']));
+    const skipped = Object.fromEntries(entries.flatMap((e) => (e.kind === 'skip' ? [[e.relativePath, e.reason]] : [])));
+    expect(skipped['photos/broken.jpg']).toMatch(/Not found/);
+    expect(skipped['photos/pipe.jpg']).toMatch(/Not a regular file/);
+  });
+
+  it('finds a file without read permission at walk time (as an ordinary user)', async () => {
+    const dir = path.join(root, 'perm');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'ok.txt'), 'fine');
+    await writeFile(path.join(dir, 'no-read.txt'), 'secret');
+    await chmod(path.join(dir, 'no-read.txt'), 0o000);
+    const script = `import { walkPaths } from ${JSON.stringify(path.resolve('electron/core/files/folder-scanner.ts'))};
+      const out = []; for await (const e of walkPaths([${JSON.stringify(dir)}])) out.push([e.relativePath, e.kind, e.kind === 'skip' ? e.reason : '']);
+      console.log(JSON.stringify(out));`;
+    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    if (process.getuid?.() === 0) await chmod(root, 0o755);
+    const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { ...asUser, encoding: 'utf8', cwd: process.cwd() });
+    expect(JSON.parse(output)).toEqual([
+      ['perm/no-read.txt', 'skip', 'Permission denied: no read access.'],
+      ['perm/ok.txt', 'file', ''],
+    ]);
+  }, 30_000);
 });

@@ -1,6 +1,8 @@
 import type { ServiceStatus } from '../../../shared/ipc/service-models';
 import type { Result } from '../../../shared/result';
 import type { ApiClient } from '../api/api-client';
+import type { Draft } from '../drafts/draft';
+import type { DraftPorts } from './draft-handlers';
 import type { FileHandleRegistry } from '../files/file-handles';
 import type { ClipboardGuard } from '../ports/clipboard-guard';
 import type { DesktopPort } from '../ports/desktop';
@@ -24,6 +26,10 @@ export interface HandlerContext {
   runs: RunManager;
   /** Handles of what the user picked: the only files the page can name. */
   files: FileHandleRegistry;
+  /** The Upload view's selection (drafts/draft.ts); `take()` hands it to a transfer. */
+  drafts: Draft;
+  /** The transfer settings and upload history the pre-flight plan reads (wired to the engine). */
+  draftPorts: DraftPorts;
   rotation: KeyRotation;
   desktop: DesktopPort;
   /** Copies secrets to the clipboard and clears them again. */

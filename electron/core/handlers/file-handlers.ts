@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SelectedFile } from '../../../shared/ipc/models';
 import type { Handlers } from '../ipc/handlers';
@@ -18,14 +19,20 @@ export function createFileHandlers(ctx: HandlerContext): Pick<Handlers, 'files:s
         if (!root.ok) return root;
         roots.push({ handle, root: root.value });
       }
-      const scan = await scanPaths(roots.map((r) => r.root));
+      // What the host could not take (the browser host: files the page could not read), listed with the rest.
+      const notes = roots.flatMap((r) => ctx.files.takeUnreadable(r.handle).map((n) => ({ ...n, root: r.root })));
+      const noted = new Set(notes.map((n) => n.root));
+      const scan = await scanPaths(roots.map((r) => r.root).filter((root) => !noted.has(root) || existsSync(root)));
       const shown = (absolute: string) => shownPathOf(ctx.files, roots, absolute);
       const files: SelectedFile[] = [];
       for (const file of scan.files) {
         const where = shown(file.path);
         if (where) files.push({ handle: where.handle, relativePath: where.relativePath, name: lastSegment(where.relativePath), size: file.size, mime: file.mime });
       }
-      const skipped = scan.skipped.map((s) => ({ relativePath: shown(s.path)?.relativePath ?? path.basename(s.path), reason: s.reason }));
+      const skipped = [
+        ...notes.map((n) => ({ relativePath: n.relativePath, reason: n.reason })),
+        ...scan.skipped.map((s) => ({ relativePath: shown(s.path)?.relativePath ?? path.basename(s.path), reason: s.reason })),
+      ];
       return ok({ files, skipped, totalBytes: scan.totalBytes });
     },
     'files:thumbnail': async ({ handle, relativePath, size }) => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../core/create-core';
 import { createFileSecretStore } from '../../core/vault/file-secret-store';
-import { handleInvoke, handlePick, SENDER_REJECTED } from './register-ipc';
+import { handleInvoke, handlePick, handlePickFolder, SENDER_REJECTED } from './register-ipc';
 import { createRecordingDesktop } from '../../core/ports/recording-desktop';
 
 /** What Electron's IpcMainInvokeEvent carries about the sender frame (only the fields the check reads). */
@@ -59,5 +59,26 @@ describe('Electron IPC entry (handleInvoke) against the real core', () => {
     const scan = await handleInvoke(core, frame('app://app/'), { channel: 'files:scan', request: { handles: [root?.handle] } });
     expect(scan).toMatchObject({ ok: true, value: { files: [{ handle: root?.handle, relativePath: 'photos/a.txt', name: 'a.txt', size: 2 }] } });
     expect(JSON.stringify(scan)).not.toContain(dir);
+  });
+
+  it('turns the folders picked in the native dialog into handles for the draft; a canceled dialog is null', async () => {
+    const shoot = path.join(dir, 'shoot');
+    await mkdir(path.join(shoot, 'sub'), { recursive: true });
+    await writeFile(path.join(shoot, 'sub', 'b.jpg'), 'bytes');
+    // The dialog itself needs a display; what it answers is what the user chose.
+    const chose = (paths: string[] | null) => async () => paths;
+    expect(await handlePickFolder(core, frame('https://evil.example/'), chose([shoot]))).toMatchObject({ ok: false, error: { code: SENDER_REJECTED } });
+    expect(await handlePickFolder(core, frame('app://app/'), chose(null))).toEqual({ ok: true, value: null });
+    const picked = await handlePickFolder(core, frame('app://app/'), chose([shoot]));
+    if (!picked.ok || !picked.value) throw new Error('no folder picked');
+    const added = await handleInvoke(core, frame('app://app/'), { channel: 'drafts:add', request: { handles: picked.value.map((r) => r.handle) } });
+    expect(added.ok).toBe(true);
+    await core.drafts.idle();
+    const rows = await handleInvoke(core, frame('app://app/'), { channel: 'drafts:rows', request: { offset: 0, limit: 10 } });
+    expect(rows).toMatchObject({ ok: true, value: { total: 1, rows: [{ relativePath: 'shoot/sub/b.jpg', name: 'b.jpg', size: 5 }] } });
+    const failing = await handlePickFolder(core, frame('app://app/'), async () => {
+      throw new Error('no display');
+    });
+    expect(failing).toMatchObject({ ok: false, error: { code: 'INTERNAL_ERROR' } });
   });
 });

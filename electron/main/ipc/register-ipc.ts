@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { z } from 'zod';
 import type { PickedRoot } from '../../../shared/ipc/bridge';
-import { ELECTRON_EVENT_CHANNEL, ELECTRON_INVOKE_CHANNEL, ELECTRON_PICK_CHANNEL } from '../../../shared/ipc/electron-channels';
+import { ELECTRON_EVENT_CHANNEL, ELECTRON_INVOKE_CHANNEL, ELECTRON_PICK_CHANNEL, ELECTRON_PICK_FOLDER_CHANNEL } from '../../../shared/ipc/electron-channels';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
 import type { EventName, EventPayload } from '../../../shared/ipc/contract';
 import type { FileHandleRegistry } from '../../core/files/file-handles';
@@ -45,13 +45,32 @@ export function handlePick(core: IpcCore, event: Pick<IpcMainInvokeEvent, 'sende
   return ok(parsed.data.paths.map((p) => ({ handle: core.files.register(p) })));
 }
 
+/** Shows the native folder dialog for the window that asked: the picked folders' paths, or null when canceled. */
+export type FolderDialog = (sender: WebContents | null) => Promise<string[] | null>;
+
+/**
+ * The preload's folder picker: main shows the system's folder dialog (only main can), and the folders the
+ * user chose become handles. The page learns no path, and cannot name one: the dialog is the user's act.
+ */
+export async function handlePickFolder(core: IpcCore, event: Pick<IpcMainInvokeEvent, 'senderFrame'> & { sender?: WebContents }, showDialog: FolderDialog): Promise<Result<PickedRoot[] | null>> {
+  if (!isTrustedSender(senderInfo(event))) return err(SENDER_REJECTED, 'IPC from an untrusted frame was refused.');
+  try {
+    const paths = await showDialog(event.sender ?? null);
+    if (paths === null || paths.length === 0) return ok(null);
+    return ok(paths.filter((p) => path.isAbsolute(p)).map((p) => ({ handle: core.files.register(p) })));
+  } catch (cause) {
+    return err(AppErrorCode.internal, `Could not show the folder dialog: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
 /**
  * ONE handler for every contract channel and ONE event channel: the sender check happens here once,
  * and `dispatch` parses every request with the contract's schema.
  */
-export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, core: IpcCore, windows: () => WebContents[]): () => void {
+export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, core: IpcCore, windows: () => WebContents[], folderDialog?: FolderDialog): () => void {
   ipcMain.handle(ELECTRON_INVOKE_CHANNEL, (event, message: unknown) => handleInvoke(core, event, message));
   ipcMain.handle(ELECTRON_PICK_CHANNEL, (event, message: unknown) => handlePick(core, event, message));
+  if (folderDialog) ipcMain.handle(ELECTRON_PICK_FOLDER_CHANNEL, (event) => handlePickFolder(core, event, folderDialog));
   const unsubscribe = core.onEvent((event, payload) => {
     for (const contents of windows()) if (!contents.isDestroyed()) contents.send(ELECTRON_EVENT_CHANNEL, { event, payload });
   });
@@ -59,5 +78,6 @@ export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, 
     unsubscribe();
     ipcMain.removeHandler(ELECTRON_INVOKE_CHANNEL);
     ipcMain.removeHandler(ELECTRON_PICK_CHANNEL);
+    if (folderDialog) ipcMain.removeHandler(ELECTRON_PICK_FOLDER_CHANNEL);
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeStagingUrl, mapLimit, nextBackoffMs } from './page-bridge-logic';
+import { createYielder, encodeStagingUrl, forEachLimit, mapLimit, nextBackoffMs, rootSegmentOf } from './page-bridge-logic';
 
 describe('page bridge logic', () => {
   it('backs off exponentially up to 5 s between reconnects', () => {
@@ -20,5 +20,46 @@ describe('page bridge logic', () => {
     });
     expect(out).toEqual([60, 20, 40, 10, 2]);
     expect(peak).toBe(2);
+  });
+});
+
+describe('streaming staging helpers', () => {
+  it('runs a streamed source with a bounded number at once, and stops taking items when told', async () => {
+    async function* source() {
+      for (let i = 0; i < 20; i++) yield i;
+    }
+    let running = 0;
+    let peak = 0;
+    const done: number[] = [];
+    await forEachLimit(source(), 6, async (i) => {
+      running += 1;
+      peak = Math.max(peak, running);
+      await new Promise((r) => setTimeout(r, 1 + (i % 3)));
+      done.push(i);
+      running -= 1;
+    });
+    expect(done.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(peak).toBe(6);
+    const taken: number[] = [];
+    await forEachLimit([1, 2, 3, 4, 5], 1, async (i) => void taken.push(i), () => taken.length >= 2);
+    expect(taken).toEqual([1, 2]);
+  });
+
+  it('yields to the event loop only once a slice of work has passed', async () => {
+    let clock = 0;
+    let sleeps = 0;
+    const maybeYield = createYielder(8, () => clock, async () => void (sleeps += 1));
+    clock = 5;
+    await maybeYield();
+    expect(sleeps).toBe(0);
+    clock = 9;
+    await maybeYield();
+    await maybeYield();
+    expect(sleeps).toBe(1);
+  });
+
+  it('names the top-level item of a path', () => {
+    expect(rootSegmentOf('photos/sub/a.jpg')).toBe('photos');
+    expect(rootSegmentOf('a.jpg')).toBe('a.jpg');
   });
 });

@@ -24,3 +24,46 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, task: (
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
+
+/**
+ * Run `task` over everything `source` yields, at most `limit` at once, without first collecting the
+ * source (a folder walk streams into staging). Stops taking new items once `stopped()` says so.
+ */
+export async function forEachLimit<T>(
+  source: AsyncIterable<T> | Iterable<T>,
+  limit: number,
+  task: (item: T) => Promise<void>,
+  stopped: () => boolean = () => false,
+): Promise<void> {
+  const iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : toAsync(source[Symbol.iterator]());
+  const worker = async () => {
+    while (!stopped()) {
+      const next = await iterator.next();
+      if (next.done) return;
+      await task(next.value);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
+}
+
+function toAsync<T>(iterator: Iterator<T>): AsyncIterator<T> {
+  return { next: async () => iterator.next() };
+}
+
+/**
+ * Keeps a busy loop from becoming a long task: `maybeYield()` gives the event loop a turn (a macrotask,
+ * not a microtask) once `sliceMs` of work has passed since the last one.
+ */
+export function createYielder(sliceMs = 8, now: () => number = () => performance.now(), sleep: () => Promise<void> = () => new Promise((r) => setTimeout(r, 0))) {
+  let last = now();
+  return async function maybeYield(): Promise<void> {
+    if (now() - last < sliceMs) return;
+    await sleep();
+    last = now();
+  };
+}
+
+/** The top-level item a file belongs to: `photos` for `photos/sub/a.jpg`, the name for a loose file. */
+export function rootSegmentOf(relativePath: string): string {
+  return relativePath.split('/').find((s) => s.length > 0) ?? relativePath;
+}

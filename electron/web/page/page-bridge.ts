@@ -3,7 +3,7 @@ import { BRIDGE_GLOBAL, HOST_DISCONNECTED } from '../../../shared/ipc/bridge';
 import type { ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload } from '../../../shared/ipc/contract';
 import { uniqueInOrder } from '../../../shared/ipc/picked-roots';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
-import { encodeStagingUrl, mapLimit, nextBackoffMs } from './page-bridge-logic';
+import { createYielder, encodeStagingUrl, forEachLimit, nextBackoffMs, rootSegmentOf } from './page-bridge-logic';
 
 /**
  * The browser host's `window.assemblyline`: the contract over a WebSocket to the host, which dispatches
@@ -12,7 +12,6 @@ import { encodeStagingUrl, mapLimit, nextBackoffMs } from './page-bridge-logic';
  */
 
 const SEND_TIMEOUT_MS = 10_000;
-const STAGING_CONCURRENCY = 4;
 
 type Listener = (payload: unknown) => void;
 interface Pending {
@@ -135,39 +134,243 @@ function on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) 
   };
 }
 
-async function stageOne(batchId: string, item: PickedFile): Promise<Result<string>> {
-  const body = item.file as unknown;
-  if (!(body instanceof Blob)) return err(AppErrorCode.invalidRequest, `${item.relativePath} is not a file the page can read`);
-  // A file moved, deleted or unreadable since it was picked fails here, with a reason, not mid-upload.
-  // (Chromium reads a slice of a vanished file as empty rather than failing, so compare the length.)
-  const unreadable = (why: string) =>
-    err(AppErrorCode.fileUnreadable, `Could not read ${item.relativePath} (moved, deleted or not readable): ${why}`);
-  try {
-    const probe = await body.slice(0, 1).arrayBuffer();
-    if (probe.byteLength !== Math.min(1, body.size)) return unreadable('it is no longer on disk');
-  } catch (cause) {
-    return unreadable(String(cause));
-  }
+/** Chromium opens at most 6 connections per host over HTTP/1.1: one PUT on each. */
+const STAGING_CONCURRENCY = 6;
+
+/** One file to stage: its relative path and how to get its bytes (a picked File, or a directory entry's getFile). */
+interface StageItem {
+  readonly relativePath: string;
+  getFile(): Promise<unknown>;
+}
+
+/** What staging one file came to: its root's handle (staged, or noted as unreadable), or a failure of the whole drop. */
+type Staged = { ok: true; handle: string } | { ok: false; error: ReturnType<typeof disconnected> };
+
+const errorText = (cause: unknown) => (cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause));
+
+/** Tell the host a file could not be read; it keeps the reason on the file's root, for drafts:skipped. */
+async function reportUnreadable(batchId: string, relativePath: string, reason: string): Promise<Staged> {
   let response: Response;
   try {
-    response = await fetch(encodeStagingUrl(batchId, item.relativePath), { method: 'PUT', body, credentials: 'same-origin' });
+    response = await fetch(encodeStagingUrl(batchId, rootSegmentOf(relativePath)), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ unreadable: reason, relativePath }),
+      credentials: 'same-origin',
+    });
   } catch (cause) {
-    return err(AppErrorCode.network, `Could not copy ${item.relativePath} to Assemblyline (was the file moved, or did the app stop?): ${String(cause)}`);
+    return { ok: false, error: err(AppErrorCode.network, `Could not reach Assemblyline to copy ${relativePath}: ${errorText(cause)}`) };
   }
   const answer = (await response.json().catch(() => null)) as { handle?: string; error?: { code: string; message: string } } | null;
-  if (response.ok && answer && typeof answer.handle === 'string') return ok(answer.handle);
-  const error = answer?.error ?? { code: AppErrorCode.uploadFailed, message: `HTTP ${response.status}` };
-  return err(error.code, `Could not copy ${item.relativePath}: ${error.message}`, { httpCode: response.status });
+  if (response.ok && answer && typeof answer.handle === 'string') return { ok: true, handle: answer.handle };
+  return { ok: false, error: err(answer?.error?.code ?? AppErrorCode.uploadFailed, answer?.error?.message ?? `HTTP ${response.status}`) };
+}
+
+/** Reads the first byte: a file moved, deleted, changed or without permission fails here, with a reason. */
+async function probe(body: Blob): Promise<string | null> {
+  try {
+    const first = await body.slice(0, 1).arrayBuffer();
+    // Chromium reads a slice of a vanished file as empty rather than failing: compare the length.
+    return first.byteLength === Math.min(1, body.size) ? null : 'it is no longer on disk';
+  } catch (cause) {
+    return errorText(cause);
+  }
+}
+
+/**
+ * Copy one file to the host. A file that cannot be read, or that the host refuses, never fails the drop:
+ * it is reported as unreadable with the reason and the rest goes on. Only a host that cannot be reached
+ * at all fails the whole drop.
+ */
+async function stageOne(batchId: string, item: StageItem): Promise<Staged> {
+  const unreadable = (why: string) => reportUnreadable(batchId, item.relativePath, `The browser could not read it (moved, changed or no permission): ${why}`);
+  let body: unknown;
+  try {
+    body = await item.getFile();
+  } catch (cause) {
+    return unreadable(errorText(cause));
+  }
+  if (!(body instanceof Blob)) return unreadable('not a file the page can read');
+  for (let attempt = 1; ; attempt += 1) {
+    const problem = await probe(body);
+    if (problem !== null) return unreadable(problem);
+    let response: Response;
+    try {
+      response = await fetch(encodeStagingUrl(batchId, item.relativePath), { method: 'PUT', body, credentials: 'same-origin' });
+    } catch (cause) {
+      // A read failing mid-body looks like a network error here: the probe tells the two apart.
+      if (!connected && everConnected) return { ok: false, error: disconnected() };
+      if (attempt < 2) continue;
+      const again = await probe(body);
+      return again !== null ? unreadable(again) : reportUnreadable(batchId, item.relativePath, `Could not be copied to Assemblyline: ${errorText(cause)}`);
+    }
+    const answer = (await response.json().catch(() => null)) as { handle?: string; error?: { code: string; message: string } } | null;
+    if (response.ok && answer && typeof answer.handle === 'string') return { ok: true, handle: answer.handle };
+    const error = answer?.error ?? { code: AppErrorCode.uploadFailed, message: `HTTP ${response.status}` };
+    // A full disk on the host fails every file alike: say so once.
+    if (response.status === 507) return { ok: false, error: err(error.code, `Could not copy ${item.relativePath}: ${error.message}`, { httpCode: 507 }) };
+    return reportUnreadable(batchId, item.relativePath, `Assemblyline could not take it: ${error.message}`);
+  }
+}
+
+/** Files up to this size travel many to a request (a request costs the browser a few ms of CPU, whatever its size). */
+const BUNDLE_FILE_MAX_BYTES = 1024 ** 2;
+const BUNDLE_MAX_FILES = 64;
+const BUNDLE_MAX_BYTES = 8 * 1024 ** 2;
+
+type Chunk = { readonly single: StageItem } | { readonly bundle: readonly { item: StageItem; file: Blob }[] };
+
+/** Groups small files into bundles as they come; large or unreadable ones go alone. */
+async function* chunked(items: AsyncIterable<StageItem> | Iterable<StageItem>): AsyncGenerator<Chunk> {
+  let bundle: { item: StageItem; file: Blob }[] = [];
+  let bytes = 0;
+  for await (const item of items) {
+    let file: unknown;
+    try {
+      file = await item.getFile();
+    } catch {
+      yield { single: item };
+      continue;
+    }
+    if (!(file instanceof Blob) || file.size > BUNDLE_FILE_MAX_BYTES) {
+      yield { single: { relativePath: item.relativePath, getFile: async () => file } };
+      continue;
+    }
+    bundle.push({ item, file });
+    bytes += file.size;
+    if (bundle.length >= BUNDLE_MAX_FILES || bytes >= BUNDLE_MAX_BYTES) {
+      yield { bundle };
+      bundle = [];
+      bytes = 0;
+    }
+  }
+  if (bundle.length > 0) yield { bundle };
+}
+
+/**
+ * Many small files in one POST (see electron/web/staging-bundle.ts). Anything unusual — a file read short,
+ * a network error — sends that bundle's files one by one instead, where each is probed and reported.
+ */
+async function stageBundle(batchId: string, entries: readonly { item: StageItem; file: Blob }[]): Promise<Staged[]> {
+  const oneByOne = async () => {
+    const out: Staged[] = [];
+    for (const { item, file } of entries) out.push(await stageOne(batchId, { relativePath: item.relativePath, getFile: async () => file }));
+    return out;
+  };
+  const manifest = JSON.stringify({ files: entries.map(({ item, file }) => ({ relativePath: item.relativePath, size: file.size })) });
+  let response: Response;
+  try {
+    response = await fetch(`/staging-bundle/${encodeURIComponent(batchId)}`, { method: 'POST', body: new Blob([manifest, '\n', ...entries.map((e) => e.file)]), credentials: 'same-origin' });
+  } catch {
+    if (!connected && everConnected) return entries.map(() => ({ ok: false, error: disconnected() }));
+    return oneByOne();
+  }
+  const answer = (await response.json().catch(() => null)) as { results?: ({ handle?: string } & { error?: { message: string } })[] } | null;
+  const results = answer?.results;
+  if (!response.ok || !results || results.length !== entries.length) return oneByOne();
+  return Promise.all(
+    results.map((result, i) =>
+      typeof result.handle === 'string'
+        ? ({ ok: true, handle: result.handle } as Staged)
+        : reportUnreadable(batchId, (entries[i] as { item: StageItem }).item.relativePath, `Assemblyline could not take it: ${result.error?.message ?? 'no reason given'}`),
+    ),
+  );
+}
+
+/**
+ * Stage a stream of files, six requests at once (small files bundled), and answer one handle per
+ * top-level item in the order they came. Unreadable files are noted on their root (core lists them);
+ * only an unreachable host fails the whole.
+ */
+async function stageAll(items: AsyncIterable<StageItem> | Iterable<StageItem>): Promise<Result<PickedRoot[]>> {
+  const batchId = crypto.randomUUID();
+  const order = new Map<string, number>();
+  const handles: (string | undefined)[] = [];
+  let failure: ReturnType<typeof disconnected> | null = null;
+  const maybeYield = createYielder();
+  const noteOrder = (relativePath: string) => {
+    const root = rootSegmentOf(relativePath);
+    if (!order.has(root)) order.set(root, order.size);
+    return order.get(root) as number;
+  };
+  const settle = (relativePath: string, staged: Staged) => {
+    if (!staged.ok) failure ??= staged.error;
+    else handles[noteOrder(relativePath)] ??= staged.handle;
+  };
+  await forEachLimit(
+    chunked(items),
+    STAGING_CONCURRENCY,
+    async (chunk) => {
+      if ('single' in chunk) {
+        noteOrder(chunk.single.relativePath);
+        settle(chunk.single.relativePath, await stageOne(batchId, chunk.single));
+      } else {
+        for (const { item } of chunk.bundle) noteOrder(item.relativePath);
+        const staged = await stageBundle(batchId, chunk.bundle);
+        staged.forEach((result, i) => settle((chunk.bundle[i] as { item: StageItem }).item.relativePath, result));
+      }
+      await maybeYield();
+    },
+    () => failure !== null,
+  );
+  if (failure) return failure;
+  return ok(uniqueInOrder(handles.filter((h): h is string => typeof h === 'string')).map((handle) => ({ handle })));
 }
 
 /** The host stages each file's bytes and answers the handle of its top-level root; the page never gets a path. */
-async function handlesForFiles(items: readonly PickedFile[]): Promise<Result<PickedRoot[]>> {
-  const batchId = crypto.randomUUID();
-  const results = await mapLimit(items, STAGING_CONCURRENCY, (item) => stageOne(batchId, item));
-  const failure = results.find((r) => !r.ok);
-  if (failure && !failure.ok) return failure;
-  const handles = results.flatMap((r) => (r.ok ? [r.value] : []));
-  return ok(uniqueInOrder(handles).map((handle) => ({ handle })));
+function handlesForFiles(items: readonly PickedFile[]): Promise<Result<PickedRoot[]>> {
+  return stageAll(items.map((item) => ({ relativePath: item.relativePath, getFile: async () => item.file })));
+}
+
+/** The little of the File System Access API the folder picker uses (not in TypeScript's DOM library yet). */
+interface DirectoryHandle {
+  readonly kind: 'directory';
+  readonly name: string;
+  entries(): AsyncIterable<[string, DirectoryHandle | FileHandle]>;
+}
+interface FileHandle {
+  readonly kind: 'file';
+  readonly name: string;
+  getFile(): Promise<File>;
+}
+type DirectoryPicker = (options?: { mode?: 'read'; id?: string }) => Promise<DirectoryHandle>;
+
+/** Every file below a picked folder, streamed folder by folder, giving the event loop a turn every few ms. */
+async function* walkDirectory(root: DirectoryHandle): AsyncGenerator<StageItem> {
+  const maybeYield = createYielder();
+  const stack: [DirectoryHandle, string][] = [[root, root.name]];
+  while (stack.length > 0) {
+    const [dir, prefix] = stack.pop() as [DirectoryHandle, string];
+    const subdirs: [DirectoryHandle, string][] = [];
+    try {
+      for await (const [name, entry] of dir.entries()) {
+        const relativePath = `${prefix}/${name}`;
+        if (entry.kind === 'directory') subdirs.push([entry, relativePath]);
+        else yield { relativePath, getFile: () => entry.getFile() };
+        await maybeYield();
+      }
+    } catch (cause) {
+      // A folder the browser cannot list: noted as unreadable, like a file.
+      yield { relativePath: prefix, getFile: () => Promise.reject(cause instanceof Error ? cause : new Error(String(cause))) };
+    }
+    subdirs.sort((a, b) => (a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : 0));
+    stack.push(...subdirs);
+  }
+}
+
+/** The system's folder dialog (File System Access API), then the folder streamed into staging. */
+async function pickFolder(): Promise<Result<PickedRoot[] | null>> {
+  const picker = (window as unknown as { showDirectoryPicker?: DirectoryPicker }).showDirectoryPicker;
+  if (typeof picker !== 'function') return err(AppErrorCode.invalidRequest, 'This browser cannot pick folders: drop the folder instead.');
+  let root: DirectoryHandle;
+  try {
+    root = await picker.call(window, { mode: 'read', id: 'assemblyline-folder' });
+  } catch (cause) {
+    // The user closed the dialog.
+    if (cause instanceof DOMException && cause.name === 'AbortError') return ok(null);
+    return err(AppErrorCode.fileUnreadable, `Could not open the folder: ${errorText(cause)}`);
+  }
+  return stageAll(walkDirectory(root));
 }
 
 function onConnection(listener: (connected: boolean) => void): () => void {
@@ -177,6 +380,8 @@ function onConnection(listener: (connected: boolean) => void): () => void {
   };
 }
 
-const bridge: AssemblylineBridge = Object.freeze({ host: 'browser' as const, invoke, on, handlesForFiles, onConnection });
+// The folder picker only where the browser has the directory picker; the page falls back to its file input.
+const canPickFolders = typeof (window as unknown as { showDirectoryPicker?: unknown }).showDirectoryPicker === 'function';
+const bridge: AssemblylineBridge = Object.freeze({ host: 'browser' as const, invoke, on, handlesForFiles, onConnection, ...(canPickFolders ? { pickFolder } : {}) });
 Object.defineProperty(window, BRIDGE_GLOBAL, { value: bridge, writable: false, configurable: false, enumerable: true });
 connect();
