@@ -64,7 +64,10 @@ export const reduceSelection = (state: ListSelection, action: SelectionAction, c
       let to: number;
       if (action.type === 'home') to = 0;
       else if (action.type === 'end') to = count - 1;
-      else to = state.focus === null ? (action.delta > 0 ? 0 : count - 1) : clamp(state.focus + action.delta);
+      else {
+        const delta = 'delta' in action ? action.delta : 0;
+        to = state.focus === null ? (delta > 0 ? 0 : count - 1) : clamp(state.focus + delta);
+      }
       if (action.shift) return extend(state, to, idAt);
       return { selected: state.selected, anchor: to, focus: to };
     }

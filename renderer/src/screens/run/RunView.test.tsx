@@ -1,9 +1,9 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../App';
-import { createFakeBridge, sampleRun, withRun, type FakeBridge } from '../bridge/test/fake-bridge';
-import { renderWithBridge } from '../bridge/test/render-with-bridge';
-import { useNavigation } from '../state/navigation-store';
+import { App } from '../../App';
+import { createFakeBridge, sampleRun, withRun, type FakeBridge } from '../../bridge/test/fake-bridge';
+import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { useNavigation } from '../../state/navigation-store';
 
 const completedStatus = {
   ok: 'ASSEMBLY_COMPLETED',

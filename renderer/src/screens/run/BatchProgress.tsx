@@ -1,7 +1,7 @@
-import type { RunTotals } from '../../../shared/ipc/models';
-import { ProgressBar } from '../components/ProgressBar';
-import { formatBytes, formatEta, formatPercent, formatSpeed, percentOf } from '../lib/format';
-import type { StateView } from '../lib/run-state';
+import type { RunTotals } from '../../../../shared/ipc/models';
+import { ProgressBar } from '../../components/ProgressBar';
+import { formatBytes, formatEta, formatPercent, formatSpeed, percentOf } from '../../lib/format';
+import type { StateView } from '../../lib/run-state';
 
 /** The batch's upload progress: every figure has a fixed slot and tabular digits, so nothing jumps. */
 export const BatchProgress = ({ totals, view, state }: { totals: RunTotals; view: StateView; state: string }) => {

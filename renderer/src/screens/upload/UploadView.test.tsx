@@ -1,11 +1,11 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../App';
-import { createFakeBridge, sampleRun, type FakeBridge } from '../bridge/test/fake-bridge';
-import { renderWithBridge } from '../bridge/test/render-with-bridge';
-import { useNavigation } from '../state/navigation-store';
-import { useSelection } from '../state/selection-store';
-import { useStepsChoice } from '../state/steps-store';
+import { App } from '../../App';
+import { createFakeBridge, sampleRun, type FakeBridge } from '../../bridge/test/fake-bridge';
+import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { useNavigation } from '../../state/navigation-store';
+import { useSelection } from '../../state/selection-store';
+import { useStepsChoice } from '../../state/steps-store';
 
 const pickFiles = (label: 'Choose files' | 'Choose folder', files: File[]) => {
   const input = screen.getByLabelText(label) as HTMLInputElement;

@@ -1,22 +1,22 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { Run } from '../../../shared/ipc/models';
-import { storeRun } from '../bridge/run-events';
-import { useBridgeMutation, useBridgeQuery } from '../bridge/use-bridge';
-import { Badge } from '../components/Badge';
-import { Button } from '../components/Button';
-import { EmptyState } from '../components/EmptyState';
-import { ErrorPanel } from '../components/ErrorPanel';
-import { IconButton } from '../components/IconButton';
-import { CopyIcon } from '../components/Icons';
-import { Spinner } from '../components/Spinner';
-import { formatDateTime, formatDuration } from '../lib/format';
-import { describeRunState, runErrorOf } from '../lib/run-state';
-import { useNavigation } from '../state/navigation-store';
-import { useToasts } from '../state/toast-store';
+import type { Run } from '../../../../shared/ipc/models';
+import { storeRun } from '../../bridge/run-events';
+import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
+import { Badge } from '../../components/Badge';
+import { Button } from '../../components/Button';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { IconButton } from '../../components/IconButton';
+import { CopyIcon } from '../../components/Icons';
+import { Spinner } from '../../components/Spinner';
+import { formatDateTime, formatDuration } from '../../lib/format';
+import { describeRunState, runErrorOf } from '../../lib/run-state';
+import { useNavigation } from '../../state/navigation-store';
+import { useToasts } from '../../state/toast-store';
 import { BatchProgress } from './BatchProgress';
 import { ResultCard } from './ResultCard';
 import { RunFiles } from './RunFiles';
-import { useNow } from './use-now';
+import { useNow } from '../use-now';
 
 /** Seconds the run took (service durations once known) or has taken so far. */
 export const runDurationSeconds = (run: Run, busy: boolean, now: number): number | null => {

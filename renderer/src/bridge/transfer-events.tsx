@@ -1,0 +1,42 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, useContext, useEffect, useMemo } from 'react';
+import { createTransferController, type TransferController } from '../screens/transfers/transfer-store';
+import { useBridge } from './BridgeProvider';
+import { bridgeKey } from './use-bridge';
+
+export const draftKey = () => bridgeKey('drafts:get', {});
+
+const ControllerContext = createContext<TransferController | null>(null);
+export const TransferControllerProvider = ControllerContext.Provider;
+
+export const useTransferController = (): TransferController => {
+  const controller = useContext(ControllerContext);
+  if (!controller) throw new Error('useTransferController outside <App/>');
+  return controller;
+};
+
+/**
+ * The one subscription to the draft's and the queue's events (App mounts it): `draft:updated` replaces
+ * the draft summary in the query cache; `transfers:changed` goes to the transfer controller, which
+ * applies it once per frame. The link to the host coming back reads the queue again.
+ */
+export const useTransferEvents = (): TransferController => {
+  const bridge = useBridge();
+  const client = useQueryClient();
+  const controller = useMemo(() => createTransferController(bridge), [bridge]);
+  useEffect(() => {
+    const stop = controller.start();
+    const offDraft = bridge.on('draft:updated', (summary) =>
+      client.setQueryData(draftKey(), (old: typeof summary | undefined) => (old && old.version > summary.version ? old : summary)),
+    );
+    const offConnection = bridge.onConnection?.((connected) => connected && controller.reload());
+    const offService = bridge.on('service:status', (status) => status.phase === 'running' && controller.reload());
+    return () => {
+      stop();
+      offDraft();
+      offConnection?.();
+      offService();
+    };
+  }, [bridge, client, controller]);
+  return controller;
+};
