@@ -113,7 +113,7 @@ describe('Run view', () => {
     expect(batch.textContent).toContain('100%');
     expect(batch.textContent).toContain('processing on the service');
     expect(within(batch).getByRole('progressbar').getAttribute('aria-valuenow')).toBeNull();
-    expect(screen.getByTestId('run-state').textContent).toBe('Executing');
+    expect(screen.getByTestId('run-state').textContent).toBe('Processing');
   });
 
   it('says when a run cannot be loaded, with the code', async () => {

@@ -172,7 +172,7 @@ export const UploadView = () => {
         {addError && <ErrorPanel title="Could not add those files" code={addError.code} message={addError.message} httpCode={addError.httpCode} />}
         {(remove.error ?? clear.error) && <ErrorPanel title="Could not change the list" code={(remove.error ?? clear.error)?.code ?? ''} message={(remove.error ?? clear.error)?.message ?? ''} />}
         {outcome && (
-          <p className="add-outcome muted" role="status">
+          <p className="add-outcome muted" role="status" data-testid="add-outcome">
             {outcome}
           </p>
         )}
