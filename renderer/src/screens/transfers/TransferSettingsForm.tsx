@@ -9,7 +9,9 @@ import { FieldWarnings } from '../../components/FieldWarnings';
 export const settingsKey = () => bridgeKey('transfers:settings', {});
 
 const MB = 1_000_000;
-const GB = 1_000_000_000;
+// core's defaults are binary (4 MiB, 20 GiB): these two fields show them as whole numbers.
+const MIB = 1024 ** 2;
+const GIB = 1024 ** 3;
 
 interface NumberFieldProps {
   readonly label: string;
@@ -155,9 +157,9 @@ export const TransferSettingsForm = ({ sections, warnings = [] }: { sections: re
             field="multipartMaxFileBytes"
             label="Send files up to this size many per request"
             value={s.multipartMaxFileBytes}
-            scale={MB}
+            scale={MIB}
             min={0}
-            unit="MB"
+            unit="MiB"
             hint="Larger files go by tus, resumable. 0 = tus for every file."
             onCommit={(v) => put({ multipartMaxFileBytes: v ?? 0 })}
             warnings={warnings}
@@ -180,7 +182,7 @@ export const TransferSettingsForm = ({ sections, warnings = [] }: { sections: re
           </div>
           <div className="settings-row">
             <NumberField field="batchMaxFiles" label="At most files per Assembly" value={s.batchMaxFiles} min={1} max={100_000} integer onCommit={(v) => put({ batchMaxFiles: v ?? 1 })} warnings={warnings} />
-            <NumberField field="batchMaxBytes" label="At most per Assembly" value={s.batchMaxBytes} scale={GB} min={0.001} unit="GB" onCommit={(v) => put({ batchMaxBytes: v ?? GB })} warnings={warnings} />
+            <NumberField field="batchMaxBytes" label="At most per Assembly" value={s.batchMaxBytes} scale={GIB} min={0.001} unit="GiB" onCommit={(v) => put({ batchMaxBytes: v ?? GIB })} warnings={warnings} />
           </div>
         </fieldset>
       )}

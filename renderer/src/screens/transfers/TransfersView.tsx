@@ -34,7 +34,7 @@ const TotalsBar = () => {
   const text = totalsText({ totals, measuredSince: measured.current, now: Math.max(now, measured.current ?? 0) }, settings.data?.concurrency ?? null);
   return (
     <div className="tx-totals" data-testid="transfer-totals" aria-label="Transfer totals">
-      <ProgressBar value={percentOf(totals.bytesSent, totals.bytesTotal)} label="Transfer progress" valueText={`${text.files}, ${text.bytes}`} tone={totals.filesFailed > 0 ? 'danger' : 'info'} />
+      <ProgressBar value={percentOf(totals.bytesSent, totals.bytesTotal)} label="Transfer progress" valueText={`${text.files}, ${text.bytes}`} />
       <dl className="batch-stats">
         <div>
           <dt>Files</dt>
@@ -142,7 +142,7 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
   const empty = !totals || totals.filesTotal === 0;
 
   return (
-    <div className={`transfers-view${showSettings ? ' with-settings' : ''}`}>
+    <div className="transfers-view">
       <div className="transfers-main">
         <div className="section-head">
           <h1 className="page-title">Transfers</h1>

@@ -35,6 +35,7 @@ export const PreflightSummary = ({ plan, pending }: { plan: TransferPlan | undef
   }
   const skipped = skippedLines(plan.skipped);
   const general = generalWarnings(plan.warnings);
+  const atFields = plan.warnings.length - general.length;
   return (
     <section className="preflight" data-testid="preflight" aria-label="Before you start" aria-busy={pending || undefined}>
       <p className="preflight-head num" data-testid="preflight-files">
@@ -62,6 +63,11 @@ export const PreflightSummary = ({ plan, pending }: { plan: TransferPlan | undef
           </li>
         )}
       </ul>
+      {atFields > 0 && (
+        <p className="preflight-warn" data-testid="preflight-warnings">
+          {formatCount(atFields, 'warning')} at the {atFields === 1 ? 'field it concerns' : 'fields they concern'}: the service would refuse part of this as it is.
+        </p>
+      )}
       {general.map((w, i) => (
         <FieldWarnings key={i} warnings={[w]} field={w.field} />
       ))}

@@ -189,10 +189,6 @@ export const UploadView = () => {
 
       <aside className="upload-side" aria-label="What to do">
         <StepsPicker check={check} warnings={warnings} />
-        <details className="upload-settings" open={warnings.some((w) => w.field !== null && ['batchMode', 'batchMaxFiles', 'batchMaxBytes', 'minBytes', 'maxBytes'].includes(w.field)) || undefined}>
-          <summary className="section-title">Assemblies and skip rules</summary>
-          <TransferSettingsForm sections={['batching', 'skip']} warnings={warnings} />
-        </details>
         {summary.files + summary.unreadable > 0 && instructions && <PreflightSummary plan={plan.data} pending={plan.isFetching} />}
         {plan.error && <ErrorPanel title="Could not work out the plan" code={plan.error.code} message={plan.error.message} httpCode={plan.error.httpCode} />}
         <div className="start-bar">
@@ -211,6 +207,10 @@ export const UploadView = () => {
             {reason ?? (planFiles === 0 ? 'The skip rules leave no file to send.' : summary.scanning ? 'Starts with the files found so far; the rest follow as they are found.' : `Queues ${formatBytes(plan.data?.bytes ?? summary.bytes)} in Transfers.`)}
           </p>
         </div>
+        <details className="upload-settings" open={warnings.some((w) => w.field !== null && ['batchMode', 'batchMaxFiles', 'batchMaxBytes', 'minBytes', 'maxBytes'].includes(w.field)) || undefined}>
+          <summary className="section-title">Assemblies and skip rules</summary>
+          <TransferSettingsForm sections={['batching', 'skip']} warnings={warnings} />
+        </details>
       </aside>
     </div>
   );
