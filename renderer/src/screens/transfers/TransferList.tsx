@@ -1,4 +1,4 @@
-import { useCallback, useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { VirtualList, type VirtualListHandle } from '../../components/VirtualList';
 import { keyToAction, type ListSelection, type SelectionAction } from '../../lib/list-selection';
 import { rowAt } from '../../lib/row-pages';
@@ -8,8 +8,11 @@ import { useTransferController } from '../../bridge/transfer-events';
 import { BatchLine, LINE_HEIGHT, PlaceholderLine, RowLine, type Control } from './TransferLines';
 import { useTransfers } from './transfer-store';
 
-/** One line of the list: it reads only what it shows from the store, so a delta renders only its lines. */
-const Line = ({ line, selection, onControl }: { line: number; selection: ListSelection; onControl: Control }) => {
+/**
+ * One line of the list: it reads only what it shows from the store, so a delta renders only its lines;
+ * memoized, so a scroll renders only the lines that came into view.
+ */
+const Line = memo(({ line, selection, onControl }: { line: number; selection: ListSelection; onControl: Control }) => {
   const layout = useTransfers((s) => s.layout);
   const at = lineAt(layout, line);
   const row = useTransfers((s) => (at.kind === 'row' ? rowAt(s.cache, at.offset) : undefined));
@@ -21,7 +24,8 @@ const Line = ({ line, selection, onControl }: { line: number; selection: ListSel
   }
   if (!row) return <PlaceholderLine line={line} />;
   return <RowLine row={row} line={line} selected={selection.selected.has(row.id)} focused={focused} onControl={onControl} />;
-};
+});
+Line.displayName = 'Line';
 
 export interface TransferListProps {
   readonly selection: ListSelection;

@@ -101,6 +101,24 @@ describe('Transfers view', () => {
     expect(await screen.findByText('No files match')).toBeTruthy();
   });
 
+  it('reads the rows in view again when a delta moves a row out of the filter, or was truncated', async () => {
+    bridge.queue.seed(300, 100, (i) => (i % 100 === 7 ? 'failed' : 'queued'));
+    renderWithBridge(<App />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: /^Failed/ }));
+    await waitFor(() => expect(screen.getAllByTestId('transfer-row')).toHaveLength(3));
+    const id = bridge.queue.rows[7]?.id as string;
+    bridge.queue.setRows([id], { state: 'queued', error: null });
+    act(() => bridge.queue.emitChanges([id]));
+    await waitFor(() => expect(screen.getAllByTestId('transfer-row')).toHaveLength(2));
+    expect(screen.getByRole('button', { name: /^Failed/ }).textContent).toBe('Failed 2');
+
+    fireEvent.click(screen.getByRole('button', { name: /^All/ }));
+    await waitFor(() => expect(screen.getAllByTestId('transfer-row').length).toBeGreaterThan(5));
+    const reads = rowsCalls(bridge).length;
+    act(() => bridge.emit('transfers:changed', { totals: bridge.queue.totals(), transfers: [], batches: [], rows: [], rowsTruncated: true }));
+    await waitFor(() => expect(rowsCalls(bridge).length).toBe(reads + 1));
+  });
+
   it('retries one failed file, cancels a batch and pauses and resumes everything', async () => {
     bridge.queue.seed(20, 10, (i) => (i === 2 ? 'failed' : 'queued'));
     renderWithBridge(<App />, bridge);

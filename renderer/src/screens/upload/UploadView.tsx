@@ -98,7 +98,7 @@ export const UploadView = () => {
   const controller = useTransferController();
   const { summary: summaryQuery, add, remove, clear } = useDraft();
   const summary = summaryQuery.data ?? EMPTY;
-  const rows = useDraftRows(summary.version);
+  const rows = useDraftRows(summary.version, summary.files);
   const [selection, setSelection] = useState<ListSelection>(emptySelection);
   const [baseline, setBaseline] = useState<Baseline | null>(null);
   const [outcome, setOutcome] = useState<string | null>(null);

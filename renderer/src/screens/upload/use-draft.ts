@@ -45,14 +45,26 @@ export const useDraft = () => {
  * The pages of draft rows the list shows, read for the rows in view only and read again (at most every
  * 400 ms) when the draft's version moves, keeping the old rows on screen meanwhile.
  */
-export const useDraftRows = (version: number) => {
+export const useDraftRows = (version: number, files: number) => {
   const bridge = useBridge();
   const [cache, setCache] = useState<RowCache<DraftRow>>(() => emptyCache(DRAFT_PAGE));
   const [range, setRange] = useState({ start: 0, end: 40 });
   const settledVersion = useThrottled(version, 400);
   const inFlight = useRef(new Set<number>());
   const generation = useRef(0);
+  const lastFiles = useRef(files);
 
+  // Files removed (or cleared): the cached rows no longer sit where they were; never show them there.
+  useEffect(() => {
+    if (files < lastFiles.current) {
+      generation.current += 1;
+      inFlight.current = new Set();
+      setCache(emptyCache(DRAFT_PAGE));
+    }
+    lastFiles.current = files;
+  }, [files]);
+
+  // Files added while a folder is walked: keep the rows on screen, read them again (throttled).
   useEffect(() => {
     generation.current += 1;
     inFlight.current = new Set();
