@@ -30,7 +30,12 @@ export const useTransferEvents = (): TransferController => {
       client.setQueryData(draftKey(), (old: typeof summary | undefined) => (old && old.version > summary.version ? old : summary)),
     );
     const offConnection = bridge.onConnection?.((connected) => connected && controller.reload());
-    const offService = bridge.on('service:status', (status) => status.phase === 'running' && controller.reload());
+    // Back after a restart of the local service: what the queue showed may have moved meanwhile.
+    let phase: string | null = null;
+    const offService = bridge.on('service:status', (status) => {
+      if (status.phase === 'running' && phase !== null && phase !== 'running') controller.reload();
+      phase = status.phase;
+    });
     return () => {
       stop();
       offDraft();
