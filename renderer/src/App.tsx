@@ -1,13 +1,15 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useRunEvents } from './bridge/run-events';
+import { TransferControllerProvider, useTransferEvents } from './bridge/transfer-events';
 import { Toaster } from './components/Toaster';
 import { ActivityView } from './screens/ActivityView';
 import { AppHeader } from './screens/AppHeader';
 import { ConnectionBanner } from './screens/ConnectionBanner';
-import { RunView } from './screens/RunView';
+import { RunView } from './screens/run/RunView';
 import { Sidebar } from './screens/Sidebar';
 import { Spinner } from './components/Spinner';
-import { UploadView } from './screens/UploadView';
+import { TransfersView } from './screens/transfers/TransfersView';
+import { UploadView } from './screens/upload/UploadView';
 import { useConnectionEvents } from './screens/use-connection-events';
 import { VaultBanner } from './screens/VaultBanner';
 import { useNavigation } from './state/navigation-store';
@@ -39,10 +41,12 @@ const CredentialsView = lazy(() => import('./screens/CredentialsView').then((m) 
 
 export const App = () => {
   useRunEvents();
+  const transfers = useTransferEvents();
   useConnectionEvents();
   useNoFileNavigation();
   const route = useNavigation((s) => s.route);
   return (
+    <TransferControllerProvider value={transfers}>
     <div className="shell">
       <Sidebar />
       <div className="shell-main">
@@ -51,6 +55,7 @@ export const App = () => {
         <VaultBanner />
         <main className="content" id="main">
           {route.name === 'upload' && <UploadView />}
+          {route.name === 'transfers' && <TransfersView batchId={route.batchId} />}
           {route.name === 'activity' && <ActivityView />}
           {route.name === 'run' && <RunView key={route.runId} runId={route.runId} />}
           <Suspense
@@ -71,5 +76,6 @@ export const App = () => {
       </div>
       <Toaster />
     </div>
+    </TransferControllerProvider>
   );
 };

@@ -93,3 +93,29 @@ export const LinkIcon = () => (
     <path d="M6.5 9.5 9.5 6.5M7 4.5l1-1a2.8 2.8 0 0 1 4 4l-1 1M9 11.5l-1 1a2.8 2.8 0 0 1-4-4l1-1" />
   </svg>
 );
+export const TransfersIcon = () => (
+  <svg {...base}>
+    <path d="M4.5 13.5v-10M2 6l2.5-2.5L7 6M11.5 2.5v10M9 10l2.5 2.5L14 10" />
+  </svg>
+);
+export const PauseIcon = () => (
+  <svg {...base}>
+    <path d="M5.5 3.5v9M10.5 3.5v9" />
+  </svg>
+);
+export const PlayIcon = () => (
+  <svg {...base}>
+    <path d="M5 3.2v9.6L12.5 8z" />
+  </svg>
+);
+export const RetryIcon = () => (
+  <svg {...base}>
+    <path d="M13 8a5 5 0 1 1-1.5-3.6M13 2.5v2.5h-2.5" />
+  </svg>
+);
+export const SettingsIcon = () => (
+  <svg {...base}>
+    <circle cx="8" cy="8" r="2" />
+    <path d="M8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4" />
+  </svg>
+);

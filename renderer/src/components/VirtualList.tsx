@@ -1,4 +1,10 @@
-import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useImperativeHandle, useRef, type AriaAttributes, type KeyboardEvent, type Key, type ReactNode, type Ref } from 'react';
+
+export interface VirtualListHandle {
+  /** Bring a row into view (keyboard focus moving past the edge). */
+  readonly scrollToIndex: (index: number) => void;
+}
 
 export interface VirtualListProps {
   readonly count: number;
@@ -12,49 +18,91 @@ export interface VirtualListProps {
   readonly fallbackRows?: number;
   /** Cap the list at this many rows and shrink it to fit fewer (the height depends only on `count`). */
   readonly maxVisibleRows?: number;
+  /** A stable key per row, so a row keeps its DOM node (and focus) while rows above it come and go. */
+  readonly getRowKey?: (index: number) => Key;
+  /** The rows in view (without overscan) changed: page in what they need. */
+  readonly onRangeChange?: (start: number, end: number) => void;
+  readonly role?: 'list' | 'listbox';
+  readonly rowRole?: 'listitem' | 'option' | 'presentation';
+  readonly onKeyDown?: (event: KeyboardEvent<HTMLDivElement>) => void;
+  readonly 'aria-multiselectable'?: AriaAttributes['aria-multiselectable'];
+  readonly 'aria-activedescendant'?: string;
+  readonly 'data-testid'?: string;
+  readonly handleRef?: Ref<VirtualListHandle>;
 }
 
-/** Pure windowing math, exported for tests. */
-export const visibleRange = (scrollTop: number, viewport: number, rowHeight: number, count: number, overscan: number, fallbackRows: number) => {
-  const rows = viewport > 0 ? Math.ceil(viewport / rowHeight) : fallbackRows;
-  const start = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
-  const end = Math.min(count, Math.floor(scrollTop / rowHeight) + rows + overscan);
-  return { start, end };
-};
+/**
+ * A scrolling list that renders only the rows in view, on @tanstack/react-virtual. Before the viewport
+ * is measured (first paint, happy-dom) it assumes `fallbackRows` rows of height, so something renders.
+ */
+export const VirtualList = ({
+  count,
+  rowHeight,
+  renderRow,
+  label,
+  className,
+  overscan = 6,
+  fallbackRows = 30,
+  maxVisibleRows,
+  getRowKey,
+  onRangeChange,
+  role = 'list',
+  rowRole = 'listitem',
+  onKeyDown,
+  handleRef,
+  ...aria
+}: VirtualListProps) => {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const fallbackHeight = fallbackRows * rowHeight;
+  const observeRect = useCallback(
+    (instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: { width: number; height: number }) => void) =>
+      observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : { width: rect.width, height: fallbackHeight })),
+    [fallbackHeight],
+  );
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan,
+    initialRect: { width: 0, height: fallbackHeight },
+    observeElementRect: observeRect,
+    ...(getRowKey ? { getItemKey: getRowKey } : {}),
+  });
+  useImperativeHandle(handleRef, () => ({ scrollToIndex: (index: number) => virtualizer.scrollToIndex(index, { align: 'auto' }) }), [virtualizer]);
 
-/** A scrolling list that renders only the rows in view, so thousands of files stay smooth. */
-export const VirtualList = ({ count, rowHeight, renderRow, label, className, overscan = 6, fallbackRows = 30, maxVisibleRows }: VirtualListProps) => {
-  const ref = useRef<HTMLDivElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
-  const [viewport, setViewport] = useState(0);
+  const items = virtualizer.getVirtualItems();
+  // The rows actually in view, from the scroll offset (items include the overscan).
+  const offset = virtualizer.scrollOffset ?? 0;
+  const viewport = virtualizer.scrollRect?.height ?? fallbackHeight;
+  const start = Math.min(count, Math.floor(offset / rowHeight));
+  const end = Math.min(count, Math.ceil((offset + viewport) / rowHeight));
+  useEffect(() => {
+    onRangeChange?.(start, end);
+  }, [onRangeChange, start, end]);
 
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    setViewport(el.clientHeight);
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => setViewport(el.clientHeight));
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-
-  const { start, end } = visibleRange(scrollTop, viewport, rowHeight, count, overscan, fallbackRows);
-  const rows: ReactNode[] = [];
-  for (let i = start; i < end; i += 1) {
-    rows.push(
-      <div key={i} className="vrow" role="listitem" aria-setsize={count} aria-posinset={i + 1} style={{ transform: `translateY(${i * rowHeight}px)`, height: rowHeight }}>
-        {renderRow(i)}
-      </div>,
-    );
-  }
   return (
     <div
-      ref={ref}
+      ref={scrollRef}
       className={['vlist', className].filter(Boolean).join(' ')}
       style={maxVisibleRows === undefined ? undefined : { height: Math.min(count, maxVisibleRows) * rowHeight + 2 }}
-      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)} role="list" aria-label={label} tabIndex={0}>
-      <div className="vlist-inner" style={{ height: count * rowHeight }}>
-        {rows}
+      role={role}
+      aria-label={label}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      {...aria}
+    >
+      <div className="vlist-inner" style={{ height: virtualizer.getTotalSize() }}>
+        {items.map((item) => (
+          <div
+            key={item.key}
+            className="vrow"
+            role={rowRole === 'presentation' ? 'presentation' : rowRole}
+            {...(rowRole === 'presentation' ? {} : { 'aria-setsize': count, 'aria-posinset': item.index + 1 })}
+            style={{ transform: `translateY(${item.start}px)`, height: rowHeight }}
+          >
+            {renderRow(item.index)}
+          </div>
+        ))}
       </div>
     </div>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeRunState, humanizeCode, runErrorOf } from './run-state';
+import { describeRunState, humanizeCode, isStoreOnly, runErrorOf } from './run-state';
 
 const run = (state: string, extra: object = {}) => ({ state, error: null, status: null, ...extra });
 
@@ -7,7 +7,7 @@ describe('describeRunState', () => {
   it('maps the service codes to the badge labels', () => {
     expect(describeRunState(run('CREATING')).label).toBe('Creating');
     expect(describeRunState(run('ASSEMBLY_UPLOADING'))).toMatchObject({ label: 'Uploading', busy: true });
-    expect(describeRunState(run('ASSEMBLY_EXECUTING'))).toMatchObject({ label: 'Executing', busy: true });
+    expect(describeRunState(run('ASSEMBLY_EXECUTING'))).toMatchObject({ label: 'Processing', busy: true });
     expect(describeRunState(run('ASSEMBLY_COMPLETED'))).toMatchObject({ label: 'Completed', tone: 'success', busy: false });
     expect(describeRunState(run('ASSEMBLY_CANCELED'))).toMatchObject({ label: 'Canceled', busy: false });
   });
@@ -20,6 +20,22 @@ describe('describeRunState', () => {
   it('keeps unknown codes visible instead of dropping them', () => {
     expect(describeRunState(run('ASSEMBLY_NOTIFICATION_REPLAYED'))).toMatchObject({ label: 'Notification replayed', busy: false });
     expect(humanizeCode('REQUEST_ABORTED')).toBe('Request aborted');
+  });
+});
+
+describe('processing, told truthfully', () => {
+  const totals = (uploaded: number) => ({ bytesTotal: 3000, bytesUploaded: uploaded, filesTotal: 2, filesUploaded: uploaded === 3000 ? 2 : 0, speedBps: 0, etaSeconds: null });
+
+  it('says Processing, not Uploading, once every byte is up', () => {
+    expect(describeRunState(run('ASSEMBLY_UPLOADING', { totals: totals(1500) })).label).toBe('Uploading');
+    expect(describeRunState(run('ASSEMBLY_UPLOADING', { totals: totals(3000) })).label).toBe('Processing');
+  });
+
+  it('knows a store-only Assembly from its params', () => {
+    expect(isStoreOnly({ params: JSON.stringify({ steps: { ':original': { robot: '/upload/handle' }, kept: { robot: '/s3/store', use: ':original' } } }) })).toBe(true);
+    expect(isStoreOnly({ params: JSON.stringify({ steps: { ':original': { robot: '/upload/handle' }, r: { robot: '/image/resize' } } }) })).toBe(false);
+    expect(isStoreOnly({ params: 'not json' })).toBe(false);
+    expect(isStoreOnly(null)).toBe(false);
   });
 });
 

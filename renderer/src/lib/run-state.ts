@@ -14,7 +14,8 @@ export interface StateView {
 const KNOWN: Record<string, StateView> = {
   CREATING: { label: 'Creating', tone: 'info', busy: true, failed: false },
   [AssemblyOk.uploading]: { label: 'Uploading', tone: 'info', busy: true, failed: false },
-  [AssemblyOk.executing]: { label: 'Executing', tone: 'info', busy: true, failed: false },
+  // The user's files are all in and the service works on them: "Processing", whatever the code says.
+  [AssemblyOk.executing]: { label: 'Processing', tone: 'info', busy: true, failed: false },
   [AssemblyOk.replaying]: { label: 'Replaying', tone: 'info', busy: true, failed: false },
   [AssemblyOk.completed]: { label: 'Completed', tone: 'success', busy: false, failed: false },
   [AssemblyOk.canceled]: { label: 'Canceled', tone: 'neutral', busy: false, failed: false },
@@ -30,9 +31,20 @@ export const humanizeCode = (code: string): string => {
   return text.charAt(0).toUpperCase() + text.slice(1);
 };
 
-/** Map a run (its `state` code, its error, the service's status) to what the badge shows. */
-export const describeRunState = (run: Pick<Run, 'state' | 'error' | 'status'>): StateView => {
+const PROCESSING = KNOWN[AssemblyOk.executing] as StateView;
+
+/** Every byte is up (by the app's count, or the service's). */
+export const uploadsDone = (totals: Run['totals']): boolean =>
+  totals.bytesTotal > 0 ? totals.bytesUploaded >= totals.bytesTotal : totals.filesTotal > 0 && totals.filesUploaded >= totals.filesTotal;
+
+/**
+ * Map a run (its `state` code, its error, the service's status) to what the badge shows. An Assembly
+ * still `UPLOADING` by its code but with every byte delivered is processing: the badge says so, not
+ * "Uploading" beside a full bar.
+ */
+export const describeRunState = (run: Pick<Run, 'state' | 'error' | 'status'> & { readonly totals?: Run['totals'] }): StateView => {
   if (run.error || run.status?.error) return FAILED;
+  if (run.state === AssemblyOk.uploading && run.totals && uploadsDone(run.totals)) return PROCESSING;
   const known = KNOWN[run.state];
   if (known) return known;
   const busy = BUSY_OK_CODES.includes(run.state);
@@ -50,4 +62,19 @@ export const runErrorOf = (run: Pick<Run, 'error' | 'status' | 'state'>): { code
     return { code: run.state, message: status?.message ?? 'The upload connection was closed before all data arrived.' };
   }
   return null;
+};
+
+/** Robots that only take in or store files: the time on the service is storing, not processing. */
+const STORE_ROBOT = /^\/(upload\/handle|file\/filter|[a-z0-9_-]+\/store|[a-z0-9_-]+\/import)$/;
+
+/** True when the Assembly's steps (from its status record's `params`) only store the uploads. */
+export const isStoreOnly = (status: Run['status']): boolean => {
+  if (!status?.params) return false;
+  try {
+    const params = JSON.parse(status.params) as { steps?: Record<string, { robot?: unknown }> };
+    const steps = Object.values(params.steps ?? {});
+    return steps.length > 0 && steps.every((s) => typeof s.robot === 'string' && STORE_ROBOT.test(s.robot));
+  } catch {
+    return false;
+  }
 };

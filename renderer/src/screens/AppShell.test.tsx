@@ -35,6 +35,10 @@ describe('App shell', () => {
     const upload = screen.getByRole('button', { name: 'Upload' });
     upload.focus();
     fireEvent.keyDown(upload, { key: 'ArrowDown' });
+    // Transfers sits right after Upload.
+    const transfers = screen.getByRole('button', { name: 'Transfers' });
+    expect(document.activeElement).toBe(transfers);
+    fireEvent.keyDown(transfers, { key: 'ArrowDown' });
     const activity = screen.getByRole('button', { name: 'Activity' });
     expect(document.activeElement).toBe(activity);
     fireEvent.click(activity);

@@ -1,9 +1,23 @@
 import { useRef, type KeyboardEvent } from 'react';
-import { ActivityIcon, KeyIcon, LinkIcon, LockIcon, ServerIcon, TemplateIcon, UploadIcon } from '../components/Icons';
+import { ActivityIcon, KeyIcon, LinkIcon, LockIcon, ServerIcon, TemplateIcon, TransfersIcon, UploadIcon } from '../components/Icons';
 import { useNavigation, type Route } from '../state/navigation-store';
+import { useTransfers } from './transfers/transfer-store';
+
+/** Files still to go (sending or waiting), live; hidden when none. */
+const TransfersBadge = () => {
+  const left = useTransfers((s) => (s.totals ? s.totals.filesActive + s.totals.filesQueued : 0));
+  const paused = useTransfers((s) => s.totals?.paused ?? false);
+  if (left === 0) return null;
+  return (
+    <span className={`nav-badge num${paused ? ' nav-badge-paused' : ''}`} data-testid="transfers-badge" aria-label={`${left.toLocaleString('en-US')} files to go${paused ? ', paused' : ''}`}>
+      {left > 9_999 ? `${Math.floor(left / 1000)}k` : left.toLocaleString('en-US')}
+    </span>
+  );
+};
 
 const ITEMS = [
   { name: 'upload', label: 'Upload', icon: <UploadIcon /> },
+  { name: 'transfers', label: 'Transfers', icon: <TransfersIcon /> },
   { name: 'activity', label: 'Activity', icon: <ActivityIcon /> },
   { name: 'templates', label: 'Templates', icon: <TemplateIcon /> },
   { name: 'credentials', label: 'Credentials', icon: <KeyIcon /> },
@@ -50,6 +64,7 @@ export const Sidebar = () => {
             >
               {item.icon}
               {item.label}
+              {item.name === 'transfers' && <TransfersBadge />}
             </button>
           </li>
         ))}

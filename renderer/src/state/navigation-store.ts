@@ -3,6 +3,8 @@ import { create } from 'zustand';
 export type Route =
   | { readonly name: 'upload' }
   | { readonly name: 'activity' }
+  /** The transfer queue; `batchId` narrows the list to one batch (from a run's "Files are in Transfers"). */
+  | { readonly name: 'transfers'; readonly batchId?: string }
   | { readonly name: 'run'; readonly runId: string }
   | { readonly name: 'templates'; readonly selectedId?: string }
   | { readonly name: 'credentials' }

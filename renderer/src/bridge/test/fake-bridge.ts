@@ -4,6 +4,7 @@ import type { AppInfo, Run, SelectedFile } from '../../../../shared/ipc/models';
 import type { RunUpdate } from '../../../../shared/ipc/run-update';
 import type { Template } from '../../../../shared/ipc/template-models';
 import { ok, type Result } from '../../../../shared/result';
+import { createFakeTransfers, type FakeTransfers } from './fake-transfers';
 
 /**
  * An in-memory AssemblylineBridge for renderer unit tests ONLY (end-to-end tests use the real host).
@@ -20,6 +21,8 @@ export interface FakeBridge extends AssemblylineBridge {
   listenerCount(event: EventName): number;
   /** Play the browser host's link going down or coming back (`onConnection`). */
   setConnected(connected: boolean): void;
+  /** core's draft and transfer queue, in memory (see fake-transfers.ts). */
+  readonly queue: FakeTransfers;
 }
 
 export const sampleAppInfo = (over: Partial<AppInfo> = {}): AppInfo => ({
@@ -80,6 +83,10 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
   const calls: FakeBridge['calls'] = [];
   const picked: PickedFile[][] = [];
   let nextRun = 1;
+  const emitEvent = <E extends EventName>(event: E, payload: EventPayload<E>) => {
+    for (const l of listeners.get(event) ?? []) (l as (p: typeof payload) => void)(payload);
+  };
+  const queue = createFakeTransfers(emitEvent, () => picked);
 
   const defaults: { [C in ChannelName]: Handler<C> } = {
     'app:info': () => ok(sampleAppInfo()),
@@ -104,19 +111,19 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
       return ok({ files, skipped: [], totalBytes: files.reduce((s, f) => s + f.size, 0) });
     },
     'files:thumbnail': () => ok({ dataUrl: null }),
-    'drafts:add': () => notFaked(),
-    'drafts:get': () => notFaked(),
-    'drafts:rows': () => notFaked(),
-    'drafts:skipped': () => notFaked(),
-    'drafts:remove': () => notFaked(),
-    'drafts:clear': () => notFaked(),
-    'drafts:plan': () => notFaked(),
-    'transfers:start': () => notFaked(),
-    'transfers:overview': () => notFaked(),
-    'transfers:rows': () => notFaked(),
-    'transfers:control': () => notFaked(),
-    'transfers:settings': () => notFaked(),
-    'transfers:saveSettings': () => notFaked(),
+    'drafts:add': (req) => queue.handle('drafts:add', req),
+    'drafts:get': (req) => queue.handle('drafts:get', req),
+    'drafts:rows': (req) => queue.handle('drafts:rows', req),
+    'drafts:skipped': (req) => queue.handle('drafts:skipped', req),
+    'drafts:remove': (req) => queue.handle('drafts:remove', req),
+    'drafts:clear': (req) => queue.handle('drafts:clear', req),
+    'drafts:plan': (req) => queue.handle('drafts:plan', req),
+    'transfers:start': (req) => queue.handle('transfers:start', req),
+    'transfers:overview': (req) => queue.handle('transfers:overview', req),
+    'transfers:rows': (req) => queue.handle('transfers:rows', req),
+    'transfers:control': (req) => queue.handle('transfers:control', req),
+    'transfers:settings': (req) => queue.handle('transfers:settings', req),
+    'transfers:saveSettings': (req) => queue.handle('transfers:saveSettings', req),
     'runs:start': (req) => {
       const run = sampleRun({
         runId: `run-${nextRun++}`,
@@ -190,8 +197,9 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
         const { run } = payload as RunUpdate;
         runs.set(run.runId, run);
       }
-      for (const l of listeners.get(event) ?? []) (l as (p: typeof payload) => void)(payload);
+      emitEvent(event, payload);
     },
+    queue,
     listenerCount: (event) => listeners.get(event)?.size ?? 0,
     onConnection(listener) {
       connectionListeners.add(listener);

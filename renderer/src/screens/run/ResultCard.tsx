@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import type { AssemblyFile } from '../../../shared/api/assembly-status';
-import { toAppError, unwrap } from '../bridge/bridge-error';
-import { useBridge } from '../bridge/BridgeProvider';
-import { Button } from '../components/Button';
-import { Card } from '../components/Card';
-import { formatBytes } from '../lib/format';
-import { useToasts } from '../state/toast-store';
-import { ResultThumbnail } from './Thumbnail';
+import type { AssemblyFile } from '../../../../shared/api/assembly-status';
+import { toAppError, unwrap } from '../../bridge/bridge-error';
+import { useBridge } from '../../bridge/BridgeProvider';
+import { Button } from '../../components/Button';
+import { Card } from '../../components/Card';
+import { formatBytes } from '../../lib/format';
+import { useToasts } from '../../state/toast-store';
+import { ResultThumbnail } from '../Thumbnail';
 
 export const resultUrlOf = (file: AssemblyFile): string | null => file.ssl_url || file.url || null;
 export const resultNameOf = (file: AssemblyFile): string => file.name || file.basename || file.id || 'result';

@@ -1,9 +1,10 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../App';
-import { createFakeBridge, sampleRun, withRun, type FakeBridge } from '../bridge/test/fake-bridge';
-import { renderWithBridge } from '../bridge/test/render-with-bridge';
-import { useNavigation } from '../state/navigation-store';
+import { App } from '../../App';
+import { createFakeBridge, sampleRun, withRun, type FakeBridge } from '../../bridge/test/fake-bridge';
+import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { useNavigation } from '../../state/navigation-store';
+import { resetTransfers } from '../transfers/transfer-store';
 
 const completedStatus = {
   ok: 'ASSEMBLY_COMPLETED',
@@ -22,6 +23,7 @@ const completedStatus = {
 describe('Run view', () => {
   let bridge: FakeBridge;
   beforeEach(() => {
+    resetTransfers();
     bridge = createFakeBridge();
     useNavigation.setState({ route: { name: 'run', runId: 'run-1' } });
   });
@@ -113,7 +115,7 @@ describe('Run view', () => {
     expect(batch.textContent).toContain('100%');
     expect(batch.textContent).toContain('processing on the service');
     expect(within(batch).getByRole('progressbar').getAttribute('aria-valuenow')).toBeNull();
-    expect(screen.getByTestId('run-state').textContent).toBe('Executing');
+    expect(screen.getByTestId('run-state').textContent).toBe('Processing');
   });
 
   it('says when a run cannot be loaded, with the code', async () => {
@@ -121,5 +123,46 @@ describe('Run view', () => {
     renderWithBridge(<App />, bridge);
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('NOT_FOUND')).toBeTruthy();
+  });
+
+  it('renders a screenful of 2,000 result cards, not all of them', async () => {
+    const many = Array.from({ length: 2_000 }, (_, i) => ({ id: `r${i}`, name: `file-${i}.jpg`, size: 1_000, mime: 'image/jpeg', ssl_url: `http://127.0.0.1:43210/results/r${i}.jpg` }));
+    withRun(bridge, sampleRun({ state: 'ASSEMBLY_COMPLETED', status: { ...completedStatus, results: { ':original': many } } }));
+    renderWithBridge(<App />, bridge);
+    const grid = await screen.findByRole('list', { name: 'Results of :original' });
+    const cards = within(grid).getAllByTestId('result-card');
+    expect(cards.length).toBeGreaterThan(0);
+    expect(cards.length).toBeLessThanOrEqual(16);
+    expect(cards[0]?.textContent).toContain('file-0.jpg');
+    // The grid's height stands for all 1,000 lines of two cards.
+    expect((grid.firstElementChild as HTMLElement).style.height).toBe(`${1_000 * 128}px`);
+  });
+
+  it('labels the time on the service as storing for a store-only Assembly', async () => {
+    const params = JSON.stringify({ steps: { ':original': { robot: '/upload/handle' } } });
+    withRun(
+      bridge,
+      sampleRun({ state: 'ASSEMBLY_UPLOADING', totals: { bytesTotal: 3000, bytesUploaded: 3000, filesTotal: 2, filesUploaded: 2, speedBps: 0, etaSeconds: null }, status: { ok: 'ASSEMBLY_UPLOADING', params } }),
+    );
+    renderWithBridge(<App />, bridge);
+    // Every byte is up: the badge says Processing even though the code still says UPLOADING.
+    await waitFor(() => expect(screen.getByTestId('run-state').textContent).toBe('Processing'));
+    expect(screen.getByTestId('batch-phase').textContent).toBe('Uploaded · the service is storing the files');
+    act(() => bridge.emit('run:updated', { run: sampleRun({ state: 'ASSEMBLY_COMPLETED', totals: { bytesTotal: 3000, bytesUploaded: 3000, filesTotal: 2, filesUploaded: 2, speedBps: 0, etaSeconds: null }, status: { ok: 'ASSEMBLY_COMPLETED', params, execution_duration: 0.4, upload_duration: 1 } }), delta: null }));
+    await waitFor(() => expect(screen.getByText('Storing on the service')).toBeTruthy());
+    expect(screen.getByTestId('service-time').textContent).toBe('0.4 s');
+  });
+
+  it('points to Transfers, filtered to its batch, for a run whose files the transfer engine holds', async () => {
+    bridge.queue.seed(4, 2);
+    const batch = bridge.queue.batches[1];
+    if (batch) bridge.queue.batches[1] = { ...batch, runId: 'run-1' };
+    withRun(bridge, sampleRun({ files: [] }));
+    renderWithBridge(<App />, bridge);
+    const note = await screen.findByTestId('files-in-transfers');
+    expect(note.textContent).toContain('Files of this Assembly are in Transfers.');
+    fireEvent.click(await within(note).findByRole('button', { name: 'Show its files in Transfers' }));
+    expect(useNavigation.getState().route).toEqual({ name: 'transfers', batchId: batch?.id });
+    await waitFor(() => expect(screen.getAllByTestId('transfer-row')).toHaveLength(2));
   });
 });

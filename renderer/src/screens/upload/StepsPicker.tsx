@@ -1,8 +1,10 @@
 import { useRef } from 'react';
-import { PRESETS } from '../../../shared/api/presets';
-import type { Steps } from '../../../shared/api/instructions';
-import type { StepsCheck } from '../lib/step-checks';
-import { CUSTOM_PRESET, TEMPLATE_PRESET, useStepsChoice } from '../state/steps-store';
+import { PRESETS } from '../../../../shared/api/presets';
+import type { Steps } from '../../../../shared/api/instructions';
+import type { PlanWarning } from '../../../../shared/ipc/transfer-models';
+import { FieldWarnings } from '../../components/FieldWarnings';
+import type { StepsCheck } from '../../lib/step-checks';
+import { CUSTOM_PRESET, TEMPLATE_PRESET, useStepsChoice } from '../../state/steps-store';
 import { TemplatePicker } from './TemplatePicker';
 
 const summary = (steps: Steps): string =>
@@ -11,7 +13,7 @@ const summary = (steps: Steps): string =>
     .join(' → ');
 
 /** "What to do": preset cards as a native radio group (arrow keys work), plus a JSON editor for custom steps. */
-export const StepsPicker = ({ check }: { check: StepsCheck }) => {
+export const StepsPicker = ({ check, warnings = [] }: { check: StepsCheck; warnings?: readonly PlanWarning[] }) => {
   const presetId = useStepsChoice((s) => s.presetId);
   const customText = useStepsChoice((s) => s.customText);
   const choose = useStepsChoice((s) => s.choose);
@@ -55,7 +57,10 @@ export const StepsPicker = ({ check }: { check: StepsCheck }) => {
       </div>
 
       {presetId === TEMPLATE_PRESET ? (
-        <TemplatePicker />
+        <>
+          <TemplatePicker />
+          <FieldWarnings warnings={warnings} field="template" />
+        </>
       ) : presetId === CUSTOM_PRESET ? (
         <div className="steps-editor-wrap">
           <label htmlFor="steps-editor" className="field-label">
@@ -109,6 +114,7 @@ export const StepsPicker = ({ check }: { check: StepsCheck }) => {
           ))}
         </ol>
       )}
+      {presetId !== TEMPLATE_PRESET && <FieldWarnings warnings={warnings} field="steps" />}
     </fieldset>
   );
 };

@@ -1,7 +1,7 @@
-import type { FileUploadState, RunFile } from '../../../shared/ipc/models';
-import { ProgressBar } from '../components/ProgressBar';
-import { VirtualList } from '../components/VirtualList';
-import { formatBytes, percentOf } from '../lib/format';
+import type { FileUploadState, RunFile } from '../../../../shared/ipc/models';
+import { ProgressBar } from '../../components/ProgressBar';
+import { VirtualList } from '../../components/VirtualList';
+import { formatBytes, percentOf } from '../../lib/format';
 
 const STATE_LABEL: Record<FileUploadState, string> = { queued: 'Queued', uploading: 'Uploading', uploaded: 'Uploaded', failed: 'Failed', canceled: 'Canceled' };
 const STATE_TONE = { queued: 'neutral', uploading: 'info', uploaded: 'success', failed: 'danger', canceled: 'neutral' } as const;

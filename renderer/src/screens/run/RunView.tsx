@@ -1,22 +1,24 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { Run } from '../../../shared/ipc/models';
-import { storeRun } from '../bridge/run-events';
-import { useBridgeMutation, useBridgeQuery } from '../bridge/use-bridge';
-import { Badge } from '../components/Badge';
-import { Button } from '../components/Button';
-import { EmptyState } from '../components/EmptyState';
-import { ErrorPanel } from '../components/ErrorPanel';
-import { IconButton } from '../components/IconButton';
-import { CopyIcon } from '../components/Icons';
-import { Spinner } from '../components/Spinner';
-import { formatDateTime, formatDuration } from '../lib/format';
-import { describeRunState, runErrorOf } from '../lib/run-state';
-import { useNavigation } from '../state/navigation-store';
-import { useToasts } from '../state/toast-store';
+import type { Run } from '../../../../shared/ipc/models';
+import { storeRun } from '../../bridge/run-events';
+import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
+import { Badge } from '../../components/Badge';
+import { Button } from '../../components/Button';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { IconButton } from '../../components/IconButton';
+import { CopyIcon } from '../../components/Icons';
+import { Spinner } from '../../components/Spinner';
+import { formatDateTime, formatDuration } from '../../lib/format';
+import { describeRunState, isStoreOnly, runErrorOf } from '../../lib/run-state';
+import { VirtualGrid } from '../../components/VirtualGrid';
+import { useTransfers } from '../transfers/transfer-store';
+import { useNavigation } from '../../state/navigation-store';
+import { useToasts } from '../../state/toast-store';
 import { BatchProgress } from './BatchProgress';
 import { ResultCard } from './ResultCard';
 import { RunFiles } from './RunFiles';
-import { useNow } from './use-now';
+import { useNow } from '../use-now';
 
 /** Seconds the run took (service durations once known) or has taken so far. */
 export const runDurationSeconds = (run: Run, busy: boolean, now: number): number | null => {
@@ -27,6 +29,9 @@ export const runDurationSeconds = (run: Run, busy: boolean, now: number): number
   const started = Date.parse(run.createdAt);
   return busy && !Number.isNaN(started) ? Math.max(0, (now - started) / 1000) : null;
 };
+
+/** A line of result cards: the card's fixed height plus the gap. */
+const RESULT_ROW_HEIGHT = 128;
 
 export const RunView = ({ runId }: { runId: string }) => {
   const client = useQueryClient();
@@ -40,6 +45,11 @@ export const RunView = ({ runId }: { runId: string }) => {
   useBridgeQuery('runs:get', { runId }, { refetchInterval: view?.busy ? 5_000 : false, enabled: Boolean(view?.busy) });
   const cancel = useBridgeMutation('runs:cancel', { onSuccess: (r) => storeRun(client, r) });
   const now = useNow(Boolean(view?.busy));
+  // Runs the transfer engine created keep their files in Transfers, in the batch that follows this run.
+  const batchId = useTransfers((s) => {
+    for (const b of s.batches.values()) if (b.runId === runId) return b.id;
+    return null;
+  });
 
   if (query.isPending) {
     return (
@@ -61,6 +71,8 @@ export const RunView = ({ runId }: { runId: string }) => {
   const results = Object.entries(run.status?.results ?? {}).filter(([, files]) => files.length > 0);
   const completed = view.label === 'Completed';
   const warnings = run.status?.warnings ?? [];
+  const storeOnly = isStoreOnly(run.status);
+  const serviceSeconds = run.status?.execution_duration;
 
   const copyId = async () => {
     if (!run.assemblyId) return;
@@ -115,6 +127,14 @@ export const RunView = ({ runId }: { runId: string }) => {
           <dt>Duration</dt>
           <dd className="num">{duration === null ? '—' : formatDuration(duration)}</dd>
         </div>
+        {serviceSeconds !== undefined && (
+          <div>
+            <dt>{storeOnly ? 'Storing on the service' : 'Processing on the service'}</dt>
+            <dd className="num" data-testid="service-time">
+              {formatDuration(serviceSeconds)}
+            </dd>
+          </div>
+        )}
       </dl>
 
       {cancel.error && <ErrorPanel title="Could not cancel" code={cancel.error.code} message={cancel.error.message} httpCode={cancel.error.httpCode} />}
@@ -132,7 +152,7 @@ export const RunView = ({ runId }: { runId: string }) => {
         </div>
       )}
 
-      <BatchProgress totals={run.totals} view={view} state={run.state} />
+      <BatchProgress totals={run.totals} view={view} state={run.state} storeOnly={storeOnly} executionStart={run.status?.execution_start ?? null} now={now} />
 
       {completed && (
         <section className="results" aria-labelledby="results-title">
@@ -147,11 +167,18 @@ export const RunView = ({ runId }: { runId: string }) => {
                 <h3 className="group-title">
                   <code>{step}</code> <span className="muted">· {files.length}</span>
                 </h3>
-                <div className="result-grid" role="list" aria-label={`Results of ${step}`}>
-                  {files.map((file, i) => (
-                    <ResultCard key={file.id ?? `${step}-${i}`} runId={runId} file={file} />
-                  ))}
-                </div>
+                <VirtualGrid
+                  className="result-grid"
+                  label={`Results of ${step}`}
+                  count={files.length}
+                  rowHeight={RESULT_ROW_HEIGHT}
+                  minColumnWidth={380}
+                  maxVisibleRows={4}
+                  renderItem={(i) => {
+                    const file = files[i];
+                    return file ? <ResultCard key={file.id ?? `${step}-${i}`} runId={runId} file={file} /> : null;
+                  }}
+                />
               </div>
             ))
           )}
@@ -162,7 +189,16 @@ export const RunView = ({ runId }: { runId: string }) => {
         <h2 id="run-files-title" className="section-title">
           Files <span className="muted num">· {run.files.length.toLocaleString('en-US')}</span>
         </h2>
-        {run.files.length > 0 ? <RunFiles files={run.files} finished={!view.busy} /> : <p className="muted">No files in this Assembly.</p>}
+        {run.files.length > 0 ? (
+          <RunFiles files={run.files} finished={!view.busy} />
+        ) : (
+          <p className="muted" data-testid="files-in-transfers">
+            Files of this Assembly are in Transfers.{' '}
+            <button type="button" className="link-btn" onClick={() => navigate(batchId ? { name: 'transfers', batchId } : { name: 'transfers' })}>
+              {batchId ? 'Show its files in Transfers' : 'Open Transfers'}
+            </button>
+          </p>
+        )}
       </section>
     </div>
   );

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { useBridgeQuery } from '../bridge/use-bridge';
-import { Button } from '../components/Button';
-import { ErrorPanel } from '../components/ErrorPanel';
-import { Spinner } from '../components/Spinner';
-import { useStepsChoice } from '../state/steps-store';
+import { useBridgeQuery } from '../../bridge/use-bridge';
+import { Button } from '../../components/Button';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { Spinner } from '../../components/Spinner';
+import { useStepsChoice } from '../../state/steps-store';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

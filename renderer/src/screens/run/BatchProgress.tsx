@@ -1,12 +1,33 @@
-import type { RunTotals } from '../../../shared/ipc/models';
-import { ProgressBar } from '../components/ProgressBar';
-import { formatBytes, formatEta, formatPercent, formatSpeed, percentOf } from '../lib/format';
-import type { StateView } from '../lib/run-state';
+import type { RunTotals } from '../../../../shared/ipc/models';
+import { ProgressBar } from '../../components/ProgressBar';
+import { formatBytes, formatDuration, formatEta, formatPercent, formatSpeed, percentOf } from '../../lib/format';
+import { uploadsDone as allUploaded, type StateView } from '../../lib/run-state';
+
+export interface BatchProgressProps {
+  readonly totals: RunTotals;
+  readonly view: StateView;
+  readonly state: string;
+  /** The steps only store the files: the time on the service is storing, and said so. */
+  readonly storeOnly?: boolean;
+  readonly executionStart?: string | null;
+  readonly now?: number;
+}
 
 /** The batch's upload progress: every figure has a fixed slot and tabular digits, so nothing jumps. */
-export const BatchProgress = ({ totals, view, state }: { totals: RunTotals; view: StateView; state: string }) => {
-  const uploadsDone = totals.bytesTotal > 0 ? totals.bytesUploaded >= totals.bytesTotal : totals.filesUploaded >= totals.filesTotal;
+export const BatchProgress = ({ totals, view, state, storeOnly = false, executionStart = null, now = Date.now() }: BatchProgressProps) => {
+  const uploadsDone = allUploaded(totals) || (totals.bytesTotal === 0 && totals.filesTotal === 0);
   const processing = view.busy && uploadsDone && state !== 'CREATING';
+  const started = executionStart ? Date.parse(executionStart.replace(' ', 'T')) : Number.NaN;
+  const onService = processing && !Number.isNaN(started) ? ` · ${formatDuration(Math.max(0, (now - started) / 1000))}` : '';
+  const phase = processing
+    ? storeOnly
+      ? `Uploaded · the service is storing the files${onService}`
+      : `Uploaded · processing on the service${onService}`
+    : view.busy
+      ? 'Uploading'
+      : uploadsDone
+        ? 'Upload finished'
+        : 'Upload stopped';
   const tone = view.failed ? 'danger' : view.label === 'Completed' ? 'success' : view.busy ? 'info' : 'neutral';
   const percent = formatPercent(totals.bytesUploaded, totals.bytesTotal);
   const bytes = `${formatBytes(totals.bytesUploaded)} of ${formatBytes(totals.bytesTotal)}`;
@@ -14,7 +35,9 @@ export const BatchProgress = ({ totals, view, state }: { totals: RunTotals; view
     <div className="batch" data-testid="batch-progress">
       <div className="batch-top">
         <span className="batch-percent num">{percent}</span>
-        <span className="batch-phase muted">{processing ? 'Uploaded · processing on the service…' : view.busy ? 'Uploading' : uploadsDone ? 'Upload finished' : 'Upload stopped'}</span>
+        <span className="batch-phase muted" data-testid="batch-phase">
+          {phase}
+        </span>
       </div>
       <ProgressBar value={processing ? null : percentOf(totals.bytesUploaded, totals.bytesTotal)} label="Upload progress" valueText={`${percent}, ${bytes}`} tone={tone} />
       <dl className="batch-stats">

@@ -1,0 +1,25 @@
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { VirtualList } from './VirtualList';
+
+describe('VirtualList', () => {
+  afterEach(cleanup);
+
+  it('renders only the rows in view (plus a small overscan) of 100,000', () => {
+    render(<VirtualList count={100_000} rowHeight={40} label="Files" fallbackRows={20} overscan={5} renderRow={(i) => <span data-testid="row">Row {i}</span>} />);
+    const rows = screen.getAllByTestId('row');
+    expect(rows.length).toBeGreaterThanOrEqual(20);
+    expect(rows.length).toBeLessThanOrEqual(26);
+    expect(rows[0]?.textContent).toBe('Row 0');
+    const list = screen.getByRole('list', { name: 'Files' });
+    // The scroll height stands for every row, so the scrollbar tells the truth.
+    expect((list.firstElementChild as HTMLElement).style.height).toBe(`${100_000 * 40}px`);
+    expect(list.querySelector('[role="listitem"]')?.getAttribute('aria-setsize')).toBe('100000');
+  });
+
+  it('shrinks to fit a short list when capped', () => {
+    render(<VirtualList count={3} rowHeight={40} label="Few" maxVisibleRows={10} renderRow={(i) => <span data-testid="row">Row {i}</span>} />);
+    expect(screen.getAllByTestId('row')).toHaveLength(3);
+    expect(screen.getByRole('list', { name: 'Few' }).style.height).toBe('122px');
+  });
+});

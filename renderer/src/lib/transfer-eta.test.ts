@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { TransferTotals } from '../../../shared/ipc/transfer-models';
+import { etaSeconds, nextMeasuredSince, totalsText } from './transfer-eta';
+
+const totals = (over: Partial<TransferTotals> = {}): TransferTotals => ({
+  filesTotal: 2_000,
+  filesQueued: 1_700,
+  filesActive: 4,
+  filesDone: 296,
+  filesFailed: 0,
+  filesCanceled: 0,
+  filesSkipped: 0,
+  bytesTotal: 10_000_000,
+  bytesSent: 1_200_000,
+  speedBps: 400_000,
+  etaSeconds: 30,
+  paused: false,
+  waitingUntil: null,
+  effectiveConcurrency: 4,
+  ...over,
+});
+
+describe('ETA', () => {
+  it('promises no time until the speed has been measured for a while', () => {
+    const now = 100_000;
+    expect(etaSeconds({ totals: totals(), measuredSince: now - 1_000, now })).toBeNull();
+    expect(etaSeconds({ totals: totals(), measuredSince: now - 6_000, now })).toBe(30);
+    expect(etaSeconds({ totals: totals({ speedBps: 0 }), measuredSince: null, now })).toBeNull();
+  });
+
+  it('promises no time in the first bytes of a queue, and falls back to bytes over speed', () => {
+    const now = 100_000;
+    expect(etaSeconds({ totals: totals({ bytesSent: 100_000 }), measuredSince: 0, now })).toBeNull();
+    expect(etaSeconds({ totals: totals({ etaSeconds: null }), measuredSince: 0, now })).toBe(22);
+  });
+
+  it('keeps the start of a measurement while the speed stays up and resets it when it stops', () => {
+    expect(nextMeasuredSince(null, 10, 5)).toBe(5);
+    expect(nextMeasuredSince(5, 10, 9)).toBe(5);
+    expect(nextMeasuredSince(5, 0, 9)).toBeNull();
+  });
+
+  it('says what the queue waits for instead of a time', () => {
+    const input = { measuredSince: 0, now: 100_000 };
+    expect(totalsText({ ...input, totals: totals({ paused: true }) }, 4).eta).toBe('Paused');
+    const waiting = totalsText({ ...input, totals: totals({ waitingUntil: '2026-11-25T12:03:10.000Z' }) }, 4).eta;
+    expect(waiting).toMatch(/^Waiting for the service until \d\d:\d\d:\d\d/);
+    expect(totalsText({ ...input, totals: totals() }, 4)).toMatchObject({ files: '296 of 2,000 files', bytes: '1.2 MB of 10.0 MB', speed: '400 KB/s', eta: '30 s left', concurrency: null });
+    expect(totalsText({ ...input, totals: totals({ filesQueued: 0, filesActive: 0, filesDone: 2_000 }) }, 4).eta).toBe('Done');
+  });
+
+  it('shows the effective concurrency while the engine backs off', () => {
+    expect(totalsText({ measuredSince: 0, now: 100_000, totals: totals({ effectiveConcurrency: 2 }) }, 8).concurrency).toBe('2 of 8 at once (the service asked to slow down)');
+  });
+});

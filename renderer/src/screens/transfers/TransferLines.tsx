@@ -1,0 +1,191 @@
+import { memo, type MouseEvent } from 'react';
+import type { BatchState, TransferAction, TransferBatch, TransferFileState, TransferRow, TransferScope } from '../../../../shared/ipc/transfer-models';
+import { Badge } from '../../components/Badge';
+import { IconButton } from '../../components/IconButton';
+import { CloseIcon, PauseIcon, PlayIcon, RetryIcon } from '../../components/Icons';
+import { ProgressBar } from '../../components/ProgressBar';
+import { formatBytes, percentOf } from '../../lib/format';
+import type { StateTone } from '../../lib/run-state';
+
+export const LINE_HEIGHT = 44;
+
+export const FILE_STATE: Record<TransferFileState, { label: string; tone: StateTone }> = {
+  queued: { label: 'Queued', tone: 'neutral' },
+  uploading: { label: 'Uploading', tone: 'info' },
+  paused: { label: 'Paused', tone: 'warning' },
+  uploaded: { label: 'Verifying', tone: 'info' },
+  verified: { label: 'Done', tone: 'success' },
+  failed: { label: 'Failed', tone: 'danger' },
+  canceled: { label: 'Canceled', tone: 'neutral' },
+  skipped: { label: 'Skipped', tone: 'neutral' },
+};
+
+export const BATCH_STATE: Record<BatchState, { label: string; tone: StateTone }> = {
+  queued: { label: 'Queued', tone: 'neutral' },
+  creating: { label: 'Creating', tone: 'info' },
+  uploading: { label: 'Uploading', tone: 'info' },
+  paused: { label: 'Paused', tone: 'warning' },
+  processing: { label: 'Processing', tone: 'info' },
+  completed: { label: 'Completed', tone: 'success' },
+  failed: { label: 'Failed', tone: 'danger' },
+  canceled: { label: 'Canceled', tone: 'neutral' },
+};
+
+/** Which of pause / resume / cancel / retry make sense for a file in this state. */
+export const rowActions = (state: TransferFileState): TransferAction[] => {
+  switch (state) {
+    case 'queued':
+    case 'uploading':
+      return ['pause', 'cancel'];
+    case 'paused':
+      return ['resume', 'cancel'];
+    case 'failed':
+    case 'canceled':
+      return ['retry'];
+    default:
+      return [];
+  }
+};
+
+export const batchActions = (batch: Pick<TransferBatch, 'state' | 'filesFailed'>): TransferAction[] => {
+  switch (batch.state) {
+    case 'queued':
+    case 'creating':
+    case 'uploading':
+      return ['pause', 'cancel'];
+    case 'paused':
+      return ['resume', 'cancel'];
+    case 'failed':
+    case 'canceled':
+      return ['retry'];
+    default:
+      return batch.filesFailed > 0 ? ['retry'] : [];
+  }
+};
+
+const ACTION_ICON = { pause: <PauseIcon />, resume: <PlayIcon />, cancel: <CloseIcon />, retry: <RetryIcon /> } as const;
+const ACTION_WORD = { pause: 'Pause', resume: 'Resume', cancel: 'Cancel', retry: 'Retry' } as const;
+
+export type Control = (action: TransferAction, scope: TransferScope) => void;
+
+const stop = (e: MouseEvent) => e.stopPropagation();
+
+const folderOf = (path: string): { folder: string; name: string } => {
+  const cut = path.lastIndexOf('/');
+  return cut < 0 ? { folder: '', name: path } : { folder: path.slice(0, cut + 1), name: path.slice(cut + 1) };
+};
+
+export interface RowLineProps {
+  readonly row: TransferRow;
+  readonly line: number;
+  readonly selected: boolean;
+  readonly focused: boolean;
+  readonly onControl: Control;
+}
+
+/** One file. Memoized on the row object: a delta that does not name this row does not render it. */
+export const RowLine = memo(({ row, line, selected, focused, onControl }: RowLineProps) => {
+  const state = FILE_STATE[row.state];
+  const { folder, name } = folderOf(row.relativePath);
+  const detail = row.error ?? row.note;
+  const busy = row.state === 'uploading' || row.state === 'uploaded';
+  return (
+    <div
+      id={`tline-${line}`}
+      className={`tx-row${selected ? ' selected' : ''}${focused ? ' focused' : ''}`}
+      role="option"
+      aria-selected={selected}
+      data-testid="transfer-row"
+      data-line={line}
+      data-state={row.state}
+    >
+      <span className="tx-path" title={row.relativePath}>
+        <span className="tx-name">
+          {folder && <span className="muted">{folder}</span>}
+          {name}
+        </span>
+        {detail ? (
+          <span className={`tx-detail ${row.error ? 'tone-danger' : 'muted'}`} data-testid={row.error ? 'transfer-error' : 'transfer-note'}>
+            {detail}
+          </span>
+        ) : (
+          <span className="tx-detail muted">
+            {row.method === 'tus' ? 'tus (resumable)' : row.method === 'multipart' ? 'multipart' : '—'}
+            {row.attempts > 1 ? ` · attempt ${row.attempts}` : ''}
+          </span>
+        )}
+      </span>
+      <span className="tx-size num">{busy ? `${formatBytes(row.bytesSent)} / ${formatBytes(row.size)}` : formatBytes(row.size)}</span>
+      <span className="tx-progress">
+        <ProgressBar size="sm" value={percentOf(row.bytesSent, row.size)} label={`${row.relativePath} upload`} tone={state.tone === 'warning' ? 'neutral' : state.tone} />
+      </span>
+      <span className={`tx-state tone-${state.tone}`}>{state.label}</span>
+      <span className="tx-actions" onClick={stop}>
+        {rowActions(row.state).map((action) => (
+          <IconButton key={action} label={`${ACTION_WORD[action]} ${row.relativePath}`} onClick={() => onControl(action, { kind: 'files', ids: [row.id] })}>
+            {ACTION_ICON[action]}
+          </IconButton>
+        ))}
+      </span>
+    </div>
+  );
+});
+RowLine.displayName = 'RowLine';
+
+/** A row not read yet: the same height, so nothing moves when it arrives. */
+export const PlaceholderLine = ({ line }: { line: number }) => (
+  <div id={`tline-${line}`} className="tx-row tx-placeholder" role="option" aria-selected={false} aria-busy="true">
+    <span className="tx-skeleton" />
+  </div>
+);
+
+export interface BatchLineProps {
+  readonly batchId: string | null;
+  readonly batch: TransferBatch | undefined;
+  readonly rowsShown: number;
+  readonly line: number;
+  readonly focused: boolean;
+  readonly onControl: Control;
+  readonly onOpenRun: (runId: string) => void;
+}
+
+export const BatchLine = memo(({ batchId, batch, rowsShown, line, focused, onControl, onOpenRun }: BatchLineProps) => {
+  const label = batch?.label ?? (batchId ? 'Batch' : 'Not in a batch yet');
+  const state = batch ? BATCH_STATE[batch.state] : null;
+  return (
+    <div id={`tline-${line}`} className={`tx-batch${focused ? ' focused' : ''}`} role="option" aria-selected={false} data-testid="transfer-batch" aria-label={`Batch ${label}`}>
+      <span className="tx-batch-label" title={label}>
+        {batch ? `Assembly ${batch.seq} · ` : ''}
+        {label}
+      </span>
+      {state && (
+        <Badge tone={state.tone} data-testid="batch-state">
+          {state.label}
+        </Badge>
+      )}
+      <span className="tx-batch-facts num muted">
+        {batch ? `${batch.filesDone.toLocaleString('en-US')} of ${batch.filesTotal.toLocaleString('en-US')} files · ${formatBytes(batch.bytesSent)} of ${formatBytes(batch.bytesTotal)}` : `${rowsShown.toLocaleString('en-US')} files`}
+        {batch && batch.filesFailed > 0 && <span className="tone-danger"> · {batch.filesFailed.toLocaleString('en-US')} failed</span>}
+      </span>
+      {batch?.error && (
+        <span className="tx-batch-error tone-danger" title={batch.error.message}>
+          <code>{batch.error.code}</code> {batch.error.message}
+        </span>
+      )}
+      <span className="tx-actions" onClick={stop}>
+        {batch?.runId && (
+          <button type="button" className="link-btn" onClick={() => onOpenRun(batch.runId as string)} aria-label={`Open the Assembly of ${label}`}>
+            Open Assembly
+          </button>
+        )}
+        {batch &&
+          batchActions(batch).map((action) => (
+            <IconButton key={action} label={`${ACTION_WORD[action]} batch ${label}`} onClick={() => onControl(action, { kind: 'batch', id: batch.id })}>
+              {ACTION_ICON[action]}
+            </IconButton>
+          ))}
+      </span>
+    </div>
+  );
+});
+BatchLine.displayName = 'BatchLine';

@@ -1,0 +1,208 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import type { PlanWarning, TransferSettings } from '../../../../shared/ipc/transfer-models';
+import { bridgeKey, useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { Spinner } from '../../components/Spinner';
+import { FieldWarnings } from '../../components/FieldWarnings';
+
+export const settingsKey = () => bridgeKey('transfers:settings', {});
+
+const MB = 1_000_000;
+// core's defaults are binary (4 MiB, 20 GiB): these two fields show them as whole numbers.
+const MIB = 1024 ** 2;
+const GIB = 1024 ** 3;
+
+interface NumberFieldProps {
+  readonly label: string;
+  /** Stored value (bytes, files…); null = empty (no limit). */
+  readonly value: number | null;
+  /** Shown value = stored / scale. */
+  readonly scale?: number;
+  readonly min: number;
+  readonly max?: number;
+  readonly integer?: boolean;
+  readonly nullable?: boolean;
+  readonly unit?: string;
+  readonly hint?: string;
+  readonly onCommit: (value: number | null) => void;
+  readonly warnings?: readonly PlanWarning[];
+  readonly field: string;
+}
+
+const shown = (value: number | null, scale: number): string => (value === null ? '' : String(Math.round((value / scale) * 1000) / 1000));
+
+/** A number input that saves when it loses focus or on Enter, and says what is wrong instead of saving. */
+const NumberField = ({ label, value, scale = 1, min, max, integer = false, nullable = false, unit, hint, onCommit, warnings = [], field }: NumberFieldProps) => {
+  const id = useId();
+  const [text, setText] = useState(shown(value, scale));
+  const [focused, setFocused] = useState(false);
+  useEffect(() => {
+    if (!focused) setText(shown(value, scale));
+  }, [value, scale, focused]);
+  const parsed = text.trim() === '' ? null : Number(text);
+  const error =
+    parsed === null
+      ? nullable
+        ? null
+        : 'Enter a number.'
+      : !Number.isFinite(parsed) || (integer && !Number.isInteger(parsed))
+        ? integer
+          ? 'Enter a whole number.'
+          : 'Enter a number.'
+        : parsed < min
+          ? `At least ${min}.`
+          : max !== undefined && parsed > max
+            ? `At most ${max}.`
+            : null;
+  const commit = () => {
+    if (error) return;
+    const next = parsed === null ? null : Math.round(parsed * scale);
+    if (next !== value) onCommit(next);
+  };
+  return (
+    <div className="form-field setting-field" data-field={field}>
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <span className="setting-input">
+        <input
+          id={id}
+          className="input num"
+          inputMode="decimal"
+          value={text}
+          aria-invalid={error !== null}
+          aria-describedby={`${id}-hint`}
+          onFocus={() => setFocused(true)}
+          onChange={(e) => setText(e.currentTarget.value)}
+          onBlur={() => {
+            setFocused(false);
+            commit();
+          }}
+          onKeyDown={(e) => e.key === 'Enter' && commit()}
+        />
+        {unit && <span className="muted">{unit}</span>}
+      </span>
+      <span id={`${id}-hint`} className={error ? 'field-error' : 'muted small'}>
+        {error ?? hint}
+      </span>
+      <FieldWarnings warnings={warnings} field={field} />
+    </div>
+  );
+};
+
+const patterns = (text: string): string[] =>
+  text
+    .split('\n')
+    .map((p) => p.trim())
+    .filter(Boolean);
+
+const PatternsField = ({ label, value, hint, onCommit }: { label: string; value: readonly string[]; hint: string; onCommit: (v: string[]) => void }) => {
+  const id = useId();
+  const [text, setText] = useState(value.join('\n'));
+  useEffect(() => setText(value.join('\n')), [value]);
+  return (
+    <div className="form-field setting-field">
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        className="textarea mono"
+        rows={2}
+        value={text}
+        placeholder="*.jpg"
+        aria-describedby={`${id}-hint`}
+        onChange={(e) => setText(e.currentTarget.value)}
+        onBlur={() => {
+          const next = patterns(text);
+          if (next.join('\n') !== value.join('\n')) onCommit(next);
+        }}
+      />
+      <span id={`${id}-hint`} className="muted small">
+        {hint}
+      </span>
+    </div>
+  );
+};
+
+export type SettingsSection = 'speed' | 'batching' | 'skip';
+
+/**
+ * The transfer engine's settings. Each change is saved at once (`transfers:saveSettings`) and core applies
+ * concurrency and the bandwidth limit to running transfers live. Warnings from the pre-flight plan are
+ * shown at the field they concern.
+ */
+export const TransferSettingsForm = ({ sections, warnings = [] }: { sections: readonly SettingsSection[]; warnings?: readonly PlanWarning[] }) => {
+  const client = useQueryClient();
+  const settings = useBridgeQuery('transfers:settings', {});
+  const save = useBridgeMutation('transfers:saveSettings', { onSuccess: (s) => client.setQueryData(settingsKey(), s) });
+  const modeId = useId();
+
+  if (settings.isPending) return <Spinner size={16} label="Loading settings" />;
+  if (settings.isError) return <ErrorPanel title="Could not read the transfer settings" code={settings.error.code} message={settings.error.message} />;
+  const s = settings.data;
+  const put = (patch: Partial<TransferSettings>) => save.mutate(patch);
+  const putSkip = (patch: Partial<TransferSettings['skip']>) => save.mutate({ skip: { ...s.skip, ...patch } });
+
+  return (
+    <div className="settings-form" aria-busy={save.isPending || undefined}>
+      {save.error && <ErrorPanel title="The setting was not saved" code={save.error.code} message={save.error.message} />}
+      {sections.includes('speed') && (
+        <fieldset className="settings-group">
+          <legend className="section-title">Speed</legend>
+          <NumberField field="concurrency" label="Files at once" value={s.concurrency} min={1} max={32} integer hint="1–32. Applies to running transfers." onCommit={(v) => put({ concurrency: v ?? 1 })} warnings={warnings} />
+          <NumberField field="bandwidthLimitBps" label="Bandwidth limit" value={s.bandwidthLimitBps} scale={MB} min={0} unit="MB/s" hint="0 = unlimited. Applies at once." onCommit={(v) => put({ bandwidthLimitBps: v ?? 0 })} warnings={warnings} />
+          <NumberField
+            field="multipartMaxFileBytes"
+            label="Send files up to this size many per request"
+            value={s.multipartMaxFileBytes}
+            scale={MIB}
+            min={0}
+            unit="MiB"
+            hint="Larger files go by tus, resumable. 0 = tus for every file."
+            onCommit={(v) => put({ multipartMaxFileBytes: v ?? 0 })}
+            warnings={warnings}
+          />
+        </fieldset>
+      )}
+      {sections.includes('batching') && (
+        <fieldset className="settings-group">
+          <legend className="section-title">Assemblies</legend>
+          <div className="form-field setting-field" data-field="batchMode">
+            <label htmlFor={modeId} className="field-label">
+              Make one Assembly
+            </label>
+            <select id={modeId} className="input" value={s.batchMode} onChange={(e) => put({ batchMode: e.currentTarget.value as TransferSettings['batchMode'] })}>
+              <option value="per-drop">per drop</option>
+              <option value="per-folder">per top-level folder</option>
+              <option value="every-n">every N files or N GB</option>
+            </select>
+            <FieldWarnings warnings={warnings} field="batchMode" />
+          </div>
+          <div className="settings-row">
+            <NumberField field="batchMaxFiles" label="At most files per Assembly" value={s.batchMaxFiles} min={1} max={100_000} integer onCommit={(v) => put({ batchMaxFiles: v ?? 1 })} warnings={warnings} />
+            <NumberField field="batchMaxBytes" label="At most per Assembly" value={s.batchMaxBytes} scale={GIB} min={0.001} unit="GiB" onCommit={(v) => put({ batchMaxBytes: v ?? GIB })} warnings={warnings} />
+          </div>
+        </fieldset>
+      )}
+      {sections.includes('skip') && (
+        <fieldset className="settings-group">
+          <legend className="section-title">Skip rules</legend>
+          <PatternsField label="Only files matching" value={s.skip.include} hint="One pattern a line (*.jpg, raw/**). Empty = every file." onCommit={(include) => putSkip({ include })} />
+          <PatternsField label="Leave out files matching" value={s.skip.exclude} hint="One pattern a line." onCommit={(exclude) => putSkip({ exclude })} />
+          <label className="form-check">
+            <input type="checkbox" checked={s.skip.skipHidden} onChange={(e) => putSkip({ skipHidden: e.currentTarget.checked })} /> Skip hidden and system files (.DS_Store, Thumbs.db)
+          </label>
+          <label className="form-check">
+            <input type="checkbox" checked={s.skip.skipUnchanged} onChange={(e) => putSkip({ skipUnchanged: e.currentTarget.checked })} /> Skip files uploaded before, unchanged
+          </label>
+          <div className="settings-row">
+            <NumberField field="minBytes" label="Smallest file" value={s.skip.minBytes} scale={MB} min={0} nullable unit="MB" hint="Empty = no limit." onCommit={(minBytes) => putSkip({ minBytes })} warnings={warnings} />
+            <NumberField field="maxBytes" label="Largest file" value={s.skip.maxBytes} scale={MB} min={0} nullable unit="MB" hint="Empty = no limit." onCommit={(maxBytes) => putSkip({ maxBytes })} warnings={warnings} />
+          </div>
+        </fieldset>
+      )}
+    </div>
+  );
+};

@@ -1,0 +1,208 @@
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { App } from '../../App';
+import { createFakeBridge, type FakeBridge } from '../../bridge/test/fake-bridge';
+import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { useNavigation } from '../../state/navigation-store';
+import { resetTransfers } from './transfer-store';
+
+const rowsCalls = (bridge: FakeBridge) => bridge.calls.filter((c) => c.channel === 'transfers:rows');
+const nextFrame = () => act(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
+
+describe('Transfers view', () => {
+  let bridge: FakeBridge;
+  beforeEach(() => {
+    resetTransfers();
+    useNavigation.setState({ route: { name: 'transfers' } });
+    bridge = createFakeBridge();
+  });
+  afterEach(cleanup);
+
+  it('says nothing is transferring and offers the Upload view', async () => {
+    renderWithBridge(<App />, bridge);
+    expect(await screen.findByText('Nothing is transferring')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Upload files' }));
+    expect(useNavigation.getState().route.name).toBe('upload');
+  });
+
+  it('shows 100,000 queued files as one list grouped by batch, rendering only the lines in view', async () => {
+    bridge.queue.seed(100_000, 1_000, (i) => (i < 3 ? 'verified' : i === 3 ? 'failed' : 'queued'));
+    renderWithBridge(<App />, bridge);
+    const list = await screen.findByRole('listbox', { name: 'Files in the transfer queue' });
+    await waitFor(() => expect(within(list).getAllByTestId('transfer-row').length).toBeGreaterThan(5));
+    const lines = list.querySelectorAll('[role="option"]').length;
+    expect(lines).toBeLessThan(40);
+    // The scrollbar stands for every file plus one header per batch.
+    expect((list.firstElementChild as HTMLElement).style.height).toBe(`${(100_000 + 100) * 44}px`);
+    const header = within(list).getAllByTestId('transfer-batch')[0] as HTMLElement;
+    expect(header.textContent).toContain('Assembly 1 · Files 1–1,000');
+    expect(header.textContent).toContain('3 of 1,000 files');
+    expect(header.textContent).toContain('1 failed');
+    const failed = within(list).getAllByTestId('transfer-row').find((r) => r.dataset.state === 'failed') as HTMLElement;
+    expect(within(failed).getByTestId('transfer-error').textContent).toBe('The service answered 500 (INTERNAL_ERROR).');
+    // Only the page in view was read.
+    expect(rowsCalls(bridge).map((c) => c.request)).toEqual([{ offset: 0, limit: 200 }]);
+    // The chips count from the totals; the sidebar badge counts what is left.
+    const chips = screen.getByRole('group', { name: 'Show' });
+    expect(within(chips).getByRole('button', { name: /^All/ }).textContent).toBe('All 100,000');
+    expect(within(chips).getByRole('button', { name: /^Failed/ }).textContent).toBe('Failed 1');
+    expect(within(chips).getByRole('button', { name: /^Done/ }).textContent).toBe('Done 3');
+    expect(screen.getByTestId('transfers-badge').textContent).toBe('99k');
+  });
+
+  it('applies a delta to the row it names, once per frame, without reading the list again', async () => {
+    bridge.queue.seed(500, 250);
+    renderWithBridge(<App />, bridge);
+    await waitFor(() => expect(screen.getAllByTestId('transfer-row').length).toBeGreaterThan(5));
+    const reads = rowsCalls(bridge).length;
+    const id = bridge.queue.rows[1]?.id as string;
+    bridge.queue.setRows([id], { state: 'uploading', bytesSent: 5_000, method: 'tus', attempts: 2 });
+    act(() => bridge.queue.emitChanges([id], { speedBps: 2_000_000 }));
+    act(() => bridge.queue.emitChanges([id], { speedBps: 2_500_000 }));
+    await nextFrame();
+    const row = screen.getAllByTestId('transfer-row').find((r) => r.textContent?.includes('clip-000001')) as HTMLElement;
+    expect(row.dataset.state).toBe('uploading');
+    expect(row.textContent).toContain('5.0 KB / 10.0 KB');
+    expect(row.textContent).toContain('attempt 2');
+    expect(screen.getByTestId('transfer-speed').textContent).toBe('2.5 MB/s');
+    // No time promised from the first measurement.
+    expect(screen.getByTestId('transfer-eta').textContent).toBe('Estimating…');
+    expect(rowsCalls(bridge)).toHaveLength(reads);
+
+    bridge.queue.setRows([id], { state: 'verified', bytesSent: 10_000, note: 'Sent again: the checksum did not match' });
+    act(() => bridge.queue.emitChanges([id]));
+    await nextFrame();
+    await waitFor(() => expect(screen.getByText('Sent again: the checksum did not match')).toBeTruthy());
+  });
+
+  it('says what the queue waits for and how many files run at once while the service pushes back', async () => {
+    bridge.queue.seed(10, 10, () => 'uploading');
+    bridge.queue.settings = { ...bridge.queue.settings, concurrency: 8 };
+    renderWithBridge(<App />, bridge);
+    await screen.findByTestId('transfer-totals');
+    act(() => bridge.queue.emitChanges([], { waitingUntil: '2026-11-25T12:03:10.000Z', effectiveConcurrency: 2, speedBps: 1_000 }));
+    await nextFrame();
+    await waitFor(() => expect(screen.getByTestId('transfer-eta').textContent).toMatch(/^Waiting for the service until \d\d:\d\d:\d\d/));
+    expect(screen.getByTestId('effective-concurrency').textContent).toBe('2 of 8 at once (the service asked to slow down)');
+  });
+
+  it('filters by state and searches paths in core', async () => {
+    bridge.queue.seed(300, 100, (i) => (i % 100 === 7 ? 'failed' : 'queued'));
+    renderWithBridge(<App />, bridge);
+    await waitFor(() => expect(screen.getAllByTestId('transfer-row').length).toBeGreaterThan(5));
+    fireEvent.click(screen.getByRole('button', { name: /^Failed/ }));
+    await waitFor(() => expect(screen.getAllByTestId('transfer-row')).toHaveLength(3));
+    expect(rowsCalls(bridge).at(-1)?.request).toEqual({ states: ['failed'], offset: 0, limit: 200 });
+    expect(screen.getAllByTestId('transfer-batch')).toHaveLength(3);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search paths' }), { target: { value: 'clip-000107' } });
+    await waitFor(() => expect(screen.getAllByTestId('transfer-row')).toHaveLength(1));
+    expect(rowsCalls(bridge).at(-1)?.request).toEqual({ states: ['failed'], search: 'clip-000107', offset: 0, limit: 200 });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search paths' }), { target: { value: 'nothing-like-this' } });
+    expect(await screen.findByText('No files match')).toBeTruthy();
+  });
+
+  it('reads the rows in view again when a delta moves a row out of the filter, or was truncated', async () => {
+    bridge.queue.seed(300, 100, (i) => (i % 100 === 7 ? 'failed' : 'queued'));
+    renderWithBridge(<App />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: /^Failed/ }));
+    await waitFor(() => expect(screen.getAllByTestId('transfer-row')).toHaveLength(3));
+    const id = bridge.queue.rows[7]?.id as string;
+    bridge.queue.setRows([id], { state: 'queued', error: null });
+    act(() => bridge.queue.emitChanges([id]));
+    await waitFor(() => expect(screen.getAllByTestId('transfer-row')).toHaveLength(2));
+    expect(screen.getByRole('button', { name: /^Failed/ }).textContent).toBe('Failed 2');
+
+    fireEvent.click(screen.getByRole('button', { name: /^All/ }));
+    await waitFor(() => expect(screen.getAllByTestId('transfer-row').length).toBeGreaterThan(5));
+    const reads = rowsCalls(bridge).length;
+    act(() => bridge.emit('transfers:changed', { totals: bridge.queue.totals(), transfers: [], batches: [], rows: [], rowsTruncated: true }));
+    await waitFor(() => expect(rowsCalls(bridge).length).toBe(reads + 1));
+  });
+
+  it('retries one failed file, cancels a batch and pauses and resumes everything', async () => {
+    bridge.queue.seed(20, 10, (i) => (i === 2 ? 'failed' : 'queued'));
+    renderWithBridge(<App />, bridge);
+    const failedPath = bridge.queue.rows[2]?.relativePath as string;
+    fireEvent.click(await screen.findByRole('button', { name: `Retry ${failedPath}` }));
+    await waitFor(() => expect(bridge.calls.find((c) => c.channel === 'transfers:control')?.request).toEqual({ action: 'retry', scope: { kind: 'files', ids: [bridge.queue.rows[2]?.id] } }));
+    await nextFrame();
+    await waitFor(() => expect(screen.queryByRole('button', { name: `Retry ${failedPath}` })).toBeNull());
+
+    const second = screen.getAllByTestId('transfer-batch')[1] as HTMLElement;
+    fireEvent.click(within(second).getByRole('button', { name: /^Cancel batch/ }));
+    await nextFrame();
+    await waitFor(() => expect(within(screen.getAllByTestId('transfer-batch')[1] as HTMLElement).getByTestId('batch-state').textContent).toBe('Canceled'));
+    expect(bridge.queue.rows.filter((r) => r.state === 'canceled')).toHaveLength(10);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Pause all' }));
+    await nextFrame();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Resume all' })).toBeTruthy());
+    expect(screen.getByTestId('transfer-eta').textContent).toBe('Paused');
+    fireEvent.click(screen.getByRole('button', { name: 'Resume all' }));
+    await nextFrame();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Pause all' })).toBeTruthy());
+  });
+
+  it('selects files with the keyboard (arrows, Shift, Space) and acts on the selection', async () => {
+    bridge.queue.seed(50, 50);
+    renderWithBridge(<App />, bridge);
+    const list = await screen.findByRole('listbox', { name: 'Files in the transfer queue' });
+    await waitFor(() => expect(within(list).getAllByTestId('transfer-row').length).toBeGreaterThan(5));
+    list.focus();
+    // Line 0 is the batch header: Down three times lands on the second file, Space selects it, Shift+Down extends.
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    fireEvent.keyDown(list, { key: ' ' });
+    fireEvent.keyDown(list, { key: 'ArrowDown', shiftKey: true });
+    fireEvent.keyDown(list, { key: 'ArrowDown', shiftKey: true });
+    expect(screen.getByText('3 files selected')).toBeTruthy();
+    expect(list.getAttribute('aria-activedescendant')).toBe('tline-4');
+    expect(within(list).getAllByRole('option', { selected: true })).toHaveLength(3);
+    fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
+    await waitFor(() => expect(bridge.calls.find((c) => c.channel === 'transfers:control')?.request).toEqual({ action: 'pause', scope: { kind: 'files', ids: bridge.queue.rows.slice(1, 4).map((r) => r.id) } }));
+    fireEvent.keyDown(list, { key: 'Escape' });
+    expect(screen.queryByText(/files selected/)).toBeNull();
+  });
+
+  it('changes concurrency live from the settings panel and refuses a bad value', async () => {
+    bridge.queue.seed(10, 10);
+    renderWithBridge(<App />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'Settings' }));
+    const field = await screen.findByLabelText('Files at once');
+    fireEvent.focus(field);
+    fireEvent.change(field, { target: { value: '40' } });
+    expect(screen.getByText('At most 32.')).toBeTruthy();
+    fireEvent.blur(field);
+    expect(bridge.calls.some((c) => c.channel === 'transfers:saveSettings')).toBe(false);
+    fireEvent.focus(field);
+    fireEvent.change(field, { target: { value: '8' } });
+    fireEvent.blur(field);
+    await waitFor(() => expect(bridge.calls.find((c) => c.channel === 'transfers:saveSettings')?.request).toEqual({ concurrency: 8 }));
+    expect(bridge.queue.settings.concurrency).toBe(8);
+    const limit = screen.getByLabelText('Bandwidth limit');
+    fireEvent.focus(limit);
+    fireEvent.change(limit, { target: { value: '2.5' } });
+    fireEvent.keyDown(limit, { key: 'Enter' });
+    await waitFor(() => expect(bridge.queue.settings.bandwidthLimitBps).toBe(2_500_000));
+  });
+
+  it('narrows to one batch from a run and back to every batch', async () => {
+    bridge.queue.seed(30, 10);
+    const batch = bridge.queue.batches[1];
+    useNavigation.setState({ route: { name: 'transfers', batchId: batch?.id } });
+    renderWithBridge(<App />, bridge);
+    expect((await screen.findByTestId('batch-filter')).textContent).toContain('Files 11–20');
+    await waitFor(() => expect(screen.getAllByTestId('transfer-row')).toHaveLength(10));
+    expect(rowsCalls(bridge).at(-1)?.request).toMatchObject({ batchId: batch?.id });
+    fireEvent.click(screen.getByRole('button', { name: 'Show every batch' }));
+    await waitFor(() => expect(screen.getAllByTestId('transfer-batch')).toHaveLength(3));
+  });
+
+  it('shows the error code when the queue cannot be read', async () => {
+    bridge = createFakeBridge({ 'transfers:overview': () => ({ ok: false, error: { code: 'QUEUE_UNAVAILABLE', message: 'The queue database is locked.' } }) });
+    renderWithBridge(<App />, bridge);
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('QUEUE_UNAVAILABLE')).toBeTruthy();
+  });
+});

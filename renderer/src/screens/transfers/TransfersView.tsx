@@ -1,0 +1,254 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { TransferAction, TransferScope } from '../../../../shared/ipc/transfer-models';
+import { useTransferController } from '../../bridge/transfer-events';
+import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
+import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { CloseIcon, PauseIcon, PlayIcon, RetryIcon, SettingsIcon, TransfersIcon } from '../../components/Icons';
+import { ProgressBar } from '../../components/ProgressBar';
+import { Spinner } from '../../components/Spinner';
+import { formatCount, percentOf } from '../../lib/format';
+import { emptySelection, reduceSelection, type ListSelection, type SelectionAction } from '../../lib/list-selection';
+import { rowAt } from '../../lib/row-pages';
+import { nextMeasuredSince, totalsText } from '../../lib/transfer-eta';
+import { FILTERS, FILTER_LABEL, filterCount, type TransferFilter } from '../../lib/transfer-filters';
+import { lineAt } from '../../lib/transfer-layout';
+import { useNavigation } from '../../state/navigation-store';
+import { useToasts } from '../../state/toast-store';
+import { useDebounced } from '../use-debounced';
+import { useNow } from '../use-now';
+import { TransferList } from './TransferList';
+import { TransferSettingsForm } from './TransferSettingsForm';
+import { useTransfers } from './transfer-store';
+
+const TotalsBar = () => {
+  const totals = useTransfers((s) => s.totals);
+  const settings = useBridgeQuery('transfers:settings', {});
+  const measured = useRef<number | null>(null);
+  const busy = Boolean(totals && totals.filesActive + totals.filesQueued > 0);
+  const now = useNow(busy);
+  if (!totals) return null;
+  measured.current = nextMeasuredSince(measured.current, totals.speedBps, Date.now());
+  const text = totalsText({ totals, measuredSince: measured.current, now: Math.max(now, measured.current ?? 0) }, settings.data?.concurrency ?? null);
+  return (
+    <div className="tx-totals" data-testid="transfer-totals" aria-label="Transfer totals">
+      <ProgressBar value={percentOf(totals.bytesSent, totals.bytesTotal)} label="Transfer progress" valueText={`${text.files}, ${text.bytes}`} />
+      <dl className="batch-stats">
+        <div>
+          <dt>Files</dt>
+          <dd className="num">{text.files}</dd>
+        </div>
+        <div>
+          <dt>Sent</dt>
+          <dd className="num">{text.bytes}</dd>
+        </div>
+        <div>
+          <dt>Speed</dt>
+          <dd className="num" data-testid="transfer-speed">
+            {text.speed}
+          </dd>
+        </div>
+        <div>
+          <dt>Time left</dt>
+          <dd className="num" data-testid="transfer-eta">
+            {text.eta}
+          </dd>
+        </div>
+      </dl>
+      {text.concurrency && (
+        <p className="muted small" data-testid="effective-concurrency">
+          {text.concurrency}
+        </p>
+      )}
+    </div>
+  );
+};
+
+const FilterChips = ({ filter, onFilter }: { filter: TransferFilter; onFilter: (f: TransferFilter) => void }) => {
+  const totals = useTransfers((s) => s.totals);
+  return (
+    <div className="chips" role="group" aria-label="Show">
+      {FILTERS.map((f) => (
+        <button key={f} type="button" className="chip" aria-pressed={filter === f} onClick={() => onFilter(f)}>
+          {FILTER_LABEL[f]} <span className="num chip-count">{totals ? filterCount(f, totals).toLocaleString('en-US') : '—'}</span>
+        </button>
+      ))}
+    </div>
+  );
+};
+
+const ACTION_DONE: Record<TransferAction, string> = { pause: 'Paused', resume: 'Resumed', cancel: 'Canceled', retry: 'Retrying' };
+
+/** The transfer window: totals, filters, bulk actions, one virtualized list grouped by batch, settings. */
+export const TransfersView = ({ batchId }: { batchId?: string }) => {
+  const controller = useTransferController();
+  const navigate = useNavigation((s) => s.navigate);
+  const toast = useToasts((s) => s.show);
+  const loaded = useTransfers((s) => s.loaded);
+  const error = useTransfers((s) => s.error);
+  const totals = useTransfers((s) => s.totals);
+  const rowsLoaded = useTransfers((s) => s.rowsLoaded);
+  const rowsError = useTransfers((s) => s.rowsError);
+  const lineCount = useTransfers((s) => s.layout.count);
+  const batchLabel = useTransfers((s) => (batchId ? (s.batches.get(batchId)?.label ?? 'one batch') : null));
+  const [filter, setFilter] = useState<TransferFilter>('all');
+  const [search, setSearch] = useState('');
+  const debouncedSearch = useDebounced(search, 200);
+  const [selection, setSelection] = useState<ListSelection>(emptySelection);
+  const [showSettings, setShowSettings] = useState(false);
+  const [confirmCancel, setConfirmCancel] = useState(false);
+
+  useEffect(() => {
+    controller.setView({ filter, search: debouncedSearch, batchId: batchId ?? null });
+    setSelection(emptySelection);
+  }, [controller, filter, debouncedSearch, batchId]);
+
+  const control = useBridgeMutation('transfers:control', {
+    onSuccess: (answer, request) => toast(`${ACTION_DONE[request.action]}: ${formatCount(answer.affected, 'file')}`, 'success'),
+    onError: (e) => toast(`Could not do that (${e.code}): ${e.message}`, 'danger'),
+  });
+  const mutate = control.mutate;
+  const onControl = useCallback((action: TransferAction, scope: TransferScope) => mutate({ action, scope }), [mutate]);
+
+  const onSelect = useCallback((action: SelectionAction) => {
+    const { layout, cache } = useTransfers.getState();
+    const idAt = (line: number) => {
+      const at = lineAt(layout, line);
+      return at.kind === 'row' ? rowAt(cache, at.offset)?.id : undefined;
+    };
+    setSelection((s) => reduceSelection(s, action, layout.count, idAt));
+  }, []);
+
+  const selectedIds = [...selection.selected];
+  const onSelected = (action: TransferAction) => selectedIds.length > 0 && onControl(action, { kind: 'files', ids: selectedIds });
+
+  if (!loaded) {
+    return (
+      <div className="center-pane">
+        <Spinner size={24} label="Loading transfers" />
+      </div>
+    );
+  }
+  if (error) {
+    return (
+      <div className="transfers-view">
+        <h1 className="page-title">Transfers</h1>
+        <ErrorPanel title="Could not read the transfer queue" code={error.code} message={error.message} action={<Button onClick={() => controller.reload()}>Try again</Button>} />
+      </div>
+    );
+  }
+  const empty = !totals || totals.filesTotal === 0;
+
+  return (
+    <div className="transfers-view">
+      <div className="transfers-main">
+        <div className="section-head">
+          <h1 className="page-title">Transfers</h1>
+          <div className="toolbar-actions" role="toolbar" aria-label="All transfers">
+            {totals?.paused ? (
+              <Button size="sm" icon={<PlayIcon />} onClick={() => onControl('resume', { kind: 'all' })} disabled={empty}>
+                Resume all
+              </Button>
+            ) : (
+              <Button size="sm" icon={<PauseIcon />} onClick={() => onControl('pause', { kind: 'all' })} disabled={empty || (totals?.filesActive ?? 0) + (totals?.filesQueued ?? 0) === 0}>
+                Pause all
+              </Button>
+            )}
+            <Button size="sm" icon={<RetryIcon />} onClick={() => onControl('retry', { kind: 'all' })} disabled={(totals?.filesFailed ?? 0) === 0}>
+              Retry failed
+            </Button>
+            <Button size="sm" variant="danger" icon={<CloseIcon />} onClick={() => setConfirmCancel(true)} disabled={empty || (totals?.filesActive ?? 0) + (totals?.filesQueued ?? 0) === 0}>
+              Cancel all
+            </Button>
+            <Button size="sm" variant="ghost" icon={<SettingsIcon />} aria-expanded={showSettings} aria-controls="transfer-settings" onClick={() => setShowSettings((v) => !v)}>
+              Settings
+            </Button>
+          </div>
+        </div>
+
+        {empty ? (
+          <EmptyState icon={<TransfersIcon />} title="Nothing is transferring" action={<Button variant="primary" onClick={() => navigate({ name: 'upload' })}>Upload files</Button>}>
+            Files you start on the Upload view queue here, in Assemblies, with their progress.
+          </EmptyState>
+        ) : (
+          <>
+            <TotalsBar />
+            <div className="toolbar tx-toolbar">
+              <FilterChips filter={filter} onFilter={setFilter} />
+              <input className="input tx-search" type="search" placeholder="Search paths" aria-label="Search paths" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
+              {batchId && (
+                <span className="chip chip-active" data-testid="batch-filter">
+                  Batch: {batchLabel}
+                  <button type="button" className="icon-btn" aria-label="Show every batch" onClick={() => navigate({ name: 'transfers' })}>
+                    <CloseIcon />
+                  </button>
+                </span>
+              )}
+            </div>
+            <div className="tx-selection" aria-live="polite">
+              {selectedIds.length > 0 ? (
+                <>
+                  <span className="num">{formatCount(selectedIds.length, 'file')} selected</span>
+                  <Button size="sm" onClick={() => onSelected('pause')}>
+                    Pause
+                  </Button>
+                  <Button size="sm" onClick={() => onSelected('resume')}>
+                    Resume
+                  </Button>
+                  <Button size="sm" onClick={() => onSelected('retry')}>
+                    Retry
+                  </Button>
+                  <Button size="sm" variant="danger" onClick={() => onSelected('cancel')}>
+                    Cancel
+                  </Button>
+                  <Button size="sm" variant="ghost" onClick={() => setSelection(emptySelection)}>
+                    Clear selection
+                  </Button>
+                </>
+              ) : (
+                <span className="muted small">Click, Shift-click or use the arrow keys and Space to select files.</span>
+              )}
+            </div>
+            {rowsError && <ErrorPanel title="Could not read these files" code={rowsError.code} message={rowsError.message} action={<Button onClick={() => controller.reload()}>Try again</Button>} />}
+            {!rowsLoaded ? (
+              <div className="tx-list-wrap tx-loading">
+                <Spinner size={18} label="Loading files" />
+              </div>
+            ) : lineCount === 0 && !rowsError ? (
+              <EmptyState title="No files match">{debouncedSearch ? `No path contains “${debouncedSearch}” here.` : `No ${FILTER_LABEL[filter].toLowerCase()} files right now.`}</EmptyState>
+            ) : (
+              <TransferList selection={selection} onSelect={onSelect} onControl={onControl} />
+            )}
+          </>
+        )}
+      </div>
+      {showSettings && (
+        <aside id="transfer-settings" className="transfers-settings" aria-label="Transfer settings">
+          <div className="section-head">
+            <h2 className="section-title">Settings</h2>
+            <Button size="sm" variant="ghost" onClick={() => setShowSettings(false)}>
+              Close
+            </Button>
+          </div>
+          <TransferSettingsForm sections={['speed', 'batching', 'skip']} />
+          <p className="muted small">Speed settings apply to running transfers at once; batching and skip rules to the next drop.</p>
+        </aside>
+      )}
+      <ConfirmDialog
+        open={confirmCancel}
+        title="Cancel every transfer?"
+        confirmLabel="Cancel all"
+        tone="danger"
+        onConfirm={() => {
+          setConfirmCancel(false);
+          onControl('cancel', { kind: 'all' });
+        }}
+        onCancel={() => setConfirmCancel(false)}
+      >
+        Files not yet sent stay on your disk; their Assemblies are canceled. Files already done are kept.
+      </ConfirmDialog>
+    </div>
+  );
+};

@@ -1,0 +1,164 @@
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { App } from '../../App';
+import { createFakeBridge, type FakeBridge } from '../../bridge/test/fake-bridge';
+import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { useNavigation } from '../../state/navigation-store';
+import { useStepsChoice } from '../../state/steps-store';
+import { resetTransfers } from '../transfers/transfer-store';
+
+const pickFiles = (label: 'Choose files' | 'Choose folder', files: File[]) => {
+  const input = screen.getByLabelText(label) as HTMLInputElement;
+  Object.defineProperty(input, 'files', { value: files, configurable: true });
+  fireEvent.change(input);
+};
+
+const file = (name: string, relative?: string, size = 10) => {
+  const f = new File(['x'.repeat(size)], name, { type: 'image/jpeg' });
+  if (relative) Object.defineProperty(f, 'webkitRelativePath', { value: relative });
+  return f;
+};
+
+const typeSteps = (text: string) => fireEvent.change(screen.getByTestId('steps-editor'), { target: { value: text } });
+
+describe('Upload view', () => {
+  let bridge: FakeBridge;
+  beforeEach(() => {
+    resetTransfers();
+    useNavigation.setState({ route: { name: 'upload' } });
+    useStepsChoice.getState().choose('resize-1024');
+    bridge = createFakeBridge();
+  });
+  afterEach(cleanup);
+
+  it('shows an empty drop zone and keeps Start disabled with the reason', async () => {
+    renderWithBridge(<App />, bridge);
+    expect(screen.getByTestId('drop-zone').textContent).toContain('Drop files or folders here');
+    expect((screen.getByRole('button', { name: 'Start' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText('Add files to start.')).toBeTruthy();
+    expect(await screen.findByText(/No files yet/)).toBeTruthy();
+  });
+
+  it('hands picked files to core as a draft, lists the rows core holds, and removes one', async () => {
+    renderWithBridge(<App />, bridge);
+    pickFiles('Choose folder', [file('a.jpg', 'trip/a.jpg', 1000), file('b.jpg', 'trip/b.jpg', 1000)]);
+    await waitFor(() => expect(screen.getAllByTestId('file-row')).toHaveLength(2));
+    pickFiles('Choose files', [file('c.jpg', undefined, 1000)]);
+    await waitFor(() => expect(screen.getAllByTestId('file-row')).toHaveLength(3));
+    expect(bridge.calls.filter((c) => c.channel === 'drafts:add').map((c) => c.request)).toEqual([{ handles: ['fh-trip'] }, { handles: ['fh-c.jpg'] }]);
+    // The old path is gone: nothing is scanned into the page.
+    expect(bridge.calls.some((c) => c.channel === 'files:scan')).toBe(false);
+    expect(screen.getByLabelText('Selection totals').textContent).toBe('3 files · 3.0 KB');
+    expect(screen.getByTestId('add-outcome').textContent).toBe('Added 1 file.');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Remove c.jpg' }));
+    await waitFor(() => expect(screen.getAllByTestId('file-row')).toHaveLength(2));
+    expect(bridge.calls.find((c) => c.channel === 'drafts:remove')?.request).toEqual({ ids: [expect.any(String)] });
+    expect(bridge.queue.draftRows.map((r) => r.relativePath)).toEqual(['trip/a.jpg', 'trip/b.jpg']);
+    expect(screen.getByLabelText('Selection totals').textContent).toBe('2 files · 2.0 KB');
+  });
+
+  it('shows a live count while core walks a folder, never a spinner over "No files yet"', async () => {
+    bridge.queue.holdScans = true;
+    renderWithBridge(<App />, bridge);
+    pickFiles('Choose folder', [file('a.jpg', 'shoot/a.jpg')]);
+    await waitFor(() => expect(bridge.calls.some((c) => c.channel === 'drafts:add')).toBe(true));
+    act(() => bridge.emit('draft:updated', { version: 0, scanning: true, files: 12_345, bytes: 3_200_000_000, unreadable: 0, duplicates: 0 }));
+    await waitFor(() => expect(screen.getByTestId('drop-status').textContent).toBe('Adding… 12,345 files · 3.2 GB'));
+    expect(screen.queryByText(/No files yet/)).toBeNull();
+    expect(screen.getByLabelText('Selection totals').textContent).toBe('12,345 files · 3.2 GB');
+    act(() => bridge.queue.finishScan());
+    await waitFor(() => expect(screen.getByTestId('drop-status').textContent).toBe('Drop files or folders here'));
+  });
+
+  it('lists items that could not be read with their reason, and adds the rest', async () => {
+    renderWithBridge(<App />, bridge);
+    pickFiles('Choose folder', [file('ok.jpg', 'mixed/ok.jpg'), file('locked.jpg', 'mixed/unreadable/locked.jpg')]);
+    const skipped = await screen.findByTestId('skipped-items');
+    await waitFor(() => expect(screen.getAllByTestId('file-row')).toHaveLength(1));
+    expect(screen.getByTestId('add-outcome').textContent).toBe('Added 1 file. 1 item could not be read.');
+    fireEvent.click(within(skipped).getByText(/1 item could not be read/));
+    (skipped as HTMLDetailsElement).open = true;
+    fireEvent(skipped, new Event('toggle'));
+    await waitFor(() => expect(skipped.textContent).toContain('mixed/unreadable/locked.jpg: Permission denied (EACCES)'));
+  });
+
+  it('shows a JSON syntax error at its line and column and disables Start', async () => {
+    renderWithBridge(<App />, bridge);
+    pickFiles('Choose files', [file('a.jpg')]);
+    await waitFor(() => expect(screen.getAllByTestId('file-row')).toHaveLength(1));
+    fireEvent.click(screen.getByRole('radio', { name: /Custom steps \(JSON\)/ }));
+    typeSteps('{\n  ":original": {\n    "robot": "/upload/handle",\n  }\n}');
+    expect(screen.getByTestId('steps-error').textContent).toContain('Unexpected token } at line 4, column 3');
+    const start = screen.getByRole('button', { name: /^Start/ }) as HTMLButtonElement;
+    expect(start.disabled).toBe(true);
+    expect(screen.getByText('Fix the JSON in the steps editor to start.')).toBeTruthy();
+    typeSteps('{ ":original": { "robot": "/upload/handle", "result": true } }');
+    expect(screen.queryByTestId('steps-error')).toBeNull();
+    await waitFor(() => expect(start.disabled).toBe(false));
+  });
+
+  it('shows the pre-flight summary: files after the skip rules, what they left out, Assemblies and methods', async () => {
+    bridge.queue.settings = { ...bridge.queue.settings, batchMaxFiles: 2, multipartMaxFileBytes: 100 };
+    renderWithBridge(<App />, bridge);
+    pickFiles('Choose folder', [file('a.jpg', 'trip/a.jpg', 10), file('b.jpg', 'trip/b.jpg', 10), file('c.mov', 'trip/c.mov', 500), file('.DS_Store', 'trip/.DS_Store', 5)]);
+    const preflight = await screen.findByTestId('preflight');
+    await waitFor(() => expect(within(preflight).getByTestId('preflight-files').textContent).toBe('3 files · 520 B → 2 Assemblies'));
+    expect(within(preflight).getByTestId('preflight-skipped').textContent).toBe('Left out: 1 hidden or system file');
+    expect(within(preflight).getByTestId('preflight-methods').textContent).toBe('2 small files many per request · 1 file by tus (resumable)');
+    expect(preflight.textContent).toContain('Files 1–2: 2 files · 20 B');
+    expect(screen.getByRole('button', { name: /^Start/ }).textContent).toBe('Start · 3 files');
+  });
+
+  it('shows a warning the service would return at the batch-size field, before a byte is sent', async () => {
+    useStepsChoice.getState().chooseTemplate('0123456789abcdef0123456789abcdef');
+    bridge.queue.settings = { ...bridge.queue.settings, batchMaxFiles: 5_000 };
+    renderWithBridge(<App />, bridge);
+    pickFiles('Choose files', [file('a.jpg')]);
+    const warning = await screen.findByTestId('field-warning');
+    // The fake's Template allows 1,000 files per Assembly; batches of 5,000 would be refused.
+    expect(warning.dataset.field).toBe('batchMaxFiles');
+    expect(warning.textContent).toContain('MAX_NUMBER_OF_FILES_EXCEEDED');
+    // It sits inside the batch-size field, not in a list far away.
+    expect(warning.closest('.setting-field')?.textContent).toContain('At most files per Assembly');
+    expect((warning.closest('details') as HTMLDetailsElement).open).toBe(true);
+  });
+
+  it('starts a transfer with the chosen steps and opens Transfers', async () => {
+    renderWithBridge(<App />, bridge);
+    pickFiles('Choose folder', [file('a.jpg', 'trip/a.jpg'), file('b.jpg', 'trip/b.jpg')]);
+    await waitFor(() => expect(screen.getAllByTestId('file-row')).toHaveLength(2));
+    fireEvent.click(screen.getByRole('radio', { name: /Make 256 px thumbnails/ }));
+    const start = screen.getByRole('button', { name: /^Start/ }) as HTMLButtonElement;
+    await waitFor(() => expect(start.disabled).toBe(false));
+    fireEvent.click(start);
+    await waitFor(() => expect(useNavigation.getState().route.name).toBe('transfers'));
+    expect(bridge.calls.find((c) => c.channel === 'transfers:start')?.request).toMatchObject({ instructions: { steps: { thumbs: { robot: '/image/resize', width: 256 } } } });
+    await waitFor(() => expect(screen.getAllByTestId('transfer-row')).toHaveLength(2));
+    expect(bridge.calls.some((c) => c.channel === 'runs:start')).toBe(false);
+  });
+
+  it('shows the code and message when the transfer cannot start', async () => {
+    bridge = createFakeBridge({ 'transfers:start': () => ({ ok: false, error: { code: 'GET_ACCOUNT_UNKNOWN_AUTH_KEY', message: 'Unknown Auth Key.', httpCode: 401 } }) });
+    renderWithBridge(<App />, bridge);
+    pickFiles('Choose files', [file('a.jpg')]);
+    await waitFor(() => expect(screen.getAllByTestId('file-row')).toHaveLength(1));
+    const start = screen.getByRole('button', { name: /^Start/ }) as HTMLButtonElement;
+    await waitFor(() => expect(start.disabled).toBe(false));
+    fireEvent.click(start);
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('GET_ACCOUNT_UNKNOWN_AUTH_KEY')).toBeTruthy();
+    expect(alert.textContent).toContain('Unknown Auth Key.');
+    expect(useNavigation.getState().route.name).toBe('upload');
+  });
+
+  it('opens the file picker when Enter is pressed on the focused drop zone', () => {
+    renderWithBridge(<App />, bridge);
+    let opened = 0;
+    (screen.getByLabelText('Choose files') as HTMLInputElement).addEventListener('click', () => (opened += 1));
+    const zone = screen.getByTestId('drop-zone');
+    zone.focus();
+    fireEvent.keyDown(zone, { key: 'Enter' });
+    expect(opened).toBe(1);
+  });
+});

@@ -1,0 +1,217 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { PRESETS } from '../../../../shared/api/presets';
+import type { Instructions, Steps } from '../../../../shared/api/instructions';
+import type { DraftSummary } from '../../../../shared/ipc/transfer-models';
+import { toAppError, unwrap, type BridgeError } from '../../bridge/bridge-error';
+import { useBridge } from '../../bridge/BridgeProvider';
+import { draftKey, useTransferController } from '../../bridge/transfer-events';
+import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
+import { Button } from '../../components/Button';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { FieldWarnings } from '../../components/FieldWarnings';
+import { formatBytes, formatCount } from '../../lib/format';
+import { emptySelection, reduceSelection, type ListSelection, type SelectionAction } from '../../lib/list-selection';
+import { rowAt } from '../../lib/row-pages';
+import { checkStepsText, type StepsCheck } from '../../lib/step-checks';
+import { useNavigation } from '../../state/navigation-store';
+import { CUSTOM_PRESET, TEMPLATE_PRESET, useStepsChoice } from '../../state/steps-store';
+import { TransferSettingsForm } from '../transfers/TransferSettingsForm';
+import { useDebounced } from '../use-debounced';
+import { useThrottled } from '../use-throttled';
+import { DraftFileList } from './DraftFileList';
+import { DropZone } from './DropZone';
+import { PreflightSummary } from './PreflightSummary';
+import { SkippedItems } from './SkippedItems';
+import { StepsPicker } from './StepsPicker';
+import { useDraft, useDraftRows } from './use-draft';
+
+export interface TemplateChoice {
+  readonly id: string | null;
+  readonly fields: Readonly<Record<string, string>>;
+}
+
+/** What Start would send (steps, or a Template with its fields), or why it cannot start. */
+export const startReadiness = (
+  fileCount: number,
+  presetId: string,
+  check: StepsCheck,
+  template: TemplateChoice = { id: null, fields: {} },
+): { steps: Steps | null; instructions: Instructions | null; reason: string | null } => {
+  if (presetId === TEMPLATE_PRESET) {
+    const fields = Object.fromEntries(Object.entries(template.fields).filter(([k, v]) => k.trim() !== '' && v !== ''));
+    const instructions = template.id ? { template_id: template.id, ...(Object.keys(fields).length > 0 ? { fields } : {}) } : null;
+    const reason = fileCount === 0 ? 'Add files to start.' : instructions === null ? 'Choose a Template to start.' : null;
+    return { steps: null, instructions, reason };
+  }
+  const steps = presetId === CUSTOM_PRESET ? (check.kind === 'ok' ? check.steps : null) : (PRESETS.find((p) => p.id === presetId)?.steps ?? null);
+  const instructions = steps ? { steps } : null;
+  if (fileCount === 0) return { steps, instructions, reason: 'Add files to start.' };
+  if (steps === null) return { steps, instructions, reason: check.kind === 'syntax' ? 'Fix the JSON in the steps editor to start.' : 'Fix the steps to start.' };
+  return { steps, instructions, reason: null };
+};
+
+interface Baseline {
+  readonly files: number;
+  readonly duplicates: number;
+  readonly unreadable: number;
+}
+
+/** What the last drop added, once core finished walking it. */
+export const outcomeText = (before: Baseline, after: DraftSummary): string => {
+  const added = Math.max(0, after.files - before.files);
+  const duplicates = Math.max(0, after.duplicates - before.duplicates);
+  const unreadable = Math.max(0, after.unreadable - before.unreadable);
+  if (added === 0 && duplicates === 0 && unreadable === 0) return 'Nothing to add: no files were found there.';
+  const parts = [added > 0 ? `Added ${formatCount(added, 'file')}.` : 'No new files.'];
+  if (duplicates > 0) parts.push(`${formatCount(duplicates, 'file')} ${duplicates === 1 ? 'was' : 'were'} already in the list.`);
+  if (unreadable > 0) parts.push(`${formatCount(unreadable, 'item')} could not be read.`);
+  return parts.join(' ');
+};
+
+const EMPTY: DraftSummary = { version: 0, scanning: false, files: 0, bytes: 0, unreadable: 0, duplicates: 0 };
+
+/** The pre-flight plan, asked again (debounced) when the draft, the instructions or the settings change. */
+const usePlan = (summary: DraftSummary, instructions: Instructions | null) => {
+  const bridge = useBridge();
+  const settings = useBridgeQuery('transfers:settings', {});
+  const version = useThrottled(summary.version, 500);
+  const settled = useDebounced(instructions, 300);
+  return useQuery<Awaited<ReturnType<typeof fetchPlan>>, BridgeError>({
+    queryKey: ['drafts:plan', settled, version, settings.data ?? null],
+    queryFn: () => fetchPlan(),
+    enabled: settled !== null && summary.files + summary.unreadable > 0,
+    placeholderData: keepPreviousData,
+  });
+  async function fetchPlan() {
+    return unwrap(await bridge.invoke('drafts:plan', { instructions: settled as Instructions }));
+  }
+};
+
+export const UploadView = () => {
+  const presetId = useStepsChoice((s) => s.presetId);
+  const customText = useStepsChoice((s) => s.customText);
+  const templateId = useStepsChoice((s) => s.templateId);
+  const templateFields = useStepsChoice((s) => s.templateFields);
+  const navigate = useNavigation((s) => s.navigate);
+  const client = useQueryClient();
+  const controller = useTransferController();
+  const { summary: summaryQuery, add, remove, clear } = useDraft();
+  const summary = summaryQuery.data ?? EMPTY;
+  const rows = useDraftRows(summary.version, summary.files);
+  const [selection, setSelection] = useState<ListSelection>(emptySelection);
+  const [baseline, setBaseline] = useState<Baseline | null>(null);
+  const [outcome, setOutcome] = useState<string | null>(null);
+  const adding = useRef(false);
+
+  const start = useBridgeMutation('transfers:start', {
+    onSuccess: () => {
+      client.setQueryData(draftKey(), (old: DraftSummary | undefined) => ({ ...(old ?? EMPTY), version: (old?.version ?? 0) + 1, files: 0, bytes: 0, unreadable: 0, duplicates: 0, scanning: false }));
+      void client.invalidateQueries({ queryKey: draftKey() });
+      controller.reload();
+      navigate({ name: 'transfers' });
+    },
+  });
+
+  const check = useMemo(() => checkStepsText(customText), [customText]);
+  const { instructions, reason } = startReadiness(summary.files, presetId, check, { id: templateId, fields: templateFields });
+  const plan = usePlan(summary, instructions);
+  const warnings = plan.data?.warnings ?? [];
+
+  // The outcome of a drop is known once core finished walking it.
+  useEffect(() => {
+    if (baseline && !summary.scanning && !add.isPending && adding.current) {
+      adding.current = false;
+      setOutcome(outcomeText(baseline, summary));
+      setBaseline(null);
+    }
+  }, [baseline, summary, add.isPending]);
+
+  const onFiles = (collect: Parameters<typeof add.mutate>[0]) => {
+    setBaseline({ files: summary.files, duplicates: summary.duplicates, unreadable: summary.unreadable });
+    setOutcome(null);
+    adding.current = true;
+    add.mutate(collect, { onSuccess: (r) => r.empty && (adding.current = false, setBaseline(null), setOutcome('Nothing to add: no files were found there.')) });
+  };
+
+  const onSelect = useCallback(
+    (action: SelectionAction) => setSelection((s) => reduceSelection(s, action, summary.files, (i) => rowAt(rows.cache, i)?.id)),
+    [summary.files, rows.cache],
+  );
+  const onRemove = useCallback((id: string) => remove.mutate({ ids: [id] }), [remove]);
+  const selectedIds = [...selection.selected];
+  const addError = add.error ? toAppError(add.error) : null;
+  const scanningText = summary.scanning ? `Adding… ${formatCount(summary.files, 'file')} · ${formatBytes(summary.bytes)}` : null;
+  const planFiles = plan.data && !plan.isPlaceholderData ? plan.data.files : summary.files;
+
+  return (
+    <div className="upload-view">
+      <section className="upload-files" aria-labelledby="files-title">
+        <div className="section-head">
+          <h1 id="files-title" className="page-title">
+            Upload
+          </h1>
+          {summary.files > 0 && (
+            <div className="totals">
+              <span className="num" aria-label="Selection totals">
+                {formatCount(summary.files, 'file')} · {formatBytes(summary.bytes)}
+              </span>
+              {selectedIds.length > 0 && (
+                <Button size="sm" variant="ghost" onClick={() => remove.mutate({ ids: selectedIds }, { onSuccess: () => setSelection(emptySelection) })}>
+                  Remove {formatCount(selectedIds.length, 'selected file')}
+                </Button>
+              )}
+              <Button size="sm" variant="ghost" onClick={() => clear.mutate({}, { onSuccess: () => setSelection(emptySelection) })}>
+                Clear
+              </Button>
+            </div>
+          )}
+        </div>
+        <DropZone onFiles={onFiles} busy={add.isPending} compact={summary.files > 0 || summary.scanning} scanning={scanningText} />
+        <FieldWarnings warnings={warnings} field="files" />
+        {addError && <ErrorPanel title="Could not add those files" code={addError.code} message={addError.message} httpCode={addError.httpCode} />}
+        {(remove.error ?? clear.error) && <ErrorPanel title="Could not change the list" code={(remove.error ?? clear.error)?.code ?? ''} message={(remove.error ?? clear.error)?.message ?? ''} />}
+        {outcome && (
+          <p className="add-outcome muted" role="status" data-testid="add-outcome">
+            {outcome}
+          </p>
+        )}
+        {summary.unreadable > 0 && <SkippedItems count={summary.unreadable} version={summary.version} />}
+        {summary.files > 0 ? (
+          <DraftFileList count={summary.files} cache={rows.cache} onRange={rows.onRange} selection={selection} onSelect={onSelect} onRemove={onRemove} />
+        ) : (
+          !summary.scanning &&
+          !add.isPending &&
+          summaryQuery.isSuccess && <p className="empty-hint muted">No files yet. Drop photos, videos or whole folders above; thousands of files are fine.</p>
+        )}
+        {summaryQuery.isError && <ErrorPanel title="Could not read the selection" code={summaryQuery.error.code} message={summaryQuery.error.message} />}
+      </section>
+
+      <aside className="upload-side" aria-label="What to do">
+        <StepsPicker check={check} warnings={warnings} />
+        {summary.files + summary.unreadable > 0 && instructions && <PreflightSummary plan={plan.data} pending={plan.isFetching} />}
+        {plan.error && <ErrorPanel title="Could not work out the plan" code={plan.error.code} message={plan.error.message} httpCode={plan.error.httpCode} />}
+        <div className="start-bar">
+          {start.error && <ErrorPanel title="The transfer could not start" code={start.error.code} message={start.error.message} httpCode={start.error.httpCode} />}
+          <Button
+            variant="primary"
+            className="start-btn"
+            disabled={reason !== null || start.isPending || planFiles === 0}
+            busy={start.isPending}
+            aria-describedby="start-reason"
+            onClick={() => instructions && start.mutate({ instructions })}
+          >
+            {start.isPending ? 'Starting…' : planFiles > 0 ? `Start · ${formatCount(planFiles, 'file')}` : 'Start'}
+          </Button>
+          <p id="start-reason" className="start-reason muted">
+            {reason ?? (planFiles === 0 ? 'The skip rules leave no file to send.' : summary.scanning ? 'Starts with the files found so far; the rest follow as they are found.' : `Queues ${formatBytes(plan.data?.bytes ?? summary.bytes)} in Transfers.`)}
+          </p>
+        </div>
+        <details className="upload-settings" open={warnings.some((w) => w.field !== null && ['batchMode', 'batchMaxFiles', 'batchMaxBytes', 'minBytes', 'maxBytes'].includes(w.field)) || undefined}>
+          <summary className="section-title">Assemblies and skip rules</summary>
+          <TransferSettingsForm sections={['batching', 'skip']} warnings={warnings} />
+        </details>
+      </aside>
+    </div>
+  );
+};
