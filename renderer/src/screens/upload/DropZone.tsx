@@ -7,6 +7,8 @@ import { entriesFromDataTransfer, pickedFromInput, walkEntries } from '../../lib
 
 export interface DropZoneProps {
   readonly onFiles: (collect: () => Promise<PickedFile[]>) => void;
+  /** The host's own folder picker, when it has one: Chromium freezes reading a `webkitdirectory` pick of thousands of files. */
+  readonly onPickFolder?: (() => void) | undefined;
   /** The picked files are being handed to core: no new drop until it answered. */
   readonly busy: boolean;
   readonly compact: boolean;
@@ -15,7 +17,7 @@ export interface DropZoneProps {
 }
 
 /** The drop target, also a button: Enter or Space opens the file picker. */
-export const DropZone = ({ onFiles, busy, compact, scanning = null }: DropZoneProps) => {
+export const DropZone = ({ onFiles, onPickFolder, busy, compact, scanning = null }: DropZoneProps) => {
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
@@ -89,7 +91,7 @@ export const DropZone = ({ onFiles, busy, compact, scanning = null }: DropZonePr
         <Button icon={<FileIcon />} onClick={() => filesInput.current?.click()} disabled={busy}>
           Choose files…
         </Button>
-        <Button icon={<FolderIcon />} onClick={() => folderInput.current?.click()} disabled={busy}>
+        <Button icon={<FolderIcon />} onClick={() => (onPickFolder ? onPickFolder() : folderInput.current?.click())} disabled={busy}>
           Choose folder…
         </Button>
       </div>

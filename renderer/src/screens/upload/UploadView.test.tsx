@@ -39,6 +39,22 @@ describe('Upload view', () => {
     expect(await screen.findByText(/No files yet/)).toBeTruthy();
   });
 
+  it('Choose folder… uses the host’s own folder picker when it has one: nothing is read in the page', async () => {
+    // First pick through the page once, so the fake core knows the folder's files by their handle.
+    renderWithBridge(<App />, bridge);
+    pickFiles('Choose folder', [file('a.jpg', 'trip/a.jpg', 1000)]);
+    await waitFor(() => expect(screen.getAllByTestId('file-row')).toHaveLength(1));
+    cleanup();
+    let picks = 0;
+    const withPicker = Object.assign(bridge, { pickFolder: async () => (picks++, { ok: true as const, value: [{ handle: 'fh-trip' }] }) });
+    renderWithBridge(<App />, withPicker);
+    const handed = bridge.calls.filter((c) => c.channel === 'drafts:add').length;
+    fireEvent.click(screen.getByRole('button', { name: 'Choose folder…' }));
+    await waitFor(() => expect(bridge.calls.filter((c) => c.channel === 'drafts:add')).toHaveLength(handed + 1));
+    expect(picks).toBe(1);
+    expect(bridge.calls.filter((c) => c.channel === 'drafts:add').at(-1)?.request).toEqual({ handles: ['fh-trip'] });
+  });
+
   it('hands picked files to core as a draft, lists the rows core holds, and removes one', async () => {
     renderWithBridge(<App />, bridge);
     pickFiles('Choose folder', [file('a.jpg', 'trip/a.jpg', 1000), file('b.jpg', 'trip/b.jpg', 1000)]);

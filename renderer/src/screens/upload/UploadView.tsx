@@ -24,7 +24,7 @@ import { DropZone } from './DropZone';
 import { PreflightSummary } from './PreflightSummary';
 import { SkippedItems } from './SkippedItems';
 import { StepsPicker } from './StepsPicker';
-import { useDraft, useDraftRows } from './use-draft';
+import { PICK_FOLDER, useDraft, useDraftRows, type AddSource } from './use-draft';
 
 export interface TemplateChoice {
   readonly id: string | null;
@@ -89,6 +89,7 @@ const usePlan = (summary: DraftSummary, instructions: Instructions | null) => {
 };
 
 export const UploadView = () => {
+  const bridge = useBridge();
   const presetId = useStepsChoice((s) => s.presetId);
   const customText = useStepsChoice((s) => s.customText);
   const templateId = useStepsChoice((s) => s.templateId);
@@ -127,7 +128,7 @@ export const UploadView = () => {
     }
   }, [baseline, summary, add.isPending]);
 
-  const onFiles = (collect: Parameters<typeof add.mutate>[0]) => {
+  const onFiles = (collect: AddSource) => {
     setBaseline({ files: summary.files, duplicates: summary.duplicates, unreadable: summary.unreadable });
     setOutcome(null);
     adding.current = true;
@@ -167,7 +168,7 @@ export const UploadView = () => {
             </div>
           )}
         </div>
-        <DropZone onFiles={onFiles} busy={add.isPending} compact={summary.files > 0 || summary.scanning} scanning={scanningText} />
+        <DropZone onFiles={onFiles} onPickFolder={bridge.pickFolder ? () => onFiles(PICK_FOLDER) : undefined} busy={add.isPending} compact={summary.files > 0 || summary.scanning} scanning={scanningText} />
         <FieldWarnings warnings={warnings} field="files" />
         {addError && <ErrorPanel title="Could not add those files" code={addError.code} message={addError.message} httpCode={addError.httpCode} />}
         {(remove.error ?? clear.error) && <ErrorPanel title="Could not change the list" code={(remove.error ?? clear.error)?.code ?? ''} message={(remove.error ?? clear.error)?.message ?? ''} />}

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { PickedFile } from '../../../../shared/ipc/bridge';
+import type { PickedFile, PickedRoot } from '../../../../shared/ipc/bridge';
 import type { DraftRow, DraftSummary } from '../../../../shared/ipc/transfer-models';
 import { unwrap, type BridgeError } from '../../bridge/bridge-error';
 import { useBridge } from '../../bridge/BridgeProvider';
@@ -13,6 +13,10 @@ import { useThrottled } from '../use-throttled';
 const MAX_HANDLES = 10_000;
 export const DRAFT_PAGE = 200;
 
+/** Ask the host to show its folder picker (bridge.pickFolder) instead of reading files in the page. */
+export const PICK_FOLDER = 'pick-folder';
+export type AddSource = (() => Promise<PickedFile[]>) | typeof PICK_FOLDER;
+
 /** Keep the newer of two summaries (an answer can arrive after a later event). */
 const newer = (old: DraftSummary | undefined, next: DraftSummary): DraftSummary => (old && old.version > next.version ? old : next);
 
@@ -24,11 +28,19 @@ export const useDraft = () => {
   const store = (next: DraftSummary) => client.setQueryData(draftKey(), (old: DraftSummary | undefined) => newer(old, next));
 
   /** Dropped or picked files → handles core issued for them → core walks them into the draft (answers at once). */
-  const add = useMutation<{ empty: boolean }, BridgeError | Error, () => Promise<PickedFile[]>>({
-    mutationFn: async (collect) => {
-      const picked = await collect();
-      if (picked.length === 0) return { empty: true };
-      const roots = unwrap(await bridge.handlesForFiles(picked));
+  const add = useMutation<{ empty: boolean }, BridgeError | Error, AddSource>({
+    mutationFn: async (source) => {
+      let roots: readonly PickedRoot[];
+      if (source === PICK_FOLDER) {
+        // The host's own folder picker (Electron's dialog, the browser's directory picker): no page-side read of the folder.
+        const picked = bridge.pickFolder ? unwrap(await bridge.pickFolder()) : null;
+        if (picked === null) return { empty: false };
+        roots = picked;
+      } else {
+        const picked = await source();
+        if (picked.length === 0) return { empty: true };
+        roots = unwrap(await bridge.handlesForFiles(picked));
+      }
       if (roots.length === 0) return { empty: true };
       for (let i = 0; i < roots.length; i += MAX_HANDLES) {
         store(unwrap(await bridge.invoke('drafts:add', { handles: roots.slice(i, i + MAX_HANDLES).map((r) => r.handle) })));
