@@ -129,8 +129,8 @@ async function main(): Promise<void> {
   const inputDir = path.join(dir, 'input');
   const profileDir = process.env.BENCH_PROFILE_DIR;
   const env: Record<string, string> = { ASSEMBLYLINE_AUTH_SECRET: AUTH_SECRET };
-  if (profileDir) env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${profileDir}`.trim();
-  const service = await spawnService(['--port', '0', '--data-dir', path.join(dir, 'service'), '--auth-key', AUTH_KEY], env);
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const service = await spawnService(['--port', '0', '--data-dir', path.join(dir, 'service'), '--auth-key', AUTH_KEY], env, nodeArgs);
   try {
     const data = Array.from({ length: FILES }, () => randomBytes(FILE_BYTES));
     await mkdir(inputDir);
