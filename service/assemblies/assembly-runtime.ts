@@ -268,7 +268,7 @@ export class AssemblyRuntime {
    * the record (meta) is built afterwards so the client is not held up. `md5` was computed while the bytes
    * arrived (null: read it from disk).
    */
-  tusFinished(id: string, uploadId: string, size: number, md5: string | null = null): void {
+  tusFinished(id: string, uploadId: string, size: number, md5: string | null | Promise<string | null> = null): void {
     const live = this.live.get(id);
     const entry = live?.tusIndex.get(uploadId);
     if (!live || !entry || entry.finished) return;

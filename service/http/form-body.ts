@@ -1,5 +1,5 @@
 import busboy from 'busboy';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { IncomingMessage } from 'node:http';
 import { ErrorCode } from '../../shared/api/codes';
 import { apiError, type ApiError } from './api-error';
-import { hashTap } from '../files/stream-hash';
+import { hashTap, streamMd5 } from '../files/stream-hash';
 import { BODY_LIMITS, discardRest, limitError, slowBodyError } from './body-limits';
 
 export interface ReceivedFile {
@@ -18,8 +18,8 @@ export interface ReceivedFile {
   localPath: string;
   size: number;
   mimeHint: string;
-  /** md5 of the stored bytes, computed while they were written. */
-  md5: string;
+  /** md5 of the stored bytes, computed while they were written (null: the hashing thread failed). */
+  md5: string | null;
 }
 
 export type FormBody =
@@ -182,18 +182,23 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
       const fileId = newFileId();
       const localPath = join(o.uploadDir, fileId);
       const name = info.filename || field;
-      const md5 = createHash('md5');
-      const tap = hashTap(md5, o.corrupt?.(name) ?? false);
+      const md5 = streamMd5();
+      const tap = hashTap(md5, { corrupt: o.corrupt?.(name) ?? false });
       dirReady ??= mkdir(o.uploadDir, { recursive: true });
       const write = async (): Promise<void> => {
         await dirReady;
         // Refused (or cut) while the folder was being made: open nothing, the caller removes the folder.
-        if (stream.destroyed) return;
+        if (stream.destroyed) return md5.drop();
         const out = createWriteStream(localPath);
         fileStreams.push(out);
-        await pipeline(stream, tap.transform, out);
-        if ((stream as unknown as { truncated?: boolean }).truncated) return;
-        files.push({ fileId, field, name, localPath, size: tap.bytes(), mimeHint: info.mimeType, md5: md5.digest('hex') });
+        try {
+          await pipeline(stream, tap.transform, out);
+        } catch (e) {
+          md5.drop();
+          throw e;
+        }
+        if ((stream as unknown as { truncated?: boolean }).truncated) return md5.drop();
+        files.push({ fileId, field, name, localPath, size: tap.bytes(), mimeHint: info.mimeType, md5: await md5.digest() });
       };
       writes.push(write().catch(() => undefined));
     });

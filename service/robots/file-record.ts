@@ -62,7 +62,7 @@ export interface UploadInput {
   userMeta?: Record<string, unknown>;
   id?: string;
   /** Computed while the bytes arrived (service/files/stream-hash.ts); null or absent: read from disk. */
-  md5?: string | null;
+  md5?: string | null | Promise<string | null>;
 }
 
 /**
@@ -74,7 +74,7 @@ export async function describeUpload(input: UploadInput): Promise<StoredFile> {
   const { basename, ext } = splitName(input.name);
   const [info, md5hash, mime] = await Promise.all([
     stat(input.localPath),
-    input.md5 ?? md5File(input.localPath),
+    Promise.resolve(input.md5).then((known) => known ?? md5File(input.localPath)),
     detectMime(input.localPath, input.name),
   ]);
   const meta = await extractMeta(input.localPath, mime);

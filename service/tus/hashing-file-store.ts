@@ -3,11 +3,10 @@
 
 import { FileStore } from '@tus/file-store';
 import { createWriteStream } from 'node:fs';
-import type { Hash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { resolveInside } from '../files/inside-dir';
-import { hashPrefix, hashTap } from '../files/stream-hash';
+import { TooManyBytes, hashPrefix, hashTap, type StreamMd5 } from '../files/stream-hash';
 
 /** What @tus/file-store throws for a failed write (its ERRORS.FILE_WRITE_ERROR), so @tus/server answers the same. */
 const FILE_WRITE_ERROR = { status_code: 500, body: 'Something went wrong receiving the file\n' };
@@ -16,7 +15,7 @@ const FILE_WRITE_ERROR = { status_code: 500, body: 'Something went wrong receivi
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 
 interface RunningHash {
-  md5: Hash;
+  md5: StreamMd5;
   /** Bytes hashed so far: the upload's offset when the hash is usable. */
   offset: number;
 }
@@ -36,19 +35,37 @@ export class HashingFileStore extends FileStore {
     this.corrupt = o.corrupt ?? (() => false);
   }
 
-  override async write(readable: Readable, id: string, offset: number): Promise<number> {
+  override write(readable: Readable, id: string, offset: number): Promise<number> {
+    return this.writeHashed(readable, id, offset);
+  }
+
+  /**
+   * Appends `readable` at `offset`, hashing on the way. More than `maxBytes` fails with TooManyBytes (what was
+   * written stays, as with the library); any other failure with the library's FILE_WRITE_ERROR. `onBytes`
+   * hears the upload's running offset.
+   */
+  async writeHashed(readable: Readable, id: string, offset: number, o: { maxBytes?: number; onBytes?: (offset: number) => void } = {}): Promise<number> {
     const localPath = resolveInside(this.directory, id);
     let running = this.hashes.get(id);
     // Unknown here (a restart) or out of step (a PATCH that failed midway): hash what is on disk once.
-    if (!running || running.offset !== offset) running = { md5: await hashPrefix(localPath, offset), offset };
+    if (!running || running.offset !== offset) {
+      running?.md5.drop();
+      running = { md5: await hashPrefix(localPath, offset), offset };
+    }
     // Not usable while bytes are in flight; put back only when they are all on disk.
     this.hashes.delete(id);
-    const tap = hashTap(running.md5, offset === 0 && this.corrupt(id));
+    const onBytes = o.onBytes;
+    const tap = hashTap(running.md5, {
+      corrupt: offset === 0 && this.corrupt(id),
+      ...(o.maxBytes !== undefined ? { maxBytes: o.maxBytes } : {}),
+      ...(onBytes ? { onBytes: (n: number) => onBytes(offset + n) } : {}),
+    });
     const out = createWriteStream(localPath, { flags: 'r+', start: offset, highWaterMark: WRITE_BUFFER_BYTES });
     try {
       await pipeline(readable, tap.transform, out);
-    } catch {
-      throw FILE_WRITE_ERROR;
+    } catch (e) {
+      running.md5.drop();
+      throw e instanceof TooManyBytes ? e : FILE_WRITE_ERROR;
     }
     running.offset = offset + tap.bytes();
     this.hashes.set(id, running);
@@ -56,13 +73,16 @@ export class HashingFileStore extends FileStore {
   }
 
   /** The md5 of an upload of `size` bytes whose every byte went through this store since it started, else null. */
-  takeMd5(id: string, size: number): string | null {
+  takeMd5(id: string, size: number): Promise<string | null> {
     const running = this.hashes.get(id);
     this.hashes.delete(id);
-    return running && running.offset === size ? running.md5.digest('hex') : null;
+    if (running && running.offset === size) return running.md5.digest();
+    running?.md5.drop();
+    return Promise.resolve(null);
   }
 
   forget(id: string): void {
+    this.hashes.get(id)?.md5.drop();
     this.hashes.delete(id);
   }
 }
