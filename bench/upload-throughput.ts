@@ -16,7 +16,7 @@
  * (what the user sees as "Uploaded 100%"); the Assembly's completion after that is printed separately.
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
@@ -26,7 +26,19 @@ import { Upload } from 'tus-js-client';
 
 interface Server {
   url: string;
+  /** CPU seconds (user + system, all threads) the server process has used so far. */
+  cpuSeconds(): number;
   close(): Promise<void>;
+}
+
+/** CPU time of a process from /proc (Linux); NaN elsewhere. */
+function processCpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${String(pid)}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 const MiB = 1024 * 1024;
@@ -39,10 +51,13 @@ const CHUNK_BYTES = 64 * MiB;
 interface Measurement {
   seconds: number;
   peakRssMb: number;
+  /** CPU seconds the receiving server spent on it (NaN when not measured). */
+  serverCpu: number;
 }
 
 /** Samples RSS while `run` works, so a rate that comes from buffering the file whole would show. */
-async function measure(run: () => Promise<void>): Promise<Measurement> {
+async function measure(run: () => Promise<void>, server?: Server): Promise<Measurement> {
+  const cpu0 = server?.cpuSeconds() ?? Number.NaN;
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const start = process.hrtime.bigint();
@@ -52,7 +67,7 @@ async function measure(run: () => Promise<void>): Promise<Measurement> {
     clearInterval(sampler);
   }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  return { seconds, peakRssMb: Math.max(peak, process.memoryUsage().rss) / MiB };
+  return { seconds, peakRssMb: Math.max(peak, process.memoryUsage().rss) / MiB, serverCpu: (server?.cpuSeconds() ?? Number.NaN) - cpu0 };
 }
 
 async function writeTestFile(file: string): Promise<void> {
@@ -81,6 +96,7 @@ function spawnServer(args: readonly string[]): Promise<Server> {
       child.stdout?.resume();
       resolve({
         url,
+        cpuSeconds: () => processCpuSeconds(child.pid),
         close: () =>
           new Promise<void>((done) => {
             child.once('exit', () => done());
@@ -166,7 +182,7 @@ function tusUpload(endpoint: string, file: string, metadata: Record<string, stri
 
 async function uploadToService(service: Server, file: string): Promise<{ upload: Measurement; completedAfterS: number; outcome: string }> {
   const assembly = await createAssembly(service);
-  const upload = await measure(() => tusUpload(assembly.tus_url, file, { assembly_url: assembly.assembly_ssl_url, fieldname: 'file', filename: 'big.bin' }));
+  const upload = await measure(() => tusUpload(assembly.tus_url, file, { assembly_url: assembly.assembly_ssl_url, fieldname: 'file', filename: 'big.bin' }), service);
   const start = process.hrtime.bigint();
   const outcome = await waitForCompletion(assembly.assembly_ssl_url);
   return { upload, completedAfterS: Number(process.hrtime.bigint() - start) / 1e9, outcome };
@@ -198,9 +214,9 @@ async function main(): Promise<void> {
       const dis = await measure(() => putFile(sink.url, file));
       discarding.push(dis);
       console.log(`round ${String(round)} PUT to a discarding sink   : ${fmt(rate(dis))} MiB/s (${fmt(dis.seconds, 2)} s, peak RSS ${fmt(dis.peakRssMb, 0)} MiB)`);
-      const sto = await measure(() => putFile(storingSink.url, file));
+      const sto = await measure(() => putFile(storingSink.url, file), storingSink);
       storing.push(sto);
-      console.log(`round ${String(round)} PUT to a storing sink (ref): ${fmt(rate(sto))} MiB/s (${fmt(sto.seconds, 2)} s)`);
+      console.log(`round ${String(round)} PUT to a storing sink (ref): ${fmt(rate(sto))} MiB/s (${fmt(sto.seconds, 2)} s, sink CPU ${fmt(sto.serverCpu, 2)} s)`);
       const ets = await measure(() => uploadToTusSink(tusSink.url, file));
       toTusSink.push(ets);
       console.log(`round ${String(round)} tus-js-client → tus sink    : ${fmt(rate(ets))} MiB/s (${fmt(ets.seconds, 2)} s, peak RSS ${fmt(ets.peakRssMb, 0)} MiB)`);
@@ -208,7 +224,7 @@ async function main(): Promise<void> {
       service_.push(svc.upload);
       delays.push(svc.completedAfterS);
       console.log(
-        `round ${String(round)} tus-js-client → service     : ${fmt(rate(svc.upload))} MiB/s (${fmt(svc.upload.seconds, 2)} s, peak RSS ${fmt(svc.upload.peakRssMb, 0)} MiB; ` +
+        `round ${String(round)} tus-js-client → service     : ${fmt(rate(svc.upload))} MiB/s (${fmt(svc.upload.seconds, 2)} s, service CPU ${fmt(svc.upload.serverCpu, 2)} s, peak RSS ${fmt(svc.upload.peakRssMb, 0)} MiB; ` +
           `${svc.outcome} ${fmt(svc.completedAfterS, 2)} s after the last byte)`,
       );
     }
@@ -225,6 +241,10 @@ async function main(): Promise<void> {
     console.log(`ratio service / storing sink: ${fmt(rate(svc) / rate(sto), 2)} (goal ≥ 0.90)`);
     console.log(`ratio service / discarding sink: ${fmt(rate(svc) / rate(dis), 2)}`);
     console.log(`ratio tus sink / discarding sink (the client side alone): ${fmt(rate(ets) / rate(dis), 2)}`);
+    const gib = sizeBytes / (1024 * MiB);
+    const cpuPerGib = (ms: Measurement[]): string => fmt(Math.min(...ms.map((m) => m.serverCpu)) / gib, 2);
+    // CPU time barely depends on what else the machine runs; wall-clock rates on a shared machine do.
+    console.log(`CPU per GiB received (best round): storing sink ${cpuPerGib(storing)} s, service ${cpuPerGib(service_)} s`);
     console.log(`Assembly completed after the last byte: ${delays.map((d) => fmt(d, 2)).join(', ')} s (goal ≤ 0.5 s)`);
   } finally {
     await sink.close();

@@ -12,6 +12,11 @@ export type AssemblyEvent =
 
 /** How often, at most, an uploading Assembly is rewritten whole while files arrive. */
 export const PERSIST_INTERVAL_MS = 150;
+/** A whole write may take at most this share of the time (a big Assembly is written less often). */
+export const PERSIST_MAX_SHARE = 0.05;
+
+/** The wait before the next whole write, given how long the last one took. Pure. */
+export const persistDelay = (lastWriteMs: number): number => Math.max(PERSIST_INTERVAL_MS, Math.ceil(lastWriteMs / PERSIST_MAX_SHARE));
 
 type FindEntry = (uploadId: string) => TusUploadEntry | undefined;
 

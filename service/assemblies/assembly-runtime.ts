@@ -8,7 +8,7 @@ import type { CredentialLookup } from '../robots/robot-types';
 import type { ServiceDatabase } from '../store/database';
 import { createRejection, sizeRejection, uploadRejection, uploadSizeCap, type TusRejection } from '../tus/tus-acceptance';
 import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-stream';
-import { PERSIST_INTERVAL_MS, applyEvent, applyProgress, replayJournal, type AssemblyEvent } from './assembly-journal';
+import { applyEvent, persistDelay, applyProgress, replayJournal, type AssemblyEvent } from './assembly-journal';
 import { OK_MESSAGES, isRunning, okMessage, statusDate, type AssemblyState, type TusUploadEntry } from './assembly-state';
 import { publicFileRecord, statusRecord, uploadRecord, type ServiceUrls } from './status-record';
 
@@ -24,6 +24,8 @@ interface LiveAssembly {
   uploadBytes: number;
   /** A coalesced write of the whole Assembly is due (see assembly-journal.ts). */
   persistTimer: NodeJS.Timeout | null;
+  /** How long the last whole write took. */
+  lastPersistMs: number;
 }
 
 function liveAssembly(state: AssemblyState): LiveAssembly {
@@ -35,6 +37,7 @@ function liveAssembly(state: AssemblyState): LiveAssembly {
     tusIndex: new Map(state.tusUploads.map((t) => [t.uploadId, t])),
     uploadBytes: state.uploads.reduce((n, u) => n + u.file.size, 0),
     persistTimer: null,
+    lastPersistMs: 0,
   };
 }
 
@@ -403,14 +406,17 @@ export class AssemblyRuntime {
     if (!this.closed) this.db.appendAssemblyEvent(live.state.id, JSON.stringify(event));
   }
 
-  /** Writes the whole Assembly within PERSIST_INTERVAL_MS, once for however many changes came meanwhile. */
+  /** Writes the whole Assembly soon (persistDelay), once for however many changes came meanwhile. */
   private schedulePersist(live: LiveAssembly): void {
     if (live.persistTimer || this.closed) return;
     live.persistTimer = setTimeout(() => {
       live.persistTimer = null;
       // Ended meanwhile: its end state was written then, and must not be overwritten by this one.
-      if (this.live.get(live.state.id) === live) this.persist(live.state);
-    }, PERSIST_INTERVAL_MS);
+      if (this.live.get(live.state.id) !== live) return;
+      const start = performance.now();
+      this.persist(live.state);
+      live.lastPersistMs = performance.now() - start;
+    }, persistDelay(live.lastPersistMs));
   }
 
   private stopPersistTimer(live: LiveAssembly): void {

@@ -7,7 +7,7 @@ import { Upload } from 'tus-js-client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildForm, getJson, postAssembly, tempDir, waitForEnd } from '../testing/service-fixture';
 import { spawnService } from '../testing/service-process';
-import { applyEvent, replayJournal } from './assembly-journal';
+import { PERSIST_INTERVAL_MS, applyEvent, persistDelay, replayJournal } from './assembly-journal';
 import type { AssemblyState, TusUploadEntry } from './assembly-state';
 
 const md5 = (data: Buffer): string => createHash('md5').update(data).digest('hex');
@@ -50,6 +50,12 @@ describe('the Assembly journal (pure)', () => {
       ]);
       expect([s.startedTusUploads, s.finishedTusUploads, s.bytesExpected, s.bytesReceived]).toEqual([2, 1, 30, 10]);
     }
+  });
+
+  it('writes a big Assembly less often: a whole write takes at most 5 % of the time', () => {
+    expect(persistDelay(0)).toBe(PERSIST_INTERVAL_MS);
+    expect(persistDelay(2)).toBe(PERSIST_INTERVAL_MS);
+    expect(persistDelay(40)).toBe(800);
   });
 
   it('ignores a finish for an unknown upload', () => {

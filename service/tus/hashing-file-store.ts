@@ -2,11 +2,14 @@
 // with a larger write buffer than the library's, so a finished upload's md5 is known without reading it.
 
 import { FileStore } from '@tus/file-store';
+import type { Upload } from '@tus/server';
 import { createWriteStream } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { resolveInside } from '../files/inside-dir';
 import { TooManyBytes, hashPrefix, hashTap, type StreamMd5 } from '../files/stream-hash';
+import { CachedConfigstore } from './cached-configstore';
 
 /** What @tus/file-store throws for a failed write (its ERRORS.FILE_WRITE_ERROR), so @tus/server answers the same. */
 const FILE_WRITE_ERROR = { status_code: 500, body: 'Something went wrong receiving the file\n' };
@@ -29,10 +32,21 @@ export interface HashingFileStoreOptions {
 export class HashingFileStore extends FileStore {
   private readonly hashes = new Map<string, RunningHash>();
   private readonly corrupt: (uploadId: string) => boolean;
+  private readonly dirReady: Promise<unknown>;
 
   constructor(o: HashingFileStoreOptions) {
-    super({ directory: o.directory });
+    super({ directory: o.directory, configstore: new CachedConfigstore(o.directory) });
     this.corrupt = o.corrupt ?? (() => false);
+    this.dirReady = mkdir(o.directory, { recursive: true, mode: 0o777 });
+  }
+
+  /** As the library's, with the folder made once instead of on every upload, and both files written at once. */
+  override async create(file: Upload): Promise<Upload> {
+    await this.dirReady;
+    const localPath = resolveInside(this.directory, file.id);
+    await Promise.all([writeFile(localPath, ''), this.configstore.set(file.id, file)]);
+    file.storage = { type: 'file', path: localPath };
+    return file;
   }
 
   override write(readable: Readable, id: string, offset: number): Promise<number> {
