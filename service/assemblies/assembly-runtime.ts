@@ -49,6 +49,9 @@ export interface AddedUpload {
   id?: string;
   /** Computed while the bytes arrived; null or absent: read from disk. */
   md5?: string | null;
+  /** The first bytes and size, kept as they arrived (file-record.ts). */
+  head?: Buffer | null;
+  size?: number;
 }
 
 /** Multipart files are described this many at a time (each is a few small reads). */
@@ -271,7 +274,7 @@ export class AssemblyRuntime {
    * the record (meta) is built afterwards so the client is not held up. `md5` was computed while the bytes
    * arrived (null: read it from disk).
    */
-  tusFinished(id: string, uploadId: string, size: number, md5: string | null | Promise<string | null> = null): void {
+  tusFinished(id: string, uploadId: string, size: number, digest: { md5: Promise<string | null>; head: Buffer | null } | null = null): void {
     const live = this.live.get(id);
     const entry = live?.tusIndex.get(uploadId);
     if (!live || !entry || entry.finished) return;
@@ -279,7 +282,7 @@ export class AssemblyRuntime {
     applyEvent(live.state, { kind: 'tus_finished', uploadId, size }, (u) => live.tusIndex.get(u));
     live.describing += 1;
     this.schedulePersist(live);
-    void describeUpload({ localPath: entry.localPath, name: entry.filename, field: entry.fieldname, userMeta: entry.user_meta, md5 })
+    void describeUpload({ localPath: entry.localPath, name: entry.filename, field: entry.fieldname, userMeta: entry.user_meta, size, ...digest })
       .then(
         (file) => this.tusDescribed(live, entry, file),
         (e: Error) => this.fail(live, ErrorCode.invalidInput, `The upload ${entry.filename} could not be read: ${e.message}`),

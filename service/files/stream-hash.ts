@@ -158,12 +158,16 @@ export interface HashTapOptions {
   maxBytes?: number;
   /** Hears the byte count after each chunk. */
   onBytes?: (bytes: number) => void;
+  /** How many of the first bytes to keep (head()); 0 by default. */
+  headBytes?: number;
 }
 
 export interface HashTap {
   transform: Transform;
   /** Bytes that went through. */
   bytes(): number;
+  /** The first `headBytes` bytes that went through (fewer when fewer came). */
+  head(): Buffer;
 }
 
 /** A pass-through that feeds `md5` with every chunk on its way to disk (waiting when the hash falls behind). */
@@ -171,6 +175,8 @@ export function hashTap(md5: StreamMd5, o: HashTapOptions = {}): HashTap {
   let seen = 0;
   let flip = o.corrupt === true;
   const max = o.maxBytes ?? Number.POSITIVE_INFINITY;
+  const headBytes = o.headBytes ?? 0;
+  const head: Buffer[] = [];
   const transform = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       if (seen + chunk.length > max) return cb(new TooManyBytes(`more than ${String(max)} bytes`));
@@ -179,6 +185,8 @@ export function hashTap(md5: StreamMd5, o: HashTapOptions = {}): HashTap {
         out = flipFirstByte(chunk);
         flip = false;
       }
+      // A copy: the chunk's memory may be reused once it is written.
+      if (seen < headBytes) head.push(Buffer.from(out.subarray(0, headBytes - seen)));
       seen += out.length;
       md5.update(out);
       o.onBytes?.(seen);
@@ -186,5 +194,5 @@ export function hashTap(md5: StreamMd5, o: HashTapOptions = {}): HashTap {
       void md5.whenDrained().then(() => cb(null, out));
     },
   });
-  return { transform, bytes: () => seen };
+  return { transform, bytes: () => seen, head: () => Buffer.concat(head) };
 }

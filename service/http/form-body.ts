@@ -9,6 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { ErrorCode } from '../../shared/api/codes';
 import { apiError, type ApiError } from './api-error';
 import { hashTap, streamMd5 } from '../files/stream-hash';
+import { SNIFF_BYTES } from '../robots/extract-meta';
 import { BODY_LIMITS, discardRest, limitError, slowBodyError } from './body-limits';
 
 export interface ReceivedFile {
@@ -20,6 +21,8 @@ export interface ReceivedFile {
   mimeHint: string;
   /** md5 of the stored bytes, computed while they were written (null: the hashing thread failed). */
   md5: string | null;
+  /** The first SNIFF_BYTES bytes (all of a shorter file), for the mime type without opening the file again. */
+  head: Buffer;
 }
 
 export type FormBody =
@@ -183,7 +186,7 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
       const localPath = join(o.uploadDir, fileId);
       const name = info.filename || field;
       const md5 = streamMd5();
-      const tap = hashTap(md5, { corrupt: o.corrupt?.(name) ?? false });
+      const tap = hashTap(md5, { corrupt: o.corrupt?.(name) ?? false, headBytes: SNIFF_BYTES });
       dirReady ??= mkdir(o.uploadDir, { recursive: true });
       const write = async (): Promise<void> => {
         await dirReady;
@@ -198,7 +201,7 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
           throw e;
         }
         if ((stream as unknown as { truncated?: boolean }).truncated) return md5.drop();
-        files.push({ fileId, field, name, localPath, size: tap.bytes(), mimeHint: info.mimeType, md5: await md5.digest() });
+        files.push({ fileId, field, name, localPath, size: tap.bytes(), mimeHint: info.mimeType, md5: await md5.digest(), head: tap.head() });
       };
       writes.push(write().catch(() => undefined));
     });

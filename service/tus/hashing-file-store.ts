@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { resolveInside } from '../files/inside-dir';
 import { TooManyBytes, hashPrefix, hashTap, type StreamMd5 } from '../files/stream-hash';
+import { SNIFF_BYTES } from '../robots/extract-meta';
 import { CachedConfigstore } from './cached-configstore';
 
 /** What @tus/file-store throws for a failed write (its ERRORS.FILE_WRITE_ERROR), so @tus/server answers the same. */
@@ -21,6 +22,15 @@ interface RunningHash {
   md5: StreamMd5;
   /** Bytes hashed so far: the upload's offset when the hash is usable. */
   offset: number;
+  /** The upload's first bytes (up to SNIFF_BYTES) as they arrived; null when not seen (a resumed upload). */
+  head: Buffer | null;
+}
+
+/** What the store knows of a finished upload without reading it. */
+export interface UploadDigest {
+  md5: Promise<string | null>;
+  /** Its first SNIFF_BYTES bytes (all of a shorter file), or null. */
+  head: Buffer | null;
 }
 
 export interface HashingFileStoreOptions {
@@ -64,12 +74,14 @@ export class HashingFileStore extends FileStore {
     // Unknown here (a restart) or out of step (a PATCH that failed midway): hash what is on disk once.
     if (!running || running.offset !== offset) {
       running?.md5.drop();
-      running = { md5: await hashPrefix(localPath, offset), offset };
+      running = { md5: await hashPrefix(localPath, offset), offset, head: offset === 0 ? Buffer.alloc(0) : null };
     }
     // Not usable while bytes are in flight; put back only when they are all on disk.
     this.hashes.delete(id);
     const onBytes = o.onBytes;
+    const known = running.head;
     const tap = hashTap(running.md5, {
+      headBytes: known ? Math.max(0, SNIFF_BYTES - known.length) : 0,
       corrupt: offset === 0 && this.corrupt(id),
       ...(o.maxBytes !== undefined ? { maxBytes: o.maxBytes } : {}),
       ...(onBytes ? { onBytes: (n: number) => onBytes(offset + n) } : {}),
@@ -82,17 +94,21 @@ export class HashingFileStore extends FileStore {
       throw e instanceof TooManyBytes ? e : FILE_WRITE_ERROR;
     }
     running.offset = offset + tap.bytes();
+    if (known) running.head = known.length < SNIFF_BYTES ? Buffer.concat([known, tap.head()]) : known;
     this.hashes.set(id, running);
     return running.offset;
   }
 
-  /** The md5 of an upload of `size` bytes whose every byte went through this store since it started, else null. */
-  takeMd5(id: string, size: number): Promise<string | null> {
+  /** The md5 (and first bytes) of an upload of `size` bytes whose every byte went through this store since it started, else null. */
+  takeDigest(id: string, size: number): UploadDigest {
     const running = this.hashes.get(id);
     this.hashes.delete(id);
-    if (running && running.offset === size) return running.md5.digest();
+    if (running && running.offset === size) {
+      const head = running.head && running.head.length >= Math.min(SNIFF_BYTES, size) ? running.head : null;
+      return { md5: running.md5.digest(), head };
+    }
     running?.md5.drop();
-    return Promise.resolve(null);
+    return { md5: Promise.resolve(null), head: null };
   }
 
   forget(id: string): void {

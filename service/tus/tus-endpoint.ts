@@ -69,7 +69,7 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
   const locker = new MemoryLocker();
   const finished = (assemblyId: string, upload: Upload, size: number): void => {
     // The md5 was computed as the bytes were written: the file is not read again.
-    runtime.tusFinished(assemblyId, upload.id, size, store.takeMd5(upload.id, size));
+    runtime.tusFinished(assemblyId, upload.id, size, store.takeDigest(upload.id, size));
   };
   const server = new JsonErrorServer({
     path: TUS_PATH,
