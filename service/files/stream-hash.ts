@@ -13,6 +13,8 @@ import { Worker } from 'node:worker_threads';
 const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
 /** The worker reports progress after this many bytes of one hash. */
 const ACK_EVERY_BYTES = 4 * 1024 * 1024;
+/** Chunks are gathered into messages of this size: a message per 64 KiB socket chunk cost more than the copy. */
+const BATCH_BYTES = 1024 * 1024;
 
 // CommonJS source for `eval`: no file to resolve, whatever loader the service runs under.
 const WORKER_SOURCE = `
@@ -20,13 +22,14 @@ const { parentPort } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const hashes = new Map();
 parentPort.on('message', (m) => {
-  if (m.op === 'update') {
+  if (m.op === 'update' || (m.op === 'digest' && m.chunk)) {
     let h = hashes.get(m.id);
     if (!h) { h = { md5: createHash('md5'), unacked: 0 }; hashes.set(m.id, h); }
     h.md5.update(m.chunk);
     h.unacked += m.chunk.byteLength;
-    if (h.unacked >= ${String(ACK_EVERY_BYTES)}) { parentPort.postMessage({ id: m.id, hashed: h.unacked }); h.unacked = 0; }
-  } else if (m.op === 'digest') {
+    if (m.op === 'update' && h.unacked >= ${String(ACK_EVERY_BYTES)}) { parentPort.postMessage({ id: m.id, hashed: h.unacked }); h.unacked = 0; }
+  }
+  if (m.op === 'digest') {
     const h = hashes.get(m.id);
     hashes.delete(m.id);
     parentPort.postMessage({ id: m.id, hashed: h ? h.unacked : 0, hex: (h ? h.md5 : createHash('md5')).digest('hex') });
@@ -101,13 +104,31 @@ export function streamMd5(): StreamMd5 {
   const session: Session = { inFlight: 0, drained: [] };
   t.sessions.set(id, session);
   let ended = false;
+  // Chunks are copied into a batch the worker then owns (a socket chunk may share its memory with others).
+  let batch: Uint8Array<ArrayBuffer> | null = null;
+  let filled = 0;
+  const take = (): Uint8Array<ArrayBuffer> | null => {
+    if (!batch || filled === 0) return null;
+    const out = batch.subarray(0, filled);
+    batch = null;
+    filled = 0;
+    return out;
+  };
   return {
     update(chunk) {
-      if (ended || t.dead || chunk.length === 0) return;
-      // A copy the worker owns (a socket chunk may share its memory with others).
-      const copy = new Uint8Array(chunk);
-      session.inFlight += copy.byteLength;
-      t.worker.postMessage({ op: 'update', id, chunk: copy }, [copy.buffer]);
+      if (ended || t.dead) return;
+      session.inFlight += chunk.length;
+      for (let at = 0; at < chunk.length; ) {
+        batch ??= new Uint8Array(BATCH_BYTES);
+        const n = Math.min(chunk.length - at, batch.length - filled);
+        batch.set(chunk.subarray(at, at + n), filled);
+        filled += n;
+        at += n;
+        if (filled === batch.length) {
+          const full = take()!;
+          t.worker.postMessage({ op: 'update', id, chunk: full }, [full.buffer]);
+        }
+      }
     },
     congested: () => !t.dead && session.inFlight > MAX_IN_FLIGHT_BYTES,
     whenDrained: () => (t.dead || session.inFlight <= MAX_IN_FLIGHT_BYTES ? Promise.resolve() : new Promise<void>((go) => session.drained.push(go))),
@@ -116,12 +137,15 @@ export function streamMd5(): StreamMd5 {
       ended = true;
       return new Promise((resolve) => {
         session.digested = resolve;
-        t.worker.postMessage({ op: 'digest', id });
+        const rest = take();
+        if (rest) t.worker.postMessage({ op: 'digest', id, chunk: rest }, [rest.buffer]);
+        else t.worker.postMessage({ op: 'digest', id });
       });
     },
     drop() {
       if (ended) return;
       ended = true;
+      batch = null;
       t.sessions.delete(id);
       if (!t.dead) t.worker.postMessage({ op: 'drop', id });
     },

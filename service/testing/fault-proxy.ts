@@ -153,7 +153,8 @@ export async function startFaultProxy(o: FaultProxyOptions): Promise<FaultProxy>
       const out: OutgoingHttpHeaders = { ...up.headers };
       const location = up.headers.location;
       if (location?.startsWith(targetOrigin)) out.location = proxyOrigin + location.slice(targetOrigin.length);
-      if (!/^application\/json/i.test(up.headers['content-type'] ?? '')) {
+      // A HEAD answer has no body to rewrite (its Content-Length describes the GET's).
+      if (req.method === 'HEAD' || !/^application\/json/i.test(up.headers['content-type'] ?? '')) {
         res.writeHead(up.statusCode ?? 502, out);
         up.pipe(res);
         return;
