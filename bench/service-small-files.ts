@@ -141,7 +141,10 @@ async function main(): Promise<void> {
   const profileDir = process.env.BENCH_PROFILE_DIR;
   const env: Record<string, string> = { ASSEMBLYLINE_AUTH_SECRET: AUTH_SECRET };
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const service = await spawnService(['--port', '0', '--data-dir', path.join(dir, 'service'), '--auth-key', AUTH_KEY], env, nodeArgs);
+  const service = await spawnService(['--port', '0', '--data-dir', path.join(dir, 'service'), '--auth-key', AUTH_KEY], env, nodeArgs).catch(async (e: unknown) => {
+    await rm(dir, { recursive: true, force: true });
+    throw e;
+  });
   try {
     const data = Array.from({ length: FILES }, () => randomBytes(FILE_BYTES));
     await mkdir(inputDir);
