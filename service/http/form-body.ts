@@ -3,11 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform, type Readable, type Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { IncomingMessage } from 'node:http';
 import { ErrorCode } from '../../shared/api/codes';
 import { apiError, type ApiError } from './api-error';
+import { hashTap, streamMd5 } from '../files/stream-hash';
+import { SNIFF_BYTES } from '../robots/extract-meta';
 import { BODY_LIMITS, discardRest, limitError, slowBodyError } from './body-limits';
 
 export interface ReceivedFile {
@@ -17,6 +19,10 @@ export interface ReceivedFile {
   localPath: string;
   size: number;
   mimeHint: string;
+  /** md5 of the stored bytes, computed while they were written (null: the hashing thread failed). */
+  md5: string | null;
+  /** The first SNIFF_BYTES bytes (all of a shorter file), for the mime type without opening the file again. */
+  head: Buffer;
 }
 
 export type FormBody =
@@ -38,6 +44,8 @@ export interface FormBodyOptions {
   admit(fields: Record<string, string>): ApiError | null;
   /** Refuse (408) a body not admitted this long after the request started (default BODY_LIMITS.unauthenticatedMs). */
   admitWithinMs?: number;
+  /** True (once) when this file's stored bytes get one byte flipped: the test-only fault (service/files/test-faults.ts). */
+  corrupt?: (filename: string) => boolean;
 }
 
 /** Fields that decide admission; one arriving after it was decided (i.e. after a file part) is refused. */
@@ -176,23 +184,24 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
       fileStreams.push(stream);
       const fileId = newFileId();
       const localPath = join(o.uploadDir, fileId);
-      let size = 0;
-      const tap = new Transform({
-        transform(chunk: Buffer, _enc, cb) {
-          size += chunk.length;
-          cb(null, chunk);
-        },
-      });
+      const name = info.filename || field;
+      const md5 = streamMd5();
+      const tap = hashTap(md5, { corrupt: o.corrupt?.(name) ?? false, headBytes: SNIFF_BYTES });
       dirReady ??= mkdir(o.uploadDir, { recursive: true });
       const write = async (): Promise<void> => {
         await dirReady;
         // Refused (or cut) while the folder was being made: open nothing, the caller removes the folder.
-        if (stream.destroyed) return;
+        if (stream.destroyed) return md5.drop();
         const out = createWriteStream(localPath);
         fileStreams.push(out);
-        await pipeline(stream, tap, out);
-        if ((stream as unknown as { truncated?: boolean }).truncated) return;
-        files.push({ fileId, field, name: info.filename || field, localPath, size, mimeHint: info.mimeType });
+        try {
+          await pipeline(stream, tap.transform, out);
+        } catch (e) {
+          md5.drop();
+          throw e;
+        }
+        if ((stream as unknown as { truncated?: boolean }).truncated) return md5.drop();
+        files.push({ fileId, field, name, localPath, size: tap.bytes(), mimeHint: info.mimeType, md5: await md5.digest(), head: tap.head() });
       };
       writes.push(write().catch(() => undefined));
     });

@@ -140,13 +140,15 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
   const total = graph.order.length;
   // Per upload: how many steps are done for it. A step counts as done for every upload once it ends.
   const stepsDoneFor = new Map<string, Set<number>>(ctx.uploads.map((u) => [u.original_id, new Set<number>()]));
-  let lastProgress = '';
+  let lastValue = -1;
   const progress = (stepsDone: number, fraction: number) => {
     const value = Math.min(100, Math.floor((100 * (stepsDone + fraction)) / total));
+    // The per-upload list costs O(uploads): built when the combined value moves (≤ 101 times per step),
+    // not after every file, which made a step over 2,000 files cost 2,000 × 2,000.
+    if (value === lastValue) return;
+    lastValue = value;
     const perOriginal = [...stepsDoneFor].map(([id, done]) => ({ original_id: id, progress: Math.floor((100 * done.size) / total) }));
-    const key = JSON.stringify([value, perOriginal]);
-    if (key !== lastProgress) ctx.onProgress?.(value, perOriginal);
-    lastProgress = key;
+    ctx.onProgress?.(value, perOriginal);
   };
 
   for (const [index, name] of graph.order.entries()) {

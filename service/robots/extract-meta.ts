@@ -73,13 +73,19 @@ export function sniffMime(head: Buffer, name = ''): string | null {
   return null;
 }
 
+/** Bytes of a file's start that sniffing looks at. */
+export const SNIFF_BYTES = 512;
+
+/** The mime type from a file's first SNIFF_BYTES bytes (or all of a shorter file), then from its name. Pure. */
+export const mimeFromHead = (head: Buffer, name: string): string | null => sniffMime(head, name) ?? EXT_MIME[extOf(name)] ?? null;
+
 /** Sniffs magic bytes first, then falls back to the file name's extension. */
 export async function detectMime(localPath: string, name: string): Promise<string | null> {
   let head = Buffer.alloc(0);
   try {
     const fh = await open(localPath, 'r');
     try {
-      const buf = Buffer.alloc(512);
+      const buf = Buffer.alloc(SNIFF_BYTES);
       const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
       head = buf.subarray(0, bytesRead);
     } finally {
@@ -88,7 +94,7 @@ export async function detectMime(localPath: string, name: string): Promise<strin
   } catch {
     // Unreadable: the name is all we have.
   }
-  return sniffMime(head, name) ?? EXT_MIME[extOf(name)] ?? null;
+  return mimeFromHead(head, name);
 }
 
 const DOCUMENT = /^(application\/(pdf|msword|rtf|epub\+zip|vnd\.openxmlformats-officedocument\..*|vnd\.oasis\.opendocument\..*|vnd\.ms-.*|json|xml)|text\/.*)$/;

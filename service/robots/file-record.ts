@@ -4,7 +4,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { detectMime, extractMeta, fileTypeOf } from './extract-meta';
+import { detectMime, extractMeta, fileTypeOf, mimeFromHead } from './extract-meta';
 
 export interface StoredFile {
   id: string;
@@ -61,20 +61,32 @@ export interface UploadInput {
   field?: string | null;
   userMeta?: Record<string, unknown>;
   id?: string;
+  /** Computed while the bytes arrived (service/files/stream-hash.ts); null or absent: read from disk. */
+  md5?: string | null | Promise<string | null>;
+  /** The file's first bytes (SNIFF_BYTES, or all of a shorter file) and its size, kept as they arrived: no need to open it again. */
+  head?: Buffer | null;
+  size?: number;
 }
 
-/** Builds the record of an upload from its file on disk: size, md5, sniffed mime and real metadata. */
+/**
+ * Builds the record of an upload from its file on disk: size, md5, sniffed mime and real metadata. The
+ * file is read whole only when no md5 came with it; metadata reads what it needs (headers, mostly).
+ */
 export async function describeUpload(input: UploadInput): Promise<StoredFile> {
   const id = input.id ?? newFileId();
   const { basename, ext } = splitName(input.name);
-  const [info, md5hash, mime] = await Promise.all([stat(input.localPath), md5File(input.localPath), detectMime(input.localPath, input.name)]);
+  const [size, md5hash, mime] = await Promise.all([
+    input.size ?? stat(input.localPath).then((info) => info.size),
+    Promise.resolve(input.md5).then((known) => known ?? md5File(input.localPath)),
+    input.head ? mimeFromHead(input.head, input.name) : detectMime(input.localPath, input.name),
+  ]);
   const meta = await extractMeta(input.localPath, mime);
   return {
     id,
     name: input.name,
     basename,
     ext,
-    size: info.size,
+    size,
     mime,
     type: fileTypeOf(mime),
     field: input.field ?? null,

@@ -1,10 +1,12 @@
-import { FileStore } from '@tus/file-store';
-import { EVENTS, Server, type Upload } from '@tus/server';
+import { EVENTS, MemoryLocker, Server, type Upload } from '@tus/server';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
 import { resolveInside } from '../files/inside-dir';
+import { NO_FAULTS, type TestFaults } from '../files/test-faults';
+import { HashingFileStore } from './hashing-file-store';
+import { isPlainPatch, plainPatch, type PlainPatchDeps } from './plain-patch';
 import { TusCode } from './tus-acceptance';
 import { tusErrorBody, tusErrorStatus } from './tus-errors';
 
@@ -23,6 +25,13 @@ export function assemblyIdFromUrl(value: string | null | undefined): string | nu
 
 /** Upload ids are `<assembly_id>_<32hex>`, as the real service's, so the Assembly is known from the URL. */
 export const assemblyIdFromUploadId = (uploadId: string): string | null => /^([0-9a-f]{32})_[0-9a-f]{32}$/.exec(uploadId)?.[1] ?? null;
+
+/** The upload id of a request to `/resumable/files/<id>` whose id has the service's form, else null. */
+export function uploadIdOfPath(url: string | undefined): string | null {
+  const path = (url ?? '').split('?')[0] ?? '';
+  const id = path.startsWith(`${TUS_PATH}/`) ? path.slice(TUS_PATH.length + 1) : '';
+  return assemblyIdFromUploadId(id) ? id : null;
+}
 
 const uploadLengthOf = (header: string | null): number | null => (header !== null && /^\d+$/.test(header) ? Number(header) : null);
 
@@ -46,13 +55,26 @@ export interface TusEndpoint {
 }
 
 /** tus 1.0.0 at /resumable/files/ (@tus/server + @tus/file-store), attached to Assemblies through metadata. */
-export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tusUrl: () => string): TusEndpoint {
+export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tusUrl: () => string, faults: TestFaults = NO_FAULTS): TusEndpoint {
   const directory = join(dataDir, 'tus');
-  const store = new FileStore({ directory });
+  const store = new HashingFileStore({
+    directory,
+    corrupt: (uploadId) => {
+      const assemblyId = assemblyIdFromUploadId(uploadId);
+      return assemblyId !== null && faults.takeCorrupt(runtime.tusFilename(assemblyId, uploadId));
+    },
+  });
   store.extensions = [...TUS_EXTENSIONS];
+  // One locker for both PATCH paths and the library's other handlers: requests on one upload never overlap.
+  const locker = new MemoryLocker();
+  const finished = (assemblyId: string, upload: Upload, size: number): void => {
+    // The md5 was computed as the bytes were written: the file is not read again.
+    runtime.tusFinished(assemblyId, upload.id, size, store.takeDigest(upload.id, size));
+  };
   const server = new JsonErrorServer({
     path: TUS_PATH,
     datastore: store,
+    locker,
     // Per upload: no more than its Assembly's auth.max_size (also caps deferred-length uploads).
     maxSize: (_req, id) => {
       const assemblyId = id ? assemblyIdFromUploadId(id) : null;
@@ -94,7 +116,7 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
     },
     onUploadFinish: async (_req, upload: Upload) => {
       const assemblyId = assemblyIdFromUploadId(upload.id);
-      if (assemblyId) runtime.tusFinished(assemblyId, upload.id, upload.size ?? upload.offset);
+      if (assemblyId) finished(assemblyId, upload, upload.size ?? upload.offset);
       return {};
     },
     // A finished upload's file is an Assembly's input: never deleted through tus (also checked below).
@@ -110,14 +132,18 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
       if (why) throw reject(why.status, why.code, why.message);
     },
   });
+  server.on(EVENTS.POST_TERMINATE, (_req: unknown, _res: unknown, id: string) => store.forget(id));
   server.on(EVENTS.POST_RECEIVE, (_req: unknown, upload: Upload) => {
     const assemblyId = assemblyIdFromUploadId(upload.id);
     if (assemblyId && typeof upload.offset === 'number') runtime.tusProgress(assemblyId, upload.id, upload.offset);
   });
+  const plain: PlainPatchDeps = { store, locker, runtime, assemblyOf: assemblyIdFromUploadId, finished };
   return {
-    handle: (req, res) => {
+    handle: async (req, res) => {
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Tus-Resumable', '1.0.0');
+      const uploadId = isPlainPatch(req.method, req.headers) ? uploadIdOfPath(req.url) : null;
+      if (uploadId && (await plainPatch(plain, req, res, uploadId))) return;
       return server.handle(req, res);
     },
   };

@@ -1,0 +1,143 @@
+// The tus PATCH that carries an upload's bytes, written straight from the Node request to disk.
+// @tus/server 2 turns each PATCH body into a Web stream and back (srvx, Readable.fromWeb, a PassThrough,
+// a limiter) and ran at about 0.3 of a plain write to disk; this path takes the plain PATCH every client
+// sends (tus-js-client, Uppy, the SDKs) and leaves anything unusual (deferred length, other headers,
+// method overrides) to the library, which still answers every other request. It shares the library's
+// locker, so a PATCH here and a HEAD or DELETE there never overlap on one upload.
+
+import { ERRORS, EXPOSED_HEADERS, type MemoryLocker, type Upload } from '@tus/server';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
+import { TooManyBytes } from '../files/stream-hash';
+import type { HashingFileStore } from './hashing-file-store';
+import { tusErrorBody } from './tus-errors';
+
+/** Headers that send a PATCH to the library: it validates and handles them (deferred length, overrides). */
+const LIBRARY_HEADERS = ['upload-length', 'upload-defer-length', 'upload-metadata', 'upload-concat', 'tus-version', 'x-forwarded-proto', 'x-http-method-override'];
+
+/** How often, at most, the Assembly's bytes_received follows a PATCH in progress. */
+const PROGRESS_INTERVAL_MS = 500;
+
+const isOffset = (v: string | undefined): boolean => v !== undefined && /^(0|[1-9]\d{0,15})$/.test(v) && Number.isSafeInteger(Number(v));
+
+/** True for a PATCH this path takes: valid tus 1.0.0 headers and none the library must see. Pure. */
+export function isPlainPatch(method: string | undefined, headers: IncomingHttpHeaders): boolean {
+  return (
+    method === 'PATCH' &&
+    headers['tus-resumable'] === '1.0.0' &&
+    headers['content-type'] === 'application/offset+octet-stream' &&
+    isOffset(headers['upload-offset'] as string | undefined) &&
+    LIBRARY_HEADERS.every((h) => headers[h] === undefined)
+  );
+}
+
+export interface PlainPatchDeps {
+  store: HashingFileStore;
+  locker: MemoryLocker;
+  runtime: AssemblyRuntime;
+  /** The Assembly of an upload id, or null. */
+  assemblyOf(uploadId: string): string | null;
+  /** The upload got its last byte (before the answer: what the client is told must be recorded). */
+  finished(assemblyId: string, upload: Upload, size: number): void;
+}
+
+interface TusError {
+  status_code: number;
+  body: string;
+}
+
+const isTusError = (e: unknown): e is TusError => typeof e === 'object' && e !== null && typeof (e as TusError).status_code === 'number';
+
+/** Headers of every tus answer, as @tus/server sends them (CORS for browsers: Uppy reads Upload-Offset). */
+function baseHeaders(res: ServerResponse): void {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+}
+
+function sendTusError(res: ServerResponse, e: TusError, close = false): void {
+  if (res.headersSent || res.destroyed) return;
+  baseHeaders(res);
+  const body = tusErrorBody(e.status_code, e.body);
+  res.writeHead(e.status_code, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    ...(close ? { Connection: 'close' } : {}),
+  });
+  res.end(body);
+}
+
+/**
+ * Handles a plain PATCH (isPlainPatch) of `uploadId`. Resolves false, before reading a byte of the body,
+ * when the library must take it after all (a deferred-length upload); true when it was answered (or the
+ * client went away).
+ */
+export async function plainPatch(d: PlainPatchDeps, req: IncomingMessage, res: ServerResponse, uploadId: string): Promise<boolean> {
+  const assemblyId = d.assemblyOf(uploadId);
+  if (!assemblyId) return false;
+  const why = d.runtime.tusUploadRejection(assemblyId, uploadId, 'PATCH');
+  if (why) {
+    sendTusError(res, { status_code: why.status, body: JSON.stringify({ error: why.code, message: why.message, http_code: why.status }) });
+    return true;
+  }
+  const offset = Number(req.headers['upload-offset']);
+  const stop = new AbortController();
+  const lock = d.locker.newLock(uploadId);
+  try {
+    // Another request wanting this upload (a client retrying after a lost connection) ends this one.
+    await lock.lock(stop.signal, () => {
+      stop.abort();
+      req.destroy();
+    });
+  } catch (e) {
+    sendTusError(res, isTusError(e) ? e : ERRORS.UNKNOWN_ERROR);
+    return true;
+  }
+  let upload: Upload;
+  let newOffset: number;
+  try {
+    try {
+      upload = await d.store.getUpload(uploadId);
+    } catch (e) {
+      sendTusError(res, isTusError(e) ? e : ERRORS.FILE_NOT_FOUND);
+      return true;
+    }
+    if (upload.size === undefined) return false;
+    if (upload.offset !== offset) {
+      sendTusError(res, ERRORS.INVALID_OFFSET);
+      return true;
+    }
+    const length = req.headers['content-length'];
+    if (length !== undefined && offset + Number(length) > upload.size) {
+      sendTusError(res, ERRORS.ERR_SIZE_EXCEEDED, true);
+      return true;
+    }
+    let lastProgress = Date.now();
+    try {
+      newOffset = await d.store.writeHashed(req, uploadId, offset, {
+        maxBytes: upload.size - offset,
+        onBytes: (at) => {
+          const now = Date.now();
+          if (now - lastProgress < PROGRESS_INTERVAL_MS) return;
+          lastProgress = now;
+          d.runtime.tusProgress(assemblyId, uploadId, at);
+        },
+      });
+    } catch (e) {
+      // A client that went away hears nothing; the bytes that reached the disk stay (HEAD reports them).
+      if (stop.signal.aborted || req.destroyed || req.readableAborted) {
+        res.destroy();
+        return true;
+      }
+      sendTusError(res, e instanceof TooManyBytes ? ERRORS.ERR_MAX_SIZE_EXCEEDED : isTusError(e) ? e : ERRORS.FILE_WRITE_ERROR, true);
+      return true;
+    }
+  } finally {
+    await lock.unlock();
+  }
+  d.runtime.tusProgress(assemblyId, uploadId, newOffset);
+  if (newOffset === upload.size) d.finished(assemblyId, upload, newOffset);
+  baseHeaders(res);
+  res.writeHead(204, { 'Upload-Offset': String(newOffset) });
+  res.end();
+  return true;
+}
