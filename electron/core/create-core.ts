@@ -19,6 +19,7 @@ import { openRotationLog } from './rotation/rotation-log';
 import { createClipboardGuard } from './ports/clipboard-guard';
 import { createRunManager, type RunManager, type RunManagerDeps } from './runs/run-manager';
 import { openRunStore } from './runs/run-store';
+import { createTransferEngine, type TransferEngine } from './transfers/transfer-engine';
 import { createVault, type Vault } from './vault/vault';
 import { createWorkspaceClient, refreshTokenAccount } from './workspaces/workspace-client';
 import { createWorkspaceStore, LOCAL_WORKSPACE_ID, type StoredWorkspace } from './workspaces/workspace-store';
@@ -46,6 +47,8 @@ export interface CorePorts {
   rotationStopAfter?: KeyRotationDeps['stopAfter'];
   /** Upload tuning (tests use a short stall timeout); defaults suit real use. */
   upload?: RunManagerDeps['upload'];
+  /** Transfer engine tuning: tus bytes per PATCH and the stall timeout. */
+  transfers?: { chunkSize?: number; stallMs?: number };
 }
 
 export interface Core {
@@ -59,6 +62,8 @@ export interface Core {
   vault: Vault;
   /** Runs (persisted in `<dataDir>/core.sqlite`); `settled(runId)` waits for a run to end. */
   runs: RunManager;
+  /** The transfer queue (`<dataDir>/transfers.sqlite`). */
+  transfers: TransferEngine;
   /** The embedded service's URL (the same across its restarts), or null when it never started. */
   readonly localServiceUrl: string | null;
   /** The embedded service's process id (tests kill or stop it). */
@@ -159,8 +164,18 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     onFinished: (files) => void removeFinishedBatches(stagingDir, files.map((f) => f.path), runs.pathsInUse()).catch(() => undefined),
     reportError: (code, message) => reportError(code, message),
   });
+  // The transfer queue: stored before runs are restored, so it hears their statuses; starts in restore().
+  const transfers = createTransferEngine({
+    dataDir: ports.dataDir,
+    events,
+    clientFor,
+    runs,
+    ...(ports.transfers ? { tus: ports.transfers } : {}),
+    reportError: (code, message) => reportError(code, message),
+  });
   // Runs of earlier sessions: listed again, and unfinished ones reattach to their Assembly and resume.
   await runs.restore();
+  await transfers.restore();
   await pruneStaging(stagingDir, runs.pathsInUse());
 
   const rotation = createKeyRotation({
@@ -190,6 +205,9 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     vault,
     workspaces,
     runs,
+    transfers,
+    // Until electron/core/drafts lands, there is no draft to take.
+    drafts: { take: () => err(AppErrorCode.internal, 'Drafts are not available yet.') },
     files,
     rotation,
     desktop: ports.desktop,
@@ -209,6 +227,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     files,
     vault,
     runs,
+    transfers,
     get localServiceUrl() {
       return supervisor.current()?.url ?? null;
     },
@@ -219,6 +238,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
       closed = true;
       // A copied secret does not outlive the app on the clipboard.
       await clipboard.flush();
+      await transfers.close();
       await runs.close();
       await supervisor.close();
     },

@@ -6,6 +6,8 @@ import type { ClipboardGuard } from '../ports/clipboard-guard';
 import type { DesktopPort } from '../ports/desktop';
 import type { KeyRotation } from '../rotation/key-rotation';
 import type { RunManager } from '../runs/run-manager';
+import type { DraftFeed } from '../transfers/draft-feed';
+import type { TransferEngine } from '../transfers/transfer-engine';
 import type { Vault } from '../vault/vault';
 import type { WorkspaceStore } from '../workspaces/workspace-store';
 
@@ -22,6 +24,10 @@ export interface HandlerContext {
   vault: Vault;
   workspaces: WorkspaceStore;
   runs: RunManager;
+  /** The durable transfer queue (batches into Assemblies, tus + multipart, pacing, checksums). */
+  transfers: TransferEngine;
+  /** The Upload view's selection held in core; `take()` hands it to `transfers:start` and empties it. */
+  drafts: { take(): Result<DraftFeed> };
   /** Handles of what the user picked: the only files the page can name. */
   files: FileHandleRegistry;
   rotation: KeyRotation;

@@ -35,8 +35,19 @@ export interface StartRunInput {
   instructions: Instructions;
 }
 
+/** An Assembly the transfer engine created (one per batch): the run follows it like its own. */
+export interface AdoptRunInput {
+  workspaceId: string;
+  status: AssemblyStatus;
+  instructions: Instructions;
+}
+
 export interface RunManager {
   start(input: StartRunInput): Promise<Result<Run>>;
+  /** Follow an Assembly created elsewhere (the transfer engine): watched until terminal, persisted, resumed. */
+  adopt(input: AdoptRunInput): Result<Run>;
+  /** Upload totals of an adopted run, as its uploader counts them (announced as `run:progress`). */
+  setUploadTotals(runId: string, totals: Run['totals']): void;
   list(): Run[];
   get(runId: string): Result<Run>;
   cancel(runId: string): Promise<Result<Run>>;
@@ -55,6 +66,8 @@ export const RUN_INTERRUPTED = 'RUN_INTERRUPTED';
 
 interface ActiveRun {
   run: Run;
+  /** Totals pushed by the transfer engine for an adopted run (its files are the engine's). */
+  uploadTotals: Run['totals'] | null;
   api: ApiClient | null;
   files: LocalFile[];
   coalescer: ProgressCoalescer;
@@ -98,7 +111,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
 
   const snapshot = (active: ActiveRun): Run => ({
     ...active.run,
-    totals: active.coalescer.totals(),
+    totals: active.uploadTotals ?? active.coalescer.totals(),
     files: active.coalescer.files(),
   });
 
@@ -116,6 +129,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     const runId = run.runId;
     const active: ActiveRun = {
       run,
+      uploadTotals: null,
       api,
       files,
       coalescer: createProgressCoalescer({
@@ -357,6 +371,52 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
         finish(active, { code: AppErrorCode.internal, message: cause instanceof Error ? cause.message : String(cause) });
       }
       return ok(snapshot(active));
+    },
+    adopt(input) {
+      const client = deps.clientFor(input.workspaceId);
+      if (!client.ok) return client;
+      const runId = randomUUID();
+      const active = makeActive(
+        {
+          runId,
+          workspaceId: input.workspaceId,
+          assemblyId: input.status.assembly_id ?? null,
+          createdAt: new Date(clock.now()).toISOString(),
+          state: stateOfStatus(input.status),
+          error: errorOfStatus(input.status),
+          totals: { bytesTotal: 0, bytesUploaded: 0, filesTotal: 0, filesUploaded: 0, speedBps: 0, etaSeconds: null },
+          files: [],
+          status: input.status,
+        },
+        client.value.api,
+        [],
+        [],
+      );
+      persist((store) =>
+        store.insert({
+          runId,
+          workspaceId: input.workspaceId,
+          createdAt: active.run.createdAt,
+          instructions: input.instructions,
+          state: active.run.state,
+          error: active.run.error,
+          assemblyId: active.run.assemblyId,
+          status: input.status,
+          finished: false,
+          files: [],
+        }),
+      );
+      active.lastFingerprint = statusFingerprint(input.status);
+      publish(active);
+      if (!isAssemblyBusy(input.status)) finish(active);
+      else follow(active, input.status, []);
+      return ok(snapshot(active));
+    },
+    setUploadTotals(runId, totals) {
+      const active = runs.get(runId);
+      if (!active || closing) return;
+      active.uploadTotals = totals;
+      deps.events.emit('run:progress', { runId, totals, files: [] });
     },
     list: () => [...runs.values()].map(snapshot).sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
     get(runId) {

@@ -1,7 +1,7 @@
 import type { Instructions } from '../../../shared/api/instructions';
 import type { BatchState, TransferFileState, TransferSettings } from '../../../shared/ipc/transfer-models';
 import type { AppError } from '../../../shared/result';
-import type { AssemblyLimits, BatcherState } from './batching';
+import type { AssemblyLimits, BatcherState, BatchingSettings } from './batching';
 
 /**
  * The engine's state: plain records in maps. `transfer-state.ts` changes it (no I/O, time comes in with
@@ -76,6 +76,8 @@ export interface TransferRec {
   label: string;
   instructions: Instructions;
   limits: AssemblyLimits;
+  /** The batching settings when it started (a later change applies to later transfers). */
+  batching: BatchingSettings;
   scanning: boolean;
   userPaused: boolean;
   canceled: boolean;
@@ -108,7 +110,9 @@ export type Command =
   | { kind: 'abort-file'; fileId: string }
   | { kind: 'abort-create'; batchId: string }
   | { kind: 'cancel-assembly'; batchId: string; assemblyUrl: string; runId: string | null }
-  | { kind: 'remember-verified'; fileId: string };
+  | { kind: 'remember-verified'; fileId: string }
+  /** md5 of a file the service shows delivered whole, though the app stopped before it learned so. */
+  | { kind: 'hash-file'; fileId: string };
 
 /** How an error should be handled. */
 export type FailureKind =
@@ -129,6 +133,8 @@ export interface ServiceCheck {
   fileId: string;
   /** md5 the service recorded for this upload (null when it gave none). */
   serviceMd5: string | null;
+  /** The status lists the upload as received whole. */
+  delivered: boolean;
 }
 
 export type EngineEvent =
@@ -159,6 +165,7 @@ export type EngineEvent =
   | { kind: 'tus-url'; fileId: string; url: string }
   | { kind: 'file-uploaded'; fileId: string; md5: string }
   | { kind: 'file-failed'; fileId: string; error: string; failure: FailureKind; retryInMs?: number }
+  | { kind: 'file-hashed'; fileId: string; md5: string }
   | { kind: 'assembly-status'; batchId: string; checks: ServiceCheck[]; terminal: boolean; error: AppError | null }
   | { kind: 'settings'; settings: TransferSettings };
 

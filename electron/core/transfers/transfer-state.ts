@@ -248,9 +248,8 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
     case 'files-added': {
       const t = s.transfers.get(event.transferId);
       if (!t || t.canceled) break;
-      const settings = { mode: s.settings.batchMode, batchMaxFiles: s.settings.batchMaxFiles, batchMaxBytes: s.settings.batchMaxBytes };
       for (const input of event.files) {
-        const placement = placeFile(t.batcher, input, settings, t.limits, t.label);
+        const placement = placeFile(t.batcher, input, t.batching, t.limits, t.label);
         t.batcher = placement.state;
         const batchId = batchIdOf(t.id, placement.batch.seq);
         const batch = s.batches.get(batchId) ?? newBatch(c, t.id, placement.batch);
@@ -423,18 +422,36 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
       fileFailed(c, f, event.error, event.failure, event.retryInMs);
       break;
     }
+    case 'file-hashed': {
+      const f = s.files.get(event.fileId);
+      if (!f || f.state !== 'uploaded') break;
+      f.md5 = event.md5;
+      verify(c, f);
+      break;
+    }
     case 'assembly-status': {
       const b = s.batches.get(event.batchId);
       if (!b || b.assemblyUrl === null) break;
       const generation = b.generation;
       for (const check of event.checks) {
         const f = s.files.get(check.fileId);
-        if (!f || f.batchId !== b.id || !check.serviceMd5) continue;
+        if (!f || f.batchId !== b.id) continue;
+        if (check.delivered && !DONE_FILE_STATES.has(f.state) && !OUT_FILE_STATES.has(f.state)) {
+          // The service has it whole (the app stopped before it learned so): trust the service, hash ours.
+          if (s.inFlight.delete(`f:${f.id}`)) c.out.commands.push({ kind: 'abort-file', fileId: f.id });
+          f.state = 'uploaded';
+          f.bytesSent = f.size;
+          touchFile(c, f);
+          if (!f.md5) c.out.commands.push({ kind: 'hash-file', fileId: f.id });
+        }
+        if (!check.serviceMd5) continue;
         f.serviceMd5 = check.serviceMd5;
         verify(c, f);
         if (b.generation !== generation) return c.out; // re-created after a mismatch
       }
-      if (event.terminal) {
+      if (!event.terminal) {
+        settleBatch(c, b);
+      } else {
         b.assemblyDone = true;
         const missing = b.assemblyFiles.some((id) => !DONE_FILE_STATES.has(s.files.get(id)!.state));
         if (event.error || missing) {

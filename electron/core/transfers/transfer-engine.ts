@@ -1,0 +1,537 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import type { AssemblyStatus } from '../../../shared/api/assembly-status';
+import { isAssemblyBusy } from '../../../shared/api/codes';
+import type { Instructions } from '../../../shared/api/instructions';
+import type { Run } from '../../../shared/ipc/models';
+import {
+  transferSettingsSchema,
+  type Transfer,
+  type TransferAction,
+  type TransferBatch,
+  type TransferOverview,
+  type TransferRowsPage,
+  type TransferRowsQuery,
+  type TransferScope,
+  type TransferSettings,
+} from '../../../shared/ipc/transfer-models';
+import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
+import type { ApiClient } from '../api/api-client';
+import type { CoreEvents } from '../events';
+import { rebaseLoopback, type RunManager } from '../runs/run-manager';
+import { errorOfStatus } from '../runs/run-state';
+import { getTemplate } from '../templates/template-api';
+import { systemClock, type Clock } from '../uploads/clock';
+import type { AssemblyLimits } from './batching';
+import { createBatchAssembly, serviceMd5ByUploadId, uploadIdOf } from './batch-creator';
+import type { DraftFeed } from './draft-feed';
+import { createTokenBucket } from './token-bucket';
+import { emptyState, markerOf, type Command, type EngineEvent, type EngineState, type FileRec } from './transfer-model';
+import { control as controlStep, nextWake, pump, reduce, restored, type Changes, type Step } from './transfer-state';
+import { openTransferStore, type TransferStore } from './transfer-store';
+import { createSpeedMeter, queryRows, toBatch, toRow, totalsOf, toTransfer } from './transfer-views';
+import { uploadTus, type TusRun } from './tus-worker';
+
+export interface TransferEngineDeps {
+  dataDir: string;
+  events: CoreEvents;
+  clientFor(workspaceId: string | undefined): Result<{ workspaceId: string; api: ApiClient }>;
+  runs: Pick<RunManager, 'adopt' | 'setUploadTotals' | 'cancel' | 'get'>;
+  clock?: Clock;
+  /** tus tuning: bytes per PATCH (16 MiB: a kill costs at most that much), and the stall timeout. */
+  tus?: { chunkSize?: number; stallMs?: number };
+  /** Store writes are batched: one transaction per this many ms. */
+  writeEveryMs?: number;
+  /** `transfers:changed` at most this often. */
+  announceEveryMs?: number;
+  reportError?: (code: string, message: string) => void;
+}
+
+export interface StartTransferInput {
+  workspaceId?: string;
+  instructions: Instructions;
+  feed: DraftFeed;
+  /** Override the batching settings for this transfer (runs:start sends one Assembly per drop). */
+  batching?: Partial<Pick<TransferSettings, 'batchMode' | 'batchMaxFiles' | 'batchMaxBytes'>>;
+}
+
+export interface TransferEngine {
+  start(input: StartTransferInput): Promise<Result<Transfer>>;
+  overview(): TransferOverview;
+  rows(query: TransferRowsQuery): TransferRowsPage;
+  control(action: TransferAction, scope: TransferScope): { affected: number };
+  settings(): TransferSettings;
+  saveSettings(change: Partial<TransferSettings>): Result<TransferSettings>;
+  batchesOf(transferId: string): TransferBatch[];
+  /** Resolves when every batch of the transfer ended (completed, failed or canceled) and its walk is over. */
+  settled(transferId: string): Promise<Transfer>;
+  /** Load the stored queue and continue it (uploads resume from the server's offsets). */
+  restore(): Promise<void>;
+  /** Stops requests without marking anything canceled (a later restore continues), writes the queue, closes the store. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_CHUNK = 16 * 1024 * 1024;
+
+/**
+ * The transfer engine: the pure queue (transfer-state.ts) driven by events, with the I/O at its edges —
+ * the SQLite store, the batch creator (multipart POST), tus workers, the run manager (which watches each
+ * batch's Assembly), timers and the token bucket.
+ */
+export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
+  const clock = deps.clock ?? systemClock;
+  const store: TransferStore = openTransferStore(deps.dataDir);
+  const loaded = store.load();
+  const state: EngineState = emptyState(loaded.settings);
+  const bucket = createTokenBucket(state.settings.bandwidthLimitBps, clock);
+  const chunkSize = deps.tus?.chunkSize ?? DEFAULT_CHUNK;
+  const stallMs = deps.tus?.stallMs ?? 30_000;
+  const writeEveryMs = deps.writeEveryMs ?? 100;
+  const announceEveryMs = deps.announceEveryMs ?? 250;
+  const report = (cause: unknown) => {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    if (deps.reportError) deps.reportError(AppErrorCode.internal, message);
+    else console.error('Assemblyline transfer engine:', cause);
+  };
+
+  const toWrite: Changes = { files: new Set(), batches: new Set(), transfers: new Set() };
+  const toAnnounce: Changes = { files: new Set(), batches: new Set(), transfers: new Set() };
+  const tusRuns = new Map<string, TusRun>();
+  const runToBatch = new Map<string, string>();
+  const waiters = new Map<string, Array<(t: Transfer) => void>>();
+  const sortCache = new Map<string, { version: number; ids: string[] }>();
+  const speed = createSpeedMeter();
+  let closing = false;
+  /** Nothing starts before restore(): the run manager first reattaches the runs of stored batches. */
+  let started = false;
+  let writeTimer: unknown = null;
+  let announceTimer: unknown = null;
+  let wakeTimer: unknown = null;
+  let wakeAt: number | null = null;
+  let totalsDirty = false;
+  const pending = new Set<Promise<unknown>>();
+  const track = (p: Promise<unknown>) => {
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+  };
+
+  // ---- edges: store and announcements, batched ----------------------------------------------------
+
+  function note(changes: Changes) {
+    for (const k of ['files', 'batches', 'transfers'] as const) {
+      for (const id of changes[k]) {
+        toWrite[k].add(id);
+        toAnnounce[k].add(id);
+      }
+    }
+    if (changes.files.size + changes.batches.size + changes.transfers.size > 0) totalsDirty = true;
+    writeTimer ??= clock.setTimeout(writeNow, writeEveryMs);
+    announceTimer ??= clock.setTimeout(announceNow, announceEveryMs);
+  }
+
+  function writeNow() {
+    writeTimer = null;
+    if (toWrite.files.size + toWrite.batches.size + toWrite.transfers.size === 0) return;
+    const pick = <T>(ids: Set<string>, map: Map<string, T>) => [...ids].map((id) => map.get(id)).filter((v): v is T => v !== undefined);
+    try {
+      store.write({ files: pick(toWrite.files, state.files), batches: pick(toWrite.batches, state.batches), transfers: pick(toWrite.transfers, state.transfers) });
+    } catch (cause) {
+      report(cause);
+    }
+    toWrite.files.clear();
+    toWrite.batches.clear();
+    toWrite.transfers.clear();
+  }
+
+  function announceNow() {
+    announceTimer = null;
+    if (closing) return;
+    const now = clock.now();
+    const totalsBefore = totalsOf(state, 0, null);
+    speed.sample(now, totalsBefore.bytesSent);
+    const totals = { ...totalsBefore, speedBps: Math.round(speed.speed()), etaSeconds: speed.eta(totalsBefore.bytesTotal - totalsBefore.bytesSent) };
+    const batches = [...toAnnounce.batches].map((id) => state.batches.get(id)).filter((b) => b !== undefined).map((b) => toBatch(b, state));
+    const transfers = [...toAnnounce.transfers].map((id) => state.transfers.get(id)).filter((t) => t !== undefined).map((t) => toTransfer(t, state));
+    const changedRows = [...toAnnounce.files];
+    const rowsTruncated = changedRows.length > 500;
+    const rows = rowsTruncated ? [] : changedRows.map((id) => state.files.get(id)).filter((f) => f !== undefined).map(toRow);
+    const anything = totalsDirty || batches.length + transfers.length + rows.length > 0 || rowsTruncated;
+    toAnnounce.files.clear();
+    toAnnounce.batches.clear();
+    toAnnounce.transfers.clear();
+    totalsDirty = false;
+    if (anything) deps.events.emit('transfers:changed', { totals, transfers, batches, rows, rowsTruncated });
+    for (const b of batches) {
+      if (!b.runId) continue;
+      deps.runs.setUploadTotals(b.runId, {
+        bytesTotal: b.bytesTotal,
+        bytesUploaded: b.bytesSent,
+        filesTotal: b.filesTotal,
+        filesUploaded: b.filesDone,
+        speedBps: 0,
+        etaSeconds: null,
+      });
+    }
+    for (const t of transfers) {
+      if (t.state !== 'done' && t.state !== 'canceled') continue;
+      for (const resolve of waiters.get(t.id) ?? []) resolve(t);
+      waiters.delete(t.id);
+    }
+    // While bytes move, keep the speed fresh even when no row changed.
+    if (totals.filesActive > 0) announceTimer = clock.setTimeout(announceNow, announceEveryMs);
+  }
+
+  // ---- the loop: event → transitions → commands ----------------------------------------------------
+
+  function apply(step: Step) {
+    note(step.changes);
+    for (const command of step.commands) {
+      try {
+        run(command);
+      } catch (cause) {
+        report(cause);
+      }
+    }
+  }
+
+  function dispatch(event: EngineEvent) {
+    if (closing) return;
+    apply(reduce(state, event, clock.now()));
+    schedule();
+  }
+
+  function schedule() {
+    if (closing || !started) return;
+    const now = clock.now();
+    apply(pump(state, now));
+    const next = nextWake(state, now);
+    if (next !== null && (wakeAt === null || next < wakeAt)) {
+      if (wakeTimer !== null) clock.clearTimeout(wakeTimer);
+      wakeAt = next;
+      wakeTimer = clock.setTimeout(() => {
+        wakeTimer = null;
+        wakeAt = null;
+        dispatch({ kind: 'tick' });
+      }, Math.max(1, next - now));
+    }
+    if (state.gateUntil !== null) totalsDirty = true;
+  }
+
+  const apiOf = (transferId: string): Result<ApiClient> => {
+    const t = state.transfers.get(transferId);
+    if (!t) return err(AppErrorCode.notFound, `No transfer ${transferId}.`);
+    const client = deps.clientFor(t.workspaceId);
+    return client.ok ? ok(client.value.api) : client;
+  };
+
+  function run(command: Command) {
+    switch (command.kind) {
+      case 'create-batch':
+        return track(createBatch(command));
+      case 'upload-tus':
+        return startTus(command.fileId, command.batchId);
+      case 'abort-file': {
+        const r = tusRuns.get(command.fileId);
+        tusRuns.delete(command.fileId);
+        r?.abort();
+        return;
+      }
+      case 'abort-create':
+        // The request goes on; its answer is for a generation the queue no longer waits for, and the
+        // Assembly it made (if any) is canceled when that answer comes.
+        return;
+      case 'cancel-assembly':
+        return track(cancelAssembly(command.batchId, command.assemblyUrl, command.runId));
+      case 'remember-verified': {
+        const f = state.files.get(command.fileId);
+        if (f?.md5) store.ledgerPut({ path: f.path, size: f.size, mtimeMs: f.mtimeMs, md5: f.md5 });
+        return;
+      }
+      case 'hash-file': {
+        const f = state.files.get(command.fileId);
+        if (!f) return;
+        return track(
+          md5Of(f.path).then(
+            (md5) => dispatch({ kind: 'file-hashed', fileId: f.id, md5 }),
+            () => undefined,
+          ),
+        );
+      }
+    }
+  }
+
+  async function cancelAssembly(batchId: string, assemblyUrl: string, runId: string | null) {
+    if (runId) {
+      const canceled = await deps.runs.cancel(runId);
+      if (canceled.ok) return;
+    }
+    const transferId = state.batches.get(batchId)?.transferId;
+    const api = transferId ? apiOf(transferId) : null;
+    if (api?.ok) await api.value.cancelAssembly(assemblyUrl);
+  }
+
+  async function createBatch(command: Extract<Command, { kind: 'create-batch' }>) {
+    const b = state.batches.get(command.batchId)!;
+    const t = state.transfers.get(b.transferId)!;
+    const api = apiOf(t.id);
+    if (!api.ok) {
+      return dispatch({ kind: 'batch-create-failed', batchId: b.id, generation: command.generation, error: api.error, failure: 'transient', ambiguous: b.ambiguous, excluded: [] });
+    }
+    const files = (ids: string[]) => ids.map((id) => state.files.get(id)!);
+    const outcome = await createBatchAssembly({
+      api: api.value,
+      instructions: t.instructions,
+      marker: markerOf(b.id, command.generation),
+      multipart: files(command.multipart),
+      tus: files(command.tus),
+      lookFirst: command.lookFirst,
+      ledger: (p) => store.ledgerGet(p),
+      bucket: state.settings.bandwidthLimitBps > 0 ? bucket : null,
+      onBytes: () => undefined,
+    }).catch((cause: unknown) => ({
+      ok: false as const,
+      error: { code: AppErrorCode.internal, message: cause instanceof Error ? cause.message : String(cause) },
+      failure: 'transient' as const,
+      ambiguous: true,
+      excluded: [],
+    }));
+    if (closing) return;
+    if (!outcome.ok) {
+      const { ok: _ok, ...rest } = outcome;
+      return dispatch({ kind: 'batch-create-failed', batchId: b.id, generation: command.generation, ...rest });
+    }
+    const status = outcome.status;
+    const assemblyUrl = status.assembly_ssl_url ?? status.assembly_url ?? `${api.value.endpoint}/assemblies/${status.assembly_id}`;
+    // The run follows the Assembly (Activity, the run view); its status updates come back as events.
+    const adopted = deps.runs.adopt({ workspaceId: t.workspaceId, status, instructions: t.instructions });
+    const runId = adopted.ok ? adopted.value.runId : null;
+    if (runId) runToBatch.set(runId, b.id);
+    const terminal = !isAssemblyBusy(status);
+    dispatch({
+      kind: 'batch-created',
+      batchId: b.id,
+      generation: command.generation,
+      assemblyId: status.assembly_id ?? '',
+      assemblyUrl,
+      tusUrl: status.tus_url ?? null,
+      runId,
+      excluded: outcome.excluded,
+      tus: outcome.tus,
+      delivered: outcome.delivered,
+      terminal,
+      error: errorOfStatus(status),
+    });
+    if (!terminal && runId) {
+      const current = deps.runs.get(runId);
+      if (current.ok && current.value.status) onStatus(b.id, current.value.status);
+    }
+  }
+
+  function startTus(fileId: string, batchId: string) {
+    const f = state.files.get(fileId)!;
+    const b = state.batches.get(batchId)!;
+    if (!b.tusUrl || !b.assemblyUrl) {
+      return dispatch({ kind: 'file-failed', fileId, error: 'The service gave no tus_url for this batch.', failure: 'fatal' });
+    }
+    const r = uploadTus({
+      path: f.path,
+      name: f.name,
+      size: f.size,
+      relativePath: f.relativePath,
+      tusUrl: b.tusUrl,
+      assemblyUrl: b.assemblyUrl,
+      uploadUrl: f.uploadUrl,
+      chunkSize,
+      stallMs,
+      bucket: state.settings.bandwidthLimitBps > 0 ? bucket : null,
+      clock,
+      onUploadUrl: (url) => dispatch({ kind: 'tus-url', fileId, url }),
+      onProgress: (bytes) => dispatch({ kind: 'file-progress', fileId, bytes }),
+    });
+    tusRuns.set(fileId, r);
+    track(
+      r.done.then((outcome) => {
+        if (tusRuns.get(fileId) === r) tusRuns.delete(fileId);
+        if (outcome.kind === 'aborted' || closing) return;
+        if (outcome.kind === 'uploaded') dispatch({ kind: 'file-uploaded', fileId, md5: outcome.md5 });
+        else dispatch({ kind: 'file-failed', fileId, error: outcome.error, failure: outcome.failure, ...(outcome.retryInMs !== undefined ? { retryInMs: outcome.retryInMs } : {}) });
+      }),
+    );
+  }
+
+  /** A status of a batch's Assembly (from its run): checksums of the uploads it lists, and whether it ended. */
+  function onStatus(batchId: string, status: AssemblyStatus) {
+    const b = state.batches.get(batchId);
+    if (!b || (status.assembly_id && b.assemblyId && status.assembly_id !== b.assemblyId)) return;
+    const byUpload = serviceMd5ByUploadId(status);
+    const checks = [];
+    for (const id of b.assemblyFiles) {
+      const f = state.files.get(id)!;
+      if (f.method !== 'tus' || !f.uploadUrl) continue;
+      const key = uploadIdOf(f.uploadUrl);
+      if (!byUpload.has(key)) continue;
+      checks.push({ fileId: id, serviceMd5: byUpload.get(key) ?? null, delivered: true });
+    }
+    dispatch({ kind: 'assembly-status', batchId, checks, terminal: !isAssemblyBusy(status), error: errorOfStatus(status) });
+  }
+
+  const offEvents = deps.events.on((name, payload) => {
+    if (name !== 'run:updated') return;
+    const r = payload as Run;
+    const batchId = runToBatch.get(r.runId);
+    if (batchId && r.status) onStatus(batchId, r.status);
+  });
+
+  // ---- intake -------------------------------------------------------------------------------------
+
+  async function ingest(transferId: string, feed: DraftFeed) {
+    const flushEvery = 500;
+    let buffer: Array<Omit<FileRec, 'id' | 'transferId' | 'batchId' | 'state' | 'bytesSent' | 'method' | 'attempts' | 'error' | 'note' | 'uploadUrl' | 'md5' | 'retryAt' | 'serviceMd5' | 'resends'>> = [];
+    let last = clock.now();
+    const flush = () => {
+      if (buffer.length > 0) dispatch({ kind: 'files-added', transferId, files: buffer });
+      buffer = [];
+      last = clock.now();
+    };
+    try {
+      for await (const file of feed.files) {
+        if (closing || state.transfers.get(transferId)?.canceled) break;
+        const before = feed.skip.skipUnchanged ? store.ledgerGet(file.path) : null;
+        buffer.push({ ...file, unchangedCandidate: before !== null && before.size === file.size });
+        // Small groups early, so the first batch can close and leave while the walk goes on.
+        if (buffer.length >= flushEvery || clock.now() - last >= 50) {
+          flush();
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+      }
+    } catch (cause) {
+      report(cause);
+    } finally {
+      flush();
+      dispatch({ kind: 'scan-ended', transferId });
+    }
+  }
+
+  async function limitsOf(api: ApiClient, instructions: Instructions): Promise<AssemblyLimits> {
+    const none = { maxNumberOfFiles: null, maxSize: null };
+    if (!instructions.template_id) return none;
+    const template = await getTemplate(api, instructions.template_id);
+    if (!template.ok) return none;
+    const auth = (template.value.content as { auth?: { max_number_of_files?: unknown; max_size?: unknown } } | null)?.auth;
+    const num = (v: unknown) => (typeof v === 'number' && v > 0 ? v : typeof v === 'string' && Number(v) > 0 ? Number(v) : null);
+    return { maxNumberOfFiles: num(auth?.max_number_of_files), maxSize: num(auth?.max_size) };
+  }
+
+  // ---- restore --------------------------------------------------------------------------------------
+
+  function load() {
+    for (const t of loaded.transfers) state.transfers.set(t.id, t);
+    for (const b of loaded.batches) state.batches.set(b.id, b);
+    for (const f of loaded.files) state.files.set(f.id, f);
+    note(restored(state));
+    // The embedded service listens on a new port each start: stored loopback URLs move to today's.
+    for (const b of state.batches.values()) {
+      if (b.runId) runToBatch.set(b.runId, b.id);
+      const client = deps.clientFor(state.transfers.get(b.transferId)?.workspaceId);
+      if (!client.ok) continue;
+      const endpoint = client.value.api.endpoint;
+      if (b.assemblyUrl) b.assemblyUrl = rebaseLoopback(b.assemblyUrl, endpoint);
+      if (b.tusUrl) b.tusUrl = rebaseLoopback(b.tusUrl, endpoint);
+      for (const id of b.fileIds) {
+        const f = state.files.get(id)!;
+        if (f.uploadUrl) f.uploadUrl = rebaseLoopback(f.uploadUrl, endpoint);
+      }
+    }
+  }
+  load();
+
+  return {
+    async start(input) {
+      const client = deps.clientFor(input.workspaceId);
+      if (!client.ok) return client;
+      const id = randomUUID();
+      const limits = await limitsOf(client.value.api, input.instructions);
+      const s = { ...state.settings, ...input.batching };
+      dispatch({
+        kind: 'transfer-started',
+        transfer: {
+          id,
+          workspaceId: client.value.workspaceId,
+          createdAt: new Date(clock.now()).toISOString(),
+          label: input.feed.label,
+          instructions: input.instructions,
+          limits,
+          batching: { mode: s.batchMode, batchMaxFiles: s.batchMaxFiles, batchMaxBytes: s.batchMaxBytes },
+        },
+      });
+      // The walk is not awaited (nor tracked: a feed may wait on a folder for long); close stops it.
+      void ingest(id, input.feed);
+      return ok(toTransfer(state.transfers.get(id)!, state));
+    },
+    overview: () => ({
+      totals: totalsOf(state, Math.round(speed.speed()), null),
+      transfers: [...state.transfers.values()].map((t) => toTransfer(t, state)),
+      batches: [...state.batches.values()].map((b) => toBatch(b, state)),
+    }),
+    rows: (query) => queryRows(state, query, sortCache, () => 0),
+    control(action, scope) {
+      const step = controlStep(state, action, scope, clock.now());
+      apply(step);
+      totalsDirty = true;
+      announceTimer ??= clock.setTimeout(announceNow, announceEveryMs);
+      schedule();
+      return { affected: step.affected };
+    },
+    settings: () => state.settings,
+    saveSettings(change) {
+      const parsed = transferSettingsSchema.safeParse({ ...state.settings, ...change, skip: { ...state.settings.skip, ...change.skip } });
+      if (!parsed.success) return err(AppErrorCode.invalidRequest, parsed.error.issues[0]?.message ?? 'Invalid settings.');
+      store.saveSettings(parsed.data);
+      bucket.setRate(parsed.data.bandwidthLimitBps);
+      dispatch({ kind: 'settings', settings: parsed.data });
+      totalsDirty = true;
+      return ok(parsed.data);
+    },
+    batchesOf: (transferId) => [...state.batches.values()].filter((b) => b.transferId === transferId).map((b) => toBatch(b, state)),
+    settled(transferId) {
+      const t = state.transfers.get(transferId);
+      if (!t) return Promise.reject(new Error(`No transfer ${transferId}`));
+      const view = toTransfer(t, state);
+      if (view.state === 'done' || view.state === 'canceled') return Promise.resolve(view);
+      return new Promise((resolve) => waiters.set(transferId, [...(waiters.get(transferId) ?? []), resolve]));
+    },
+    async restore() {
+      for (const t of state.transfers.values()) {
+        // The walk of a transfer interrupted while scanning is gone: what it had found goes on.
+        if (t.scanning) dispatch({ kind: 'scan-ended', transferId: t.id });
+      }
+      for (const b of state.batches.values()) {
+        if (!b.runId || b.assemblyDone) continue;
+        const r = deps.runs.get(b.runId);
+        if (r.ok && r.value.status) onStatus(b.id, r.value.status);
+      }
+      started = true;
+      schedule();
+    },
+    async close() {
+      if (closing) return;
+      closing = true;
+      offEvents();
+      for (const timer of [wakeTimer, announceTimer]) if (timer !== null) clock.clearTimeout(timer);
+      for (const r of tusRuns.values()) r.abort();
+      tusRuns.clear();
+      // Requests on the wire get a moment to answer (their results are dropped; a restore continues).
+      await Promise.race([Promise.allSettled([...pending]), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+      if (writeTimer !== null) clock.clearTimeout(writeTimer);
+      writeNow();
+      store.close();
+    },
+  };
+}
+
+async function md5Of(path: string): Promise<string> {
+  const hash = createHash('md5');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}

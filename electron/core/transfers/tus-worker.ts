@@ -1,0 +1,136 @@
+import { Upload, type DetailedError } from 'tus-js-client';
+import type { Clock } from '../uploads/clock';
+import { describeTusError, isUnreachable } from '../uploads/upload-engine';
+import { digestOf, hashPrefix, newCursor, readRange, type HashCursor } from './hashing-reader';
+import type { FailureKind } from './transfer-model';
+import type { TokenBucket } from './token-bucket';
+
+export interface TusJob {
+  path: string;
+  name: string;
+  size: number;
+  relativePath: string;
+  tusUrl: string;
+  assemblyUrl: string;
+  /** A tus upload of this file from before (a retry, a restart): continue from the server's offset. */
+  uploadUrl: string | null;
+  chunkSize: number;
+  /** No progress for this long: abort, and the engine retries from the server's offset. */
+  stallMs: number;
+  bucket: TokenBucket | null;
+  clock: Clock;
+  onUploadUrl(url: string): void;
+  onProgress(bytes: number): void;
+}
+
+export type TusOutcome =
+  | { kind: 'uploaded'; md5: string }
+  | { kind: 'failed'; error: string; failure: FailureKind; retryInMs?: number }
+  | { kind: 'aborted' };
+
+export interface TusRun {
+  readonly done: Promise<TusOutcome>;
+  /** Stops the request; the server keeps what it confirmed (pause), the engine may resume later. */
+  abort(): void;
+}
+
+/** Files up to this size send their bytes with the creation request (tus creation-with-upload): one round trip. */
+export const TUS_CREATE_WITH_DATA_MAX = 8 * 1024 * 1024;
+
+/**
+ * One file by tus, read through a file reader of our own: the slices tus-js-client asks for stream from
+ * disk, wait for the bandwidth limit, and feed the md5 in order (hashing-reader.ts). tus-js-client's own
+ * retries are off: the engine's queue decides (backoff, pacing) and resumes from the stored upload URL.
+ */
+export function uploadTus(job: TusJob): TusRun {
+  const cursor: HashCursor = newCursor();
+  let settle!: (o: TusOutcome) => void;
+  const done = new Promise<TusOutcome>((resolve) => (settle = resolve));
+  let settled = false;
+  let stallTimer: unknown = null;
+  const finish = (o: TusOutcome) => {
+    if (settled) return;
+    settled = true;
+    if (stallTimer !== null) job.clock.clearTimeout(stallTimer);
+    settle(o);
+  };
+  const armStall = () => {
+    if (stallTimer !== null) job.clock.clearTimeout(stallTimer);
+    stallTimer = job.clock.setTimeout(() => {
+      void upload.abort(false);
+      finish({ kind: 'failed', error: `No upload progress for ${Math.round(job.stallMs / 1000)} s`, failure: 'transient' });
+    }, job.stallMs);
+  };
+
+  const fileReader = {
+    openFile: async () => ({
+      size: job.size,
+      slice: async (start: number, end: number) => {
+        const stop = Math.min(end, job.size);
+        if (start > cursor.upTo) await hashPrefix(job.path, cursor, start);
+        const stream = Object.assign(readRange(job.path, start, stop, cursor, job.bucket), { size: stop - start });
+        return { value: stream, done: stop >= job.size };
+      },
+      close: () => undefined,
+    }),
+  };
+
+  const metadata: Record<string, string> = { assembly_url: job.assemblyUrl, fieldname: 'file', filename: job.name };
+  if (job.relativePath.includes('/')) metadata.relative_path = job.relativePath;
+
+  const upload = new Upload({ path: job.path, size: job.size } as unknown as Blob, {
+    endpoint: job.tusUrl,
+    ...(job.uploadUrl ? { uploadUrl: job.uploadUrl } : {}),
+    uploadSize: job.size,
+    chunkSize: job.chunkSize,
+    retryDelays: [],
+    metadata,
+    fileReader,
+    uploadDataDuringCreation: job.size <= TUS_CREATE_WITH_DATA_MAX,
+    storeFingerprintForResuming: false,
+    removeFingerprintOnSuccess: false,
+    onUploadUrlAvailable: () => {
+      if (upload.url) job.onUploadUrl(upload.url);
+    },
+    onProgress: () => armStall(),
+    // Bytes written to a socket are not progress until the server confirms them.
+    onChunkComplete: (_chunk, accepted) => job.onProgress(accepted),
+    onSuccess: () => {
+      const md5 = digestOf(cursor, job.size);
+      if (md5) finish({ kind: 'uploaded', md5 });
+      else finish({ kind: 'failed', error: 'The upload finished but not every byte went through the checksum.', failure: 'transient' });
+    },
+    onError: (error) => finish(classifyTusError(error)),
+  });
+  armStall();
+  upload.start();
+  return {
+    done,
+    abort() {
+      void upload.abort(false);
+      finish({ kind: 'aborted' });
+    },
+  };
+}
+
+/** 413 RATE_LIMIT_REACHED waits as asked; 429, 5xx and no answer back off; other refusals need the user. */
+export function classifyTusError(error: Error | DetailedError): Extract<TusOutcome, { kind: 'failed' }> {
+  const detailed = error as DetailedError;
+  const res = detailed.originalResponse;
+  const message = describeTusError(error);
+  if (!res) return { kind: 'failed', error: message, failure: isUnreachable(error) ? 'transient' : 'fatal' };
+  const status = res.getStatus();
+  const body = (res.getBody() ?? '').toString();
+  if (status === 413 && body.includes('RATE_LIMIT_REACHED')) {
+    let retryIn: number | undefined;
+    try {
+      const n = (JSON.parse(body) as { info?: { retryIn?: unknown } }).info?.retryIn;
+      if (typeof n === 'number') retryIn = n * 1000;
+    } catch {
+      // no JSON: wait the default
+    }
+    return { kind: 'failed', error: message, failure: 'rate-limit', ...(retryIn !== undefined ? { retryInMs: retryIn } : {}) };
+  }
+  if (status === 429 || status >= 500 || status === 409 || status === 423) return { kind: 'failed', error: message, failure: 'transient' };
+  return { kind: 'failed', error: message, failure: 'fatal' };
+}
