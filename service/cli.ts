@@ -20,6 +20,8 @@ async function main(): Promise<void> {
       'require-signature': { type: 'boolean' },
       'public-base-url': { type: 'string' },
       'max-assemblies-per-minute': { type: 'string' },
+      // Lets ASSEMBLYLINE_TEST_FAULT_CORRUPT act outside NODE_ENV=test (service/files/test-faults.ts); for tests only.
+      'test-faults': { type: 'boolean' },
     },
     strict: true,
   });

@@ -12,6 +12,7 @@ import { openDatabase, type AccountRow, type ServiceDatabase } from './store/dat
 import { openCredentialStore } from './credentials/credential-store';
 import { openTemplateStore } from './templates/template-store';
 import { createTusEndpoint } from './tus/tus-endpoint';
+import { faultConfig, testFaults } from './files/test-faults';
 
 /** The local service has one account; Templates and credentials belong to it, not to a key. */
 const LOCAL_ACCOUNT_ID = 'local';
@@ -80,7 +81,10 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const runtime = new AssemblyRuntime(db, urls, streams, options.dataDir);
   runtime.resumeUploading();
   runtime.markCrashed(Date.now());
-  const tus = createTusEndpoint(runtime, options.dataDir, () => `${urls.base}/resumable/files/`);
+  const fault = faultConfig(process.env, process.argv);
+  if (fault && 'refused' in fault) console.error(`service: warning: ${fault.refused}`);
+  const faults = testFaults(fault && 'corruptName' in fault ? fault.corruptName : null);
+  const tus = createTusEndpoint(runtime, options.dataDir, () => `${urls.base}/resumable/files/`, faults);
   const templates = openTemplateStore(options.dataDir);
   const credentials = openCredentialStore(options.dataDir);
   runtime.credentials = (nameOrId) => credentials.find(nameOrId);
@@ -97,6 +101,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     hostname: 'localhost',
     oauth: createOAuth(db, () => urls.base),
     admitWithinMs: timeouts.admitMs,
+    faults,
   };
 
   const sockets = new Set<Socket>();

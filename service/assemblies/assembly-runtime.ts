@@ -8,6 +8,7 @@ import type { CredentialLookup } from '../robots/robot-types';
 import type { ServiceDatabase } from '../store/database';
 import { createRejection, sizeRejection, uploadRejection, uploadSizeCap, type TusRejection } from '../tus/tus-acceptance';
 import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-stream';
+import { PERSIST_INTERVAL_MS, applyEvent, applyProgress, replayJournal, type AssemblyEvent } from './assembly-journal';
 import { OK_MESSAGES, isRunning, okMessage, statusDate, type AssemblyState, type TusUploadEntry } from './assembly-state';
 import { publicFileRecord, statusRecord, uploadRecord, type ServiceUrls } from './status-record';
 
@@ -17,6 +18,24 @@ interface LiveAssembly {
   /** tus uploads finished but whose record (meta, md5) is still being built. */
   describing: number;
   lastProgressEmitMs: number;
+  /** state.tusUploads by upload id: a PATCH must not scan every upload of the Assembly. */
+  tusIndex: Map<string, TusUploadEntry>;
+  /** Sum of state.uploads' sizes, kept as they are added. */
+  uploadBytes: number;
+  /** A coalesced write of the whole Assembly is due (see assembly-journal.ts). */
+  persistTimer: NodeJS.Timeout | null;
+}
+
+function liveAssembly(state: AssemblyState): LiveAssembly {
+  return {
+    state,
+    abort: new AbortController(),
+    describing: 0,
+    lastProgressEmitMs: 0,
+    tusIndex: new Map(state.tusUploads.map((t) => [t.uploadId, t])),
+    uploadBytes: state.uploads.reduce((n, u) => n + u.file.size, 0),
+    persistTimer: null,
+  };
 }
 
 export interface AddedUpload {
@@ -25,9 +44,28 @@ export interface AddedUpload {
   field: string | null;
   userMeta?: Record<string, unknown>;
   id?: string;
+  /** Computed while the bytes arrived; null or absent: read from disk. */
+  md5?: string | null;
 }
 
+/** Multipart files are described this many at a time (each is a few small reads). */
+const DESCRIBE_CONCURRENCY = 8;
+
 const PROGRESS_EMIT_INTERVAL_MS = 500;
+
+/** Records of multipart files, DESCRIBE_CONCURRENCY at a time, in their order. */
+async function describeAll(uploads: readonly AddedUpload[]): Promise<StoredFile[]> {
+  const files: StoredFile[] = new Array<StoredFile>(uploads.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < uploads.length) {
+      const i = next++;
+      files[i] = await describeUpload(uploads[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(DESCRIBE_CONCURRENCY, uploads.length) }, worker));
+  return files;
+}
 
 /** Runs Assemblies: state transitions, persistence after each change, update-stream events, robot execution. */
 export class AssemblyRuntime {
@@ -54,11 +92,12 @@ export class AssemblyRuntime {
    * loses no upload. Call before `markCrashed`. Returns how many were taken up again.
    */
   resumeUploading(): number {
+    this.recoverJournal();
     const rows = this.db.assembliesInStates(['ASSEMBLY_UPLOADING']);
     for (const row of rows) {
       const state = JSON.parse(row.data) as AssemblyState;
       if (state.error !== null || state.ok !== 'ASSEMBLY_UPLOADING') continue;
-      const live: LiveAssembly = { state, abort: new AbortController(), describing: 0, lastProgressEmitMs: 0 };
+      const live = liveAssembly(state);
       this.live.set(state.id, live);
       // Uploads that had arrived but whose record was not built yet (the stop came in between).
       const described = new Set(state.uploads.map((u) => u.tusUploadUrl));
@@ -82,6 +121,7 @@ export class AssemblyRuntime {
 
   /** An Assembly that was running when the service stopped ends with ASSEMBLY_CRASHED, never silently. */
   markCrashed(nowMs: number): number {
+    this.recoverJournal();
     const rows = this.db.assembliesInStates(['ASSEMBLY_UPLOADING', 'ASSEMBLY_EXECUTING']).filter((row) => !this.live.has(row.id));
     for (const row of rows) {
       const s = JSON.parse(row.data) as AssemblyState;
@@ -92,6 +132,21 @@ export class AssemblyRuntime {
       this.db.saveAssembly({ id: s.id, state: s.error, data: JSON.stringify(s) });
     }
     return rows.length;
+  }
+
+  /**
+   * Replays the journal of Assemblies whose last whole write came before a crash (assembly-journal.ts),
+   * so every tus upload a client was told about is in the stored Assembly again. Idempotent.
+   */
+  recoverJournal(): number {
+    const ids = this.db.assembliesWithEvents();
+    for (const id of ids) {
+      const row = this.db.getAssembly(id);
+      if (!row) continue;
+      const state = replayJournal(JSON.parse(row.data) as AssemblyState, this.db.assemblyEvents(id));
+      this.db.saveAssembly({ id, state: row.state, data: JSON.stringify(state) });
+    }
+    return ids.length;
   }
 
   get(id: string): AssemblyState | null {
@@ -112,13 +167,14 @@ export class AssemblyRuntime {
   /** Stores a new Assembly; false when the id is taken. Multipart uploads are described before it is visible. */
   async create(state: AssemblyState, uploads: AddedUpload[]): Promise<boolean> {
     if (!this.db.insertAssembly({ id: state.id, state: state.error ?? state.ok ?? '', data: JSON.stringify(state) })) return false;
-    const live: LiveAssembly = { state, abort: new AbortController(), describing: 0, lastProgressEmitMs: 0 };
+    const live = liveAssembly(state);
     if (state.ok === 'REQUEST_ABORTED') return true;
     this.live.set(state.id, live);
     try {
-      for (const u of uploads) {
-        const file = await describeUpload(u);
+      const files = await describeAll(uploads);
+      for (const file of files) {
         state.uploads.push({ file, isTus: false, tusUploadUrl: null });
+        live.uploadBytes += file.size;
       }
     } catch (e) {
       this.fail(live, ErrorCode.invalidInput, `An uploaded file could not be read: ${(e as Error).message}`);
@@ -139,6 +195,7 @@ export class AssemblyRuntime {
     if (live) {
       live.abort.abort();
       this.live.delete(id);
+      this.stopPersistTimer(live);
       live.state.ok = 'ASSEMBLY_CANCELED';
       live.state.error = null;
       live.state.message = OK_MESSAGES.ASSEMBLY_CANCELED;
@@ -180,38 +237,46 @@ export class AssemblyRuntime {
 
   /** Why a PATCH or DELETE of one of this Assembly's tus uploads is refused, or null. */
   tusUploadRejection(id: string, uploadId: string, method: 'PATCH' | 'DELETE'): TusRejection | null {
-    return uploadRejection(id, uploadId, method, this.get(id), this.live.has(id));
+    const live = this.live.get(id);
+    const find = live ? (u: string) => live.tusIndex.get(u) : undefined;
+    return uploadRejection(id, uploadId, method, this.get(id), live !== undefined, find);
   }
 
+  /** The file name a tus upload of a live Assembly was created with, or null. */
+  tusFilename(id: string, uploadId: string): string | null {
+    return this.live.get(id)?.tusIndex.get(uploadId)?.filename ?? null;
+  }
+
+  /** Journaled before the client hears 201, so the upload is known after a crash; the whole write is coalesced. */
   tusCreated(id: string, entry: TusUploadEntry): void {
     const live = this.live.get(id);
     if (!live) return;
-    live.state.tusUploads.push(entry);
-    live.state.startedTusUploads += 1;
-    live.state.bytesExpected += entry.size;
-    this.persist(live.state);
+    this.journal(live, { kind: 'tus_created', entry });
+    applyEvent(live.state, { kind: 'tus_created', entry }, (u) => live.tusIndex.get(u));
+    live.tusIndex.set(entry.uploadId, entry);
+    this.schedulePersist(live);
   }
 
   tusProgress(id: string, uploadId: string, offset: number): void {
     const live = this.live.get(id);
-    const entry = live?.state.tusUploads.find((t) => t.uploadId === uploadId);
-    if (!live || !entry || offset <= entry.offset) return;
-    live.state.bytesReceived += offset - entry.offset;
-    entry.offset = offset;
+    const entry = live?.tusIndex.get(uploadId);
+    if (live && entry) applyProgress(live.state, entry, offset);
   }
 
-  /** Called before the final tus response; the record (md5, meta) is built afterwards so the client is not held up. */
-  tusFinished(id: string, uploadId: string, size: number): void {
+  /**
+   * Called before the final tus response (journaled first: the client is told the upload is complete);
+   * the record (meta) is built afterwards so the client is not held up. `md5` was computed while the bytes
+   * arrived (null: read it from disk).
+   */
+  tusFinished(id: string, uploadId: string, size: number, md5: string | null = null): void {
     const live = this.live.get(id);
-    const entry = live?.state.tusUploads.find((t) => t.uploadId === uploadId);
+    const entry = live?.tusIndex.get(uploadId);
     if (!live || !entry || entry.finished) return;
-    this.tusProgress(id, uploadId, size);
-    entry.finished = true;
-    entry.size = size;
-    live.state.finishedTusUploads += 1;
+    this.journal(live, { kind: 'tus_finished', uploadId, size });
+    applyEvent(live.state, { kind: 'tus_finished', uploadId, size }, (u) => live.tusIndex.get(u));
     live.describing += 1;
-    this.persist(live.state);
-    void describeUpload({ localPath: entry.localPath, name: entry.filename, field: entry.fieldname, userMeta: entry.user_meta })
+    this.schedulePersist(live);
+    void describeUpload({ localPath: entry.localPath, name: entry.filename, field: entry.fieldname, userMeta: entry.user_meta, md5 })
       .then(
         (file) => this.tusDescribed(live, entry, file),
         (e: Error) => this.fail(live, ErrorCode.invalidInput, `The upload ${entry.filename} could not be read: ${e.message}`),
@@ -224,7 +289,9 @@ export class AssemblyRuntime {
     const s = live.state;
     if (this.closed || !isRunning(s) || this.live.get(s.id) !== live) return;
     s.uploads.push({ file, isTus: true, tusUploadUrl: entry.upload_url });
-    this.persist(s);
+    live.uploadBytes += file.size;
+    // Rebuilt from the finished tus upload after a crash (resumeUploading): no need to write at once.
+    this.schedulePersist(live);
     this.streams.send(s.id, sseEvent('assembly_upload_finished', uploadRecord(this.urls, s, s.uploads.length - 1)));
     if (!this.checkLimits(live)) return;
     if (s.finishedTusUploads >= s.expectedTusUploads && live.describing === 0) {
@@ -241,7 +308,7 @@ export class AssemblyRuntime {
       this.fail(live, ErrorCode.maxFilesExceeded, `This Assembly has ${s.uploads.length} input files; auth.max_number_of_files allows ${s.maxNumberOfFiles}.`);
       return false;
     }
-    const bytes = Math.max(s.bytesReceived, s.uploads.reduce((n, u) => n + u.file.size, 0));
+    const bytes = Math.max(s.bytesReceived, live.uploadBytes);
     if (s.maxSize !== null && bytes > s.maxSize) {
       this.fail(live, ErrorCode.maxSizeExceeded, `This Assembly received ${bytes} bytes; auth.max_size allows ${s.maxSize}.`);
       return false;
@@ -296,7 +363,8 @@ export class AssemblyRuntime {
     const s = live.state;
     if (this.closed || this.live.get(s.id) !== live) return;
     (s.results[step] ??= []).push(file);
-    this.persist(s);
+    // An Assembly caught executing by a crash ends ASSEMBLY_CRASHED: results need no immediate write.
+    this.schedulePersist(live);
     this.streams.send(s.id, sseEvent('assembly_result_finished', [step, publicFileRecord(this.urls, 'results', s.id, file)]));
   }
 
@@ -314,6 +382,7 @@ export class AssemblyRuntime {
     if (this.closed || !isRunning(s)) return;
     live.abort.abort();
     this.live.delete(s.id);
+    this.stopPersistTimer(live);
     s.ok = null;
     s.error = code;
     s.message = message;
@@ -326,7 +395,27 @@ export class AssemblyRuntime {
   private setOk(live: LiveAssembly, ok: string): void {
     live.state.ok = ok;
     live.state.message = okMessage(ok);
+    this.stopPersistTimer(live);
     this.persist(live.state);
+  }
+
+  private journal(live: LiveAssembly, event: AssemblyEvent): void {
+    if (!this.closed) this.db.appendAssemblyEvent(live.state.id, JSON.stringify(event));
+  }
+
+  /** Writes the whole Assembly within PERSIST_INTERVAL_MS, once for however many changes came meanwhile. */
+  private schedulePersist(live: LiveAssembly): void {
+    if (live.persistTimer || this.closed) return;
+    live.persistTimer = setTimeout(() => {
+      live.persistTimer = null;
+      // Ended meanwhile: its end state was written then, and must not be overwritten by this one.
+      if (this.live.get(live.state.id) === live) this.persist(live.state);
+    }, PERSIST_INTERVAL_MS);
+  }
+
+  private stopPersistTimer(live: LiveAssembly): void {
+    if (live.persistTimer) clearTimeout(live.persistTimer);
+    live.persistTimer = null;
   }
 
   private finishTiming(s: AssemblyState): void {
@@ -340,8 +429,13 @@ export class AssemblyRuntime {
 
   /** Stops executions; Assemblies still running stay so in the database and are marked crashed on next start. */
   close(): void {
+    for (const live of this.live.values()) {
+      live.abort.abort();
+      // A clean stop writes what was coalesced; a crash leaves it to the journal.
+      if (live.persistTimer) this.persist(live.state);
+      this.stopPersistTimer(live);
+    }
     this.closed = true;
-    for (const live of this.live.values()) live.abort.abort();
     this.live.clear();
   }
 

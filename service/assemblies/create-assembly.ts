@@ -18,6 +18,7 @@ import type { ServiceDatabase } from '../store/database';
 import type { AssemblyRuntime } from './assembly-runtime';
 import { OK_MESSAGES, maskSecrets, statusDate, type AssemblyState } from './assembly-state';
 import { bearerOf, tokenLookup } from '../auth/bearer';
+import type { TestFaults } from '../files/test-faults';
 
 export interface CreateContext {
   db: ServiceDatabase;
@@ -26,6 +27,8 @@ export interface CreateContext {
   templates: TemplateStore;
   /** How long a body may take to bring its params and signature (default BODY_LIMITS.unauthenticatedMs). */
   admitWithinMs?: number;
+  /** Test-only faults (service/files/test-faults.ts); none unless a test turned them on. */
+  faults?: TestFaults;
 }
 
 const RESERVED_FIELDS = new Set(['params', 'signature', 'num_expected_upload_files', 'tus_num_expected_upload_files']);
@@ -165,6 +168,7 @@ export async function createAssembly(ctx: CreateContext, req: IncomingMessage, r
   const body = await readFormBody(req, {
     uploadDir,
     admitWithinMs: ctx.admitWithinMs,
+    corrupt: (name) => ctx.faults?.takeCorrupt(name) ?? false,
     admit: (bodyFields) => {
       const result = admitRequest(ctx, req, { ...Object.fromEntries(query), ...bodyFields }, nowMs);
       if ('code' in result) return result;
@@ -224,7 +228,7 @@ export async function createAssembly(ctx: CreateContext, req: IncomingMessage, r
     return;
   }
   state.expectedTusUploads = expected;
-  const created = await ctx.runtime.create(state, body.files.map((f: ReceivedFile) => ({ localPath: f.localPath, name: f.name, field: f.field, id: f.fileId })));
+  const created = await ctx.runtime.create(state, body.files.map((f: ReceivedFile) => ({ localPath: f.localPath, name: f.name, field: f.field, id: f.fileId, md5: f.md5 })));
   if (!created) {
     await discard();
     sendError(res, apiError(ErrorCode.doNotReuseIds, `Assembly id ${id} was already used. Generate a new id for each Assembly.`, 400));

@@ -11,8 +11,12 @@ export const BODY_LIMITS = {
   fieldBytes: 1024 * 1024,
   /** Number of non-file fields in one body. */
   fields: 1000,
-  /** Number of file parts in one (authenticated) multipart body. */
-  files: 1000,
+  /**
+   * Number of file parts in one (authenticated) multipart body. Clients send folders of small files as one
+   * form (one request is far cheaper per file than one tus upload each); each part streams to disk as it
+   * arrives, so the count costs files, not memory.
+   */
+  files: 10_000,
   /** Raw body bytes read before the request is authenticated (all fields together, with framing). */
   unauthenticatedBytes: 4 * 1024 * 1024,
   /** Bytes still read and discarded after a refusal, so the client can read the answer; then the socket is cut. */

@@ -1,13 +1,14 @@
 import busboy from 'busboy';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform, type Readable, type Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { IncomingMessage } from 'node:http';
 import { ErrorCode } from '../../shared/api/codes';
 import { apiError, type ApiError } from './api-error';
+import { hashTap } from '../files/stream-hash';
 import { BODY_LIMITS, discardRest, limitError, slowBodyError } from './body-limits';
 
 export interface ReceivedFile {
@@ -17,6 +18,8 @@ export interface ReceivedFile {
   localPath: string;
   size: number;
   mimeHint: string;
+  /** md5 of the stored bytes, computed while they were written. */
+  md5: string;
 }
 
 export type FormBody =
@@ -38,6 +41,8 @@ export interface FormBodyOptions {
   admit(fields: Record<string, string>): ApiError | null;
   /** Refuse (408) a body not admitted this long after the request started (default BODY_LIMITS.unauthenticatedMs). */
   admitWithinMs?: number;
+  /** True (once) when this file's stored bytes get one byte flipped: the test-only fault (service/files/test-faults.ts). */
+  corrupt?: (filename: string) => boolean;
 }
 
 /** Fields that decide admission; one arriving after it was decided (i.e. after a file part) is refused. */
@@ -176,13 +181,9 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
       fileStreams.push(stream);
       const fileId = newFileId();
       const localPath = join(o.uploadDir, fileId);
-      let size = 0;
-      const tap = new Transform({
-        transform(chunk: Buffer, _enc, cb) {
-          size += chunk.length;
-          cb(null, chunk);
-        },
-      });
+      const name = info.filename || field;
+      const md5 = createHash('md5');
+      const tap = hashTap(md5, o.corrupt?.(name) ?? false);
       dirReady ??= mkdir(o.uploadDir, { recursive: true });
       const write = async (): Promise<void> => {
         await dirReady;
@@ -190,9 +191,9 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
         if (stream.destroyed) return;
         const out = createWriteStream(localPath);
         fileStreams.push(out);
-        await pipeline(stream, tap, out);
+        await pipeline(stream, tap.transform, out);
         if ((stream as unknown as { truncated?: boolean }).truncated) return;
-        files.push({ fileId, field, name: info.filename || field, localPath, size, mimeHint: info.mimeType });
+        files.push({ fileId, field, name, localPath, size: tap.bytes(), mimeHint: info.mimeType, md5: md5.digest('hex') });
       };
       writes.push(write().catch(() => undefined));
     });

@@ -61,13 +61,22 @@ export interface UploadInput {
   field?: string | null;
   userMeta?: Record<string, unknown>;
   id?: string;
+  /** Computed while the bytes arrived (service/files/stream-hash.ts); null or absent: read from disk. */
+  md5?: string | null;
 }
 
-/** Builds the record of an upload from its file on disk: size, md5, sniffed mime and real metadata. */
+/**
+ * Builds the record of an upload from its file on disk: size, md5, sniffed mime and real metadata. The
+ * file is read whole only when no md5 came with it; metadata reads what it needs (headers, mostly).
+ */
 export async function describeUpload(input: UploadInput): Promise<StoredFile> {
   const id = input.id ?? newFileId();
   const { basename, ext } = splitName(input.name);
-  const [info, md5hash, mime] = await Promise.all([stat(input.localPath), md5File(input.localPath), detectMime(input.localPath, input.name)]);
+  const [info, md5hash, mime] = await Promise.all([
+    stat(input.localPath),
+    input.md5 ?? md5File(input.localPath),
+    detectMime(input.localPath, input.name),
+  ]);
   const meta = await extractMeta(input.localPath, mime);
   return {
     id,

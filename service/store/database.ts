@@ -33,7 +33,14 @@ export interface ServiceDatabase {
   upsertAccount(account: AccountRow): void;
   getAssembly(id: string): AssemblyRow | null;
   insertAssembly(row: AssemblyRow): boolean;
+  /** Writes the whole Assembly and drops its journal (assembly-journal.ts) in one transaction. */
   saveAssembly(row: AssemblyRow): void;
+  /** Appends one small change to an Assembly's journal: what a client was told must survive a kill. */
+  appendAssemblyEvent(assemblyId: string, event: string): void;
+  /** Ids of Assemblies whose journal has changes not yet in their row (after a crash). */
+  assembliesWithEvents(): string[];
+  /** An Assembly's journal, oldest first. */
+  assemblyEvents(assemblyId: string): string[];
   assembliesInStates(states: readonly string[]): AssemblyRow[];
   /** Every Assembly of a key, newest first. */
   assembliesOf(authKey: string): (AssemblyRow & { createdAt: string })[];
@@ -91,6 +98,8 @@ export function openDatabase(dataDir: string): ServiceDatabase {
       require_signature INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS assemblies (id TEXT PRIMARY KEY, state TEXT NOT NULL, data TEXT NOT NULL,
       created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS assembly_events (seq INTEGER PRIMARY KEY AUTOINCREMENT, assembly_id TEXT NOT NULL, event TEXT NOT NULL);
+    CREATE INDEX IF NOT EXISTS assembly_events_by_assembly ON assembly_events (assembly_id, seq);
     CREATE TABLE IF NOT EXISTS tokens (token_hash TEXT PRIMARY KEY, auth_key TEXT NOT NULL, scope TEXT NOT NULL, aud TEXT NOT NULL,
       expires_at INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS nonces (auth_key TEXT NOT NULL, nonce TEXT NOT NULL, expires_at INTEGER NOT NULL,
@@ -169,7 +178,15 @@ export function openDatabase(dataDir: string): ServiceDatabase {
   const getAssembly = db.prepare('SELECT id, state, data FROM assemblies WHERE id = ?');
   const insertAssembly = db.prepare(`INSERT OR IGNORE INTO assemblies (id, state, data, created_at, updated_at)
     VALUES (@id, @state, @data, @now, @now)`);
-  const saveAssembly = db.prepare('UPDATE assemblies SET state = @state, data = @data, updated_at = @now WHERE id = @id');
+  const updateAssembly = db.prepare('UPDATE assemblies SET state = @state, data = @data, updated_at = @now WHERE id = @id');
+  const dropEvents = db.prepare('DELETE FROM assembly_events WHERE assembly_id = ?');
+  const saveAssembly = db.transaction((row: AssemblyRow & { now: string }) => {
+    updateAssembly.run(row);
+    dropEvents.run(row.id);
+  });
+  const appendEvent = db.prepare('INSERT INTO assembly_events (assembly_id, event) VALUES (?, ?)');
+  const eventIds = db.prepare('SELECT DISTINCT assembly_id AS id FROM assembly_events');
+  const eventsOf = db.prepare('SELECT event FROM assembly_events WHERE assembly_id = ? ORDER BY seq');
   const assembliesOf = db.prepare(`SELECT id, state, data, created_at AS createdAt FROM assemblies
     WHERE json_extract(data, '$.authKey') = ? ORDER BY created_at DESC, rowid DESC`);
   const getNonce = db.prepare('SELECT expires_at FROM nonces WHERE auth_key = ? AND nonce = ?');
@@ -244,8 +261,13 @@ export function openDatabase(dataDir: string): ServiceDatabase {
     getAssembly: (id) => (getAssembly.get(id) as AssemblyRow | undefined) ?? null,
     insertAssembly: (row) => insertAssembly.run({ ...row, now: new Date().toISOString() }).changes === 1,
     saveAssembly: (row) => {
-      saveAssembly.run({ ...row, now: new Date().toISOString() });
+      saveAssembly({ ...row, now: new Date().toISOString() });
     },
+    appendAssemblyEvent: (assemblyId, event) => {
+      appendEvent.run(assemblyId, event);
+    },
+    assembliesWithEvents: () => (eventIds.all() as { id: string }[]).map((r) => r.id),
+    assemblyEvents: (assemblyId) => (eventsOf.all(assemblyId) as { event: string }[]).map((r) => r.event),
     assembliesInStates: (states) =>
       db.prepare(`SELECT id, state, data FROM assemblies WHERE state IN (${states.map(() => '?').join(',')})`).all(...states) as AssemblyRow[],
     assembliesOf: (authKey) => assembliesOf.all(authKey) as (AssemblyRow & { createdAt: string })[],

@@ -27,11 +27,12 @@ process.once('exit', () => {
   for (const pid of live) killGroup(pid);
 });
 
-export async function spawnService(args: string[], env: Record<string, string> = {}): Promise<ServiceProcess> {
+/** `nodeArgs` go to Node itself (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+export async function spawnService(args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServiceProcess> {
   // Node with tsx's loader, not tsx's CLI (which runs the service in a grandchild that a kill of the CLI
   // leaves running): signals and /proc/<pid> belong to the service itself. Its own process group, so a
   // kill also ends what it started (ffmpeg), and a test that dies early leaves nothing behind.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'service/cli.ts', ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'service/cli.ts', ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

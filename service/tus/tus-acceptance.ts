@@ -2,7 +2,7 @@
 // record holds, so bytes are taken only while the Assembly still waits for them. Pure.
 
 import { ErrorCode } from '../../shared/api/codes';
-import type { AssemblyState } from '../assemblies/assembly-state';
+import type { AssemblyState, TusUploadEntry } from '../assemblies/assembly-state';
 
 export interface TusRejection {
   status: number;
@@ -69,10 +69,20 @@ export function sizeRejection(s: Pick<TusView, 'id' | 'maxSize'>, uploadLength: 
 /** The most bytes one upload to this Assembly may hold (deferred-length uploads included), or null for no cap. */
 export const uploadSizeCap = (s: Pick<TusView, 'maxSize'> | null): number | null => s?.maxSize ?? null;
 
-/** Why bytes (PATCH) or a termination (DELETE) for an existing upload are refused, or null. */
-export function uploadRejection(id: string, uploadId: string, method: 'PATCH' | 'DELETE', s: TusView | null, live: boolean): TusRejection | null {
+/**
+ * Why bytes (PATCH) or a termination (DELETE) for an existing upload are refused, or null. `find` looks the
+ * upload up (the live Assembly's index; a scan of `s.tusUploads` when absent).
+ */
+export function uploadRejection(
+  id: string,
+  uploadId: string,
+  method: 'PATCH' | 'DELETE',
+  s: TusView | null,
+  live: boolean,
+  find?: (uploadId: string) => Pick<TusUploadEntry, 'finished'> | undefined,
+): TusRejection | null {
   if (!s) return notFound(id);
-  const entry = s.tusUploads.find((t) => t.uploadId === uploadId);
+  const entry = find ? find(uploadId) : s.tusUploads.find((t) => t.uploadId === uploadId);
   if (!entry) return { status: 404, code: TusCode.uploadNotFound, message: `There is no upload ${uploadId} in Assembly ${id}.` };
   if (method === 'DELETE') {
     // An unfinished upload may always be given up; a finished one's bytes are the Assembly's input now.

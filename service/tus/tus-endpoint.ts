@@ -1,10 +1,11 @@
-import { FileStore } from '@tus/file-store';
 import { EVENTS, Server, type Upload } from '@tus/server';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
 import { resolveInside } from '../files/inside-dir';
+import { NO_FAULTS, type TestFaults } from '../files/test-faults';
+import { HashingFileStore } from './hashing-file-store';
 import { TusCode } from './tus-acceptance';
 import { tusErrorBody, tusErrorStatus } from './tus-errors';
 
@@ -46,9 +47,15 @@ export interface TusEndpoint {
 }
 
 /** tus 1.0.0 at /resumable/files/ (@tus/server + @tus/file-store), attached to Assemblies through metadata. */
-export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tusUrl: () => string): TusEndpoint {
+export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tusUrl: () => string, faults: TestFaults = NO_FAULTS): TusEndpoint {
   const directory = join(dataDir, 'tus');
-  const store = new FileStore({ directory });
+  const store = new HashingFileStore({
+    directory,
+    corrupt: (uploadId) => {
+      const assemblyId = assemblyIdFromUploadId(uploadId);
+      return assemblyId !== null && faults.takeCorrupt(runtime.tusFilename(assemblyId, uploadId));
+    },
+  });
   store.extensions = [...TUS_EXTENSIONS];
   const server = new JsonErrorServer({
     path: TUS_PATH,
@@ -94,7 +101,9 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
     },
     onUploadFinish: async (_req, upload: Upload) => {
       const assemblyId = assemblyIdFromUploadId(upload.id);
-      if (assemblyId) runtime.tusFinished(assemblyId, upload.id, upload.size ?? upload.offset);
+      const size = upload.size ?? upload.offset;
+      // The md5 was computed as the bytes were written: the file is not read again.
+      if (assemblyId) runtime.tusFinished(assemblyId, upload.id, size, store.takeMd5(upload.id, size));
       return {};
     },
     // A finished upload's file is an Assembly's input: never deleted through tus (also checked below).
@@ -110,6 +119,7 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
       if (why) throw reject(why.status, why.code, why.message);
     },
   });
+  server.on(EVENTS.POST_TERMINATE, (_req: unknown, _res: unknown, id: string) => store.forget(id));
   server.on(EVENTS.POST_RECEIVE, (_req: unknown, upload: Upload) => {
     const assemblyId = assemblyIdFromUploadId(upload.id);
     if (assemblyId && typeof upload.offset === 'number') runtime.tusProgress(assemblyId, upload.id, upload.offset);

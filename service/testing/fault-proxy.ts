@@ -1,0 +1,242 @@
+// An HTTP proxy for tests, between a client and the local service, that misbehaves on demand: drops a
+// connection before forwarding, resets it midway through a request body, delays, answers 429/413 as the
+// service's rate limits do (without forwarding), or resets after the service answered (the request WAS
+// processed, the answer is lost). Rules match per request (a predicate) or by probability (a seeded RNG,
+// so a failing run can be replayed). Everything else passes through unchanged: bodies stream; the only
+// rewrites are the service's origin in Location headers and inside JSON answers (assembly_ssl_url,
+// tus_url, upload URLs…), so clients that follow them stay behind the proxy. Not used by production code.
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export type FaultAction =
+  /** Close the client's connection before anything reaches the service. */
+  | { kind: 'drop' }
+  /** Forward, then cut both connections once this many request-body bytes went through. */
+  | { kind: 'reset-mid-body'; afterBytes: number }
+  /** Wait, then forward. */
+  | { kind: 'delay'; ms: number }
+  /** 429 ASSEMBLY_STATUS_FETCHING_RATE_LIMIT_REACHED, not forwarded. */
+  | { kind: 'status-429'; retryIn?: number }
+  /** 413 RATE_LIMIT_REACHED, not forwarded. */
+  | { kind: 'status-413'; retryIn?: number }
+  /** Forward and let the service answer, then cut the client's connection instead of passing the answer on. */
+  | { kind: 'reset-after-response' };
+
+export type FaultKind = FaultAction['kind'];
+
+export interface ProxiedRequest {
+  method: string;
+  /** Path and query, as the client sent them. */
+  url: string;
+  headers: IncomingMessage['headers'];
+  /** 0 for the first request the proxy saw, then 1, 2… */
+  seq: number;
+}
+
+export interface FaultRule {
+  action: FaultAction;
+  /** Which requests it may hit (default: all). */
+  match?: (req: ProxiedRequest) => boolean;
+  /** Of the matching requests, the share it hits, drawn from the seeded RNG (default 1: every one). */
+  probability?: number;
+  /** How many times it fires at most (default: no limit). */
+  times?: number;
+}
+
+export type FaultCounts = Record<FaultKind, number> & {
+  /** Requests that reached the service (including reset-mid-body and reset-after-response ones). */
+  forwarded: number;
+  /** Requests the proxy saw. */
+  requests: number;
+};
+
+export interface FaultProxyOptions {
+  /** The service's base URL, e.g. http://127.0.0.1:1234. */
+  target: string;
+  rules?: FaultRule[];
+  /** Seed of the RNG that probability rules draw from (default 1). */
+  seed?: number;
+}
+
+export interface FaultProxy {
+  /** The proxy's origin, http://127.0.0.1:<port>: give this to the client instead of the service's. */
+  url: string;
+  counts: FaultCounts;
+  /** Adds a rule after the ones already there (rules are tried in order; the first that fires wins). */
+  addRule(rule: FaultRule): void;
+  clearRules(): void;
+  close(): Promise<void>;
+}
+
+/** mulberry32: a small seeded RNG, so a probability rule hits the same requests in every run. Pure. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * `text` with every occurrence of the service's origin replaced by the proxy's; an origin followed by more
+ * digits is another port and stays. Pure.
+ */
+export function rewriteOrigin(text: string, from: string, to: string): string {
+  let out = '';
+  let at = 0;
+  for (let hit = text.indexOf(from); hit >= 0; hit = text.indexOf(from, hit + from.length)) {
+    const next = text.charCodeAt(hit + from.length);
+    if (next >= 48 && next <= 57) continue;
+    out += text.slice(at, hit) + to;
+    at = hit + from.length;
+  }
+  return out + text.slice(at);
+}
+
+const newCounts = (): FaultCounts => ({
+  drop: 0,
+  'reset-mid-body': 0,
+  delay: 0,
+  'status-429': 0,
+  'status-413': 0,
+  'reset-after-response': 0,
+  forwarded: 0,
+  requests: 0,
+});
+
+function sendRateLimit(res: ServerResponse, action: Extract<FaultAction, { kind: 'status-429' | 'status-413' }>): void {
+  const retryIn = action.retryIn ?? 1;
+  const body =
+    action.kind === 'status-429'
+      ? { error: 'ASSEMBLY_STATUS_FETCHING_RATE_LIMIT_REACHED', message: 'Too many status requests.', http_code: 429, info: { retryIn } }
+      : { error: 'RATE_LIMIT_REACHED', message: 'Request limit reached', http_code: 413, info: { retryIn } };
+  const text = JSON.stringify(body);
+  res.writeHead(action.kind === 'status-429' ? 429 : 413, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export async function startFaultProxy(o: FaultProxyOptions): Promise<FaultProxy> {
+  const target = new URL(o.target);
+  const targetOrigin = target.origin;
+  const rules: { rule: FaultRule; fired: number }[] = (o.rules ?? []).map((rule) => ({ rule, fired: 0 }));
+  const random = seededRandom(o.seed ?? 1);
+  const counts = newCounts();
+  const agent = new Agent({ keepAlive: true });
+  const sockets = new Set<Socket>();
+  let proxyOrigin = '';
+  let seq = 0;
+
+  const choose = (req: ProxiedRequest): FaultAction | null => {
+    for (const r of rules) {
+      if (r.rule.times !== undefined && r.fired >= r.rule.times) continue;
+      if (r.rule.match && !r.rule.match(req)) continue;
+      if (r.rule.probability !== undefined && random() >= r.rule.probability) continue;
+      r.fired += 1;
+      return r.rule.action;
+    }
+    return null;
+  };
+
+  const forward = (req: IncomingMessage, res: ServerResponse, action: FaultAction | null): void => {
+    counts.forwarded += 1;
+    const headers: OutgoingHttpHeaders = { ...req.headers, host: target.host };
+    const upstream = httpRequest({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent }, (up) => {
+      if (action?.kind === 'reset-after-response') {
+        // The service did the work; the client never hears of it.
+        up.resume();
+        up.once('end', () => req.socket.destroy());
+        return;
+      }
+      const out: OutgoingHttpHeaders = { ...up.headers };
+      const location = up.headers.location;
+      if (location?.startsWith(targetOrigin)) out.location = proxyOrigin + location.slice(targetOrigin.length);
+      if (!/^application\/json/i.test(up.headers['content-type'] ?? '')) {
+        res.writeHead(up.statusCode ?? 502, out);
+        up.pipe(res);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      up.on('data', (c: Buffer) => chunks.push(c));
+      up.once('end', () => {
+        const text = rewriteOrigin(Buffer.concat(chunks).toString('utf8'), targetOrigin, proxyOrigin);
+        delete out['transfer-encoding'];
+        out['content-length'] = String(Buffer.byteLength(text));
+        res.writeHead(up.statusCode ?? 502, out);
+        res.end(text);
+      });
+    });
+    upstream.on('error', () => req.socket.destroy());
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    if (action?.kind === 'reset-mid-body') {
+      let seen = 0;
+      req.on('data', (chunk: Buffer) => {
+        const room = action.afterBytes - seen;
+        seen += chunk.length;
+        if (room > chunk.length) {
+          if (!upstream.write(chunk)) {
+            req.pause();
+            upstream.once('drain', () => req.resume());
+          }
+          return;
+        }
+        if (room > 0) upstream.write(chunk.subarray(0, room));
+        // Give the service the bytes before the cut, then cut both sides.
+        setTimeout(() => {
+          upstream.destroy();
+          req.socket.destroy();
+        }, 20);
+        req.pause();
+      });
+      req.once('end', () => {
+        if (seen <= action.afterBytes) upstream.end();
+      });
+      return;
+    }
+    req.pipe(upstream);
+  };
+
+  const server = createServer((req, res) => {
+    const info: ProxiedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, seq: seq++ };
+    counts.requests += 1;
+    const action = choose(info);
+    if (action) counts[action.kind] += 1;
+    switch (action?.kind) {
+      case 'drop':
+        req.socket.destroy();
+        return;
+      case 'status-429':
+      case 'status-413':
+        req.resume();
+        sendRateLimit(res, action);
+        return;
+      case 'delay':
+        setTimeout(() => forward(req, res, action), action.ms);
+        return;
+      default:
+        forward(req, res, action);
+    }
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  proxyOrigin = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+  return {
+    url: proxyOrigin,
+    counts,
+    addRule: (rule) => void rules.push({ rule, fired: 0 }),
+    clearRules: () => void rules.splice(0),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+        agent.destroy();
+      }),
+  };
+}
