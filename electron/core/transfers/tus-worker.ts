@@ -34,9 +34,6 @@ export interface TusRun {
   abort(): void;
 }
 
-/** Files up to this size send their bytes with the creation request (tus creation-with-upload): one round trip. */
-export const TUS_CREATE_WITH_DATA_MAX = 8 * 1024 * 1024;
-
 /**
  * One file by tus, read through a file reader of our own: the slices tus-js-client asks for stream from
  * disk, wait for the bandwidth limit, and feed the md5 in order (hashing-reader.ts). tus-js-client's own
@@ -86,7 +83,9 @@ export function uploadTus(job: TusJob): TusRun {
     retryDelays: [],
     metadata,
     fileReader,
-    uploadDataDuringCreation: job.size <= TUS_CREATE_WITH_DATA_MAX,
+    // Not creation-with-upload: a lost answer to it would leave a whole upload the engine does not know
+    // of, and the retry would deliver the file twice. An empty orphan is harmless; small files go by multipart.
+    uploadDataDuringCreation: false,
     storeFingerprintForResuming: false,
     removeFingerprintOnSuccess: false,
     onUploadUrlAvailable: () => {

@@ -21,7 +21,7 @@ export interface EngineHarness {
   close(): Promise<void>;
 }
 
-export async function openEngine(service: LocalService, dataDir: string, settings: Partial<TransferSettings> = {}, tus: { chunkSize?: number; stallMs?: number } = {}): Promise<EngineHarness> {
+export async function openEngine(service: Pick<LocalService, 'url' | 'authKey' | 'authSecret'>, dataDir: string, settings: Partial<TransferSettings> = {}, tus: { chunkSize?: number; stallMs?: number } = {}): Promise<EngineHarness> {
   const api = createApiClient({ endpoint: service.url, authKey: service.authKey, getSecret: async () => service.authSecret });
   const events = createCoreEvents();
   const clientFor = () => ok({ workspaceId: 'local', api });
