@@ -1,6 +1,7 @@
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { Upload, type DetailedError } from 'tus-js-client';
 import type { Clock } from '../uploads/clock';
-import { describeTusError, isUnreachable } from '../uploads/upload-engine';
 import { digestOf, hashPrefix, newCursor, readRange, type HashCursor } from './hashing-reader';
 import type { FailureKind } from './transfer-model';
 import type { TokenBucket } from './token-bucket';
@@ -64,8 +65,14 @@ export function uploadTus(job: TusJob): TusRun {
       size: job.size,
       slice: async (start: number, end: number) => {
         const stop = Math.min(end, job.size);
+        // A file that went away or lost its permission fails here, as a read error tus reports (not a network one).
+        await access(job.path, constants.R_OK);
         if (start > cursor.upTo) await hashPrefix(job.path, cursor, start);
         const stream = Object.assign(readRange(job.path, start, stop, cursor, job.bucket), { size: stop - start });
+        stream.on('error', (cause: Error) => {
+          void upload.abort(false);
+          finish({ kind: 'failed', error: `Upload failed: ${cause.message}`, failure: 'fatal' });
+        });
         return { value: stream, done: stop >= job.size };
       },
       close: () => undefined,
@@ -95,9 +102,15 @@ export function uploadTus(job: TusJob): TusRun {
     // Bytes written to a socket are not progress until the server confirms them.
     onChunkComplete: (_chunk, accepted) => job.onProgress(accepted),
     onSuccess: () => {
-      const md5 = digestOf(cursor, job.size);
-      if (md5) finish({ kind: 'uploaded', md5 });
-      else finish({ kind: 'failed', error: 'The upload finished but not every byte went through the checksum.', failure: 'transient' });
+      // A resume that found the upload complete on the server read nothing: hash the file once now.
+      void hashPrefix(job.path, cursor, job.size).then(
+        () => {
+          const md5 = digestOf(cursor, job.size);
+          if (md5) finish({ kind: 'uploaded', md5 });
+          else finish({ kind: 'failed', error: 'The upload finished but not every byte went through the checksum.', failure: 'transient' });
+        },
+        (cause: Error) => finish({ kind: 'failed', error: `Could not read the file to check it: ${cause.message}`, failure: 'fatal' }),
+      );
     },
     onError: (error) => finish(classifyTusError(error)),
   });
@@ -117,7 +130,9 @@ export function classifyTusError(error: Error | DetailedError): Extract<TusOutco
   const detailed = error as DetailedError;
   const res = detailed.originalResponse;
   const message = describeTusError(error);
-  if (!res) return { kind: 'failed', error: message, failure: isUnreachable(error) ? 'transient' : 'fatal' };
+  // A file system error (it carries the path) is the file's, not the network's: retrying will not help.
+  const fsError = typeof (detailed.causingError as NodeJS.ErrnoException | undefined)?.path === 'string';
+  if (!res) return { kind: 'failed', error: message, failure: isUnreachable(error) && !fsError ? 'transient' : 'fatal' };
   const status = res.getStatus();
   const body = (res.getBody() ?? '').toString();
   if (status === 413 && body.includes('RATE_LIMIT_REACHED')) {
@@ -132,4 +147,24 @@ export function classifyTusError(error: Error | DetailedError): Extract<TusOutco
   }
   if (status === 429 || status >= 500 || status === 409 || status === 423) return { kind: 'failed', error: message, failure: 'transient' };
   return { kind: 'failed', error: message, failure: 'fatal' };
+}
+
+/** A request was sent and no response came back at all (not a file read error, not an HTTP error). */
+export function isUnreachable(error: Error | DetailedError): boolean {
+  const detailed = error as DetailedError;
+  return Boolean(detailed.originalRequest) && !detailed.originalResponse;
+}
+
+/** tus errors carry the HTTP exchange; keep what a user can act on (status and the server's body). */
+export function describeTusError(error: Error | DetailedError): string {
+  const detailed = error as DetailedError;
+  const res = detailed.originalResponse;
+  if (res) {
+    const status = res.getStatus();
+    const body = (res.getBody() ?? '').toString().slice(0, 200).trim();
+    return `Upload failed: the server answered HTTP ${status}${body ? ` (${body})` : ''}.`;
+  }
+  const cause = detailed.causingError?.message;
+  if (cause) return `Upload failed: ${cause}`;
+  return `Upload failed: ${error.message}`;
 }
