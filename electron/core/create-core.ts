@@ -17,7 +17,7 @@ import type { SecretStore } from './ports/secret-store';
 import { createKeyRotation, type KeyRotationDeps } from './rotation/key-rotation';
 import { openRotationLog } from './rotation/rotation-log';
 import { createClipboardGuard } from './ports/clipboard-guard';
-import { createRunManager, type RunManager, type RunManagerDeps } from './runs/run-manager';
+import { createRunManager, type RunManager } from './runs/run-manager';
 import { openRunStore } from './runs/run-store';
 import { createTransferEngine, type TransferEngine } from './transfers/transfer-engine';
 import { createVault, type Vault } from './vault/vault';
@@ -45,10 +45,8 @@ export interface CorePorts {
   clipboardClearMs?: number;
   /** Test hook: the rotation assistant stops after this step, as if the app had quit. */
   rotationStopAfter?: KeyRotationDeps['stopAfter'];
-  /** Upload tuning (tests use a short stall timeout); defaults suit real use. */
-  upload?: RunManagerDeps['upload'];
-  /** Transfer engine tuning: tus bytes per PATCH and the stall timeout. */
-  transfers?: { chunkSize?: number; stallMs?: number };
+  /** Upload tuning of the transfer engine: tus bytes per PATCH, and the stall timeout (tests use short ones). */
+  upload?: { chunkSize?: number; stallTimeoutMs?: number };
 }
 
 export interface Core {
@@ -160,7 +158,6 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     events,
     clientFor,
     store: openRunStore(ports.dataDir),
-    ...(ports.upload ? { upload: ports.upload } : {}),
     onFinished: (files) => void removeFinishedBatches(stagingDir, files.map((f) => f.path), runs.pathsInUse()).catch(() => undefined),
     reportError: (code, message) => reportError(code, message),
   });
@@ -170,7 +167,10 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     events,
     clientFor,
     runs,
-    ...(ports.transfers ? { tus: ports.transfers } : {}),
+    tus: {
+      ...(ports.upload?.chunkSize ? { chunkSize: ports.upload.chunkSize } : {}),
+      ...(ports.upload?.stallTimeoutMs ? { stallMs: ports.upload.stallTimeoutMs } : {}),
+    },
     reportError: (code, message) => reportError(code, message),
   });
   // Runs of earlier sessions: listed again, and unfinished ones reattach to their Assembly and resume.

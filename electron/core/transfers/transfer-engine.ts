@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import { isAssemblyBusy } from '../../../shared/api/codes';
 import type { Instructions } from '../../../shared/api/instructions';
-import type { Run } from '../../../shared/ipc/models';
+import type { FileUploadState, LocalFile, Run } from '../../../shared/ipc/models';
 import {
   transferSettingsSchema,
   type Transfer,
@@ -23,11 +23,11 @@ import { rebaseLoopback, type RunManager } from '../runs/run-manager';
 import { errorOfStatus } from '../runs/run-state';
 import { getTemplate } from '../templates/template-api';
 import { systemClock, type Clock } from '../uploads/clock';
-import type { AssemblyLimits } from './batching';
+import { HARD_MAX_FILES_PER_ASSEMBLY, type AssemblyLimits } from './batching';
 import { createBatchAssembly, serviceMd5ByUploadId, uploadIdOf } from './batch-creator';
 import type { DraftFeed } from './draft-feed';
 import { createTokenBucket } from './token-bucket';
-import { emptyState, markerOf, type Command, type EngineEvent, type EngineState, type FileRec } from './transfer-model';
+import { batchIdOf, emptyState, fileIdOf, markerOf, type Command, type EngineEvent, type EngineState, type FileRec } from './transfer-model';
 import { control as controlStep, nextWake, pump, reduce, restored, type Changes, type Step } from './transfer-state';
 import { openTransferStore, type TransferStore } from './transfer-store';
 import { createSpeedMeter, queryRows, toBatch, toRow, totalsOf, toTransfer } from './transfer-views';
@@ -37,7 +37,7 @@ export interface TransferEngineDeps {
   dataDir: string;
   events: CoreEvents;
   clientFor(workspaceId: string | undefined): Result<{ workspaceId: string; api: ApiClient }>;
-  runs: Pick<RunManager, 'adopt' | 'setUploadTotals' | 'cancel' | 'get'>;
+  runs: Pick<RunManager, 'open' | 'attach' | 'fail' | 'adopt' | 'setUploadTotals' | 'updateFiles' | 'onCancel' | 'cancel' | 'get'>;
   clock?: Clock;
   /** tus tuning: bytes per PATCH (16 MiB: a kill costs at most that much), and the stall timeout. */
   tus?: { chunkSize?: number; stallMs?: number };
@@ -56,8 +56,19 @@ export interface StartTransferInput {
   batching?: Partial<Pick<TransferSettings, 'batchMode' | 'batchMaxFiles' | 'batchMaxBytes'>>;
 }
 
+export interface StartRunInput {
+  workspaceId?: string;
+  instructions: Instructions;
+  files: LocalFile[];
+}
+
 export interface TransferEngine {
   start(input: StartTransferInput): Promise<Result<Transfer>>;
+  /**
+   * `runs:start`: the files as one transfer with one Assembly (per drop, every file by tus, as that channel
+   * always did), followed by a run that lists them. Answers once the Assembly exists (or failed).
+   */
+  startRun(input: StartRunInput): Promise<Result<Run>>;
   overview(): TransferOverview;
   rows(query: TransferRowsQuery): TransferRowsPage;
   control(action: TransferAction, scope: TransferScope): { affected: number };
@@ -99,6 +110,10 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
   const toAnnounce: Changes = { files: new Set(), batches: new Set(), transfers: new Set() };
   const tusRuns = new Map<string, TusRun>();
   const runToBatch = new Map<string, string>();
+  /** Batches whose run lists their files (`runs:start`): their rows are mirrored into the run. */
+  const fileRuns = new Map<string, string>();
+  /** `runs:start` waits for the first answer to its batch's create request. */
+  const createWaiters = new Map<string, () => void>();
   const waiters = new Map<string, Array<(t: Transfer) => void>>();
   const sortCache = new Map<string, { version: number; ids: string[] }>();
   const speed = createSpeedMeter();
@@ -162,8 +177,9 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     toAnnounce.transfers.clear();
     totalsDirty = false;
     if (anything) deps.events.emit('transfers:changed', { totals, transfers, batches, rows, rowsTruncated });
+    mirrorRunFiles(changedRows);
     for (const b of batches) {
-      if (!b.runId) continue;
+      if (!b.runId || fileRuns.has(b.id)) continue;
       deps.runs.setUploadTotals(b.runId, {
         bytesTotal: b.bytesTotal,
         bytesUploaded: b.bytesSent,
@@ -180,6 +196,20 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     }
     // While bytes move, keep the speed fresh even when no row changed.
     if (totals.filesActive > 0) announceTimer = clock.setTimeout(announceNow, announceEveryMs);
+  }
+
+  function mirrorRunFiles(fileIds: Iterable<string>) {
+    if (fileRuns.size === 0) return;
+    const byRun = new Map<string, Array<{ fileId: string; state: FileUploadState; bytesUploaded: number; error?: string }>>();
+    for (const id of fileIds) {
+      const f = state.files.get(id);
+      const runId = f?.batchId ? fileRuns.get(f.batchId) : undefined;
+      if (!f || !runId) continue;
+      const list = byRun.get(runId) ?? [];
+      list.push({ fileId: f.id, state: runFileState(f.state), bytesUploaded: f.bytesSent, ...(f.error ? { error: f.error } : {}) });
+      byRun.set(runId, list);
+    }
+    for (const [runId, files] of byRun) deps.runs.updateFiles(runId, files);
   }
 
   // ---- the loop: event → transitions → commands ----------------------------------------------------
@@ -297,15 +327,30 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       excluded: [],
     }));
     if (closing) return;
+    const openedRun = fileRuns.get(b.id) ?? null;
+    const wake = () => {
+      createWaiters.get(b.id)?.();
+      createWaiters.delete(b.id);
+    };
     if (!outcome.ok) {
       const { ok: _ok, ...rest } = outcome;
-      return dispatch({ kind: 'batch-create-failed', batchId: b.id, generation: command.generation, ...rest });
+      dispatch({ kind: 'batch-create-failed', batchId: b.id, generation: command.generation, ...rest });
+      if (openedRun && state.batches.get(b.id)?.state === 'failed') deps.runs.fail(openedRun, outcome.error);
+      return wake();
     }
     const status = outcome.status;
     const assemblyUrl = status.assembly_ssl_url ?? status.assembly_url ?? `${api.value.endpoint}/assemblies/${status.assembly_id}`;
-    // The run follows the Assembly (Activity, the run view); its status updates come back as events.
-    const adopted = deps.runs.adopt({ workspaceId: t.workspaceId, status, instructions: t.instructions });
-    const runId = adopted.ok ? adopted.value.runId : null;
+    // The run follows the Assembly (Activity, the run view); its status updates come back as events. A
+    // run opened by runs:start attaches to its first Assembly; a batch sent again gets a run of its own.
+    let runId: string | null = null;
+    if (openedRun && command.generation === 0) {
+      deps.runs.attach(openedRun, status);
+      runId = openedRun;
+    } else {
+      if (openedRun) fileRuns.delete(b.id);
+      const adopted = deps.runs.adopt({ workspaceId: t.workspaceId, status, instructions: t.instructions });
+      runId = adopted.ok ? adopted.value.runId : null;
+    }
     if (runId) runToBatch.set(runId, b.id);
     const terminal = !isAssemblyBusy(status);
     dispatch({
@@ -322,6 +367,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       terminal,
       error: errorOfStatus(status),
     });
+    wake();
     if (!terminal && runId) {
       const current = deps.runs.get(runId);
       if (current.ok && current.value.status) onStatus(b.id, current.value.status);
@@ -375,6 +421,18 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     }
     dispatch({ kind: 'assembly-status', batchId, checks, terminal: !isAssemblyBusy(status), error: errorOfStatus(status) });
   }
+
+  // Canceling a run cancels its batch here (uploads stop); the run manager DELETEs the Assembly.
+  deps.runs.onCancel((runId) => {
+    const batchId = runToBatch.get(runId);
+    const b0 = batchId ? state.batches.get(batchId) : undefined;
+    // Only the run of the batch's current Assembly (or the one runs:start opened before it): an earlier
+    // Assembly the engine itself cancels (sent again after a checksum mismatch) leaves the batch alone.
+    if (!batchId || !b0 || !(b0.runId === runId || (b0.runId === null && b0.assemblyUrl === null && b0.generation === 0))) return;
+    apply(controlStep(state, 'cancel', { kind: 'batch', id: batchId }, clock.now()));
+    const b = state.batches.get(batchId);
+    if (b) mirrorRunFiles(b.fileIds);
+  });
 
   const offEvents = deps.events.on((name, payload) => {
     if (name !== 'run:updated') return;
@@ -433,6 +491,11 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     // The embedded service listens on a new port each start: stored loopback URLs move to today's.
     for (const b of state.batches.values()) {
       if (b.runId) runToBatch.set(b.runId, b.id);
+      const opened = state.transfers.get(b.transferId)?.runId;
+      if (opened && b.seq === 0 && b.generation === 0) {
+        fileRuns.set(b.id, opened);
+        runToBatch.set(opened, b.id);
+      }
       const client = deps.clientFor(state.transfers.get(b.transferId)?.workspaceId);
       if (!client.ok) continue;
       const endpoint = client.value.api.endpoint;
@@ -463,11 +526,53 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
           instructions: input.instructions,
           limits,
           batching: { mode: s.batchMode, batchMaxFiles: s.batchMaxFiles, batchMaxBytes: s.batchMaxBytes },
+          multipartMaxFileBytes: null,
+          runId: null,
         },
       });
       // The walk is not awaited (nor tracked: a feed may wait on a folder for long); close stops it.
       void ingest(id, input.feed);
       return ok(toTransfer(state.transfers.get(id)!, state));
+    },
+    async startRun(input) {
+      const client = deps.clientFor(input.workspaceId);
+      if (!client.ok) return client;
+      const workspaceId = client.value.workspaceId;
+      const api = client.value.api;
+      const transferId = randomUUID();
+      const opened = deps.runs.open({ workspaceId, instructions: input.instructions, files: input.files.map((f, i) => ({ ...f, fileId: fileIdOf(transferId, i) })) });
+      if (!opened.ok) return opened;
+      const runId = opened.value.runId;
+      if (input.files.length === 0) {
+        // Nothing to upload: the Assembly alone (steps that import, or a check of the instructions).
+        const created = await api.createAssembly({ instructions: input.instructions, expectedUploads: 0 });
+        if (created.ok) deps.runs.attach(runId, created.value);
+        else deps.runs.fail(runId, created.error);
+        return deps.runs.get(runId);
+      }
+      const batchId = batchIdOf(transferId, 0);
+      fileRuns.set(batchId, runId);
+      runToBatch.set(runId, batchId);
+      const created = new Promise<void>((resolve) => createWaiters.set(batchId, resolve));
+      const limits = await limitsOf(api, input.instructions);
+      dispatch({
+        kind: 'transfer-started',
+        transfer: {
+          id: transferId,
+          workspaceId,
+          createdAt: new Date(clock.now()).toISOString(),
+          label: input.files.length === 1 ? input.files[0]!.name : `${input.files.length} files`,
+          instructions: input.instructions,
+          limits,
+          batching: { mode: 'per-drop', batchMaxFiles: HARD_MAX_FILES_PER_ASSEMBLY, batchMaxBytes: Number.MAX_SAFE_INTEGER },
+          multipartMaxFileBytes: 0,
+          runId,
+        },
+      });
+      dispatch({ kind: 'files-added', transferId, files: input.files.map((f) => ({ path: f.path, relativePath: f.relativePath, name: f.name, size: f.size, mime: f.mime, mtimeMs: 0 })) });
+      dispatch({ kind: 'scan-ended', transferId });
+      await created;
+      return deps.runs.get(runId);
     },
     overview: () => ({
       totals: totalsOf(state, Math.round(speed.speed()), null),
@@ -534,4 +639,18 @@ async function md5Of(path: string): Promise<string> {
   const hash = createHash('md5');
   for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/** The run view's file states (older than the transfer states). */
+function runFileState(state: FileRec['state']): FileUploadState {
+  switch (state) {
+    case 'uploaded':
+    case 'verified':
+    case 'skipped':
+      return 'uploaded';
+    case 'paused':
+      return 'queued';
+    default:
+      return state;
+  }
 }

@@ -78,6 +78,10 @@ export interface TransferRec {
   limits: AssemblyLimits;
   /** The batching settings when it started (a later change applies to later transfers). */
   batching: BatchingSettings;
+  /** This transfer's own multipart threshold (`runs:start` sends every file by tus, as before); null = the setting. */
+  multipartMaxFileBytes: number | null;
+  /** A run opened before the first batch's Assembly exists (`runs:start`): that batch attaches to it. */
+  runId: string | null;
   scanning: boolean;
   userPaused: boolean;
   canceled: boolean;

@@ -9,7 +9,7 @@ const KiB = 1024;
 
 function queue(settings: Partial<TransferSettings> = {}, sizes: number[] = [10 * KiB, 10 * KiB, 50 * 1024 * KiB], mode: 'per-drop' | 'every-n' = 'per-drop', maxFiles = 1000): EngineState {
   const s = emptyState({ ...DEFAULT_TRANSFER_SETTINGS, ...settings });
-  reduce(s, { kind: 'transfer-started', transfer: { id: T, workspaceId: 'w', createdAt: '', label: 'Drop', instructions: { steps: {} }, limits: { maxNumberOfFiles: null, maxSize: null }, batching: { mode, batchMaxFiles: maxFiles, batchMaxBytes: 1e15 } } }, 0);
+  reduce(s, { kind: 'transfer-started', transfer: { id: T, workspaceId: 'w', createdAt: '', label: 'Drop', instructions: { steps: {} }, limits: { maxNumberOfFiles: null, maxSize: null }, batching: { mode, batchMaxFiles: maxFiles, batchMaxBytes: 1e15 }, multipartMaxFileBytes: null, runId: null } }, 0);
   reduce(s, { kind: 'files-added', transferId: T, files: sizes.map((size, i) => ({ path: `/in/${i}`, relativePath: `d/${i}.bin`, name: `${i}.bin`, size, mime: null, mtimeMs: 0 })) }, 0);
   return s;
 }

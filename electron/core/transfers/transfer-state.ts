@@ -545,7 +545,8 @@ export function pump(s: EngineState, now: number): Step {
     // A failed file is re-tried with its batch's new Assembly only when the user asked (it is queued then).
     const sendable = files.filter((f) => f.state !== 'failed');
     if (sendable.length === 0) continue;
-    const { multipart, tus } = splitMethods(sendable, s.settings);
+    const t = s.transfers.get(b.transferId)!;
+    const { multipart, tus } = splitMethods(sendable, t.multipartMaxFileBytes === null ? s.settings : { ...s.settings, multipartMaxFileBytes: t.multipartMaxFileBytes });
     b.state = 'creating';
     b.retryAt = null;
     s.inFlight.add(`c:${b.id}`);

@@ -14,7 +14,7 @@ afterAll(async () => rm(dir, { recursive: true, force: true }));
 
 function sampleQueue(n: number) {
   const s = emptyState(DEFAULT_TRANSFER_SETTINGS);
-  reduce(s, { kind: 'transfer-started', transfer: { id: 't', workspaceId: 'w', createdAt: '2026-01-01T00:00:00.000Z', label: 'Drop', instructions: { steps: { ':original': { robot: '/upload/handle' } } }, limits: { maxNumberOfFiles: null, maxSize: null }, batching: { mode: 'every-n', batchMaxFiles: 1000, batchMaxBytes: 1e12 } } }, 0);
+  reduce(s, { kind: 'transfer-started', transfer: { id: 't', workspaceId: 'w', createdAt: '2026-01-01T00:00:00.000Z', label: 'Drop', instructions: { steps: { ':original': { robot: '/upload/handle' } } }, limits: { maxNumberOfFiles: null, maxSize: null }, batching: { mode: 'every-n', batchMaxFiles: 1000, batchMaxBytes: 1e12 }, multipartMaxFileBytes: null, runId: null } }, 0);
   reduce(s, { kind: 'files-added', transferId: 't', files: Array.from({ length: n }, (_, i) => ({ path: `/in/${i}`, relativePath: `d/${String(n - i).padStart(6, '0')}.jpg`, name: `${i}.jpg`, size: 10, mime: 'image/jpeg', mtimeMs: 1 })) }, 0);
   reduce(s, { kind: 'scan-ended', transferId: 't' }, 0);
   return s;
