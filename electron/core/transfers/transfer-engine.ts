@@ -420,6 +420,8 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       checks.push({ fileId: id, serviceMd5: byUpload.get(key) ?? null, delivered: true });
     }
     dispatch({ kind: 'assembly-status', batchId, checks, terminal: !isAssemblyBusy(status), error: errorOfStatus(status) });
+    // At once, not with the next announcement: a run that ends now shows its files' final states.
+    if (fileRuns.has(batchId)) mirrorRunFiles(b.fileIds);
   }
 
   // Canceling a run cancels its batch here (uploads stop); the run manager DELETEs the Assembly.
