@@ -412,8 +412,6 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   };
 }
 
-const fileIdOf = (index: number) => `f${index}`;
-
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**

@@ -28,7 +28,8 @@ import { createBatchAssembly, serviceMd5ByUploadId, uploadIdOf } from './batch-c
 import type { DraftFeed } from './draft-feed';
 import { createTokenBucket } from './token-bucket';
 import { batchIdOf, emptyState, fileIdOf, markerOf, type Command, type EngineEvent, type EngineState, type FileRec } from './transfer-model';
-import { control as controlStep, nextWake, pump, reduce, restored, type Changes, type Step } from './transfer-state';
+import { control as controlStep } from './transfer-controls';
+import { nextWake, pump, reduce, restored, type Changes, type Step } from './transfer-state';
 import { openTransferStore, type TransferStore } from './transfer-store';
 import { createSpeedMeter, queryRows, toBatch, toRow, totalsOf, toTransfer } from './transfer-views';
 import { uploadTus, type TusRun } from './tus-worker';

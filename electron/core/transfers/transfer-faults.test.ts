@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalService, type LocalService } from '../../../service/index';
-import { CORRUPT_FAULT_ENV } from '../../../service/files/test-faults';
 import { startFaultProxy } from '../../../service/testing/fault-proxy';
 import { PRESETS } from '../../../shared/api/presets';
 import { feedOf } from './draft-feed';
 import { assembliesOf, makeFiles, openEngine } from './testing/engine-fixture';
 
+/** The service's test-only fault (service/files/test-faults.ts): the first upload of that name is stored with a byte flipped. */
+const CORRUPT_FAULT_ENV = 'ASSEMBLYLINE_TEST_FAULT_CORRUPT';
 const steps = PRESETS.find((p) => p.id === 'store-originals')!.steps;
 let dir = '';
 const services: LocalService[] = [];

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TRANSFER_SETTINGS, type TransferSettings } from '../../../shared/ipc/transfer-models';
 import { emptyState, type Command, type EngineEvent, type EngineState } from './transfer-model';
-import { control, nextWake, pump, reduce, restored } from './transfer-state';
+import { control } from './transfer-controls';
+import { nextWake, pump, reduce, restored } from './transfer-state';
 
 const T = 't1';
 const KiB = 1024;
