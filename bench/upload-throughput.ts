@@ -21,7 +21,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startUploads } from '../electron/core/uploads/upload-engine';
+import { uploadTus } from '../electron/core/transfers/tus-worker';
+import { systemClock } from '../electron/core/uploads/clock';
+
+/** One file through the transfer engine's tus worker (reads, hashes and sends it as the engine does). */
+async function engineUpload(file: string, tusUrl: string, assemblyUrl: string): Promise<void> {
+  const outcome = await uploadTus({
+    path: file, name: 'big.bin', size: sizeBytes, relativePath: 'big.bin', tusUrl, assemblyUrl, uploadUrl: null,
+    chunkSize: 64 * 1024 * 1024, stallMs: 60_000, bucket: null, clock: systemClock, onUploadUrl: () => undefined, onProgress: () => undefined,
+  }).done;
+  if (outcome.kind !== 'uploaded') throw new Error(`upload did not finish: ${JSON.stringify(outcome)}`);
+}
 
 interface Server {
   url: string;
@@ -154,17 +164,8 @@ async function waitForCompletion(url: string): Promise<string> {
 
 async function uploadThroughEngine(service: Server, file: string): Promise<{ upload: Measurement; completedAfterS: number; outcome: string }> {
   const assembly = await createAssembly(service);
-  let failure: string | undefined;
   const upload = await measure(async () => {
-    const batch = startUploads([{ fileId: 'f1', path: file, name: 'big.bin', size: sizeBytes, relativePath: 'big.bin' }], {
-      tusUrl: assembly.tus_url,
-      assemblyUrl: assembly.assembly_ssl_url,
-      onState: (_id, state, error) => {
-        if (state === 'failed') failure = error;
-      },
-    });
-    const summary = await batch.done;
-    if (summary.uploaded !== 1) throw new Error(`upload did not finish: ${failure ?? JSON.stringify(summary)}`);
+    await engineUpload(file, assembly.tus_url, assembly.assembly_ssl_url);
   });
   const start = Date.now();
   const outcome = await waitForCompletion(assembly.assembly_ssl_url);
@@ -172,12 +173,7 @@ async function uploadThroughEngine(service: Server, file: string): Promise<{ upl
 }
 
 async function uploadToTusSink(tusUrl: string, file: string): Promise<void> {
-  const batch = startUploads([{ fileId: 'f1', path: file, name: 'big.bin', size: sizeBytes, relativePath: 'big.bin' }], {
-    tusUrl,
-    assemblyUrl: 'http://127.0.0.1/assemblies/bench',
-  });
-  const summary = await batch.done;
-  if (summary.uploaded !== 1) throw new Error(`upload to the tus sink did not finish: ${JSON.stringify(summary)}`);
+  await engineUpload(file, tusUrl, 'http://127.0.0.1/assemblies/bench');
 }
 
 const rate = (m: Measurement): number => sizeBytes / MiB / m.seconds;
