@@ -29,8 +29,8 @@ import {
 /** The code of a create that had nothing left to send. */
 export const BATCH_EMPTY = 'BATCH_EMPTY';
 
-/** Files sent in one multipart request at most (the service takes 1,000 file parts per body). */
-export const MULTIPART_MAX_FILES = 500;
+/** Files sent in one multipart request at most (a batch of the default 1,000 files goes whole; the local service takes 10,000 parts per body). */
+export const MULTIPART_MAX_FILES = 1_000;
 /** Bytes of files in one multipart request at most; the rest of a batch's small files go by tus. */
 export const MULTIPART_MAX_BYTES = 64 * 1024 * 1024;
 
