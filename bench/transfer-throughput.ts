@@ -25,6 +25,8 @@ import { spawnService, type ServiceProcess } from '../service/testing/service-pr
 const MiB = 1024 * 1024;
 const SIZE = Number(process.env.BENCH_SIZE_MB ?? 1024) * MiB;
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
+/** tus bytes per PATCH (the engine's default 16 MiB). */
+const CHUNK = Number(process.env.BENCH_CHUNK_MB ?? 16) * MiB;
 const AUTH_KEY = 'bench-throughput-key';
 const AUTH_SECRET = randomBytes(20).toString('hex');
 
@@ -71,7 +73,7 @@ async function writeFile(file: string): Promise<void> {
 }
 
 async function viaEngine(service: ServiceProcess, dataDir: string, file: string): Promise<{ uploadS: number; completedAfterS: number; verified: boolean }> {
-  const h = await openEngine({ url: service.url, authKey: AUTH_KEY, authSecret: AUTH_SECRET }, dataDir);
+  const h = await openEngine({ url: service.url, authKey: AUTH_KEY, authSecret: AUTH_SECRET }, dataDir, {}, { chunkSize: CHUNK });
   try {
     const start = process.hrtime.bigint();
     const t = await h.engine.start({ instructions: { steps: { ':original': { robot: '/upload/handle' } } }, feed: feedOf('bench', [{ path: file, relativePath: 'big.bin', name: 'big.bin', size: SIZE, mime: null, mtimeMs: 0 }]) });
