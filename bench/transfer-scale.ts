@@ -73,28 +73,38 @@ async function main(): Promise<void> {
       const id = started.value.id;
       let firstByteS: number | null = null;
       let queuedS: number | null = null;
-      for (;;) {
-        await new Promise((r) => setTimeout(r, 20));
-        const elapsed = Number(process.hrtime.bigint() - t0) / 1e9;
-        if (firstByteS === null && h.engine.batchesOf(id).some((b) => b.state !== 'queued')) firstByteS = elapsed;
-        const overview = h.engine.overview();
-        const t = overview.transfers.find((x) => x.id === id)!;
-        if (queuedS === null && !t.scanning) {
-          queuedS = elapsed;
-          console.log(`all ${String(t.filesTotal)} files queued after ${queuedS.toFixed(2)} s (${String(overview.totals.filesDone)} already sent); RSS peak so far ${(peak / MB).toFixed(0)} MB`);
-          if (UNTIL === 'queued') break;
-        }
-        if (t.state === 'done') {
-          console.log(`done: ${String(t.filesDone)} files in ${elapsed.toFixed(1)} s = ${(t.filesDone / elapsed).toFixed(0)} files/s`);
-          break;
-        }
+      // Until the first request: poll (little is queued yet). Then follow transfers:changed as the page
+      // does: polling overview() for 100,000 rows many times a second would itself be the load measured.
+      while (firstByteS === null) {
+        if (h.engine.batchesOf(id).some((b) => b.state !== 'queued')) firstByteS = Number(process.hrtime.bigint() - t0) / 1e9;
+        else await new Promise((r) => setTimeout(r, 10));
       }
+      await new Promise<void>((resolve) => {
+        const off = h.events.on((name, payload) => {
+          if (name !== 'transfers:changed') return;
+          const t = (payload as { transfers: Array<{ id: string; scanning: boolean; state: string; filesTotal: number; filesDone: number }> }).transfers.find((x) => x.id === id);
+          if (!t) return;
+          const elapsed = Number(process.hrtime.bigint() - t0) / 1e9;
+          if (queuedS === null && !t.scanning) {
+            queuedS = elapsed;
+            console.log(`all ${String(t.filesTotal)} files queued after ${queuedS.toFixed(2)} s (${String(t.filesDone)} already sent); RSS peak so far ${(peak / MB).toFixed(0)} MB`);
+            if (UNTIL === 'queued') return void (off(), resolve());
+          }
+          if (t.state === 'done') {
+            console.log(`done: ${String(t.filesDone)} files in ${elapsed.toFixed(1)} s = ${(t.filesDone / elapsed).toFixed(0)} files/s`);
+            off();
+            resolve();
+          }
+        });
+      });
       const rowsStart = process.hrtime.bigint();
       const page = h.engine.rows({ offset: 50_000, limit: 200, search: 'clip-09' });
       const rowsMs = Number(process.hrtime.bigint() - rowsStart) / 1e6;
       console.log(`transfers:rows (offset 50,000, search) over ${String(page.total)} matches: ${rowsMs.toFixed(1)} ms`);
       console.log('');
       console.log(`first request on the wire: ${(firstByteS ?? NaN).toFixed(2)} s after start (${firstByteS !== null && firstByteS <= 2 ? 'meets' : 'MISSES'} the goal of ≤ 2 s)`);
+      const mem = process.memoryUsage();
+      console.log(`at the end: RSS ${(mem.rss / MB).toFixed(0)} MB, heap used ${(mem.heapUsed / MB).toFixed(0)} MB, external ${(mem.external / MB).toFixed(0)} MB, array buffers ${(mem.arrayBuffers / MB).toFixed(0)} MB`);
       console.log(`core RSS peak: ${(peak / MB).toFixed(0)} MB (${peak < 500 * MB ? 'meets' : 'MISSES'} the goal of < 500 MB)`);
       if (queuedS !== null) console.log(`queueing cost: ${(queuedS / walkS).toFixed(2)} × the walk alone`);
     } finally {
