@@ -226,10 +226,13 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     }
   }
 
-  function dispatch(event: EngineEvent) {
-    if (closing) return;
-    apply(reduce(state, event, clock.now()));
+  /** Answers the files the event changed. */
+  function dispatch(event: EngineEvent): ReadonlySet<string> {
+    if (closing) return new Set();
+    const step = reduce(state, event, clock.now());
+    apply(step);
     schedule();
+    return step.changes.files;
   }
 
   function schedule() {
@@ -420,9 +423,9 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       if (!byUpload.has(key)) continue;
       checks.push({ fileId: id, serviceMd5: byUpload.get(key) ?? null, delivered: true });
     }
-    dispatch({ kind: 'assembly-status', batchId, checks, terminal: !isAssemblyBusy(status), error: errorOfStatus(status) });
+    const changed = dispatch({ kind: 'assembly-status', batchId, checks, terminal: !isAssemblyBusy(status), error: errorOfStatus(status) });
     // At once, not with the next announcement: a run that ends now shows its files' final states.
-    if (fileRuns.has(batchId)) mirrorRunFiles(b.fileIds);
+    if (fileRuns.has(batchId) && changed.size > 0) mirrorRunFiles(changed);
   }
 
   // Canceling a run cancels its batch here (uploads stop); the run manager DELETEs the Assembly.
@@ -618,6 +621,11 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
         if (!b.runId || b.assemblyDone) continue;
         const r = deps.runs.get(b.runId);
         if (r.ok && r.value.status) onStatus(b.id, r.value.status);
+      }
+      // runs:start's runs list their files: bring them up to the queue's word (the run store may lag).
+      for (const [batchId] of fileRuns) {
+        const b = state.batches.get(batchId);
+        if (b) mirrorRunFiles(b.fileIds);
       }
       started = true;
       schedule();

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalService, type LocalService } from '../../../service/index';
 import { startFaultProxy } from '../../../service/testing/fault-proxy';
 import { PRESETS } from '../../../shared/api/presets';
+import { createApiClient } from '../api/api-client';
 import { feedOf } from './draft-feed';
 import { assembliesOf, makeFiles, openEngine } from './testing/engine-fixture';
 
@@ -91,7 +92,10 @@ describe('between app and service, a connection that misbehaves', () => {
       const done = await h.engine.settled(t.value.id);
       expect(done.state).toBe('done');
       expect(h.engine.rows({ offset: 0, limit: 1000, states: ['verified'] }).total).toBe(files.length);
-      const statuses = await assembliesOf({ ...h, api: h.api }, t.value.id);
+      // Read the outcome straight from the service, not through the misbehaving proxy.
+      const direct = createApiClient({ endpoint: service.url, authKey: service.authKey, getSecret: async () => service.authSecret });
+      const statuses = await assembliesOf({ ...h, api: direct }, t.value.id);
+      expect(statuses).toHaveLength(h.engine.batchesOf(t.value.id).length);
       expect(statuses.every((s) => s.ok === 'ASSEMBLY_COMPLETED')).toBe(true);
       const got = statuses.flatMap((s) => (s.uploads ?? []).map((u) => `${u.name}|${u.md5hash}`)).sort();
       expect(got).toEqual(files.map((f) => `${f.name}|${f.md5}`).sort());
