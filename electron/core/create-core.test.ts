@@ -12,6 +12,7 @@ import type { Run } from '../../shared/ipc/models';
 import type { RunUpdate } from '../../shared/ipc/run-update';
 import type { Result } from '../../shared/result';
 import { createRecordingDesktop } from './ports/recording-desktop';
+import { until } from './transfers/testing/engine-fixture';
 import { createCore, type Core } from './create-core';
 import { dispatch } from './ipc/dispatch';
 import { createKeyringSecretStore } from './vault/keyring-secret-store';
@@ -215,7 +216,7 @@ describe('createCore with the embedded local service', () => {
     expect(progress.length).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 250) + 3);
   }, 120_000);
 
-  it('fails a run whose file vanished after the scan, says which, and cancels its Assembly', async () => {
+  it('leaves out a file that vanished after the scan, says which and why, and completes the rest', async () => {
     const folder = path.join(dir, 'in', 'vanish');
     await mkdir(folder, { recursive: true });
     await writeFile(path.join(folder, 'stays.txt'), 'still here');
@@ -226,11 +227,18 @@ describe('createCore with the embedded local service', () => {
     const start = await core.handlers['runs:start']({ files: scan.value.files, instructions: { steps: storeOriginals.steps } });
     if (!start.ok) throw new Error(start.error.message);
     const final = await waitForRun(start.value.runId);
-    expect(final.error?.code).toBe('UPLOAD_FAILED');
-    expect(final.error?.message).toMatch(/^1 of 2 files could not be uploaded \(.*(ENOENT|no such file).*\)\. The Assembly was canceled\.$/);
-    expect(final.state).toBe('ASSEMBLY_CANCELED');
-    expect(final.files.find((f) => f.relativePath === 'vanish/goes.txt')).toMatchObject({ state: 'failed', error: expect.stringMatching(/ENOENT|no such file/) });
-    expect(final.files.find((f) => f.relativePath === 'vanish/stays.txt')?.state).toBe('uploaded');
+    // The transfer engine checks each file before the Assembly is created: the unreadable one is left out.
+    expect(final.error).toBeNull();
+    expect(final.state).toBe('ASSEMBLY_COMPLETED');
+    expect(final.status?.uploads?.map((u) => u.name)).toEqual(['stays.txt']);
+    await until(() => {
+      const r = core.runs.get(start.value.runId);
+      return r.ok && r.value.files.every((f) => f.state !== 'queued');
+    });
+    const run = core.runs.get(start.value.runId);
+    if (!run.ok) throw new Error(run.error.message);
+    expect(run.value.files.find((f) => f.relativePath === 'vanish/goes.txt')).toMatchObject({ state: 'failed', error: expect.stringMatching(/no longer exists \(ENOENT\)/) });
+    expect(run.value.files.find((f) => f.relativePath === 'vanish/stays.txt')?.state).toBe('uploaded');
   }, 60_000);
 
   it("surfaces the service's error code when the steps are invalid", async () => {

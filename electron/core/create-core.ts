@@ -20,8 +20,9 @@ import type { SecretStore } from './ports/secret-store';
 import { createKeyRotation, type KeyRotationDeps } from './rotation/key-rotation';
 import { openRotationLog } from './rotation/rotation-log';
 import { createClipboardGuard } from './ports/clipboard-guard';
-import { createRunManager, type RunManager, type RunManagerDeps } from './runs/run-manager';
+import { createRunManager, type RunManager } from './runs/run-manager';
 import { openRunStore } from './runs/run-store';
+import { createTransferEngine, type TransferEngine } from './transfers/transfer-engine';
 import { createVault, type Vault } from './vault/vault';
 import { createWorkspaceClient, refreshTokenAccount } from './workspaces/workspace-client';
 import { createWorkspaceStore, LOCAL_WORKSPACE_ID, type StoredWorkspace } from './workspaces/workspace-store';
@@ -47,8 +48,8 @@ export interface CorePorts {
   clipboardClearMs?: number;
   /** Test hook: the rotation assistant stops after this step, as if the app had quit. */
   rotationStopAfter?: KeyRotationDeps['stopAfter'];
-  /** Upload tuning (tests use a short stall timeout); defaults suit real use. */
-  upload?: RunManagerDeps['upload'];
+  /** Upload tuning of the transfer engine: tus bytes per PATCH, and the stall timeout (tests use short ones). */
+  upload?: { chunkSize?: number; stallTimeoutMs?: number };
 }
 
 export interface Core {
@@ -64,6 +65,8 @@ export interface Core {
   vault: Vault;
   /** Runs (persisted in `<dataDir>/core.sqlite`); `settled(runId)` waits for a run to end. */
   runs: RunManager;
+  /** The transfer queue (`<dataDir>/transfers.sqlite`). */
+  transfers: TransferEngine;
   /** The embedded service's URL (the same across its restarts), or null when it never started. */
   readonly localServiceUrl: string | null;
   /** The embedded service's process id (tests kill or stop it). */
@@ -160,12 +163,24 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     events,
     clientFor,
     store: openRunStore(ports.dataDir),
-    ...(ports.upload ? { upload: ports.upload } : {}),
     onFinished: (files) => void removeFinishedBatches(stagingDir, files.map((f) => f.path), runs.pathsInUse()).catch(() => undefined),
+    reportError: (code, message) => reportError(code, message),
+  });
+  // The transfer queue: stored before runs are restored, so it hears their statuses; starts in restore().
+  const transfers = createTransferEngine({
+    dataDir: ports.dataDir,
+    events,
+    clientFor,
+    runs,
+    tus: {
+      ...(ports.upload?.chunkSize ? { chunkSize: ports.upload.chunkSize } : {}),
+      ...(ports.upload?.stallTimeoutMs ? { stallMs: ports.upload.stallTimeoutMs } : {}),
+    },
     reportError: (code, message) => reportError(code, message),
   });
   // Runs of earlier sessions: listed again, and unfinished ones reattach to their Assembly and resume.
   await runs.restore();
+  await transfers.restore();
   await pruneStaging(stagingDir, runs.pathsInUse());
 
   const rotation = createKeyRotation({
@@ -182,7 +197,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   const clipboard = createClipboardGuard(ports.desktop, ports.clipboardClearMs ?? 30_000);
   const files = createFileHandleRegistry();
   // The engine keeps the transfer settings (transfers:settings); until it is wired here, the defaults.
-  const draftPorts: DraftPorts = { getSettings: () => DEFAULT_TRANSFER_SETTINGS };
+  const draftPorts: DraftPorts = { getSettings: () => transfers.settings(), isUploadedBefore: (path, size) => transfers.uploadedBefore(path, size) };
   const drafts = createDraft({ files, emit: (summary) => events.emit('draft:updated', summary), getSettings: () => draftPorts.getSettings() });
 
   const ctx: HandlerContext = {
@@ -198,6 +213,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     vault,
     workspaces,
     runs,
+    transfers,
     files,
     drafts,
     draftPorts,
@@ -220,6 +236,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     drafts,
     vault,
     runs,
+    transfers,
     get localServiceUrl() {
       return supervisor.current()?.url ?? null;
     },
@@ -230,6 +247,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
       closed = true;
       // A copied secret does not outlive the app on the clipboard.
       await clipboard.flush();
+      await transfers.close();
       drafts.close();
       await runs.close();
       await supervisor.close();

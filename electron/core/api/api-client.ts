@@ -2,6 +2,7 @@ import { assemblyStatusSchema, type AssemblyStatus } from '../../../shared/api/a
 import type { Instructions } from '../../../shared/api/instructions';
 import { requiredScope } from '../../../shared/api/required-scope';
 import { AppErrorCode, err, ok, type AppError, type Result } from '../../../shared/result';
+import { multipartStream, type StreamedPart } from './multipart-stream';
 import { buildParams, signParams, type SignatureAlgo } from './sign-params';
 
 export interface ApiClientOptions {
@@ -35,6 +36,12 @@ export interface CreateAssemblyInput {
   expectedUploads: number;
   /** Small files sent in the POST itself (multipart); big ones go through tus. */
   files?: UploadField[];
+  /** Files streamed from disk in the POST (the transfer engine: read and hashed as they are sent). */
+  streamFiles?: StreamedPart[];
+  /** More form fields (they override params.fields), e.g. the transfer engine's batch marker. */
+  fields?: Record<string, string>;
+  /** Retries of 413 RATE_LIMIT_REACHED / 429 inside this call (default 5); the transfer engine paces itself and passes 0. */
+  retries?: number;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -99,6 +106,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     method: HttpMethod,
     build: () => Promise<{ url: string; init?: RequestInit }>,
     statusRecord = false,
+    retries = maxRetries,
   ): Promise<Result<Record<string, unknown>>> {
     let renewed = false;
     for (let attempt = 0; ; attempt++) {
@@ -114,7 +122,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         response = await doFetch(url, {
           ...built.init,
           method,
-          headers: { Accept: 'application/json', 'Transloadit-Client': CLIENT_HEADER, ...auth.value },
+          headers: { Accept: 'application/json', 'Transloadit-Client': CLIENT_HEADER, ...auth.value, ...(built.init?.headers as Record<string, string> | undefined) },
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (cause) {
@@ -128,7 +136,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         continue;
       }
       const delay = retryDelayMs(response.status, response.headers.get('retry-after'), json, random);
-      if (delay !== null && attempt < maxRetries) {
+      if (delay !== null && attempt < retries) {
         await sleep(delay);
         continue;
       }
@@ -166,12 +174,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   return {
     endpoint,
-    async createAssembly({ instructions, expectedUploads, files }) {
+    async createAssembly({ instructions, expectedUploads, files, streamFiles, fields: extra, retries }) {
       const result = await send('POST', async () => {
         const { params, signature } = await signed({ ...instructions });
-        const fields = { tus_num_expected_upload_files: String(expectedUploads) };
-        return { url: `${endpoint}/assemblies`, init: formInit(params, signature, fields, files) };
-      });
+        const fields = { ...extra, tus_num_expected_upload_files: String(expectedUploads) };
+        if (!streamFiles) return { url: `${endpoint}/assemblies`, init: formInit(params, signature, fields, files) };
+        const ordered: Array<[string, string]> = [['params', params], ...Object.entries(fields)];
+        if (signature) ordered.push(['signature', signature]);
+        const { body, contentType } = multipartStream(ordered, streamFiles);
+        return { url: `${endpoint}/assemblies`, init: { body, headers: { 'Content-Type': contentType }, duplex: 'half' } as RequestInit };
+      }, false, retries ?? maxRetries);
       return result.ok ? parseStatus(result.value) : result;
     },
     async getAssembly(url) {

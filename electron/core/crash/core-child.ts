@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   core.onEvent((name, payload) => {
     if (name === 'run:progress') say({ bytes: (payload as RunProgress).totals.bytesUploaded });
   });
-  const started = await core.runs.start({ files: config.files as LocalFile[], instructions: { steps: config.steps as Instructions['steps'] } });
+  const started = await core.transfers.startRun({ files: config.files as LocalFile[], instructions: { steps: config.steps as Instructions['steps'] } });
   if (!started.ok) {
     say({ error: started.error });
     process.exit(1);

@@ -8,6 +8,7 @@ import type { ClipboardGuard } from '../ports/clipboard-guard';
 import type { DesktopPort } from '../ports/desktop';
 import type { KeyRotation } from '../rotation/key-rotation';
 import type { RunManager } from '../runs/run-manager';
+import type { TransferEngine } from '../transfers/transfer-engine';
 import type { Vault } from '../vault/vault';
 import type { WorkspaceStore } from '../workspaces/workspace-store';
 
@@ -24,6 +25,8 @@ export interface HandlerContext {
   vault: Vault;
   workspaces: WorkspaceStore;
   runs: RunManager;
+  /** The durable transfer queue (batches into Assemblies, tus + multipart, pacing, checksums). */
+  transfers: TransferEngine;
   /** Handles of what the user picked: the only files the page can name. */
   files: FileHandleRegistry;
   /** The Upload view's selection (drafts/draft.ts); `take()` hands it to a transfer. */

@@ -16,7 +16,7 @@ export function createRunHandlers(ctx: HandlerContext): Pick<Handlers, 'runs:sta
         const name = file.relativePath.slice(file.relativePath.lastIndexOf('/') + 1);
         local.push({ path: resolved.value, relativePath: file.relativePath, name, size: file.size, mime: file.mime });
       }
-      return ctx.runs.start({ ...rest, files: local });
+      return ctx.transfers.startRun({ ...rest, files: local });
     },
     // Activity shows each run's header: no file rows, no upload/result lists (runs:get has them).
     'runs:list': async () => ok(ctx.runs.list().map(runHeader)),

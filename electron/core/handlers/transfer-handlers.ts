@@ -1,18 +1,21 @@
 import type { Handlers } from '../ipc/handlers';
-import { AppErrorCode, err } from '../../../shared/result';
+import { ok } from '../../../shared/result';
 import type { HandlerContext } from './context';
 
 type TransferChannels = 'transfers:start' | 'transfers:overview' | 'transfers:rows' | 'transfers:control' | 'transfers:settings' | 'transfers:saveSettings';
 
-// SCAFFOLD (replaced by electron/core/transfers in this session): answers that the engine is not built yet.
-export function createTransferHandlers(_ctx: HandlerContext): Pick<Handlers, TransferChannels> {
-  const notYet = async () => err(AppErrorCode.internal, 'Transfers are not available yet.');
+export function createTransferHandlers(ctx: HandlerContext): Pick<Handlers, TransferChannels> {
   return {
-    'transfers:start': notYet,
-    'transfers:overview': notYet,
-    'transfers:rows': notYet,
-    'transfers:control': notYet,
-    'transfers:settings': notYet,
-    'transfers:saveSettings': notYet,
+    // The draft (held in core) becomes a transfer; its walk may still be running and feeds the queue.
+    'transfers:start': async ({ workspaceId, instructions }) => {
+      const draft = ctx.drafts.take();
+      if (!draft.ok) return draft;
+      return ctx.transfers.start({ ...(workspaceId ? { workspaceId } : {}), instructions, feed: draft.value });
+    },
+    'transfers:overview': async () => ok(ctx.transfers.overview()),
+    'transfers:rows': async (query) => ok(ctx.transfers.rows(query)),
+    'transfers:control': async ({ action, scope }) => ok(ctx.transfers.control(action, scope)),
+    'transfers:settings': async () => ok(ctx.transfers.settings()),
+    'transfers:saveSettings': async (change) => ctx.transfers.saveSettings(change),
   };
 }

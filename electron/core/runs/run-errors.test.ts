@@ -7,6 +7,7 @@ import { PRESETS } from '../../../shared/api/presets';
 import { ok } from '../../../shared/result';
 import { createApiClient } from '../api/api-client';
 import { createCoreEvents } from '../events';
+import { createTransferEngine } from '../transfers/transfer-engine';
 import { createRunManager } from './run-manager';
 
 // Finding 7: a throw in the work that follows an upload (cleaning up a staged copy whose name was too
@@ -35,15 +36,18 @@ describe('a run whose follow-up work throws', () => {
     const onRejection = (reason: unknown) => rejections.push(reason);
     process.on('unhandledRejection', onRejection);
     try {
+      const events = createCoreEvents();
       const runs = createRunManager({
-        events: createCoreEvents(),
+        events,
         clientFor: () => ok({ workspaceId: 'w', api }),
         onFinished: () => {
           throw Object.assign(new Error('ENAMETOOLONG: name too long, rm'), { code: 'ENAMETOOLONG' });
         },
         reportError: (code, message) => reported.push(`${code}: ${message}`),
       });
-      const start = await runs.start({ files: [{ path: file, relativePath: 'photo.jpg', name: 'photo.jpg', size: 28, mime: null }], instructions: { steps: storeOriginals.steps } });
+      const engine = createTransferEngine({ dataDir: path.join(dir, 'data'), events, clientFor: () => ok({ workspaceId: 'w', api }), runs });
+      await engine.restore();
+      const start = await engine.startRun({ files: [{ path: file, relativePath: 'photo.jpg', name: 'photo.jpg', size: 28, mime: null }], instructions: { steps: storeOriginals.steps } });
       expect(start.ok).toBe(true);
       if (!start.ok) return;
       const final = await runs.settled(start.value.runId);
@@ -51,6 +55,7 @@ describe('a run whose follow-up work throws', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(rejections).toEqual([]);
       expect(reported).toEqual(['INTERNAL_ERROR: ENAMETOOLONG: name too long, rm']);
+      await engine.close();
       await runs.close();
     } finally {
       process.off('unhandledRejection', onRejection);

@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import { isAssemblyBusy } from '../../../shared/api/codes';
 import type { Instructions } from '../../../shared/api/instructions';
-import type { LocalFile, Run } from '../../../shared/ipc/models';
+import type { FileUploadState, LocalFile, Run } from '../../../shared/ipc/models';
 import { AppErrorCode, err, ok, type AppError, type Result } from '../../../shared/result';
 import type { ApiClient } from '../api/api-client';
 import type { CoreEvents } from '../events';
 import { systemClock, type Clock } from '../uploads/clock';
 import { createProgressCoalescer, type CoalescerFile, type ProgressCoalescer } from '../uploads/progress-coalescer';
-import { startUploads, type UploadBatch, type UploadEngineOptions, type UploadItem } from '../uploads/upload-engine';
 import { watchAssembly, type AssemblyWatcher } from '../watch/assembly-watcher';
 import type { RunStore, StoredRun } from './run-store';
 import { createRunUpdates } from './run-update-delta';
@@ -21,8 +20,6 @@ export interface RunManagerDeps {
   /** Persists runs so a restart lists them and resumes unfinished uploads; in memory only without it. */
   store?: RunStore;
   clock?: Clock;
-  /** Tuning for the upload engine (concurrency, chunk size, stall timeout). */
-  upload?: Pick<UploadEngineOptions, 'concurrency' | 'chunkSize' | 'stallTimeoutMs' | 'retryDelays'>;
   pollIntervalMs?: number;
   /** Called once per run when it ends, with its local files (the browser host then drops its staged copies). */
   onFinished?: (files: readonly LocalFile[]) => void;
@@ -30,14 +27,36 @@ export interface RunManagerDeps {
   reportError?: (code: string, message: string) => void;
 }
 
-export interface StartRunInput {
-  workspaceId?: string;
-  files: LocalFile[];
+/** A run opened before its Assembly exists (`runs:start` through the transfer engine). */
+export interface OpenRunInput {
+  workspaceId: string;
+  instructions: Instructions;
+  /** Its files, shown per file in the run view; the transfer engine reports their progress. */
+  files: Array<LocalFile & { fileId: string }>;
+}
+
+/** An Assembly the transfer engine created (one per batch): the run follows it like its own. */
+export interface AdoptRunInput {
+  workspaceId: string;
+  status: AssemblyStatus;
   instructions: Instructions;
 }
 
 export interface RunManager {
-  start(input: StartRunInput): Promise<Result<Run>>;
+  /** A run in `CREATING` state, before its Assembly exists; `attach` or `fail` it next. */
+  open(input: OpenRunInput): Result<Run>;
+  /** The run's Assembly exists: follow it (watched until terminal, persisted, resumed after a restart). */
+  attach(runId: string, status: AssemblyStatus): void;
+  /** The Assembly could not be created: the run ends with the service's error. */
+  fail(runId: string, error: AppError): void;
+  /** Follow an Assembly the transfer engine created (one per batch), with upload totals only. */
+  adopt(input: AdoptRunInput): Result<Run>;
+  /** Upload totals of an adopted run, as the transfer engine counts them (announced as `run:progress`). */
+  setUploadTotals(runId: string, totals: Run['totals']): void;
+  /** Per-file progress of an opened run, from the transfer engine (coalesced into `run:progress`). */
+  updateFiles(runId: string, files: ReadonlyArray<{ fileId: string; state: FileUploadState; bytesUploaded: number; error?: string }>): void;
+  /** Who stops a run's uploads when it is canceled (the transfer engine). */
+  onCancel(hook: (runId: string) => void): void;
   list(): Run[];
   get(runId: string): Result<Run>;
   cancel(runId: string): Promise<Result<Run>>;
@@ -56,10 +75,11 @@ export const RUN_INTERRUPTED = 'RUN_INTERRUPTED';
 
 interface ActiveRun {
   run: Run;
+  /** Totals pushed by the transfer engine for an adopted run (its files are the engine's). */
+  uploadTotals: Run['totals'] | null;
   api: ApiClient | null;
   files: LocalFile[];
   coalescer: ProgressCoalescer;
-  batch: UploadBatch | null;
   watcher: AssemblyWatcher | null;
   cancelRequested: boolean;
   finished: boolean;
@@ -87,6 +107,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   const runs = new Map<string, ActiveRun>();
   // run:updated carries a status whole once, then only what was appended to it.
   const updates = createRunUpdates();
+  let cancelHook: ((runId: string) => void) | null = null;
   let closing = false;
   let storeClosed = false;
   // Persistence must never break a run: a late callback after close, or a full disk, only loses history.
@@ -101,7 +122,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
 
   const snapshot = (active: ActiveRun): Run => ({
     ...active.run,
-    totals: active.coalescer.totals(),
+    totals: active.uploadTotals ?? active.coalescer.totals(),
     files: active.coalescer.files(),
   });
 
@@ -119,6 +140,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     const runId = run.runId;
     const active: ActiveRun = {
       run,
+      uploadTotals: null,
       api,
       files,
       coalescer: createProgressCoalescer({
@@ -131,7 +153,6 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
           deps.events.emit('run:progress', progress);
         },
       }),
-      batch: null,
       watcher: null,
       cancelRequested: false,
       finished: false,
@@ -160,7 +181,6 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     if (active.finished || closing) return;
     active.finished = true;
     if (extra && !active.run.error) active.run.error = extra;
-    active.batch?.cancel();
     active.watcher?.stop();
     active.coalescer.flush();
     active.coalescer.dispose();
@@ -183,50 +203,9 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     else if (reportFailure && !active.run.error) active.run.error = result.error;
   }
 
-  function onUploadsDone(active: ActiveRun, failed: number) {
-    if (active.finished || active.cancelRequested || closing || failed === 0) return;
-    // The Assembly waits for every expected upload; with one missing it would wait until it expires.
-    const firstError = active.coalescer.files().find((f) => f.state === 'failed')?.error ?? 'unknown error';
-    const total = active.files.length;
-    void cancelAssembly(active, false)
-      .catch(report)
-      .then(() =>
-        finish(active, {
-          code: AppErrorCode.uploadFailed,
-          message: `${failed} of ${total} file${total === 1 ? '' : 's'} could not be uploaded (${firstError}). The Assembly was canceled.`,
-        }),
-      )
-      .catch(report);
-  }
-
-  /** Upload what is not uploaded yet and watch the Assembly until it is terminal. */
-  function follow(active: ActiveRun, status: AssemblyStatus, items: UploadItem[]) {
+  /** Watch the Assembly until it is terminal (the transfer engine does the uploads). */
+  function follow(active: ActiveRun, status: AssemblyStatus) {
     const api = active.api!;
-    const assemblyUrl = status.assembly_ssl_url ?? status.assembly_url;
-    if (items.length > 0) {
-      if (!status.tus_url || !assemblyUrl) {
-        return finish(active, { code: AppErrorCode.invalidResponse, message: 'The service did not give a tus_url for the uploads.' });
-      }
-      const runId = active.run.runId;
-      active.batch = startUploads(items, {
-        ...deps.upload,
-        tusUrl: status.tus_url,
-        assemblyUrl,
-        clock,
-        onProgress: (fileId, bytes) => active.coalescer.update(fileId, { bytesUploaded: bytes }),
-        onState: (fileId, state, error) => {
-          if (!closing) active.coalescer.update(fileId, error === undefined ? { state } : { state, error });
-        },
-        onUploadUrl: (fileId, url) => persist((store) => store.setUploadUrl(runId, fileId, url)),
-      });
-      void active.batch.done
-        .then((summary) => {
-          if (closing) return;
-          active.coalescer.flush();
-          onUploadsDone(active, summary.failed);
-        })
-        .catch(settleOnFailure(active));
-    }
     active.watcher = watchAssembly({
       initial: status,
       getStatus: (url) => api.getAssembly(url),
@@ -239,25 +218,6 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
         if (!active.cancelRequested && !closing && !isAssemblyBusy(active.run.status ?? {})) finish(active);
       })
       .catch(settleOnFailure(active));
-  }
-
-  async function begin(active: ActiveRun, input: StartRunInput) {
-    const created = await active.api!.createAssembly({ instructions: input.instructions, expectedUploads: input.files.length });
-    if (!created.ok) {
-      active.run.state = created.error.code;
-      return finish(active, created.error);
-    }
-    applyStatus(active, created.value);
-    if (active.cancelRequested) {
-      await cancelAssembly(active, true);
-      return finish(active);
-    }
-    if (!isAssemblyBusy(created.value)) return finish(active);
-    follow(
-      active,
-      created.value,
-      input.files.map((f, i) => ({ fileId: fileIdOf(i), path: f.path, name: f.name, size: f.size, relativePath: f.relativePath })),
-    );
   }
 
   async function resume(stored: StoredRun) {
@@ -310,21 +270,15 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       for (const f of stored.files) if (f.state !== 'uploaded') active.coalescer.update(f.fileId, { state: 'canceled' });
       return finish(active);
     }
-    follow(
-      active,
-      status,
-      stored.files
-        .filter((f) => f.state !== 'uploaded')
-        .map((f) => ({ fileId: f.fileId, path: f.path, name: f.name, size: f.size, relativePath: f.relativePath, uploadUrl: f.uploadUrl })),
-    );
+    // The transfer engine resumes the uploads (from its own store); the run watches.
+    follow(active, status);
   }
 
   return {
-    async start(input) {
+    open(input) {
       const client = deps.clientFor(input.workspaceId);
       if (!client.ok) return client;
       const runId = randomUUID();
-      const coalescerFiles = input.files.map((f, i) => ({ fileId: fileIdOf(i), relativePath: f.relativePath, size: f.size }));
       const active = makeActive(
         {
           runId,
@@ -339,27 +293,71 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
         },
         client.value.api,
         input.files,
-        coalescerFiles,
+        input.files.map((f) => ({ fileId: f.fileId, relativePath: f.relativePath, size: f.size })),
       );
-      persist((store) => store.insert({
-        runId,
-        workspaceId: active.run.workspaceId,
-        createdAt: active.run.createdAt,
-        instructions: input.instructions,
-        state: RUN_CREATING,
-        error: null,
-        assemblyId: null,
-        status: null,
-        finished: false,
-        files: input.files.map((f, i) => ({ ...f, fileId: fileIdOf(i), state: 'queued', bytesUploaded: 0, uploadUrl: null, error: null })),
-      }));
+      persist((store) =>
+        store.insert({
+          runId,
+          workspaceId: active.run.workspaceId,
+          createdAt: active.run.createdAt,
+          instructions: input.instructions,
+          state: RUN_CREATING,
+          error: null,
+          assemblyId: null,
+          status: null,
+          finished: false,
+          files: input.files.map((f) => ({ ...f, state: 'queued', bytesUploaded: 0, uploadUrl: null, error: null })),
+        }),
+      );
       publish(active);
-      try {
-        await begin(active, input);
-      } catch (cause) {
-        finish(active, { code: AppErrorCode.internal, message: cause instanceof Error ? cause.message : String(cause) });
-      }
       return ok(snapshot(active));
+    },
+    attach(runId, status) {
+      const active = runs.get(runId);
+      if (!active || active.finished) return;
+      applyStatus(active, status);
+      if (active.cancelRequested) {
+        void cancelAssembly(active, true).then(() => finish(active), settleOnFailure(active));
+        return;
+      }
+      if (!isAssemblyBusy(status)) return finish(active);
+      follow(active, status);
+    },
+    fail(runId, error) {
+      const active = runs.get(runId);
+      if (!active || active.finished) return;
+      active.run.state = error.code;
+      finish(active, error);
+    },
+    adopt(input) {
+      const opened = this.open({ workspaceId: input.workspaceId, instructions: input.instructions, files: [] });
+      if (!opened.ok) return opened;
+      this.attach(opened.value.runId, input.status);
+      const active = runs.get(opened.value.runId)!;
+      return ok(snapshot(active));
+    },
+    setUploadTotals(runId, totals) {
+      const active = runs.get(runId);
+      if (!active || closing || active.files.length > 0) return;
+      active.uploadTotals = totals;
+      deps.events.emit('run:progress', { runId, totals, files: [] });
+    },
+    updateFiles(runId, files) {
+      const active = runs.get(runId);
+      if (!active || closing) return;
+      if (active.finished) {
+        // The Assembly ended before the engine learned a file's last state (a restart): record it quietly.
+        for (const f of files) active.coalescer.patch(f.fileId, f.error === undefined ? { state: f.state, bytesUploaded: f.bytesUploaded } : { state: f.state, bytesUploaded: f.bytesUploaded, error: f.error });
+        persist((store) => store.updateFiles(runId, files));
+        // File rows travel as run:progress (run:updated never carries them).
+        const changed = new Set(files.map((f) => f.fileId));
+        deps.events.emit('run:progress', { runId, totals: active.coalescer.totals(), files: active.coalescer.files().filter((f) => changed.has(f.fileId)) });
+        return;
+      }
+      for (const f of files) active.coalescer.update(f.fileId, f.error === undefined ? { state: f.state, bytesUploaded: f.bytesUploaded } : { state: f.state, bytesUploaded: f.bytesUploaded, error: f.error });
+    },
+    onCancel(hook) {
+      cancelHook = hook;
     },
     list: () => [...runs.values()].map(snapshot).sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
     get(runId) {
@@ -370,8 +368,16 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       const active = runs.get(runId);
       if (!active) return err(AppErrorCode.notFound, `No run with id ${runId}.`);
       if (active.finished) return ok(snapshot(active));
+      if (active.cancelRequested) {
+        await active.settled;
+        return ok(snapshot(active));
+      }
       active.cancelRequested = true;
-      active.batch?.cancel();
+      try {
+        cancelHook?.(runId);
+      } catch (cause) {
+        report(cause);
+      }
       active.watcher?.stop();
       if (active.run.status) {
         await cancelAssembly(active, true);
@@ -402,18 +408,14 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     async close() {
       closing = true;
       for (const active of runs.values()) {
-        active.batch?.cancel();
         active.watcher?.stop();
         active.coalescer.dispose();
       }
-      await Promise.all([...runs.values()].map((a) => a.batch?.done));
       storeClosed = true;
       deps.store?.close();
     },
   };
 }
-
-const fileIdOf = (index: number) => `f${index}`;
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 

@@ -12,6 +12,7 @@ import type { RunProgress } from '../../../shared/ipc/models';
 import { createCore, type Core, type CorePorts } from '../create-core';
 import { createUnavailableSecretStore } from '../vault/unavailable-secret-store';
 import { createRecordingDesktop } from '../ports/recording-desktop';
+import { until } from '../transfers/testing/engine-fixture';
 
 // A restart of the app: core A is closed mid-upload, core B opens the same data dir. Against a service
 // that keeps running (a standalone local service standing in for a remote deployment) the upload resumes
@@ -151,8 +152,19 @@ describe('runs across an app restart', () => {
     db.prepare("UPDATE runs SET finished = 0, state = 'ASSEMBLY_UPLOADING' WHERE run_id = ?").run(start.value.runId);
     db.prepare("UPDATE run_files SET state = 'uploading', bytes_uploaded = ? WHERE run_id = ?").run(2 * MiB, start.value.runId);
     db.close();
+    const queue = new Database(path.join(dataDir, 'transfers.sqlite'));
+    queue.prepare("UPDATE files SET state = 'uploading', bytes_sent = ?").run(2 * MiB);
+    queue.prepare("UPDATE batches SET json = json_set(json, '$.state', 'uploading', '$.assemblyDone', json('false'))").run();
+    queue.close();
 
     const b = await startCore(dataDir);
+    // The queue trusts the service (the upload is listed whole) and checks the file's md5 against it.
+    await until(() => b.transfers.rows({ offset: 0, limit: 1 }).rows[0]?.state === 'verified');
+    const runId = start.value.runId;
+    await until(() => {
+      const r = b.runs.get(runId);
+      return r.ok && r.value.files[0]?.state === 'uploaded';
+    });
     const after = await b.runs.settled(start.value.runId);
     expect(after.ok).toBe(true);
     if (!after.ok) return;

@@ -30,6 +30,8 @@ export interface ProgressCoalescer {
   totals(): RunTotals;
   files(): RunFile[];
   dispose(): void;
+  /** Change a file without announcing it (a run that already ended learns a file's final state late). */
+  patch(fileId: string, change: { bytesUploaded?: number; state?: FileUploadState; error?: string }): void;
 }
 
 /**
@@ -98,10 +100,9 @@ export function createProgressCoalescer(options: ProgressCoalescerOptions): Prog
     else timer = clock.setTimeout(emitNow, wait);
   }
 
-  return {
-    update(fileId, change) {
-      const file = files.get(fileId);
-      if (!file || disposed) return;
+  function patch(fileId: string, change: Parameters<ProgressCoalescer['update']>[1]): boolean {
+    const file = files.get(fileId);
+    if (!file) return false;
       if (change.bytesUploaded !== undefined) {
         const bytes = Math.min(file.size, Math.max(0, change.bytesUploaded));
         bytesUploaded += bytes - file.bytesUploaded;
@@ -114,9 +115,16 @@ export function createProgressCoalescer(options: ProgressCoalescerOptions): Prog
         file.state = change.state;
       }
       if (change.error !== undefined) file.error = change.error;
+    return true;
+  }
+
+  return {
+    update(fileId, change) {
+      if (disposed || !patch(fileId, change)) return;
       dirty.add(fileId);
       schedule();
     },
+    patch: (fileId, change) => void patch(fileId, change),
     flush: emitNow,
     totals,
     files: () => [...files.values()].map((f) => ({ ...f })),

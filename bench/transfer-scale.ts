@@ -1,0 +1,123 @@
+/**
+ * P3 (issue 11), the core's part: 100,000 files queued and transferring. A folder of BENCH_FILES (100,000)
+ * small files is walked (streaming, as the drafts' walk hands files over while it runs) into the transfer
+ * engine; measured: the time from `start` to the first request on the wire (the first batch's create
+ * request), the peak RSS of this process (the core) while the queue fills and transfers, and the time to
+ * queue every file. Goals: first byte ≤ 2 s after start; core RSS < 500 MB. (The renderer's long tasks
+ * are measured in a browser by the UI's own benchmark.)
+ *
+ *   npm run bench:transfer-scale
+ *   BENCH_FILES=20000 BENCH_UNTIL=queued npm run bench:transfer-scale   # stop once every file is queued
+ *
+ * Reference in the same run: the same walk alone (no engine), to show what the queue costs on top.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, opendir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { DraftFeed, DraftFile } from '../electron/core/transfers/draft-feed';
+import { openEngine } from '../electron/core/transfers/testing/engine-fixture';
+import { spawnService } from '../service/testing/service-process';
+
+const FILES = Number(process.env.BENCH_FILES ?? 100_000);
+const UNTIL = process.env.BENCH_UNTIL ?? 'done';
+const AUTH_KEY = 'bench-scale-key';
+const AUTH_SECRET = randomBytes(20).toString('hex');
+const MB = 1024 * 1024;
+
+async function makeTree(root: string): Promise<void> {
+  const blob = randomBytes(2048);
+  for (let d = 0; d * 1000 < FILES; d++) {
+    const sub = path.join(root, `roll-${String(d).padStart(3, '0')}`);
+    await mkdir(sub, { recursive: true });
+    const n = Math.min(1000, FILES - d * 1000);
+    await Promise.all(Array.from({ length: n }, (_, i) => writeFile(path.join(sub, `clip-${String(i).padStart(4, '0')}.jpg`), blob.subarray(0, 512 + ((i * 7) % 1500)))));
+  }
+}
+
+/** A streaming walk (opendir, one folder at a time), as the drafts' walk feeds the engine. */
+async function* walk(root: string, base = path.basename(root)): AsyncGenerator<DraftFile> {
+  for await (const entry of await opendir(root)) {
+    const full = path.join(root, entry.name);
+    const rel = `${base}/${entry.name}`;
+    if (entry.isDirectory()) yield* walk(full, rel);
+    else if (entry.isFile()) {
+      const st = await stat(full);
+      yield { path: full, relativePath: rel, name: entry.name, size: st.size, mime: 'image/jpeg', mtimeMs: st.mtimeMs };
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'bench-transfer-scale-'));
+  const service = await spawnService(['--port', '0', '--data-dir', path.join(dir, 'service'), '--auth-key', AUTH_KEY], { ASSEMBLYLINE_AUTH_SECRET: AUTH_SECRET });
+  try {
+    const root = path.join(dir, 'shoot');
+    console.log(`writing ${String(FILES)} files…`);
+    await makeTree(root);
+
+    let t0 = process.hrtime.bigint();
+    let n = 0;
+    for await (const _ of walk(root)) n++;
+    const walkS = Number(process.hrtime.bigint() - t0) / 1e9;
+    console.log(`reference: the walk alone: ${String(n)} files in ${walkS.toFixed(2)} s`);
+
+    const h = await openEngine({ url: service.url, authKey: AUTH_KEY, authSecret: AUTH_SECRET }, path.join(dir, 'core'));
+    let peak = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+    try {
+      const feed: DraftFeed = { label: 'shoot', files: walk(root), skip: { include: [], exclude: [], skipHidden: true, minBytes: null, maxBytes: null, skipUnchanged: false } };
+      t0 = process.hrtime.bigint();
+      const started = await h.engine.start({ instructions: { steps: { ':original': { robot: '/upload/handle' } } }, feed });
+      if (!started.ok) throw new Error(started.error.message);
+      const id = started.value.id;
+      let firstByteS: number | null = null;
+      let queuedS: number | null = null;
+      // Until the first request: poll (little is queued yet). Then follow transfers:changed as the page
+      // does: polling overview() for 100,000 rows many times a second would itself be the load measured.
+      while (firstByteS === null) {
+        if (h.engine.batchesOf(id).some((b) => b.state !== 'queued')) firstByteS = Number(process.hrtime.bigint() - t0) / 1e9;
+        else await new Promise((r) => setTimeout(r, 10));
+      }
+      await new Promise<void>((resolve) => {
+        const off = h.events.on((name, payload) => {
+          if (name !== 'transfers:changed') return;
+          const t = (payload as { transfers: Array<{ id: string; scanning: boolean; state: string; filesTotal: number; filesDone: number }> }).transfers.find((x) => x.id === id);
+          if (!t) return;
+          const elapsed = Number(process.hrtime.bigint() - t0) / 1e9;
+          if (queuedS === null && !t.scanning) {
+            queuedS = elapsed;
+            console.log(`all ${String(t.filesTotal)} files queued after ${queuedS.toFixed(2)} s (${String(t.filesDone)} already sent); RSS peak so far ${(peak / MB).toFixed(0)} MB`);
+            if (UNTIL === 'queued') return void (off(), resolve());
+          }
+          if (t.state === 'done') {
+            console.log(`done: ${String(t.filesDone)} files in ${elapsed.toFixed(1)} s = ${(t.filesDone / elapsed).toFixed(0)} files/s`);
+            off();
+            resolve();
+          }
+        });
+      });
+      const rowsStart = process.hrtime.bigint();
+      const page = h.engine.rows({ offset: 50_000, limit: 200, search: 'clip-09' });
+      const rowsMs = Number(process.hrtime.bigint() - rowsStart) / 1e6;
+      console.log(`transfers:rows (offset 50,000, search) over ${String(page.total)} matches: ${rowsMs.toFixed(1)} ms`);
+      console.log('');
+      console.log(`first request on the wire: ${(firstByteS ?? NaN).toFixed(2)} s after start (${firstByteS !== null && firstByteS <= 2 ? 'meets' : 'MISSES'} the goal of ≤ 2 s)`);
+      const mem = process.memoryUsage();
+      console.log(`at the end: RSS ${(mem.rss / MB).toFixed(0)} MB, heap used ${(mem.heapUsed / MB).toFixed(0)} MB, external ${(mem.external / MB).toFixed(0)} MB, array buffers ${(mem.arrayBuffers / MB).toFixed(0)} MB`);
+      console.log(`core RSS peak: ${(peak / MB).toFixed(0)} MB (${peak < 500 * MB ? 'meets' : 'MISSES'} the goal of < 500 MB)`);
+      if (queuedS !== null) console.log(`queueing cost: ${(queuedS / walkS).toFixed(2)} × the walk alone`);
+    } finally {
+      clearInterval(sampler);
+      await h.close();
+    }
+  } finally {
+    await service.kill();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

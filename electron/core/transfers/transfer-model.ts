@@ -1,0 +1,197 @@
+import type { Instructions } from '../../../shared/api/instructions';
+import type { BatchState, TransferFileState, TransferSettings } from '../../../shared/ipc/transfer-models';
+import type { AppError } from '../../../shared/result';
+import type { AssemblyLimits, BatcherState, BatchingSettings } from './batching';
+
+/**
+ * The engine's state: plain records in maps. `transfer-state.ts` changes it (no I/O, time comes in with
+ * the events); `transfer-engine.ts` runs the commands it answers with.
+ */
+
+export type UploadMethod = 'tus' | 'multipart';
+
+export interface FileRec {
+  id: string;
+  transferId: string;
+  batchId: string | null;
+  path: string;
+  relativePath: string;
+  name: string;
+  size: number;
+  mime: string | null;
+  mtimeMs: number;
+  state: TransferFileState;
+  /** Bytes the server confirmed (tus offset), or all of them once delivered. */
+  bytesSent: number;
+  method: UploadMethod | null;
+  attempts: number;
+  error: string | null;
+  note: string | null;
+  /** The tus upload of the current Assembly, so a resume continues from the server's offset. */
+  uploadUrl: string | null;
+  /** md5 computed while the bytes were read for upload. */
+  md5: string | null;
+  /** Not before this time (backoff after an error). */
+  retryAt: number | null;
+  /** Same path and size as a verified upload of earlier: its content is compared when its turn comes. */
+  unchangedCandidate: boolean;
+  /** The md5 the service recorded for this file's upload, once a status listed it. */
+  serviceMd5: string | null;
+  /** Times the file was sent again after a checksum mismatch. */
+  resends: number;
+}
+
+export interface BatchRec {
+  id: string;
+  transferId: string;
+  seq: number;
+  label: string;
+  state: BatchState;
+  /** Every file placed in this batch (a canceled or unreadable one stays listed, left out of the Assembly). */
+  fileIds: string[];
+  /** No file joins any more (the batcher closed it): its Assembly may be created. */
+  sealed: boolean;
+  /** Bumps each time the batch's Assembly is created again; part of the marker in its `fields`. */
+  generation: number;
+  /** A create request of this generation may have reached the service: look for its marker before sending again. */
+  ambiguous: boolean;
+  runId: string | null;
+  assemblyId: string | null;
+  assemblyUrl: string | null;
+  tusUrl: string | null;
+  /** The files the current Assembly was created for: it waits for exactly these. */
+  assemblyFiles: string[];
+  attempts: number;
+  retryAt: number | null;
+  error: AppError | null;
+  userPaused: boolean;
+  /** The Assembly ended (its last status is terminal). */
+  assemblyDone: boolean;
+}
+
+export interface TransferRec {
+  id: string;
+  workspaceId: string;
+  createdAt: string;
+  label: string;
+  instructions: Instructions;
+  limits: AssemblyLimits;
+  /** The batching settings when it started (a later change applies to later transfers). */
+  batching: BatchingSettings;
+  /** This transfer's own multipart threshold (`runs:start` sends every file by tus, as before); null = the setting. */
+  multipartMaxFileBytes: number | null;
+  /** A run opened before the first batch's Assembly exists (`runs:start`): that batch attaches to it. */
+  runId: string | null;
+  scanning: boolean;
+  userPaused: boolean;
+  canceled: boolean;
+  batcher: BatcherState;
+  /** Files placed so far (ids are `<transferId>:<n>`). */
+  nextFile: number;
+}
+
+export interface EngineState {
+  files: Map<string, FileRec>;
+  batches: Map<string, BatchRec>;
+  transfers: Map<string, TransferRec>;
+  settings: TransferSettings;
+  /** The whole queue paused by the user. */
+  paused: boolean;
+  /** The service asked to wait (413 RATE_LIMIT_REACHED) until then. */
+  gateUntil: number | null;
+  /** Requests allowed at once now: the setting, halved on 429 / network errors, probed back up. */
+  effective: number;
+  /** Successes since the last change of `effective`. */
+  okStreak: number;
+  /** Requests in flight: `c:<batchId>` (an Assembly being created) and `f:<fileId>` (a tus upload). */
+  inFlight: Set<string>;
+}
+
+/** What the engine must do; the results come back as events. */
+export type Command =
+  | { kind: 'create-batch'; batchId: string; generation: number; multipart: string[]; tus: string[]; lookFirst: boolean }
+  | { kind: 'upload-tus'; fileId: string; batchId: string }
+  | { kind: 'abort-file'; fileId: string }
+  | { kind: 'abort-create'; batchId: string }
+  | { kind: 'cancel-assembly'; batchId: string; assemblyUrl: string; runId: string | null }
+  | { kind: 'remember-verified'; fileId: string }
+  /** md5 of a file the service shows delivered whole, though the app stopped before it learned so. */
+  | { kind: 'hash-file'; fileId: string };
+
+/** How an error should be handled. */
+export type FailureKind =
+  /** 413 RATE_LIMIT_REACHED: everything waits `retryInMs`; not the file's fault. */
+  | 'rate-limit'
+  /** 429, network errors, 5xx, a stall: back off and retry; the engine runs fewer requests for a while. */
+  | 'transient'
+  /** The request itself is refused (4xx): retrying will not help until the user changes something. */
+  | 'fatal';
+
+export interface Excluded {
+  fileId: string;
+  state: 'failed' | 'skipped';
+  reason: string;
+}
+
+export interface ServiceCheck {
+  fileId: string;
+  /** md5 the service recorded for this upload (null when it gave none). */
+  serviceMd5: string | null;
+  /** The status lists the upload as received whole. */
+  delivered: boolean;
+}
+
+export type EngineEvent =
+  | { kind: 'transfer-started'; transfer: Omit<TransferRec, 'batcher' | 'nextFile' | 'scanning' | 'userPaused' | 'canceled'> }
+  | { kind: 'files-added'; transferId: string; files: Array<Pick<FileRec, 'path' | 'relativePath' | 'name' | 'size' | 'mime' | 'mtimeMs'> & { unchangedCandidate?: boolean }> }
+  | { kind: 'scan-ended'; transferId: string }
+  | { kind: 'tick' }
+  | {
+      kind: 'batch-created';
+      batchId: string;
+      generation: number;
+      assemblyId: string;
+      assemblyUrl: string;
+      tusUrl: string | null;
+      runId: string | null;
+      /** Files left out before the request (unreadable, unchanged). */
+      excluded: Excluded[];
+      /** Files announced for tus (`tus_num_expected_upload_files`). */
+      tus: string[];
+      /** Multipart files delivered in the request, with their md5 (computed while streaming) and the service's. */
+      delivered: Array<{ fileId: string; md5: string; serviceMd5: string | null }>;
+      /** The Assembly already ended (nothing to wait for, or it failed at once). */
+      terminal: boolean;
+      error: AppError | null;
+    }
+  | { kind: 'batch-create-failed'; batchId: string; generation: number; error: AppError; failure: FailureKind; retryInMs?: number; ambiguous: boolean; excluded: Excluded[] }
+  | { kind: 'file-progress'; fileId: string; bytes: number }
+  | { kind: 'tus-url'; fileId: string; url: string }
+  | { kind: 'file-uploaded'; fileId: string; md5: string }
+  | { kind: 'file-failed'; fileId: string; error: string; failure: FailureKind; retryInMs?: number }
+  | { kind: 'file-hashed'; fileId: string; md5: string }
+  | { kind: 'assembly-status'; batchId: string; checks: ServiceCheck[]; terminal: boolean; error: AppError | null }
+  | { kind: 'settings'; settings: TransferSettings };
+
+export const DONE_FILE_STATES: ReadonlySet<TransferFileState> = new Set(['uploaded', 'verified', 'skipped']);
+/** States in which a file takes no more part in its batch's current Assembly. */
+export const OUT_FILE_STATES: ReadonlySet<TransferFileState> = new Set(['canceled', 'skipped']);
+export const TERMINAL_BATCH_STATES: ReadonlySet<BatchState> = new Set(['completed', 'failed', 'canceled']);
+
+/** Retries of one file (or one batch's create) before it is marked failed for the user to retry. */
+export const MAX_ATTEMPTS = 8;
+/** Checksum mismatches of one file before it is failed rather than sent again. */
+export const MAX_RESENDS = 3;
+
+/** 0.5 s doubling to 30 s, by attempt number (1-based). */
+export const backoffMs = (attempt: number): number => Math.min(30_000, 500 * 2 ** Math.max(0, attempt - 1));
+
+export const fileIdOf = (transferId: string, n: number): string => `${transferId}:${n}`;
+export const batchIdOf = (transferId: string, seq: number): string => `${transferId}:b${seq}`;
+/** The value put in the Assembly's `fields.assemblyline_batch`: found again after a lost response. */
+export const markerOf = (batchId: string, generation: number): string => `alb-${batchId}-g${generation}`;
+export const MARKER_FIELD = 'assemblyline_batch';
+
+export function emptyState(settings: TransferSettings): EngineState {
+  return { files: new Map(), batches: new Map(), transfers: new Map(), settings, paused: false, gateUntil: null, effective: settings.concurrency, okStreak: 0, inFlight: new Set() };
+}

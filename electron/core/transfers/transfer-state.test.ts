@@ -1,0 +1,248 @@
+// The queue's transitions without I/O: events in, commands and states out.
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TRANSFER_SETTINGS, type TransferSettings } from '../../../shared/ipc/transfer-models';
+import { emptyState, type Command, type EngineEvent, type EngineState } from './transfer-model';
+import { control } from './transfer-controls';
+import { nextWake, pump, reduce, restored } from './transfer-state';
+
+const T = 't1';
+const KiB = 1024;
+
+function queue(settings: Partial<TransferSettings> = {}, sizes: number[] = [10 * KiB, 10 * KiB, 50 * 1024 * KiB], mode: 'per-drop' | 'every-n' = 'per-drop', maxFiles = 1000): EngineState {
+  const s = emptyState({ ...DEFAULT_TRANSFER_SETTINGS, ...settings });
+  reduce(s, { kind: 'transfer-started', transfer: { id: T, workspaceId: 'w', createdAt: '', label: 'Drop', instructions: { steps: {} }, limits: { maxNumberOfFiles: null, maxSize: null }, batching: { mode, batchMaxFiles: maxFiles, batchMaxBytes: 1e15 }, multipartMaxFileBytes: null, runId: null } }, 0);
+  reduce(s, { kind: 'files-added', transferId: T, files: sizes.map((size, i) => ({ path: `/in/${i}`, relativePath: `d/${i}.bin`, name: `${i}.bin`, size, mime: null, mtimeMs: 0 })) }, 0);
+  return s;
+}
+const file = (s: EngineState, n: number) => s.files.get(`${T}:${n}`)!;
+const batch = (s: EngineState, seq = 0) => s.batches.get(`${T}:b${seq}`)!;
+const kinds = (commands: Command[]) => commands.map((c) => c.kind);
+
+/** Create batch 0's Assembly as the service would answer: multipart files delivered with matching md5. */
+function created(s: EngineState, now = 0, extra: Partial<Extract<EngineEvent, { kind: 'batch-created' }>> = {}) {
+  const create = pump(s, now).commands.find((c) => c.kind === 'create-batch') as Extract<Command, { kind: 'create-batch' }>;
+  return {
+    create,
+    step: reduce(s, { kind: 'batch-created', batchId: create.batchId, generation: create.generation, assemblyId: 'a1', assemblyUrl: 'http://svc/assemblies/a1', tusUrl: 'http://svc/resumable/files/', runId: 'r1', excluded: [], tus: create.tus, delivered: create.multipart.map((id) => ({ fileId: id, md5: 'm', serviceMd5: 'm' })), terminal: false, error: null, ...extra }, now),
+  };
+}
+
+describe('batching and starting', () => {
+  it('creates nothing until a batch is closed, then one create request carrying the small files, the big one for tus', () => {
+    const s = queue();
+    expect(pump(s, 0).commands).toEqual([]); // per-drop: open until the walk ends
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    const { create } = created(s);
+    expect(create).toMatchObject({ multipart: [`${T}:0`, `${T}:1`], tus: [`${T}:2`], lookFirst: false });
+    expect([file(s, 0).state, file(s, 0).method]).toEqual(['verified', 'multipart']);
+    expect(batch(s).state).toBe('uploading');
+    expect(kinds(pump(s, 0).commands)).toEqual(['upload-tus']);
+    expect(file(s, 2).state).toBe('uploading');
+  });
+
+  it('closes every-n batches as they fill, so the first leaves while files still arrive', () => {
+    const s = queue({}, [1, 1, 1, 1, 1], 'every-n', 2);
+    expect([...s.batches.values()].map((b) => [b.label, b.sealed, b.fileIds.length])).toEqual([
+      ['Files 1–2', true, 2],
+      ['Files 3–4', true, 2],
+      ['Files 5–…', false, 1],
+    ]);
+    expect(kinds(pump(s, 0).commands)).toEqual(['create-batch', 'create-batch']);
+  });
+
+  it('never runs more requests than allowed, and multipart:0 sends every file by tus', () => {
+    const s = queue({ concurrency: 2, multipartMaxFileBytes: 0 }, [5, 5, 5, 5, 5]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    const { create } = created(s);
+    expect(create.multipart).toEqual([]);
+    expect(kinds(pump(s, 0).commands)).toEqual(['upload-tus', 'upload-tus']);
+    expect(pump(s, 0).commands).toEqual([]);
+    reduce(s, { kind: 'file-uploaded', fileId: `${T}:0`, md5: 'x' }, 0);
+    expect(kinds(pump(s, 0).commands)).toEqual(['upload-tus']);
+  });
+});
+
+describe('pacing', () => {
+  it('413 RATE_LIMIT_REACHED gates everything for retryIn, then goes on; the file is not counted as an attempt', () => {
+    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    created(s);
+    pump(s, 0);
+    reduce(s, { kind: 'file-failed', fileId: `${T}:0`, error: '413', failure: 'rate-limit', retryInMs: 2_000 }, 100);
+    expect(file(s, 0)).toMatchObject({ state: 'queued', attempts: 0 });
+    expect(s.gateUntil).toBe(2_100);
+    expect(pump(s, 1_000).commands).toEqual([]);
+    expect(nextWake(s, 1_000)).toBe(2_100);
+    expect(kinds(pump(s, 2_100).commands)).toEqual(['upload-tus']);
+    expect(s.gateUntil).toBeNull();
+  });
+
+  it('429 and network errors halve the requests allowed, back off the file, then probe back up one at a time', () => {
+    const s = queue({ concurrency: 8, multipartMaxFileBytes: 0 }, Array.from({ length: 30 }, () => 5));
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    created(s);
+    pump(s, 0);
+    reduce(s, { kind: 'file-failed', fileId: `${T}:0`, error: 'HTTP 429', failure: 'transient' }, 0);
+    expect(s.effective).toBe(4);
+    expect(file(s, 0)).toMatchObject({ state: 'queued', attempts: 1, retryAt: 500 });
+    reduce(s, { kind: 'file-failed', fileId: `${T}:1`, error: 'reset', failure: 'transient' }, 0);
+    expect(s.effective).toBe(2);
+    // Two successes in a row at 2 allowed → 3; then three more → 4.
+    for (const n of [2, 3]) reduce(s, { kind: 'file-uploaded', fileId: `${T}:${n}`, md5: 'x' }, 0);
+    expect(s.effective).toBe(3);
+    for (const n of [4, 5, 6]) reduce(s, { kind: 'file-uploaded', fileId: `${T}:${n}`, md5: 'x' }, 0);
+    expect(s.effective).toBe(4);
+  });
+
+  it('fails a file for the user after the last attempt, keeping its batch waiting', () => {
+    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    created(s);
+    pump(s, 0);
+    reduce(s, { kind: 'file-uploaded', fileId: `${T}:1`, md5: 'x' }, 0);
+    let now = 0;
+    for (let i = 0; i < 8; i++) {
+      now += 60_000;
+      pump(s, now);
+      reduce(s, { kind: 'file-failed', fileId: `${T}:0`, error: 'stalled', failure: 'transient' }, now);
+    }
+    expect(file(s, 0).state).toBe('failed');
+    expect(file(s, 0).error).toMatch(/after 8 attempts/);
+    expect(batch(s).state).toBe('uploading');
+  });
+
+  it('a lost answer to a create marks the batch so the next attempt looks for its marker first', () => {
+    const s = queue();
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    const create = pump(s, 0).commands[0] as Extract<Command, { kind: 'create-batch' }>;
+    reduce(s, { kind: 'batch-create-failed', batchId: create.batchId, generation: 0, error: { code: 'NETWORK_ERROR', message: 'reset' }, failure: 'transient', ambiguous: true, excluded: [] }, 0);
+    expect(file(s, 0).state).toBe('queued');
+    expect(pump(s, 0).commands).toEqual([]); // backing off
+    expect(pump(s, 10_000).commands[0]).toMatchObject({ kind: 'create-batch', lookFirst: true });
+  });
+});
+
+describe('checksums', () => {
+  it('a mismatch cancels the Assembly and sends the batch again, saying so on the row; a match verifies', () => {
+    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    created(s);
+    pump(s, 0);
+    reduce(s, { kind: 'tus-url', fileId: `${T}:0`, url: 'http://svc/resumable/files/u0' }, 0);
+    reduce(s, { kind: 'file-uploaded', fileId: `${T}:0`, md5: 'good' }, 0);
+    reduce(s, { kind: 'file-uploaded', fileId: `${T}:1`, md5: 'fine' }, 0);
+    expect(batch(s).state).toBe('processing');
+    const step = reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [{ fileId: `${T}:1`, serviceMd5: 'fine', delivered: true }, { fileId: `${T}:0`, serviceMd5: 'bad', delivered: true }], terminal: false, error: null }, 0);
+    expect(kinds(step.commands)).toEqual(['remember-verified', 'cancel-assembly']);
+    expect(batch(s)).toMatchObject({ state: 'queued', generation: 1, assemblyUrl: null });
+    expect(file(s, 0)).toMatchObject({ state: 'queued', bytesSent: 0, uploadUrl: null });
+    expect(file(s, 0).note).toMatch(/checksum did not match/);
+    expect(file(s, 1).note).toMatch(/another file/);
+    // The second Assembly: both match.
+    created(s);
+    pump(s, 0);
+    for (const n of [0, 1]) reduce(s, { kind: 'file-uploaded', fileId: `${T}:${n}`, md5: n === 0 ? 'good' : 'fine' }, 0);
+    reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [{ fileId: `${T}:0`, serviceMd5: 'good', delivered: true }, { fileId: `${T}:1`, serviceMd5: 'fine', delivered: true }], terminal: true, error: null }, 0);
+    expect([file(s, 0).state, file(s, 1).state, batch(s).state]).toEqual(['verified', 'verified', 'completed']);
+  });
+
+  it('trusts the service for an upload it received whole after a restart, and hashes the file to verify it', () => {
+    const s = queue({ multipartMaxFileBytes: 0 }, [5]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    created(s);
+    pump(s, 0);
+    reduce(s, { kind: 'tus-url', fileId: `${T}:0`, url: 'http://svc/resumable/files/u0' }, 0);
+    restored(s);
+    expect(file(s, 0).state).toBe('queued');
+    const step = reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [{ fileId: `${T}:0`, serviceMd5: 'h', delivered: true }], terminal: true, error: null }, 0);
+    expect(kinds(step.commands)).toEqual(['hash-file']);
+    expect(batch(s).state).toBe('completed');
+    reduce(s, { kind: 'file-hashed', fileId: `${T}:0`, md5: 'h' }, 0);
+    expect(file(s, 0).state).toBe('verified');
+  });
+});
+
+describe('controls', () => {
+  it('pause stops a tus upload (abort) and resume queues it again; pause all holds everything', () => {
+    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    created(s);
+    pump(s, 0);
+    const paused = control(s, 'pause', { kind: 'files', ids: [`${T}:0`] }, 0);
+    expect([paused.affected, kinds(paused.commands)]).toEqual([1, ['abort-file']]);
+    expect(file(s, 0).state).toBe('paused');
+    expect(pump(s, 0).commands).toEqual([]);
+    expect(control(s, 'resume', { kind: 'files', ids: [`${T}:0`] }, 0).affected).toBe(1);
+    control(s, 'pause', { kind: 'all' }, 0);
+    expect(pump(s, 0).commands).toEqual([]);
+    expect(file(s, 1).state).toBe('paused');
+    control(s, 'resume', { kind: 'all' }, 0);
+    expect(kinds(pump(s, 0).commands)).toEqual(['upload-tus', 'upload-tus']);
+  });
+
+  it('canceling a file its Assembly waits for creates the batch again without it', () => {
+    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5, 5]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    created(s);
+    pump(s, 0);
+    reduce(s, { kind: 'file-uploaded', fileId: `${T}:0`, md5: 'x' }, 0);
+    const step = control(s, 'cancel', { kind: 'files', ids: [`${T}:2`] }, 0);
+    expect(kinds(step.commands)).toEqual(['abort-file', 'cancel-assembly', 'abort-file']);
+    expect(batch(s)).toMatchObject({ state: 'queued', generation: 1 });
+    expect([file(s, 0).state, file(s, 1).state, file(s, 2).state]).toEqual(['queued', 'queued', 'canceled']);
+    const again = pump(s, 0).commands[0] as Extract<Command, { kind: 'create-batch' }>;
+    expect(again.tus).toEqual([`${T}:0`, `${T}:1`]);
+  });
+
+  it('"send without the failed files" (cancel the failed ones) re-creates the batch; retry of a canceled file makes a batch of its own', () => {
+    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    created(s);
+    pump(s, 0);
+    reduce(s, { kind: 'file-failed', fileId: `${T}:1`, error: 'HTTP 400', failure: 'fatal' }, 0);
+    reduce(s, { kind: 'file-uploaded', fileId: `${T}:0`, md5: 'x' }, 0);
+    expect(batch(s).state).toBe('uploading'); // waits for the failed one
+    control(s, 'cancel', { kind: 'files', ids: [`${T}:1`] }, 0);
+    expect(batch(s).state).toBe('queued');
+    const retried = control(s, 'retry', { kind: 'files', ids: [`${T}:1`] }, 0);
+    expect(retried.affected).toBe(1);
+    // The batch was not created again yet: the file simply goes with it.
+    expect(file(s, 1).batchId).toBe(batch(s).id);
+  });
+
+  it('cancel of a batch cancels its Assembly; retry of the batch sends it again', () => {
+    const s = queue({ multipartMaxFileBytes: 0 }, [5]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    created(s);
+    const step = control(s, 'cancel', { kind: 'batch', id: batch(s).id }, 0);
+    expect(kinds(step.commands)).toEqual(['cancel-assembly']);
+    expect([batch(s).state, file(s, 0).state]).toEqual(['canceled', 'canceled']);
+    control(s, 'retry', { kind: 'batch', id: batch(s).id }, 0);
+    expect([batch(s).state, file(s, 0).state, batch(s).generation]).toEqual(['queued', 'queued', 1]);
+    expect(kinds(pump(s, 0).commands)).toEqual(['create-batch']);
+  });
+
+  it('a changed concurrency applies at once', () => {
+    const s = queue({ concurrency: 4 });
+    reduce(s, { kind: 'settings', settings: { ...s.settings, concurrency: 1 } }, 0);
+    expect(s.effective).toBe(1);
+    reduce(s, { kind: 'settings', settings: { ...s.settings, concurrency: 6 } }, 0);
+    expect(s.effective).toBe(6);
+  });
+});
+
+describe('restore', () => {
+  it('a create that was on the wire is looked for by its marker; uploads resume from their stored URL', () => {
+    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5], 'every-n', 1);
+    const creates = pump(s, 0).commands as Array<Extract<Command, { kind: 'create-batch' }>>;
+    expect(creates.map((c) => c.batchId)).toEqual([batch(s, 0).id, batch(s, 1).id]);
+    reduce(s, { kind: 'batch-created', batchId: batch(s, 1).id, generation: 0, assemblyId: 'a', assemblyUrl: 'http://svc/assemblies/a', tusUrl: 'http://svc/resumable/files/', runId: null, excluded: [], tus: [`${T}:1`], delivered: [], terminal: false, error: null }, 0);
+    pump(s, 0);
+    reduce(s, { kind: 'tus-url', fileId: `${T}:1`, url: 'http://svc/resumable/files/u1' }, 0);
+    restored(s);
+    expect(batch(s, 0)).toMatchObject({ state: 'queued', ambiguous: true });
+    expect(file(s, 1)).toMatchObject({ state: 'queued', uploadUrl: 'http://svc/resumable/files/u1' });
+    const commands = pump(s, 0).commands;
+    expect(commands.map((x) => [x.kind, 'lookFirst' in x ? x.lookFirst : null])).toEqual([['upload-tus', null], ['create-batch', true]]);
+  });
+});
