@@ -13,7 +13,6 @@ import { pruneStaging, removeFinishedBatches } from './files/staging-janitor';
 import { createHandlers } from './handlers/index';
 import type { DraftPorts } from './handlers/draft-handlers';
 import { createDraft, type Draft } from './drafts/draft';
-import { DEFAULT_TRANSFER_SETTINGS } from '../../shared/ipc/transfer-models';
 import type { Handlers } from './ipc/handlers';
 import type { DesktopPort } from './ports/desktop';
 import type { SecretStore } from './ports/secret-store';
