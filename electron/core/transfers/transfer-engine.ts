@@ -38,7 +38,7 @@ export interface TransferEngineDeps {
   dataDir: string;
   events: CoreEvents;
   clientFor(workspaceId: string | undefined): Result<{ workspaceId: string; api: ApiClient }>;
-  runs: Pick<RunManager, 'open' | 'attach' | 'fail' | 'adopt' | 'setUploadTotals' | 'updateFiles' | 'onCancel' | 'cancel' | 'get'>;
+  runs: Pick<RunManager, 'open' | 'attach' | 'fail' | 'adopt' | 'setUploadTotals' | 'updateFiles' | 'onCancel' | 'onStatus' | 'cancel' | 'get'>;
   clock?: Clock;
   /** tus tuning: bytes per PATCH (16 MiB: a kill costs at most that much), and the stall timeout. */
   tus?: { chunkSize?: number; stallMs?: number };
@@ -442,11 +442,10 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     if (b) mirrorRunFiles(b.fileIds);
   });
 
-  const offEvents = deps.events.on((name, payload) => {
-    if (name !== 'run:updated') return;
-    const r = payload as Run;
-    const batchId = runToBatch.get(r.runId);
-    if (batchId && r.status) onStatus(batchId, r.status);
+  deps.runs.onStatus((runId, status) => {
+    if (closing) return;
+    const batchId = runToBatch.get(runId);
+    if (batchId) onStatus(batchId, status);
   });
 
   // ---- intake -------------------------------------------------------------------------------------
@@ -636,7 +635,6 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     async close() {
       if (closing) return;
       closing = true;
-      offEvents();
       for (const timer of [wakeTimer, announceTimer]) if (timer !== null) clock.clearTimeout(timer);
       for (const r of tusRuns.values()) r.abort();
       tusRuns.clear();
