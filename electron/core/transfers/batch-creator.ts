@@ -97,15 +97,21 @@ export function serviceMd5ByUploadId(status: AssemblyStatus): Map<string, string
 }
 export { uploadIdOf };
 
-/** Look for an Assembly carrying the batch's marker (a create whose answer was lost). */
+/**
+ * Look for an Assembly carrying the batch's marker (a create whose answer was lost). A request cut off
+ * mid-body also leaves one, in REQUEST_ABORTED with none of the files: that is not the batch's Assembly.
+ */
 async function findByMarker(api: ApiClient, marker: string): Promise<Result<AssemblyStatus | null>> {
   const list = await api.request('GET', '/assemblies', { keywords: [marker], pagesize: 5, type: 'all' });
   if (!list.ok) return list;
   const items = Array.isArray(list.value.items) ? (list.value.items as Array<{ id?: unknown }>) : [];
-  const id = items.find((i) => typeof i.id === 'string')?.id as string | undefined;
-  if (!id) return { ok: true, value: null };
-  const status = await api.getAssembly(`${api.endpoint}/assemblies/${encodeURIComponent(id)}`);
-  return status.ok ? { ok: true, value: status.value } : status;
+  for (const item of items) {
+    if (typeof item.id !== 'string') continue;
+    const status = await api.getAssembly(`${api.endpoint}/assemblies/${encodeURIComponent(item.id)}`);
+    if (!status.ok) return status;
+    if (status.value.ok !== 'REQUEST_ABORTED') return { ok: true, value: status.value };
+  }
+  return { ok: true, value: null };
 }
 
 export function classifyApiError(error: AppError): { failure: FailureKind; retryInMs?: number; ambiguous: boolean } {
