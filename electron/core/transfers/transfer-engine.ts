@@ -76,6 +76,8 @@ export interface TransferEngine {
   settings(): TransferSettings;
   /** A verified upload from this path with this size is in the ledger (a skipUnchanged candidate for the plan). */
   uploadedBefore(path: string, size: number): boolean;
+  /** Paths the queue may still read (not verified, skipped or canceled): the browser host's staged copies must stay. */
+  pathsInUse(): string[];
   saveSettings(change: Partial<TransferSettings>): Result<TransferSettings>;
   batchesOf(transferId: string): TransferBatch[];
   /** Resolves when every batch of the transfer ended (completed, failed or canceled) and its walk is over. */
@@ -597,6 +599,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     },
     settings: () => state.settings,
     uploadedBefore: (path, size) => store.ledgerGet(path)?.size === size,
+    pathsInUse: () => [...state.files.values()].filter((f) => f.state !== 'verified' && f.state !== 'skipped' && f.state !== 'canceled').map((f) => f.path),
     saveSettings(change) {
       const parsed = transferSettingsSchema.safeParse({ ...state.settings, ...change, skip: { ...state.settings.skip, ...change.skip } });
       if (!parsed.success) return err(AppErrorCode.invalidRequest, parsed.error.issues[0]?.message ?? 'Invalid settings.');
