@@ -5,6 +5,7 @@ import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import { isAssemblyBusy } from '../../../shared/api/codes';
 import type { Instructions } from '../../../shared/api/instructions';
 import type { FileUploadState, LocalFile, Run } from '../../../shared/ipc/models';
+import type { RunUpdate } from '../../../shared/ipc/run-update';
 import {
   transferSettingsSchema,
   type Transfer,
@@ -444,9 +445,14 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
 
   const offEvents = deps.events.on((name, payload) => {
     if (name !== 'run:updated') return;
-    const r = payload as Run;
-    const batchId = runToBatch.get(r.runId);
-    if (batchId && r.status) onStatus(batchId, r.status);
+    // The event is a RunUpdate: after the first one its status has no uploads or results (they travel as a
+    // delta), and the checksums are in the uploads. Read the whole status from the run manager then.
+    const { run, delta } = payload as RunUpdate;
+    const batchId = runToBatch.get(run.runId);
+    if (!batchId || !run.status) return;
+    if (delta === null) return onStatus(batchId, run.status);
+    const whole = deps.runs.get(run.runId);
+    if (whole.ok && whole.value.status) onStatus(batchId, whole.value.status);
   });
 
   // ---- intake -------------------------------------------------------------------------------------
