@@ -154,6 +154,7 @@ export const transferBatchSchema = z.object({
   transferId: z.string(),
   /** `photos/2024`, or `Files 1–1,000`. */
   label: z.string(),
+  /** Its number in the transfer, from 1 ("Assembly 1"). */
   seq: z.number().int(),
   state: batchStateSchema,
   /** The run that follows its Assembly (Activity, the run view), once created. */

@@ -48,7 +48,8 @@ export function toBatch(b: BatchRec, s: EngineState): TransferBatch {
     id: b.id,
     transferId: b.transferId,
     label: b.label,
-    seq: b.seq,
+    // People count Assemblies from 1 (the queue's own seq starts at 0).
+    seq: b.seq + 1,
     state: batchState(b, s),
     runId: b.runId,
     assemblyId: b.assemblyId,
