@@ -105,7 +105,7 @@ export const RowLine = memo(({ row, line, selected, focused, onControl }: RowLin
           {name}
         </span>
         {detail ? (
-          <span className={`tx-detail ${row.error ? 'tone-danger' : 'muted'}`} data-testid={row.error ? 'transfer-error' : 'transfer-note'}>
+          <span className={`tx-detail ${row.error ? 'tone-danger' : 'muted'}`} data-testid={row.error ? 'transfer-error' : 'transfer-note'} title={detail}>
             {detail}
           </span>
         ) : (
