@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/app';
+import { startAndOpenAssembly } from '../fixtures/transfers';
 import { generatePhotoFolder } from '../fixtures/images';
 import { screenshotPath } from '../fixtures/paths';
 
@@ -85,7 +86,7 @@ test('an admin creates a Template, finds it, runs it on a folder, edits it with 
   const { dir, images } = await generatePhotoFolder(workDir, 'photos');
   await ui.getByLabel('Choose folder').setInputFiles(dir);
   await expect(ui.getByTestId('file-row')).toHaveCount(images.length);
-  await ui.getByRole('button', { name: /^Start/ }).click();
+  await startAndOpenAssembly(ui, `Start · ${images.length} files`);
   await expect(ui.getByTestId('run-state')).toHaveText('Completed', { timeout: 120_000 });
   const cards = ui.getByTestId('result-card');
   await expect(cards).toHaveCount(images.length);
