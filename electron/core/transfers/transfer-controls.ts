@@ -54,11 +54,14 @@ function cancelFile(c: Ctx, f: FileRec): boolean {
   if (DONE_FILE_STATES.has(f.state) || f.state === 'canceled') return false;
   if (c.s.inFlight.delete(`f:${f.id}`)) c.out.commands.push({ kind: 'abort-file', fileId: f.id });
   const b = f.batchId ? c.s.batches.get(f.batchId) : undefined;
-  // A file inside a create request on the wire: that request is abandoned and the batch created again without it.
+  // A file inside a create request on the wire: that request is abandoned and the batch created again without
+  // it, under a new generation (a new marker). Looking for the old marker would adopt the abandoned Assembly,
+  // which carries the canceled file, and its late answer would then cancel the batch's own Assembly.
   if (b && f.state === 'uploading' && f.method === 'multipart' && c.s.inFlight.delete(`c:${b.id}`)) {
     c.out.commands.push({ kind: 'abort-create', batchId: b.id });
     b.state = 'queued';
-    b.ambiguous = true;
+    b.generation++;
+    b.ambiguous = false;
     for (const id of b.fileIds) {
       const other = c.s.files.get(id)!;
       if (other.state === 'uploading') other.state = 'queued';

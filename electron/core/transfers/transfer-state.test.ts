@@ -194,6 +194,24 @@ describe('controls', () => {
     expect(again.tus).toEqual([`${T}:0`, `${T}:1`]);
   });
 
+  it('canceling a file inside a create request on the wire abandons it: the late answer is canceled, the batch goes again without the file under a new marker', () => {
+    const s = queue({}, [5, 5]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    const first = pump(s, 0).commands[0] as Extract<Command, { kind: 'create-batch' }>;
+    expect(first.multipart).toEqual([`${T}:0`, `${T}:1`]);
+    expect(kinds(control(s, 'cancel', { kind: 'files', ids: [`${T}:1`] }, 0).commands)).toEqual(['abort-create']);
+    const again = pump(s, 0).commands[0] as Extract<Command, { kind: 'create-batch' }>;
+    // Not looked for by the old marker: that Assembly (if the service made it) carries the canceled file.
+    expect(again).toMatchObject({ generation: first.generation + 1, multipart: [`${T}:0`], lookFirst: false });
+    const answer = (generation: number, id: string) =>
+      reduce(s, { kind: 'batch-created', batchId: first.batchId, generation, assemblyId: id, assemblyUrl: `http://svc/assemblies/${id}`, tusUrl: null, runId: `r-${id}`, excluded: [], tus: [], delivered: [{ fileId: `${T}:0`, md5: 'm', serviceMd5: 'm' }], terminal: false, error: null }, 0);
+    expect(kinds(answer(again.generation, 'new').commands)).toEqual(['remember-verified']);
+    // The abandoned request's answer arrives late: its Assembly is canceled, the batch's own is kept.
+    expect(answer(first.generation, 'old').commands).toEqual([{ kind: 'cancel-assembly', batchId: first.batchId, assemblyUrl: 'http://svc/assemblies/old', runId: 'r-old' }]);
+    expect(batch(s)).toMatchObject({ assemblyId: 'new', runId: 'r-new' });
+    expect([file(s, 0).state, file(s, 1).state]).toEqual(['verified', 'canceled']);
+  });
+
   it('"send without the failed files" (cancel the failed ones) re-creates the batch; retry of a canceled file makes a batch of its own', () => {
     const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
     reduce(s, { kind: 'scan-ended', transferId: T }, 0);
