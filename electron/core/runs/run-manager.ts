@@ -57,6 +57,8 @@ export interface RunManager {
   updateFiles(runId: string, files: ReadonlyArray<{ fileId: string; state: FileUploadState; bytesUploaded: number; error?: string }>): void;
   /** Who stops a run's uploads when it is canceled (the transfer engine). */
   onCancel(hook: (runId: string) => void): void;
+  /** Every status a run takes, whole (the transfer engine verifies checksums against it; run:updated carries deltas). */
+  onStatus(hook: (runId: string, status: AssemblyStatus) => void): void;
   list(): Run[];
   get(runId: string): Result<Run>;
   cancel(runId: string): Promise<Result<Run>>;
@@ -108,6 +110,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   // run:updated carries a status whole once, then only what was appended to it.
   const updates = createRunUpdates();
   let cancelHook: ((runId: string) => void) | null = null;
+  let statusHook: ((runId: string, status: AssemblyStatus) => void) | null = null;
   let closing = false;
   let storeClosed = false;
   // Persistence must never break a run: a late callback after close, or a full disk, only loses history.
@@ -131,7 +134,9 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     persist((store) =>
       store.updateRun(run.runId, { state: run.state, error: run.error, assemblyId: run.assemblyId, status: run.status, finished: active.finished }),
     );
-    deps.events.emit('run:updated', updates.next(snapshot(active)));
+    // File rows never travel in run:updated (run:progress has them): not built here.
+    deps.events.emit('run:updated', updates.next({ ...active.run, totals: active.uploadTotals ?? active.coalescer.totals(), files: [] }));
+    if (run.status) statusHook?.(run.runId, run.status);
   }
 
   function makeActive(run: Run, api: ApiClient | null, files: LocalFile[], coalescerFiles: CoalescerFile[]): ActiveRun {
@@ -355,6 +360,9 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
         return;
       }
       for (const f of files) active.coalescer.update(f.fileId, f.error === undefined ? { state: f.state, bytesUploaded: f.bytesUploaded } : { state: f.state, bytesUploaded: f.bytesUploaded, error: f.error });
+    },
+    onStatus(hook) {
+      statusHook = hook;
     },
     onCancel(hook) {
       cancelHook = hook;

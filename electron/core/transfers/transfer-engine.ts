@@ -5,7 +5,6 @@ import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import { isAssemblyBusy } from '../../../shared/api/codes';
 import type { Instructions } from '../../../shared/api/instructions';
 import type { FileUploadState, LocalFile, Run } from '../../../shared/ipc/models';
-import type { RunUpdate } from '../../../shared/ipc/run-update';
 import {
   transferSettingsSchema,
   type Transfer,
@@ -39,7 +38,7 @@ export interface TransferEngineDeps {
   dataDir: string;
   events: CoreEvents;
   clientFor(workspaceId: string | undefined): Result<{ workspaceId: string; api: ApiClient }>;
-  runs: Pick<RunManager, 'open' | 'attach' | 'fail' | 'adopt' | 'setUploadTotals' | 'updateFiles' | 'onCancel' | 'cancel' | 'get'>;
+  runs: Pick<RunManager, 'open' | 'attach' | 'fail' | 'adopt' | 'setUploadTotals' | 'updateFiles' | 'onCancel' | 'onStatus' | 'cancel' | 'get'>;
   clock?: Clock;
   /** tus tuning: bytes per PATCH (16 MiB: a kill costs at most that much), and the stall timeout. */
   tus?: { chunkSize?: number; stallMs?: number };
@@ -443,16 +442,10 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     if (b) mirrorRunFiles(b.fileIds);
   });
 
-  const offEvents = deps.events.on((name, payload) => {
-    if (name !== 'run:updated') return;
-    // The event is a RunUpdate: after the first one its status has no uploads or results (they travel as a
-    // delta), and the checksums are in the uploads. Read the whole status from the run manager then.
-    const { run, delta } = payload as RunUpdate;
-    const batchId = runToBatch.get(run.runId);
-    if (!batchId || !run.status) return;
-    if (delta === null) return onStatus(batchId, run.status);
-    const whole = deps.runs.get(run.runId);
-    if (whole.ok && whole.value.status) onStatus(batchId, whole.value.status);
+  deps.runs.onStatus((runId, status) => {
+    if (closing) return;
+    const batchId = runToBatch.get(runId);
+    if (batchId) onStatus(batchId, status);
   });
 
   // ---- intake -------------------------------------------------------------------------------------
@@ -642,7 +635,6 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     async close() {
       if (closing) return;
       closing = true;
-      offEvents();
       for (const timer of [wakeTimer, announceTimer]) if (timer !== null) clock.clearTimeout(timer);
       for (const r of tusRuns.values()) r.abort();
       tusRuns.clear();
