@@ -194,6 +194,7 @@ export const transferTotalsSchema = z.object({
   filesFailed: z.number().int(),
   filesCanceled: z.number().int(),
   filesSkipped: z.number().int(),
+  /** Bytes of the files not canceled, and how many of them are sent. */
   bytesTotal: z.number(),
   bytesSent: z.number(),
   /** Bytes per second over a recent window; 0 before the first measurement. */

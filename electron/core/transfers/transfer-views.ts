@@ -104,8 +104,11 @@ export function totalsOf(s: EngineState, speedBps: number, etaSeconds: number | 
   };
   for (const f of s.files.values()) {
     totals.filesTotal++;
-    totals.bytesTotal += f.size;
-    totals.bytesSent += f.bytesSent;
+    // Bytes of what is meant to go: a canceled file's bytes would keep the bar short of 100 % at "Done".
+    if (f.state !== 'canceled') {
+      totals.bytesTotal += f.size;
+      totals.bytesSent += f.bytesSent;
+    }
     switch (f.state) {
       case 'queued':
       case 'paused':
