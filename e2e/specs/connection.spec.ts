@@ -26,7 +26,7 @@ test('the local service is killed mid-upload: the header says it restarts, and t
   const banner = ui.getByRole('alert', { name: 'Connection' });
   await expect(banner).toContainText('Local service restarting…');
   await expect(ui.getByTestId('connection-dot')).toHaveAttribute('aria-label', 'Local service not running');
-  await ui.screenshot({ path: screenshotPath('service-restarting.png') });
+  await ui.screenshot({ path: screenshotPath('service-restarting.png'), animations: 'disabled' });
   // Back on the same port: the banner goes, the dot is green, and the upload resumed to the end.
   await expect(banner).toHaveCount(0);
   await expect(ui.getByTestId('connection-dot')).toHaveAttribute('aria-label', 'Connected');
@@ -46,5 +46,5 @@ test('the app goes away: the page says it is disconnected instead of showing a g
   // What the user does next fails at once with a clear code rather than hanging.
   await ui.getByRole('button', { name: 'Activity' }).click();
   await expect(ui.getByText('HOST_DISCONNECTED').first()).toBeVisible();
-  await ui.screenshot({ path: screenshotPath('host-disconnected.png') });
+  await ui.screenshot({ path: screenshotPath('host-disconnected.png'), animations: 'disabled' });
 });

@@ -50,9 +50,9 @@ test('an admin stores SFTP credentials, exports a folder through a Template that
   await ui.getByRole('button', { name: 'Save credentials' }).click();
   await expect(row).toContainText('private_key set');
   await ui.emulateMedia({ colorScheme: 'light' });
-  await ui.screenshot({ path: screenshotPath('credentials.png') });
+  await ui.screenshot({ path: screenshotPath('credentials.png'), animations: 'disabled' });
   await ui.emulateMedia({ colorScheme: 'dark' });
-  await ui.screenshot({ path: screenshotPath('credentials-dark.png') });
+  await ui.screenshot({ path: screenshotPath('credentials-dark.png'), animations: 'disabled' });
   await ui.emulateMedia({ colorScheme: 'light' });
 
   // A Template whose storage step names the credentials.

@@ -50,7 +50,7 @@ test('an admin creates a Template, finds it, runs it on a folder, edits it with 
   await expect(ui.locator('.cm-lint-marker-error').first()).toBeVisible();
   await expect(save).toBeDisabled();
   await ui.emulateMedia({ colorScheme: 'light' });
-  await ui.screenshot({ path: screenshotPath('template-editor-error.png') });
+  await ui.screenshot({ path: screenshotPath('template-editor-error.png'), animations: 'disabled' });
 
   await setEditorText(ui, content(200));
   await expect(check).toContainText('Looks valid');
@@ -74,9 +74,9 @@ test('an admin creates a Template, finds it, runs it on a folder, edits it with 
   await ui.getByLabel('Show built-in').uncheck();
   await ui.locator('.template-row', { hasText: 'Holiday thumbnails' }).click();
   await ui.emulateMedia({ colorScheme: 'light' });
-  await ui.screenshot({ path: screenshotPath('templates.png') });
+  await ui.screenshot({ path: screenshotPath('templates.png'), animations: 'disabled' });
   await ui.emulateMedia({ colorScheme: 'dark' });
-  await ui.screenshot({ path: screenshotPath('templates-dark.png') });
+  await ui.screenshot({ path: screenshotPath('templates-dark.png'), animations: 'disabled' });
   await ui.emulateMedia({ colorScheme: 'light' });
 
   // Run it on a folder.
@@ -102,7 +102,7 @@ test('an admin creates a Template, finds it, runs it on a folder, edits it with 
   const dialog = ui.getByRole('dialog', { name: 'Review your changes' });
   await expect(dialog.getByTestId('template-diff')).toContainText('300');
   await expect(dialog.locator('.cm-changedLine').first()).toBeVisible();
-  await ui.screenshot({ path: screenshotPath('template-diff.png') });
+  await ui.screenshot({ path: screenshotPath('template-diff.png'), animations: 'disabled' });
   await dialog.getByRole('button', { name: 'Save changes' }).click();
   await expect(ui.getByTestId('template-detail').locator('.cm-content')).toContainText('300');
 

@@ -46,11 +46,12 @@ const watchLongTasks = (ui: Page) =>
   });
 const longTasks = (ui: Page) => ui.evaluate(() => (globalThis as unknown as { __longTasks: number[] }).__longTasks);
 
+/** Both themes. `animations: 'disabled'` ends the colour transitions, else the dark shot catches them halfway. */
 const shoot = async (ui: Page, name: string) => {
   await ui.emulateMedia({ colorScheme: 'light' });
-  await ui.screenshot({ path: screenshotPath(`${name}.png`) });
+  await ui.screenshot({ path: screenshotPath(`${name}.png`), animations: 'disabled' });
   await ui.emulateMedia({ colorScheme: 'dark' });
-  await ui.screenshot({ path: screenshotPath(`${name}-dark.png`) });
+  await ui.screenshot({ path: screenshotPath(`${name}-dark.png`), animations: 'disabled' });
   await ui.emulateMedia({ colorScheme: 'light' });
 };
 
@@ -131,6 +132,7 @@ test('a media team queues a folder tree and a large file, steers the transfer an
   const concurrency = ui.getByLabel('Files at once');
   await concurrency.fill('2');
   await concurrency.press('Enter');
+  await shoot(ui, 'transfers-settings');
   await ui.getByRole('button', { name: 'Close' }).click();
   await ui.getByRole('button', { name: 'Settings' }).click();
   await expect(ui.getByLabel('Files at once')).toHaveValue('2');
