@@ -80,6 +80,11 @@ export interface TransferEngine {
   batchesOf(transferId: string): TransferBatch[];
   /** Resolves when every batch of the transfer ended (completed, failed or canceled) and its walk is over. */
   settled(transferId: string): Promise<Transfer>;
+  /**
+   * Paths the queue may still read: every file not verified or skipped (failed and canceled ones can be
+   * retried). The browser host's staged copies of them must outlive a restart.
+   */
+  pathsInUse(): string[];
   /** Load the stored queue and continue it (uploads resume from the server's offsets). */
   restore(): Promise<void>;
   /** Stops requests without marking anything canceled (a later restore continues), writes the queue, closes the store. */
@@ -606,6 +611,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       totalsDirty = true;
       return ok(parsed.data);
     },
+    pathsInUse: () => [...state.files.values()].filter((f) => f.state !== 'verified' && f.state !== 'skipped').map((f) => f.path),
     batchesOf: (transferId) => [...state.batches.values()].filter((b) => b.transferId === transferId).map((b) => toBatch(b, state)),
     settled(transferId) {
       const t = state.transfers.get(transferId);
