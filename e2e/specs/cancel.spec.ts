@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '../fixtures/app';
+import { openAssembly, startTransfer, transferList } from '../fixtures/transfers';
 
 test('a user cancels a large upload while it is uploading', async ({ ui, workDir }) => {
   // 300 MB of real bytes on disk (sparse: instant to create, read like any file).
@@ -12,7 +13,8 @@ test('a user cancels a large upload while it is uploading', async ({ ui, workDir
   await ui.getByLabel('Choose files').setInputFiles(big);
   await expect(ui.getByTestId('file-row').filter({ hasText: 'big-footage.bin' })).toHaveCount(1);
   await ui.getByText('Just store the originals').click();
-  await ui.getByRole('button', { name: /^Start/ }).click();
+  await startTransfer(ui, 'Start · 1 file');
+  await openAssembly(ui);
 
   const state = ui.getByTestId('run-state');
   await expect(state).toHaveText(/Creating|Uploading/);
@@ -21,4 +23,12 @@ test('a user cancels a large upload while it is uploading', async ({ ui, workDir
   // Nothing left running: no Cancel button, and the file did not finish uploading.
   await expect(ui.getByRole('button', { name: 'Cancel', exact: true })).toHaveCount(0);
   await expect(ui.getByTestId('result-card')).toHaveCount(0);
+
+  // Transfers tells the same story: the batch is canceled and its file did not arrive.
+  // Nothing is left to go: the sidebar's badge goes.
+  await expect(ui.getByTestId('transfers-badge')).toHaveCount(0);
+  await ui.getByTestId('files-in-transfers').getByRole('button', { name: 'Show its files in Transfers' }).click();
+  const batch = transferList(ui).getByTestId('transfer-batch');
+  await expect(batch.getByTestId('batch-state')).toHaveText('Canceled');
+  await expect(transferList(ui).getByTestId('transfer-row').filter({ hasText: 'big-footage.bin' })).toHaveAttribute('data-state', 'canceled');
 });

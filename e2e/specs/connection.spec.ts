@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '../fixtures/app';
 import { screenshotPath } from '../fixtures/paths';
+import { openAssembly, startTransfer, transferList } from '../fixtures/transfers';
 
 // The embedded service runs in its own process; the page tells the user what happens to it and to the
 // app itself, instead of keeping a green dot and "Uploading" while nothing answers.
@@ -16,7 +17,8 @@ test('the local service is killed mid-upload: the header says it restarts, and t
   await ui.getByLabel('Choose files').setInputFiles(big);
   await expect(ui.getByTestId('file-row').filter({ hasText: 'footage.bin' })).toHaveCount(1);
   await ui.getByText('Just store the originals').click();
-  await ui.getByRole('button', { name: /^Start/ }).click();
+  await startTransfer(ui, 'Start · 1 file');
+  await openAssembly(ui);
   const state = ui.getByTestId('run-state');
   await expect(state).toHaveText('Uploading');
 
@@ -24,11 +26,15 @@ test('the local service is killed mid-upload: the header says it restarts, and t
   const banner = ui.getByRole('alert', { name: 'Connection' });
   await expect(banner).toContainText('Local service restarting…');
   await expect(ui.getByTestId('connection-dot')).toHaveAttribute('aria-label', 'Local service not running');
-  await ui.screenshot({ path: screenshotPath('service-restarting.png') });
+  await ui.screenshot({ path: screenshotPath('service-restarting.png'), animations: 'disabled' });
   // Back on the same port: the banner goes, the dot is green, and the upload resumed to the end.
   await expect(banner).toHaveCount(0);
   await expect(ui.getByTestId('connection-dot')).toHaveAttribute('aria-label', 'Connected');
   await expect(state).toHaveText('Completed');
+  // And Transfers shows the file checked against the service's md5, sent once.
+  await ui.getByTestId('files-in-transfers').getByRole('button', { name: 'Show its files in Transfers' }).click();
+  await expect(transferList(ui).getByTestId('transfer-row').filter({ hasText: 'footage.bin' })).toHaveAttribute('data-state', 'verified');
+  await expect(ui.getByRole('button', { name: /^Failed 0$/ })).toBeVisible();
 });
 
 test('the app goes away: the page says it is disconnected instead of showing a green dot', async ({ ui, running }) => {
@@ -40,5 +46,5 @@ test('the app goes away: the page says it is disconnected instead of showing a g
   // What the user does next fails at once with a clear code rather than hanging.
   await ui.getByRole('button', { name: 'Activity' }).click();
   await expect(ui.getByText('HOST_DISCONNECTED').first()).toBeVisible();
-  await ui.screenshot({ path: screenshotPath('host-disconnected.png') });
+  await ui.screenshot({ path: screenshotPath('host-disconnected.png'), animations: 'disabled' });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startSftpServer, type SftpServer } from '../../service/testing/sftp-server';
 import { expect, test } from '../fixtures/app';
+import { startAndOpenAssembly } from '../fixtures/transfers';
 import { generatePhotoFolder } from '../fixtures/images';
 import { screenshotPath } from '../fixtures/paths';
 
@@ -49,9 +50,9 @@ test('an admin stores SFTP credentials, exports a folder through a Template that
   await ui.getByRole('button', { name: 'Save credentials' }).click();
   await expect(row).toContainText('private_key set');
   await ui.emulateMedia({ colorScheme: 'light' });
-  await ui.screenshot({ path: screenshotPath('credentials.png') });
+  await ui.screenshot({ path: screenshotPath('credentials.png'), animations: 'disabled' });
   await ui.emulateMedia({ colorScheme: 'dark' });
-  await ui.screenshot({ path: screenshotPath('credentials-dark.png') });
+  await ui.screenshot({ path: screenshotPath('credentials-dark.png'), animations: 'disabled' });
   await ui.emulateMedia({ colorScheme: 'light' });
 
   // A Template whose storage step names the credentials.
@@ -72,7 +73,7 @@ test('an admin stores SFTP credentials, exports a folder through a Template that
   await ui.getByTestId('template-detail').getByRole('button', { name: 'Run on files' }).click();
   const { dir, images } = await generatePhotoFolder(workDir, 'photos');
   await ui.getByLabel('Choose folder').setInputFiles(dir);
-  await ui.getByRole('button', { name: /^Start/ }).click();
+  await startAndOpenAssembly(ui, `Start · ${images.length} files`);
   await expect(ui.getByTestId('run-state')).toHaveText('Completed', { timeout: 120_000 });
   await expect.poll(() => (existsSync(target) ? readdirSync(target).sort() : [])).toEqual(images.map((i) => path.basename(i.relativePath)).sort());
 
@@ -105,7 +106,7 @@ test('a wrong key fails the export with the step error, and nothing is written',
   await ui.getByTestId('steps-editor').fill(JSON.stringify({ ':original': { robot: '/upload/handle' }, out: { robot: '/sftp/store', use: ':original', credentials: 'wrong-key', path: `${target}/x.jpg` } }));
   const { dir } = await generatePhotoFolder(workDir, 'photos');
   await ui.getByLabel('Choose folder').setInputFiles(dir);
-  await ui.getByRole('button', { name: /^Start/ }).click();
+  await startAndOpenAssembly(ui);
   await expect(ui.getByTestId('run-error')).toContainText('SFTP_STORE_AUTH_FAILED', { timeout: 60_000 });
   expect(existsSync(target)).toBe(false);
 });

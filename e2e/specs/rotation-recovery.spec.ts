@@ -51,7 +51,7 @@ test('a rotation cut short is reported, rolls back cleanly, and after a restart 
     const panel = ui.getByTestId('rotation-panel').first();
     await expect(panel).toHaveAttribute('data-state', 'interrupted');
     await expect(panel).toContainText('Stopped before "Deactivate the old key"');
-    await ui.screenshot({ path: screenshotPath('rotation-interrupted.png') });
+    await ui.screenshot({ path: screenshotPath('rotation-interrupted.png'), animations: 'disabled' });
 
     // Roll back: the workspace is on the old key again, which still works; the new key is gone.
     await panel.getByRole('button', { name: 'Roll back' }).click();

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { expect, test } from '../fixtures/app';
+import { startTransfer, transferList } from '../fixtures/transfers';
 
 async function addOnePhoto(ui: import('@playwright/test').Page, workDir: string): Promise<void> {
   const file = path.join(workDir, 'photo.jpg');
@@ -15,12 +16,21 @@ test('custom steps with an unknown robot fail with the service error code and me
   const editor = ui.getByTestId('steps-editor');
   await editor.fill(JSON.stringify({ ':original': { robot: '/upload/handle' }, sparkle: { robot: '/image/sparkle', use: ':original' } }, null, 2));
   await expect(ui.getByTestId('steps-error')).toHaveCount(0);
-  await ui.getByRole('button', { name: /^Start/ }).click();
+  await startTransfer(ui, 'Start · 1 file');
 
-  const error = ui.getByTestId('run-error');
+  // The service refuses to create the Assembly, so there is no Assembly to open: Transfers says why, at
+  // the batch and at its file, with the service's code, and offers a retry.
+  const batch = transferList(ui).getByTestId('transfer-batch');
+  await expect(batch.getByTestId('batch-state')).toHaveText('Failed');
+  await expect(batch).toContainText('ASSEMBLY_STEP_UNKNOWN_ROBOT');
+  await expect(batch.getByRole('button', { name: /^Open the Assembly of / })).toHaveCount(0);
+  const error = transferList(ui).getByTestId('transfer-row').filter({ hasText: 'photo.jpg' }).getByTestId('transfer-error');
   await expect(error).toContainText('ASSEMBLY_STEP_UNKNOWN_ROBOT');
   await expect(error).toContainText('/image/sparkle');
-  await expect(ui.getByTestId('run-state')).toHaveText('Failed');
+  // The line is cut to fit; the whole reason is one hover away.
+  await expect(error).toHaveAttribute('title', /\/image\/sparkle/);
+  await expect(ui.getByRole('button', { name: /^Failed 1$/ })).toBeVisible();
+  await expect(ui.getByRole('button', { name: 'Retry photo.jpg' })).toBeVisible();
 });
 
 test('invalid JSON in the steps editor is shown at the field and Start stays disabled', async ({ ui, workDir }) => {

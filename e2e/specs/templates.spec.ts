@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/app';
+import { startAndOpenAssembly } from '../fixtures/transfers';
 import { generatePhotoFolder } from '../fixtures/images';
 import { screenshotPath } from '../fixtures/paths';
 
@@ -49,7 +50,7 @@ test('an admin creates a Template, finds it, runs it on a folder, edits it with 
   await expect(ui.locator('.cm-lint-marker-error').first()).toBeVisible();
   await expect(save).toBeDisabled();
   await ui.emulateMedia({ colorScheme: 'light' });
-  await ui.screenshot({ path: screenshotPath('template-editor-error.png') });
+  await ui.screenshot({ path: screenshotPath('template-editor-error.png'), animations: 'disabled' });
 
   await setEditorText(ui, content(200));
   await expect(check).toContainText('Looks valid');
@@ -73,9 +74,9 @@ test('an admin creates a Template, finds it, runs it on a folder, edits it with 
   await ui.getByLabel('Show built-in').uncheck();
   await ui.locator('.template-row', { hasText: 'Holiday thumbnails' }).click();
   await ui.emulateMedia({ colorScheme: 'light' });
-  await ui.screenshot({ path: screenshotPath('templates.png') });
+  await ui.screenshot({ path: screenshotPath('templates.png'), animations: 'disabled' });
   await ui.emulateMedia({ colorScheme: 'dark' });
-  await ui.screenshot({ path: screenshotPath('templates-dark.png') });
+  await ui.screenshot({ path: screenshotPath('templates-dark.png'), animations: 'disabled' });
   await ui.emulateMedia({ colorScheme: 'light' });
 
   // Run it on a folder.
@@ -85,7 +86,7 @@ test('an admin creates a Template, finds it, runs it on a folder, edits it with 
   const { dir, images } = await generatePhotoFolder(workDir, 'photos');
   await ui.getByLabel('Choose folder').setInputFiles(dir);
   await expect(ui.getByTestId('file-row')).toHaveCount(images.length);
-  await ui.getByRole('button', { name: /^Start/ }).click();
+  await startAndOpenAssembly(ui, `Start · ${images.length} files`);
   await expect(ui.getByTestId('run-state')).toHaveText('Completed', { timeout: 120_000 });
   const cards = ui.getByTestId('result-card');
   await expect(cards).toHaveCount(images.length);
@@ -101,7 +102,7 @@ test('an admin creates a Template, finds it, runs it on a folder, edits it with 
   const dialog = ui.getByRole('dialog', { name: 'Review your changes' });
   await expect(dialog.getByTestId('template-diff')).toContainText('300');
   await expect(dialog.locator('.cm-changedLine').first()).toBeVisible();
-  await ui.screenshot({ path: screenshotPath('template-diff.png') });
+  await ui.screenshot({ path: screenshotPath('template-diff.png'), animations: 'disabled' });
   await dialog.getByRole('button', { name: 'Save changes' }).click();
   await expect(ui.getByTestId('template-detail').locator('.cm-content')).toContainText('300');
 

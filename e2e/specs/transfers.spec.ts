@@ -46,11 +46,12 @@ const watchLongTasks = (ui: Page) =>
   });
 const longTasks = (ui: Page) => ui.evaluate(() => (globalThis as unknown as { __longTasks: number[] }).__longTasks);
 
+/** Both themes. `animations: 'disabled'` ends the colour transitions, else the dark shot catches them halfway. */
 const shoot = async (ui: Page, name: string) => {
   await ui.emulateMedia({ colorScheme: 'light' });
-  await ui.screenshot({ path: screenshotPath(`${name}.png`) });
+  await ui.screenshot({ path: screenshotPath(`${name}.png`), animations: 'disabled' });
   await ui.emulateMedia({ colorScheme: 'dark' });
-  await ui.screenshot({ path: screenshotPath(`${name}-dark.png`) });
+  await ui.screenshot({ path: screenshotPath(`${name}-dark.png`), animations: 'disabled' });
   await ui.emulateMedia({ colorScheme: 'light' });
 };
 
@@ -97,16 +98,22 @@ test('a media team queues a folder tree and a large file, steers the transfer an
   await expect(ui.getByTestId('transfer-eta')).toHaveText('Paused');
   await shoot(ui, 'transfers-paused');
 
-  // Cancel one batch that has not finished.
-  const cancelBatch = list.getByRole('button', { name: /^Cancel batch / }).last();
+  // Cancel one batch that has not finished: Files 1,501–2,000 (the list is windowed, so find it by a file of it;
+  // the first batch holds the master, which the walk meets first).
+  const search = ui.getByRole('searchbox', { name: 'Search paths' });
+  await search.fill('clip-1500.txt');
+  await expect(list.getByTestId('transfer-row')).toHaveCount(1);
+  const cancelBatch = list.getByRole('button', { name: /^Cancel batch / });
+  await expect(cancelBatch).toHaveCount(1);
   const batchName = ((await cancelBatch.getAttribute('aria-label')) ?? '').replace(/^Cancel batch /, '');
   await cancelBatch.click();
   const canceledBatch = list.getByTestId('transfer-batch').filter({ hasText: batchName });
   await expect(canceledBatch.getByTestId('batch-state')).toHaveText('Canceled');
   await expect(ui.getByRole('button', { name: /^Canceled [1-9]/ })).toBeVisible();
+  await search.fill('');
 
   // Cancel one file of another batch, then send it again.
-  await ui.getByRole('searchbox', { name: 'Search paths' }).fill('clip-0007.txt');
+  await search.fill('clip-0007.txt');
   const row = list.getByTestId('transfer-row').filter({ hasText: 'clip-0007.txt' });
   await expect(row).toHaveCount(1);
   const cancelFile = row.getByRole('button', { name: 'Cancel media/day-00/clip-0007.txt' });
@@ -116,7 +123,7 @@ test('a media team queues a folder tree and a large file, steers the transfer an
   }
   await row.getByRole('button', { name: 'Retry media/day-00/clip-0007.txt' }).click();
   await expect(row).toHaveAttribute('data-state', /queued|paused|uploading|uploaded|verified/);
-  await ui.getByRole('searchbox', { name: 'Search paths' }).fill('');
+  await search.fill('');
 
   // Two files at once from now on, while the queue runs.
   await ui.getByRole('button', { name: 'Resume all' }).click();
@@ -125,6 +132,7 @@ test('a media team queues a folder tree and a large file, steers the transfer an
   const concurrency = ui.getByLabel('Files at once');
   await concurrency.fill('2');
   await concurrency.press('Enter');
+  await shoot(ui, 'transfers-settings');
   await ui.getByRole('button', { name: 'Close' }).click();
   await ui.getByRole('button', { name: 'Settings' }).click();
   await expect(ui.getByLabel('Files at once')).toHaveValue('2');
@@ -136,10 +144,20 @@ test('a media team queues a folder tree and a large file, steers the transfer an
   await expect(ui.getByRole('button', { name: /^Failed 0$/ })).toBeVisible();
   await ui.getByRole('button', { name: /^Done / }).click();
   await expect(list.getByTestId('transfer-row').first()).toHaveAttribute('data-state', /verified|skipped/);
+  // The canceled batch's 500 files did not go; the master and the file sent again did, once each.
+  await expect(ui.getByRole('button', { name: /^Done 1,501$/ })).toBeVisible();
+  await expect(ui.getByRole('button', { name: /^Canceled 500$/ })).toBeVisible();
+  for (const name of ['master.mov', 'clip-0007.txt']) {
+    await search.fill(name);
+    await expect(list.getByTestId('transfer-row')).toHaveCount(1);
+    await expect(list.getByTestId('transfer-row')).toHaveAttribute('data-state', 'verified');
+  }
+  await search.fill('');
   await ui.getByRole('button', { name: /^All / }).click();
   await shoot(ui, 'transfers-done');
 
   // A finished batch opens its Assembly: told as it is, results windowed.
+  await search.fill('master.mov');
   await list.getByRole('button', { name: /^Open the Assembly of / }).first().click();
   await expect(ui.getByTestId('run-state')).toHaveText('Completed');
   const cards = ui.getByTestId('result-card');

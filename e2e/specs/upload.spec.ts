@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { expect, test } from '../fixtures/app';
 import { generatePhotoFolder } from '../fixtures/images';
 import { screenshotPath } from '../fixtures/paths';
+import { openAssembly, startTransfer, transferList } from '../fixtures/transfers';
 
 test('a user adds a folder and dropped photos, resizes them to 1024 px and sees the results', async ({ ui, workDir, running }) => {
   const { dir, images } = await generatePhotoFolder(workDir, 'photos');
@@ -58,7 +59,10 @@ test('a user adds a folder and dropped photos, resizes them to 1024 px and sees 
   for (const d of dropped) await expect(rows.filter({ hasText: d.name })).toHaveCount(1);
 
   await ui.getByText('Resize images to 1024 px').click();
-  await ui.getByRole('button', { name: /^Start/ }).click();
+  // Start queues the transfer; Transfers lists every file under its batch (one Assembly for this drop).
+  await startTransfer(ui, `Start · ${images.length + dropped.length} files`);
+  await expect(transferList(ui).getByTestId('transfer-batch')).toHaveCount(1);
+  await openAssembly(ui);
 
   const state = ui.getByTestId('run-state');
   await expect(state).toHaveText('Completed', { timeout: 120_000 });
@@ -75,7 +79,7 @@ test('a user adds a folder and dropped photos, resizes them to 1024 px and sees 
   // Wait for the previews so the screenshot in the README shows them.
   await expect(ui.locator('.result-card img').first()).toBeVisible();
   await ui.emulateMedia({ colorScheme: 'light' });
-  await ui.screenshot({ path: screenshotPath('upload-complete.png'), fullPage: false });
+  await ui.screenshot({ path: screenshotPath('upload-complete.png'), fullPage: false, animations: 'disabled' });
   await ui.emulateMedia({ colorScheme: 'dark' });
-  await ui.screenshot({ path: screenshotPath('upload-complete-dark.png'), fullPage: false });
+  await ui.screenshot({ path: screenshotPath('upload-complete-dark.png'), fullPage: false, animations: 'disabled' });
 });

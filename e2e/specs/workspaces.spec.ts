@@ -37,7 +37,7 @@ test('an admin adds a second workspace, tests it, copies a secret, rotates its k
   await expect(ui.getByTestId('check-key')).toHaveAttribute('data-status', 'ok');
   await expect(ui.getByTestId('check-secret')).toHaveAttribute('data-status', 'fail');
   await expect(ui.getByTestId('check-secret')).toContainText('INVALID_SIGNATURE');
-  await ui.screenshot({ path: screenshotPath('workspace-test.png') });
+  await ui.screenshot({ path: screenshotPath('workspace-test.png'), animations: 'disabled' });
 
   await ui.getByLabel('Auth Secret', { exact: true }).fill(remote.authSecret);
   await ui.getByRole('button', { name: 'Test connection' }).click();
@@ -46,7 +46,7 @@ test('an admin adds a second workspace, tests it, copies a secret, rotates its k
   await ui.getByRole('button', { name: 'Save workspace' }).click();
   await expect(ui.getByTestId('workspace-row')).toHaveCount(2);
   await ui.emulateMedia({ colorScheme: 'light' });
-  await ui.screenshot({ path: screenshotPath('workspaces.png') });
+  await ui.screenshot({ path: screenshotPath('workspaces.png'), animations: 'disabled' });
 
   // Switch from the header; every screen now reads the second deployment.
   await ui.getByLabel('Switch workspace').selectOption({ label: 'Studio' });
@@ -54,7 +54,7 @@ test('an admin adds a second workspace, tests it, copies a secret, rotates its k
   await ui.getByRole('button', { name: 'Auth Keys' }).click();
   const ownRow = ui.getByTestId('auth-key-row').filter({ hasText: remote.authKey });
   await expect(ownRow).toContainText('This workspace');
-  await ui.screenshot({ path: screenshotPath('auth-keys.png') });
+  await ui.screenshot({ path: screenshotPath('auth-keys.png'), animations: 'disabled' });
 
   // Copy secret: core writes the clipboard; the page only learns when it will be cleared.
   await ownRow.getByRole('button', { name: `Copy secret of ${remote.authKey}` }).click();
@@ -68,9 +68,9 @@ test('an admin adds a second workspace, tests it, copies a secret, rotates its k
   const panel = ui.getByTestId('rotation-panel').first();
   await expect(panel).toHaveAttribute('data-state', 'done');
   await expect(panel).toContainText('Deactivate the old key');
-  await ui.screenshot({ path: screenshotPath('key-rotation.png') });
+  await ui.screenshot({ path: screenshotPath('key-rotation.png'), animations: 'disabled' });
   await ui.emulateMedia({ colorScheme: 'dark' });
-  await ui.screenshot({ path: screenshotPath('key-rotation-dark.png') });
+  await ui.screenshot({ path: screenshotPath('key-rotation-dark.png'), animations: 'disabled' });
   await ui.emulateMedia({ colorScheme: 'light' });
 
   // Requests with the old key now fail; the app, on the new key, keeps working.
@@ -118,7 +118,7 @@ test('a token limited to fewer scopes: the screen that needs more explains why i
   await expect(problem).toContainText('INSUFFICIENT_AUTH_SCOPE');
   await expect(problem).toContainText('auth_keys:read');
   await expect(problem).toContainText('lacks the scope this screen needs');
-  await ui.screenshot({ path: screenshotPath('scope-error.png') });
+  await ui.screenshot({ path: screenshotPath('scope-error.png'), animations: 'disabled' });
 });
 
 test('a signed CDN URL built in the app serves the file', async ({ ui, running, workDir }) => {
@@ -158,7 +158,7 @@ test('a signed CDN URL built in the app serves the file', async ({ ui, running, 
   await ui.getByRole('button', { name: 'Sign URL' }).click();
   const url = await ui.getByLabel('Signed URL').inputValue();
   expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/file\/local\/serve-photos\/[0-9a-f]{32}%2Fcat\.jpg\?auth_key=[0-9a-f]+&exp=\d+&w=64&sig=sha256%3A[0-9a-f]{64}$/);
-  await ui.screenshot({ path: screenshotPath('cdn-url.png') });
+  await ui.screenshot({ path: screenshotPath('cdn-url.png'), animations: 'disabled' });
 
   const served = await fetch(url);
   expect(served.status).toBe(200);
@@ -215,7 +215,7 @@ test('a user signs in with the browser: consent page, loopback redirect, no secr
   const browserTab = await ui.context().newPage();
   await browserTab.goto(app.desktop.external[0]!);
   await expect(browserTab.getByRole('heading')).toContainText('Allow assemblyline-desktop to use this service?');
-  await browserTab.screenshot({ path: screenshotPath('sign-in-consent.png') });
+  await browserTab.screenshot({ path: screenshotPath('sign-in-consent.png'), animations: 'disabled' });
   await browserTab.getByRole('button', { name: 'Allow' }).click();
   await expect(browserTab.getByText('You can close this tab and return to Assemblyline.')).toBeVisible();
   await browserTab.close();

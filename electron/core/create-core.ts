@@ -158,11 +158,12 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     return ok({ workspaceId: id, api: clientOf(workspace) });
   };
 
+  const pathsInUse = (): string[] => [...runs.pathsInUse(), ...transfers.pathsInUse()];
   const runs: RunManager = createRunManager({
     events,
     clientFor,
     store: openRunStore(ports.dataDir),
-    onFinished: (files) => void removeFinishedBatches(stagingDir, files.map((f) => f.path), [...runs.pathsInUse(), ...transfers.pathsInUse()]).catch(() => undefined),
+    onFinished: (files) => void removeFinishedBatches(stagingDir, files.map((f) => f.path), pathsInUse()).catch(() => undefined),
     reportError: (code, message) => reportError(code, message),
   });
   // The transfer queue: stored before runs are restored, so it hears their statuses; starts in restore().
@@ -180,8 +181,8 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   // Runs of earlier sessions: listed again, and unfinished ones reattach to their Assembly and resume.
   await runs.restore();
   await transfers.restore();
-  // Staged copies (browser host) of files an unfinished run or transfer still reads stay; the rest go.
-  await pruneStaging(stagingDir, [...runs.pathsInUse(), ...transfers.pathsInUse()]);
+  // Staged files the transfer queue still needs are kept: it continues from them after a restart.
+  await pruneStaging(stagingDir, pathsInUse());
 
   const rotation = createKeyRotation({
     log: await openRotationLog(ports.dataDir),

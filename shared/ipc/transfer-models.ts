@@ -154,6 +154,7 @@ export const transferBatchSchema = z.object({
   transferId: z.string(),
   /** `photos/2024`, or `Files 1–1,000`. */
   label: z.string(),
+  /** Its number in the transfer, from 1 ("Assembly 1"). */
   seq: z.number().int(),
   state: batchStateSchema,
   /** The run that follows its Assembly (Activity, the run view), once created. */
@@ -193,6 +194,7 @@ export const transferTotalsSchema = z.object({
   filesFailed: z.number().int(),
   filesCanceled: z.number().int(),
   filesSkipped: z.number().int(),
+  /** Bytes of the files not canceled, and how many of them are sent. */
   bytesTotal: z.number(),
   bytesSent: z.number(),
   /** Bytes per second over a recent window; 0 before the first measurement. */

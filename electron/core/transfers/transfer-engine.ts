@@ -76,12 +76,15 @@ export interface TransferEngine {
   settings(): TransferSettings;
   /** A verified upload from this path with this size is in the ledger (a skipUnchanged candidate for the plan). */
   uploadedBefore(path: string, size: number): boolean;
-  /** Paths the queue may still read (not verified, skipped or canceled): the browser host's staged copies must stay. */
-  pathsInUse(): string[];
   saveSettings(change: Partial<TransferSettings>): Result<TransferSettings>;
   batchesOf(transferId: string): TransferBatch[];
   /** Resolves when every batch of the transfer ended (completed, failed or canceled) and its walk is over. */
   settled(transferId: string): Promise<Transfer>;
+  /**
+   * Paths the queue may still read: every file not verified or skipped (failed and canceled ones can be
+   * retried). The browser host's staged copies of them must outlive a restart.
+   */
+  pathsInUse(): string[];
   /** Load the stored queue and continue it (uploads resume from the server's offsets). */
   restore(): Promise<void>;
   /** Stops requests without marking anything canceled (a later restore continues), writes the queue, closes the store. */
@@ -599,7 +602,6 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     },
     settings: () => state.settings,
     uploadedBefore: (path, size) => store.ledgerGet(path)?.size === size,
-    pathsInUse: () => [...state.files.values()].filter((f) => f.state !== 'verified' && f.state !== 'skipped' && f.state !== 'canceled').map((f) => f.path),
     saveSettings(change) {
       const parsed = transferSettingsSchema.safeParse({ ...state.settings, ...change, skip: { ...state.settings.skip, ...change.skip } });
       if (!parsed.success) return err(AppErrorCode.invalidRequest, parsed.error.issues[0]?.message ?? 'Invalid settings.');
@@ -609,6 +611,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       totalsDirty = true;
       return ok(parsed.data);
     },
+    pathsInUse: () => [...state.files.values()].filter((f) => f.state !== 'verified' && f.state !== 'skipped').map((f) => f.path),
     batchesOf: (transferId) => [...state.batches.values()].filter((b) => b.transferId === transferId).map((b) => toBatch(b, state)),
     settled(transferId) {
       const t = state.transfers.get(transferId);

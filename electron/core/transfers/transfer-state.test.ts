@@ -235,6 +235,9 @@ describe('controls', () => {
     const step = control(s, 'cancel', { kind: 'batch', id: batch(s).id }, 0);
     expect(kinds(step.commands)).toEqual(['cancel-assembly']);
     expect([batch(s).state, file(s, 0).state]).toEqual(['canceled', 'canceled']);
+    // The Assembly's last status (ASSEMBLY_CANCELED) comes after: the batch stays canceled, not failed.
+    reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [], terminal: true, error: null }, 0);
+    expect([batch(s).state, batch(s).error]).toEqual(['canceled', null]);
     control(s, 'retry', { kind: 'batch', id: batch(s).id }, 0);
     expect([batch(s).state, file(s, 0).state, batch(s).generation]).toEqual(['queued', 'queued', 1]);
     expect(kinds(pump(s, 0).commands)).toEqual(['create-batch']);

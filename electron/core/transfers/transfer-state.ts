@@ -451,6 +451,9 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
       }
       if (!event.terminal) {
         settleBatch(c, b);
+      } else if (TERMINAL_BATCH_STATES.has(b.state)) {
+        // Already ended here (the user canceled it): its Assembly's last status changes nothing.
+        b.assemblyDone = true;
       } else {
         b.assemblyDone = true;
         const missing = b.assemblyFiles.some((id) => !DONE_FILE_STATES.has(s.files.get(id)!.state));

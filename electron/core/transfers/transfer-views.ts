@@ -48,7 +48,8 @@ export function toBatch(b: BatchRec, s: EngineState): TransferBatch {
     id: b.id,
     transferId: b.transferId,
     label: b.label,
-    seq: b.seq,
+    // People count Assemblies from 1 (the queue's own seq starts at 0).
+    seq: b.seq + 1,
     state: batchState(b, s),
     runId: b.runId,
     assemblyId: b.assemblyId,
@@ -103,8 +104,11 @@ export function totalsOf(s: EngineState, speedBps: number, etaSeconds: number | 
   };
   for (const f of s.files.values()) {
     totals.filesTotal++;
-    totals.bytesTotal += f.size;
-    totals.bytesSent += f.bytesSent;
+    // Bytes of what is meant to go: a canceled file's bytes would keep the bar short of 100 % at "Done".
+    if (f.state !== 'canceled') {
+      totals.bytesTotal += f.size;
+      totals.bytesSent += f.bytesSent;
+    }
     switch (f.state) {
       case 'queued':
       case 'paused':

@@ -49,6 +49,15 @@ describe('ETA', () => {
     expect(totalsText({ ...input, totals: totals({ filesQueued: 0, filesActive: 0, filesDone: 2_000 }) }, 4).eta).toBe('Done');
   });
 
+  it('counts the files that arrived of those meant to go: canceled ones are left out, failed ones said apart', () => {
+    const input = { measuredSince: 0, now: 100_000 };
+    const start = totals({ filesTotal: 2_001, filesQueued: 1_501, filesActive: 0, filesDone: 0, filesCanceled: 500 });
+    expect(totalsText({ ...input, totals: start }, 4).files).toBe('0 of 1,501 files');
+    const end = totals({ filesTotal: 2_001, filesQueued: 0, filesActive: 0, filesDone: 1_499, filesSkipped: 1, filesFailed: 1, filesCanceled: 500 });
+    expect(totalsText({ ...input, totals: end }, 4).files).toBe('1,500 of 1,501 files · 1 failed');
+    expect(totalsText({ ...input, totals: totals({ filesTotal: 1, filesQueued: 0, filesActive: 0, filesDone: 0, filesFailed: 1 }) }, 4).files).toBe('0 of 1 file · 1 failed');
+  });
+
   it('shows the effective concurrency while the engine backs off', () => {
     expect(totalsText({ measuredSince: 0, now: 100_000, totals: totals({ effectiveConcurrency: 2 }) }, 8).concurrency).toBe('2 of 8 at once (the service asked to slow down)');
   });

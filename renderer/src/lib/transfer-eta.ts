@@ -1,5 +1,5 @@
 import type { TransferTotals } from '../../../shared/ipc/transfer-models';
-import { formatBytes, formatEta, formatSpeed } from './format';
+import { formatBytes, formatCount, formatEta, formatSpeed } from './format';
 
 /**
  * When the Transfers view may promise a time. An estimate from the first seconds of a queue of small
@@ -45,9 +45,16 @@ export interface TotalsText {
   readonly concurrency: string | null;
 }
 
+/** Files that arrived of those meant to go (canceled ones are not), and the failed ones said apart. */
+const filesText = (totals: TransferTotals): string => {
+  const arrived = totals.filesDone + totals.filesSkipped;
+  const meant = totals.filesTotal - totals.filesCanceled;
+  const failed = totals.filesFailed > 0 ? ` · ${totals.filesFailed.toLocaleString('en-US')} failed` : '';
+  return `${arrived.toLocaleString('en-US')} of ${formatCount(meant, 'file')}${failed}`;
+};
+
 export const totalsText = (input: EtaInput, concurrencySetting: number | null): TotalsText => {
   const { totals } = input;
-  const finished = totals.filesDone + totals.filesFailed + totals.filesCanceled + totals.filesSkipped;
   const busy = totals.filesActive + totals.filesQueued > 0;
   let eta: string;
   if (totals.waitingUntil) eta = `Waiting for the service until ${clock(totals.waitingUntil)}`;
@@ -59,7 +66,7 @@ export const totalsText = (input: EtaInput, concurrencySetting: number | null): 
   }
   const backingOff = concurrencySetting !== null && totals.effectiveConcurrency < concurrencySetting && busy && !totals.paused;
   return {
-    files: `${finished.toLocaleString('en-US')} of ${totals.filesTotal.toLocaleString('en-US')} files`,
+    files: filesText(totals),
     bytes: `${formatBytes(totals.bytesSent)} of ${formatBytes(totals.bytesTotal)}`,
     speed: busy && !totals.paused ? formatSpeed(totals.speedBps) : '—',
     eta,

@@ -1,5 +1,6 @@
 import { useRef, type KeyboardEvent } from 'react';
 import { ActivityIcon, KeyIcon, LinkIcon, LockIcon, ServerIcon, TemplateIcon, TransfersIcon, UploadIcon } from '../components/Icons';
+import { formatCount } from '../lib/format';
 import { useNavigation, type Route } from '../state/navigation-store';
 import { useTransfers } from './transfers/transfer-store';
 
@@ -9,7 +10,7 @@ const TransfersBadge = () => {
   const paused = useTransfers((s) => s.totals?.paused ?? false);
   if (left === 0) return null;
   return (
-    <span className={`nav-badge num${paused ? ' nav-badge-paused' : ''}`} data-testid="transfers-badge" aria-label={`${left.toLocaleString('en-US')} files to go${paused ? ', paused' : ''}`}>
+    <span className={`nav-badge num${paused ? ' nav-badge-paused' : ''}`} data-testid="transfers-badge" aria-label={`${formatCount(left, 'file')} to go${paused ? ', paused' : ''}`}>
       {left > 9_999 ? `${Math.floor(left / 1000)}k` : left.toLocaleString('en-US')}
     </span>
   );

@@ -4,7 +4,7 @@ import { Badge } from '../../components/Badge';
 import { IconButton } from '../../components/IconButton';
 import { CloseIcon, PauseIcon, PlayIcon, RetryIcon } from '../../components/Icons';
 import { ProgressBar } from '../../components/ProgressBar';
-import { formatBytes, percentOf } from '../../lib/format';
+import { formatBytes, formatCount, percentOf } from '../../lib/format';
 import type { StateTone } from '../../lib/run-state';
 
 export const LINE_HEIGHT = 44;
@@ -105,7 +105,7 @@ export const RowLine = memo(({ row, line, selected, focused, onControl }: RowLin
           {name}
         </span>
         {detail ? (
-          <span className={`tx-detail ${row.error ? 'tone-danger' : 'muted'}`} data-testid={row.error ? 'transfer-error' : 'transfer-note'}>
+          <span className={`tx-detail ${row.error ? 'tone-danger' : 'muted'}`} data-testid={row.error ? 'transfer-error' : 'transfer-note'} title={detail}>
             {detail}
           </span>
         ) : (
@@ -164,7 +164,7 @@ export const BatchLine = memo(({ batchId, batch, rowsShown, line, focused, onCon
         </Badge>
       )}
       <span className="tx-batch-facts num muted">
-        {batch ? `${batch.filesDone.toLocaleString('en-US')} of ${batch.filesTotal.toLocaleString('en-US')} files · ${formatBytes(batch.bytesSent)} of ${formatBytes(batch.bytesTotal)}` : `${rowsShown.toLocaleString('en-US')} files`}
+        {batch ? `${batch.filesDone.toLocaleString('en-US')} of ${formatCount(batch.filesTotal, 'file')} · ${formatBytes(batch.bytesSent)} of ${formatBytes(batch.bytesTotal)}` : formatCount(rowsShown, 'file')}
         {batch && batch.filesFailed > 0 && <span className="tone-danger"> · {batch.filesFailed.toLocaleString('en-US')} failed</span>}
       </span>
       {batch?.error && (
