@@ -1,10 +1,9 @@
-import { renameSync } from 'node:fs';
 import path from 'node:path';
 import { assemblyStatusSchema, type AssemblyStatus } from '../../../shared/api/assembly-status';
 import type { Instructions } from '../../../shared/api/instructions';
 import { appErrorSchema, fileUploadStateSchema, type FileUploadState, type LocalFile } from '../../../shared/ipc/models';
 import type { AppError } from '../../../shared/result';
-import { ensurePrivateDir, openPrivateSqlite } from '../vault/private-files';
+import { ensurePrivateDir, openOrSetAside, openPrivateSqlite } from '../vault/private-files';
 
 /** One run as persisted: enough to list it after a restart and to resume its uploads. */
 export interface StoredRun {
@@ -45,19 +44,7 @@ export interface RunStore {
 export function openRunStore(dataDir: string): RunStore {
   ensurePrivateDir(dataDir);
   const file = path.join(dataDir, 'core.sqlite');
-  try {
-    return openAt(file);
-  } catch {
-    // An unreadable database must not keep the app from starting: set it aside for inspection.
-    for (const suffix of ['', '-wal', '-shm']) {
-      try {
-        renameSync(`${file}${suffix}`, `${file}.corrupt-${Date.now()}${suffix}`);
-      } catch {
-        // missing side file
-      }
-    }
-    return openAt(file);
-  }
+  return openOrSetAside(file, openAt);
 }
 
 function openAt(file: string): RunStore {

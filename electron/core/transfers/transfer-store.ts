@@ -1,7 +1,6 @@
-import { renameSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TRANSFER_SETTINGS, transferSettingsSchema, type TransferSettings } from '../../../shared/ipc/transfer-models';
-import { ensurePrivateDir, openPrivateSqlite } from '../vault/private-files';
+import { ensurePrivateDir, openOrSetAside, openPrivateSqlite } from '../vault/private-files';
 import type { BatchRec, FileRec, TransferRec } from './transfer-model';
 
 /** A verified upload of earlier: "skip unchanged" compares a file against it. */
@@ -34,19 +33,7 @@ export interface TransferStore {
 export function openTransferStore(dataDir: string): TransferStore {
   ensurePrivateDir(dataDir);
   const file = path.join(dataDir, 'transfers.sqlite');
-  try {
-    return openAt(file);
-  } catch {
-    // An unreadable database must not keep the app from starting: set it aside for inspection.
-    for (const suffix of ['', '-wal', '-shm']) {
-      try {
-        renameSync(`${file}${suffix}`, `${file}.corrupt-${Date.now()}${suffix}`);
-      } catch {
-        // missing side file
-      }
-    }
-    return openAt(file);
-  }
+  return openOrSetAside(file, openAt);
 }
 
 function openAt(file: string): TransferStore {

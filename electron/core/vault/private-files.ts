@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, renameSync } from 'node:fs';
 import { chmod, rename, writeFile } from 'node:fs/promises';
 
 // The core's data folder holds workspaces (endpoints, keys), runs (tus URLs), the vault's settings and,
@@ -51,4 +51,23 @@ export function openPrivateSqlite(file: string): Database.Database {
   db.pragma('journal_mode = WAL');
   for (const suffix of ['-wal', '-shm']) restrictIfPresent(`${file}${suffix}`);
   return db;
+}
+
+/**
+ * Open a database with `open`; one that cannot be read is set aside (with its -wal/-shm) for inspection and
+ * a new one opened, so a damaged file never keeps the app from starting.
+ */
+export function openOrSetAside<T>(file: string, open: (file: string) => T): T {
+  try {
+    return open(file);
+  } catch {
+    for (const suffix of ['', '-wal', '-shm']) {
+      try {
+        renameSync(`${file}${suffix}`, `${file}.corrupt-${Date.now()}${suffix}`);
+      } catch {
+        // missing side file
+      }
+    }
+    return open(file);
+  }
 }
