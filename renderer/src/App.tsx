@@ -2,16 +2,16 @@ import { lazy, Suspense, useEffect } from 'react';
 import { useRunEvents } from './bridge/run-events';
 import { TransferControllerProvider, useTransferEvents } from './bridge/transfer-events';
 import { Toaster } from './components/Toaster';
-import { ActivityView } from './screens/ActivityView';
-import { AppHeader } from './screens/AppHeader';
-import { ConnectionBanner } from './screens/ConnectionBanner';
+import { ActivityView } from './screens/activity/ActivityView';
+import { AppHeader } from './screens/shell/AppHeader';
+import { ConnectionBanner } from './screens/shell/ConnectionBanner';
 import { RunView } from './screens/run/RunView';
-import { Sidebar } from './screens/Sidebar';
+import { Sidebar } from './screens/shell/Sidebar';
 import { Spinner } from './components/Spinner';
 import { TransfersView } from './screens/transfers/TransfersView';
 import { UploadView } from './screens/upload/UploadView';
-import { useConnectionEvents } from './screens/use-connection-events';
-import { VaultBanner } from './screens/VaultBanner';
+import { useConnectionEvents } from './screens/shell/use-connection-events';
+import { VaultBanner } from './screens/shell/VaultBanner';
 import { useNavigation } from './state/navigation-store';
 
 /** A file dropped outside the drop zone must not make the window navigate to it (and leave the app). */
@@ -32,12 +32,12 @@ const useNoFileNavigation = (): void => {
 };
 
 // The admin screens carry CodeMirror; loading them on first visit keeps the app's start small.
-const TemplatesView = lazy(() => import('./screens/TemplatesView').then((m) => ({ default: m.TemplatesView })));
-const TemplateEditor = lazy(() => import('./screens/TemplateEditor').then((m) => ({ default: m.TemplateEditor })));
-const WorkspacesView = lazy(() => import('./screens/WorkspacesView').then((m) => ({ default: m.WorkspacesView })));
-const AuthKeysView = lazy(() => import('./screens/AuthKeysView').then((m) => ({ default: m.AuthKeysView })));
-const CdnView = lazy(() => import('./screens/CdnView').then((m) => ({ default: m.CdnView })));
-const CredentialsView = lazy(() => import('./screens/CredentialsView').then((m) => ({ default: m.CredentialsView })));
+const TemplatesView = lazy(() => import('./screens/templates/TemplatesView').then((m) => ({ default: m.TemplatesView })));
+const TemplateEditor = lazy(() => import('./screens/templates/TemplateEditor').then((m) => ({ default: m.TemplateEditor })));
+const WorkspacesView = lazy(() => import('./screens/workspaces/WorkspacesView').then((m) => ({ default: m.WorkspacesView })));
+const AuthKeysView = lazy(() => import('./screens/auth-keys/AuthKeysView').then((m) => ({ default: m.AuthKeysView })));
+const CdnView = lazy(() => import('./screens/cdn/CdnView').then((m) => ({ default: m.CdnView })));
+const CredentialsView = lazy(() => import('./screens/credentials/CredentialsView').then((m) => ({ default: m.CredentialsView })));
 
 export const App = () => {
   useRunEvents();

@@ -6,7 +6,7 @@ import { Button } from '../../components/Button';
 import { Card } from '../../components/Card';
 import { formatBytes } from '../../lib/format';
 import { useToasts } from '../../state/toast-store';
-import { ResultThumbnail } from '../Thumbnail';
+import { ResultThumbnail } from '../../components/Thumbnail';
 
 export const resultUrlOf = (file: AssemblyFile): string | null => file.ssl_url || file.url || null;
 export const resultNameOf = (file: AssemblyFile): string => file.name || file.basename || file.id || 'result';

@@ -18,7 +18,7 @@ import { useToasts } from '../../state/toast-store';
 import { BatchProgress } from './BatchProgress';
 import { ResultCard } from './ResultCard';
 import { RunFiles } from './RunFiles';
-import { useNow } from '../use-now';
+import { useNow } from '../../hooks/use-now';
 
 /** Seconds the run took (service durations once known) or has taken so far. */
 export const runDurationSeconds = (run: Run, busy: boolean, now: number): number | null => {

@@ -17,8 +17,8 @@ import { FILTERS, FILTER_LABEL, filterCount, type TransferFilter } from '../../l
 import { lineAt } from '../../lib/transfer-layout';
 import { useNavigation } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
-import { useDebounced } from '../use-debounced';
-import { useNow } from '../use-now';
+import { useDebounced } from '../../hooks/use-debounced';
+import { useNow } from '../../hooks/use-now';
 import { TransferList } from './TransferList';
 import { TransferSettingsForm } from './TransferSettingsForm';
 import { useTransfers } from './transfer-store';

@@ -7,7 +7,7 @@ import { formatBytes } from '../../lib/format';
 import { keyToAction, type ListSelection, type SelectionAction } from '../../lib/list-selection';
 import { rowAt, type RowCache } from '../../lib/row-pages';
 import { isImageFile } from '../../lib/selection';
-import { LocalThumbnail } from '../Thumbnail';
+import { LocalThumbnail } from '../../components/Thumbnail';
 
 const ROW_HEIGHT = 44;
 

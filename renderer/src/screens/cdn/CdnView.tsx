@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { toAppError } from '../bridge/bridge-error';
-import { useBridgeMutation, useBridgeQuery } from '../bridge/use-bridge';
-import { Button } from '../components/Button';
-import { EmptyState } from '../components/EmptyState';
-import { ErrorPanel } from '../components/ErrorPanel';
-import { Spinner } from '../components/Spinner';
-import { useNavigation } from '../state/navigation-store';
-import { useToasts } from '../state/toast-store';
+import { toAppError } from '../../bridge/bridge-error';
+import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
+import { Button } from '../../components/Button';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { Spinner } from '../../components/Spinner';
+import { useNavigation } from '../../state/navigation-store';
+import { useToasts } from '../../state/toast-store';
 
 const EXPIRY = [
   { seconds: 900, label: '15 minutes' },

@@ -1,17 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import type { Template } from '../../../shared/ipc/template-models';
-import { useBridgeMutation, useBridgeQuery } from '../bridge/use-bridge';
-import { Button } from '../components/Button';
-import { CodeEditor, type LineDiagnostic } from '../components/CodeEditor';
-import { ConfirmDialog } from '../components/ConfirmDialog';
-import { DiffView } from '../components/DiffView';
-import { ErrorPanel } from '../components/ErrorPanel';
-import { Spinner } from '../components/Spinner';
-import { checkTemplateText } from '../lib/template-checks';
-import { formatContent } from '../lib/template-dates';
-import { useNavigation } from '../state/navigation-store';
-import { useToasts } from '../state/toast-store';
+import type { Template } from '../../../../shared/ipc/template-models';
+import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
+import { Button } from '../../components/Button';
+import { CodeEditor, type LineDiagnostic } from '../../components/CodeEditor';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DiffView } from '../../components/DiffView';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { Spinner } from '../../components/Spinner';
+import { checkTemplateText } from '../../lib/template-checks';
+import { formatContent } from '../../lib/template-dates';
+import { useNavigation } from '../../state/navigation-store';
+import { useToasts } from '../../state/toast-store';
 
 const STARTER = formatContent({
   steps: {

@@ -1,11 +1,11 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ok } from '../../../shared/result';
-import { App } from '../App';
-import { createFakeBridge, sampleAppInfo, sampleRun, withRun } from '../bridge/test/fake-bridge';
-import { renderWithBridge } from '../bridge/test/render-with-bridge';
-import { useNavigation } from '../state/navigation-store';
-import { useTheme } from '../state/theme-store';
+import { ok } from '../../../../shared/result';
+import { App } from '../../App';
+import { createFakeBridge, sampleAppInfo, sampleRun, withRun } from '../../bridge/test/fake-bridge';
+import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { useNavigation } from '../../state/navigation-store';
+import { useTheme } from '../../state/theme-store';
 
 describe('App shell', () => {
   beforeEach(() => useNavigation.setState({ route: { name: 'upload' } }));

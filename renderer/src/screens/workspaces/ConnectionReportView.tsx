@@ -1,5 +1,5 @@
-import type { ConnectionReport } from '../../../shared/ipc/workspace-models';
-import { Badge } from '../components/Badge';
+import type { ConnectionReport } from '../../../../shared/ipc/workspace-models';
+import { Badge } from '../../components/Badge';
 
 const TONE = { ok: 'success', fail: 'danger', warn: 'warning', skipped: 'neutral' } as const;
 const WORD = { ok: 'OK', fail: 'Failed', warn: 'Warning', skipped: 'Skipped' } as const;

@@ -1,8 +1,8 @@
 import { useRef, type KeyboardEvent } from 'react';
-import { ActivityIcon, KeyIcon, LinkIcon, LockIcon, ServerIcon, TemplateIcon, TransfersIcon, UploadIcon } from '../components/Icons';
-import { formatCount } from '../lib/format';
-import { useNavigation, type Route } from '../state/navigation-store';
-import { useTransfers } from './transfers/transfer-store';
+import { ActivityIcon, KeyIcon, LinkIcon, LockIcon, ServerIcon, TemplateIcon, TransfersIcon, UploadIcon } from '../../components/Icons';
+import { formatCount } from '../../lib/format';
+import { useNavigation, type Route } from '../../state/navigation-store';
+import { useTransfers } from '../transfers/transfer-store';
 
 /** Files still to go (sending or waiting), live; hidden when none. */
 const TransfersBadge = () => {

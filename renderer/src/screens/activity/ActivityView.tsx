@@ -1,13 +1,13 @@
-import { useBridgeQuery } from '../bridge/use-bridge';
-import { Badge } from '../components/Badge';
-import { Button } from '../components/Button';
-import { EmptyState } from '../components/EmptyState';
-import { ErrorPanel } from '../components/ErrorPanel';
-import { ActivityIcon } from '../components/Icons';
-import { Spinner } from '../components/Spinner';
-import { formatBytes, formatCount, formatDateTime } from '../lib/format';
-import { describeRunState } from '../lib/run-state';
-import { useNavigation } from '../state/navigation-store';
+import { useBridgeQuery } from '../../bridge/use-bridge';
+import { Badge } from '../../components/Badge';
+import { Button } from '../../components/Button';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { ActivityIcon } from '../../components/Icons';
+import { Spinner } from '../../components/Spinner';
+import { formatBytes, formatCount, formatDateTime } from '../../lib/format';
+import { describeRunState } from '../../lib/run-state';
+import { useNavigation } from '../../state/navigation-store';
 
 /** Recent runs, newest first; each row opens its run view. */
 export const ActivityView = () => {

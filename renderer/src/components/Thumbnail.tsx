@@ -1,6 +1,6 @@
 import { useBridgeQuery } from '../bridge/use-bridge';
-import { FileIcon, ImageIcon } from '../components/Icons';
-import { useDelayed } from './use-delayed';
+import { FileIcon, ImageIcon } from './Icons';
+import { useDelayed } from '../hooks/use-delayed';
 
 /** A reserved square that fills in with a data: URL preview; other files keep a file icon. */
 export const LocalThumbnail = ({ handle, relativePath, isImage, size }: { handle: string; relativePath: string; isImage: boolean; size: number }) => {

@@ -1,15 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { Workspace } from '../../../shared/ipc/models';
-import { useBridgeMutation, useBridgeQuery } from '../bridge/use-bridge';
-import { Badge } from '../components/Badge';
-import { Button } from '../components/Button';
-import { ConfirmDialog } from '../components/ConfirmDialog';
-import { ErrorPanel } from '../components/ErrorPanel';
-import { Spinner } from '../components/Spinner';
-import { useToasts } from '../state/toast-store';
+import type { Workspace } from '../../../../shared/ipc/models';
+import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
+import { Badge } from '../../components/Badge';
+import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { Spinner } from '../../components/Spinner';
+import { useToasts } from '../../state/toast-store';
 import { ConnectionReportView } from './ConnectionReportView';
-import { RotationPanel } from './RotationPanel';
+import { RotationPanel } from '../auth-keys/RotationPanel';
 import { WorkspaceForm } from './WorkspaceForm';
 
 const MODE_LABEL = { signature: 'Signed requests', bearer: 'Bearer tokens', browser: 'Browser sign-in' } as const;

@@ -1,9 +1,9 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Rotation } from '../../../shared/ipc/workspace-models';
-import { ok } from '../../../shared/result';
-import { createFakeBridge } from '../bridge/test/fake-bridge';
-import { renderWithBridge } from '../bridge/test/render-with-bridge';
+import type { Rotation } from '../../../../shared/ipc/workspace-models';
+import { ok } from '../../../../shared/result';
+import { createFakeBridge } from '../../bridge/test/fake-bridge';
+import { renderWithBridge } from '../../bridge/test/render-with-bridge';
 import { RotationPanel } from './RotationPanel';
 
 const rotation = (over: Partial<Rotation> = {}): Rotation => ({

@@ -1,5 +1,5 @@
-import { useBridgeQuery } from '../bridge/use-bridge';
-import { ShieldIcon } from '../components/Icons';
+import { useBridgeQuery } from '../../bridge/use-bridge';
+import { ShieldIcon } from '../../components/Icons';
 
 /** An honest note when secrets would not be protected: the local workspace works anyway. */
 export const VaultBanner = () => {

@@ -1,16 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { AuthKey } from '../../../shared/ipc/template-models';
-import { useBridgeMutation, useBridgeQuery } from '../bridge/use-bridge';
-import { Badge } from '../components/Badge';
-import { Button } from '../components/Button';
-import { ConfirmDialog } from '../components/ConfirmDialog';
-import { EmptyState } from '../components/EmptyState';
-import { ErrorPanel } from '../components/ErrorPanel';
-import { Spinner } from '../components/Spinner';
-import { formatServiceDate } from '../lib/template-dates';
-import { useNavigation } from '../state/navigation-store';
-import { useToasts } from '../state/toast-store';
+import type { AuthKey } from '../../../../shared/ipc/template-models';
+import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
+import { Badge } from '../../components/Badge';
+import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { Spinner } from '../../components/Spinner';
+import { formatServiceDate } from '../../lib/template-dates';
+import { useNavigation } from '../../state/navigation-store';
+import { useToasts } from '../../state/toast-store';
 import { ScopePicker } from './ScopePicker';
 
 type Editing = { readonly mode: 'new' } | { readonly mode: 'edit'; readonly key: AuthKey } | null;

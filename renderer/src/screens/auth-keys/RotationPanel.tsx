@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { Rotation, RotationStep } from '../../../shared/ipc/workspace-models';
-import { useBridgeMutation } from '../bridge/use-bridge';
-import { Badge } from '../components/Badge';
-import { Button } from '../components/Button';
-import { ErrorPanel } from '../components/ErrorPanel';
+import type { Rotation, RotationStep } from '../../../../shared/ipc/workspace-models';
+import { useBridgeMutation } from '../../bridge/use-bridge';
+import { Badge } from '../../components/Badge';
+import { Button } from '../../components/Button';
+import { ErrorPanel } from '../../components/ErrorPanel';
 
 export const STEP_LABEL: Record<RotationStep, string> = {
   'create-key': 'Create a new key with the same scopes',

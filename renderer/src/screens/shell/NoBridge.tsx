@@ -1,4 +1,4 @@
-import { EmptyState } from '../components/EmptyState';
+import { EmptyState } from '../../components/EmptyState';
 
 /** The page was opened outside the app (no bridge): say so instead of showing a broken UI. */
 export const NoBridge = () => (

@@ -1,9 +1,9 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../App';
-import { createFakeBridge, sampleRun, withRun } from '../bridge/test/fake-bridge';
-import { renderWithBridge } from '../bridge/test/render-with-bridge';
-import { useNavigation } from '../state/navigation-store';
+import { App } from '../../App';
+import { createFakeBridge, sampleRun, withRun } from '../../bridge/test/fake-bridge';
+import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { useNavigation } from '../../state/navigation-store';
 
 describe('Activity view', () => {
   beforeEach(() => useNavigation.setState({ route: { name: 'activity' } }));

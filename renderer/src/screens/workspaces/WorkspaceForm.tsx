@@ -1,14 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { Workspace } from '../../../shared/ipc/models';
-import type { AuthMode, ConnectionReport } from '../../../shared/ipc/workspace-models';
-import { useBridgeMutation, useBridgeQuery } from '../bridge/use-bridge';
-import { Button } from '../components/Button';
-import { ErrorPanel } from '../components/ErrorPanel';
-import { useToasts } from '../state/toast-store';
+import type { Workspace } from '../../../../shared/ipc/models';
+import type { AuthMode, ConnectionReport } from '../../../../shared/ipc/workspace-models';
+import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
+import { Button } from '../../components/Button';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { useToasts } from '../../state/toast-store';
 import { ConnectionReportView } from './ConnectionReportView';
-import { ScopePicker } from './ScopePicker';
-import { useDebounced } from './use-debounced';
+import { ScopePicker } from '../auth-keys/ScopePicker';
+import { useDebounced } from '../../hooks/use-debounced';
 
 const MODES: { value: AuthMode; label: string; hint: string }[] = [
   { value: 'signature', label: 'Signed requests', hint: 'Every request is signed with the Auth Secret in the main process.' },

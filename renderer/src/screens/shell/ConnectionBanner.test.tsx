@@ -1,10 +1,10 @@
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../App';
-import { createFakeBridge } from '../bridge/test/fake-bridge';
-import { renderWithBridge } from '../bridge/test/render-with-bridge';
-import { useConnection } from '../state/connection-store';
-import { useNavigation } from '../state/navigation-store';
+import { App } from '../../App';
+import { createFakeBridge } from '../../bridge/test/fake-bridge';
+import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { useConnection } from '../../state/connection-store';
+import { useNavigation } from '../../state/navigation-store';
 
 describe('connection banner and status dot', () => {
   beforeEach(() => {
