@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { defaultDataDir, defaultDownloadsDir } from './host-paths';
 import { guardProcess } from '../core/process-guard';
 import { launchBrowserApp } from './launch';
+import { browserOpenPlan } from './open-plan';
 import { openWithSystem } from './system-desktop';
 
 /**
@@ -32,11 +33,13 @@ try {
   console.log(`Assemblyline is running at ${app.host.url}`);
   if (app.core.localServiceUrl) console.log(`Local service: ${app.core.localServiceUrl}`);
 
-  const hasDisplay = process.platform !== 'linux' || Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
-  if (!env.ASSEMBLYLINE_NO_OPEN && hasDisplay) {
+  const plan = browserOpenPlan(process.platform, env, app.host.url);
+  if (plan.open) {
     openWithSystem(app.host.url).catch((cause: unknown) => {
       console.log(`Could not open a browser (${cause instanceof Error ? cause.message : String(cause)}); open the URL above.`);
     });
+  } else {
+    console.log(plan.message);
   }
 
   let stopping = false;
