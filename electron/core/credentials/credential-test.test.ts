@@ -74,7 +74,7 @@ describe('credentials:test for SFTP against a real sshd', () => {
     expect(statuses(report)).toEqual({ reach: 'ok', authenticate: 'fail', read: 'skipped', write: 'skipped' });
     const auth = checkOf(report, 'authenticate');
     expect(auth.code).toBe('SFTP_AUTH_FAILED');
-    expect(auth.message).toMatch(new RegExp(`^The server refused ${sftp.user} with the password given: check the user name and the password`));
+    expect(auth.message).toMatch(new RegExp(`^The server refused ${sftp.user} with the password given: check the user name and the password \\(the server said: All configured authentication methods failed\\)\\.$`));
     expect(checkOf(report, 'read').message).toBe('Not tried: the login failed.');
   });
 

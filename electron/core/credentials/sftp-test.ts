@@ -17,7 +17,8 @@ const isAuthError = (e: unknown): boolean => {
   return err.level === 'client-authentication' || /authentication methods failed|auth.*fail|permission denied/i.test(err.message ?? '');
 };
 const isKeyError = (e: unknown): boolean => /parse privateKey|private key|unsupported key|encrypted/i.test((e as Error).message ?? '');
-const stripPrefix = (m: string): string => m.replace(/^(connect|stat|list|put|delete|mkdir|rmdir|realPath)(->\w+)?: /, '');
+/** ssh2-sftp-client prefixes its method names ("getConnection: …"); the user wants the server's words. */
+const stripPrefix = (m: string): string => m.replace(/^(?:[a-zA-Z]+(?:->\w+)?: )+/, '');
 
 /** OpenSSH's fingerprint format (SHA256:base64 without padding), so an admin can compare it with the server's. */
 const fingerprint = (key: Buffer): string => `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
