@@ -24,6 +24,7 @@ test('an admin names credentials prod_sftp, tests them against a real SFTP serve
   await expect(hint).toHaveText(/^Names cannot contain spaces\./);
   await expect(name).toHaveAttribute('aria-invalid', 'true');
   await expect(ui.getByRole('button', { name: 'Save credentials' })).toBeDisabled();
+  await ui.screenshot({ path: screenshotPath('credentials-name-rule.png'), animations: 'disabled' });
   await name.fill('prod_sftp');
   await expect(name).toHaveAttribute('aria-invalid', 'false');
 
