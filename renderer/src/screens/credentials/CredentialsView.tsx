@@ -78,7 +78,7 @@ export const CredentialsView = () => {
             </ul>
           )}
         </section>
-        <section className="template-detail-pane" aria-label="Credentials form">
+        <section className="template-detail-pane" aria-label="Credential details">
           {pane?.mode === 'test' && <CredentialTestPane key={pane.credential.id} credential={pane.credential} onClose={() => setPane(null)} />}
           {(pane?.mode === 'new' || pane?.mode === 'edit') && <CredentialForm key={pane.mode === 'edit' ? pane.credential.id : 'new'} editing={pane} onDone={() => setPane(null)} />}
           {pane === null && <p className="muted empty-hint">Choose Test or Edit on a credential, or make new ones.</p>}
