@@ -1,4 +1,5 @@
 import { CREDENTIAL_TYPES } from '../../shared/api/credential-forms';
+import { credentialNameProblem } from '../../shared/api/credential-name';
 import { apiError, type ApiError } from '../http/api-error';
 
 export { CREDENTIAL_TYPES };
@@ -19,15 +20,16 @@ export interface CredentialInput {
 }
 
 /**
- * Create/edit params: `name` (at least 4 characters, letters and dashes, as the Node SDK's schema says),
+ * Create/edit params: `name` (the rule in shared/api/credential-name.ts: at least 4 characters of latin
+ * letters, digits, dashes and underscores, as the real service accepts),
  * `type` from the list, `content` an object (a JSON string is accepted too, as form-encoded SDKs send).
  */
 export function parseCredentialInput(params: Record<string, unknown>, mode: 'create' | 'edit'): CredentialInput | ApiError {
   const input: CredentialInput = {};
   if (params.name !== undefined || mode === 'create') {
-    if (typeof params.name !== 'string' || !/^[a-zA-Z-]{4,}$/.test(params.name)) {
-      return invalid('name must be at least 4 characters of latin letters and dashes (e.g. "my-sftp-server").');
-    }
+    if (typeof params.name !== 'string') return invalid('name must be a string.');
+    const problem = credentialNameProblem(params.name);
+    if (problem) return invalid(`name: ${problem}`);
     input.name = params.name;
   }
   if (params.type !== undefined || mode === 'create') {

@@ -58,10 +58,28 @@ describe('Template credentials', () => {
     expect(gone.body.error).toBe('TEMPLATE_CREDENTIALS_NOT_READ');
   });
 
+  it('accepts the names the real service accepts (prod_sftp, media-s3) and renames to them', async () => {
+    for (const [name, type] of [['prod_sftp', 'sftp'], ['media-s3', 's3'], ['YOUR_S3_CREDENTIALS', 's3']] as const) {
+      const created = await call('POST', '/template_credentials', { name, type, content: {} });
+      expect(created.status, name).toBe(200);
+      expect(created.body).toMatchObject({ ok: 'TEMPLATE_CREDENTIALS_CREATED', credential: { name, type } });
+      expect((await call('GET', `/template_credentials/${name}`)).body.credential).toMatchObject({ name });
+    }
+    const renamed = await call('PUT', '/template_credentials/prod_sftp', { name: 'prod_sftp_2' });
+    expect(renamed.body).toMatchObject({ ok: 'TEMPLATE_CREDENTIALS_UPDATED', credential: { name: 'prod_sftp_2' } });
+    const refused = await call('PUT', '/template_credentials/prod_sftp_2', { name: 'prod sftp' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('TEMPLATE_CREDENTIALS_INVALID');
+    expect(String(refused.body.message)).toContain('cannot contain spaces');
+    for (const name of ['prod_sftp_2', 'media-s3', 'YOUR_S3_CREDENTIALS']) await call('DELETE', `/template_credentials/${name}`);
+  });
+
   it('refuses bad names, types, content and a taken name, and requires a signature', async () => {
     for (const extra of [
       { name: 'abc', type: 'sftp', content: {} },
       { name: 'has space', type: 'sftp', content: {} },
+      { name: 'dots.and/slashes', type: 'sftp', content: {} },
+      { name: 42, type: 'sftp', content: {} },
       { name: 'good-name', type: 'floppy', content: {} },
       { name: 'good-name', type: 'sftp', content: 'not json' },
       { name: 'good-name', type: 'sftp', content: [1] },
@@ -69,6 +87,7 @@ describe('Template credentials', () => {
       const res = await call('POST', '/template_credentials', extra);
       expect(res.status, JSON.stringify(extra)).toBe(400);
       expect(res.body.error).toBe('TEMPLATE_CREDENTIALS_INVALID');
+      if (typeof extra.name === 'string' && extra.name !== 'good-name') expect(String(res.body.message)).toContain('latin letters, digits, dashes (-) and underscores (_)');
     }
     await call('POST', '/template_credentials', { name: 'taken-name', type: 'sftp', content: {} });
     expect((await call('POST', '/template_credentials', { name: 'taken-name', type: 's3', content: {} })).body.error).toBe('TEMPLATE_CREDENTIALS_NAME_TAKEN');

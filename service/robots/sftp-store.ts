@@ -3,19 +3,14 @@
 
 import { posix } from 'node:path';
 import SftpClient from 'ssh2-sftp-client';
+import { sftpTargetFromContent, type SftpTarget } from '../../shared/api/sftp-target';
 import { interpolateString } from '../instructions/interpolation';
 import type { RobotFileOutcome, RobotRunner } from './robot-types';
 
 const DEFAULT_PATH = '${unique_prefix}/${file.url_name}';
 const CONNECT_TIMEOUT_MS = 15_000;
 
-export interface SftpTarget {
-  host: string;
-  port: number;
-  user: string;
-  password?: string;
-  privateKey?: string;
-}
+export type { SftpTarget };
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const fail = (code: string, message: string): RobotFileOutcome => ({ ok: false, code, message });
@@ -30,15 +25,8 @@ export function sftpTarget(params: Record<string, unknown>, lookup: (name: strin
     if (found.type !== 'sftp') return `the Template credentials "${name}" are of type ${found.type}, not sftp`;
     source = { ...found.content, ...Object.fromEntries(Object.entries(params).filter(([k]) => k === 'path' || k === 'url_template')) };
   }
-  const host = str(source.host);
-  const user = str(source.user);
-  if (!host || !user) return 'give "credentials" (a Template credentials name) or "host" and "user"';
-  const port = source.port === undefined ? 22 : Number(source.port);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) return `port must be 1 to 65535 (got ${String(source.port)})`;
-  const password = str(source.password);
-  const privateKey = str(source.private_key);
-  if (!password && !privateKey) return 'give a "password" or a "private_key" for the SFTP user';
-  return { host, port, user, ...(password ? { password } : {}), ...(privateKey ? { privateKey } : {}) };
+  if (!str(source.host) || !str(source.user)) return 'give "credentials" (a Template credentials name) or "host" and "user"';
+  return sftpTargetFromContent(source);
 }
 
 export const runSftpStore: RobotRunner = async ({ params, input, scope, credentials, signal }) => {

@@ -2,11 +2,9 @@
  * The fields the app asks for per Template credentials type. Secret fields are write-only in the app:
  * core never sends their values to the renderer, only whether one is stored.
  */
-/** `type` values of Template credentials (service-facts.md §7 "Template credentials"). */
-export const CREDENTIAL_TYPES = [
-  'ai', 'azure', 'backblaze', 'cloudflare', 'companion', 'digitalocean', 'dropbox', 'ftp', 'google', 'http', 'mega', 'minio',
-  'rackspace', 's3', 'sftp', 'supabase', 'swift', 'tigris', 'vimeo', 'wasabi', 'youtube',
-] as const;
+import { CREDENTIAL_TYPE_INFO } from './credential-types';
+
+export { CREDENTIAL_TYPES, credentialTypeLabel } from './credential-types';
 
 export interface CredentialField {
   readonly name: string;
@@ -17,9 +15,17 @@ export interface CredentialField {
   readonly placeholder?: string;
 }
 
+const S3_COMPATIBLE_FIELDS: readonly CredentialField[] = [
+  { name: 'host', label: 'Endpoint host', required: true, placeholder: 'storage.example.com' },
+  { name: 'bucket', label: 'Bucket', required: true },
+  { name: 'bucket_region', label: 'Region', placeholder: 'us-east-1' },
+  { name: 'key', label: 'Access key ID', required: true },
+  { name: 'secret', label: 'Secret access key', secret: true, required: true },
+];
+
 export const CREDENTIAL_FORMS: Readonly<Record<string, { readonly label: string; readonly fields: readonly CredentialField[] }>> = {
   sftp: {
-    label: 'SFTP server',
+    label: CREDENTIAL_TYPE_INFO.sftp.label,
     fields: [
       { name: 'host', label: 'Host', required: true, placeholder: 'sftp.example.com' },
       { name: 'port', label: 'Port', placeholder: '22' },
@@ -29,7 +35,7 @@ export const CREDENTIAL_FORMS: Readonly<Record<string, { readonly label: string;
     ],
   },
   s3: {
-    label: 'Amazon S3',
+    label: CREDENTIAL_TYPE_INFO.s3.label,
     fields: [
       { name: 'bucket', label: 'Bucket', required: true },
       { name: 'bucket_region', label: 'Region', required: true, placeholder: 'us-east-1' },
@@ -38,7 +44,7 @@ export const CREDENTIAL_FORMS: Readonly<Record<string, { readonly label: string;
     ],
   },
   ftp: {
-    label: 'FTP server',
+    label: CREDENTIAL_TYPE_INFO.ftp.label,
     fields: [
       { name: 'host', label: 'Host', required: true },
       { name: 'port', label: 'Port', placeholder: '21' },
@@ -46,8 +52,10 @@ export const CREDENTIAL_FORMS: Readonly<Record<string, { readonly label: string;
       { name: 'password', label: 'Password', secret: true, required: true },
     ],
   },
+  // S3-compatible stores that take a host (service-facts.md §8 "Other bases"): supabase, swift, tigris, wasabi; minio likewise.
+  ...Object.fromEntries((['minio', 'supabase', 'swift', 'tigris', 'wasabi'] as const).map((t) => [t, { label: CREDENTIAL_TYPE_INFO[t].label, fields: S3_COMPATIBLE_FIELDS }])),
   http: {
-    label: 'HTTP server',
+    label: CREDENTIAL_TYPE_INFO.http.label,
     fields: [
       { name: 'url', label: 'Base URL', required: true, placeholder: 'https://files.example.com/' },
       { name: 'username', label: 'User' },

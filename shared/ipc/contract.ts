@@ -15,6 +15,8 @@ import {
   cdnUrlRequestSchema,
   credentialInputSchema,
   credentialSchema,
+  credentialTestReportSchema,
+  credentialTestRequestSchema,
   templateInputSchema,
   templateListQuerySchema,
   templateListSchema,
@@ -169,6 +171,8 @@ export const channels = {
   'credentials:create': { request: credentialInputSchema.extend({ workspaceId: z.string().optional() }), response: credentialSchema },
   'credentials:update': { request: credentialInputSchema.extend({ workspaceId: z.string().optional(), id: z.string().min(1) }), response: credentialSchema },
   'credentials:delete': { request: z.object({ workspaceId: z.string().optional(), id: z.string().min(1) }), response: z.object({}) },
+  /** Connect with credentials (saved, or the form's) from core and report check by check; secrets stay in core. */
+  'credentials:test': { request: credentialTestRequestSchema, response: credentialTestReportSchema },
 
   /** Auth Keys of the workspace's account. Secrets stay in core. */
   'authKeys:list': { request: z.object({ workspaceId: z.string().optional() }), response: z.array(authKeySchema) },

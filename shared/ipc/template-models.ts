@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CREDENTIAL_NAME_HINT, isCredentialName } from '../api/credential-name';
 
 /** A Template as the renderer sees it (spec "Template"): content is any JSON value. */
 export const templateSchema = z.object({
@@ -61,12 +62,46 @@ export type Credential = z.infer<typeof credentialSchema>;
 
 /** Create or edit. On edit, a secret field left empty keeps the stored value; `clear` removes fields. */
 export const credentialInputSchema = z.object({
-  name: z.string().regex(/^[a-zA-Z-]{4,}$/, 'At least 4 characters: latin letters and dashes.'),
+  name: z.string().refine(isCredentialName, CREDENTIAL_NAME_HINT),
   type: z.string().min(1),
   values: z.record(z.string().min(1).max(100), z.string().max(20_000)),
   clear: z.array(z.string()).default([]),
 });
 export type CredentialInput = z.input<typeof credentialInputSchema>;
+
+/**
+ * "Test credential": a saved credential (`id`, its content read in core), the form's unsaved content
+ * (`draft`), or both (an edit: the draft over the stored content, empty secrets keep theirs).
+ * `path` is the folder to check (SFTP: the login folder when left out).
+ */
+export const credentialTestRequestSchema = z
+  .object({
+    workspaceId: z.string().optional(),
+    id: z.string().min(1).optional(),
+    draft: credentialInputSchema.pick({ type: true, values: true, clear: true }).optional(),
+    path: z.string().max(1024).optional(),
+  })
+  .refine((r) => r.id !== undefined || r.draft !== undefined, 'Give the id of saved credentials or the form content to test.');
+
+export const credentialCheckSchema = z.object({
+  id: z.enum(['settings', 'reach', 'authenticate', 'read', 'write', 'support']),
+  label: z.string(),
+  status: z.enum(['ok', 'fail', 'warn', 'skipped']),
+  message: z.string(),
+  code: z.string().optional(),
+});
+export type CredentialCheck = z.infer<typeof credentialCheckSchema>;
+
+export const credentialTestReportSchema = z.object({
+  /** No check failed. */
+  ok: z.boolean(),
+  /** False when the app cannot test this type from here (the checks say why). */
+  tested: z.boolean(),
+  /** What was tested, e.g. "deploy@sftp.example.com:22 /exports". */
+  target: z.string(),
+  checks: z.array(credentialCheckSchema),
+});
+export type CredentialTestReport = z.infer<typeof credentialTestReportSchema>;
 
 /** An Auth Key as the renderer sees it (spec "Auth Key"); its secret never crosses the bridge. */
 export const authKeySchema = z.object({

@@ -85,3 +85,12 @@ export async function deleteCredential(api: ApiClient, id: string): Promise<Resu
   const res = await api.request('DELETE', path(id));
   return res.ok ? ok({}) : res;
 }
+
+/** The stored type and full content, secrets included: for core only (the credential test), never the renderer. */
+export async function readCredentialContent(api: ApiClient, id: string): Promise<Result<{ name: string; type: string; content: Record<string, unknown> }>> {
+  const res = await api.request('GET', path(id));
+  if (!res.ok) return res;
+  const one = parseOne(res.value);
+  if (!one.ok) return one;
+  return ok({ name: one.value.name, type: one.value.type, content: isObject(one.value.content) ? one.value.content : {} });
+}

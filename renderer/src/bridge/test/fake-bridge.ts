@@ -161,6 +161,7 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'credentials:create': (req) => ok({ id: 'c1', name: req.name, type: req.type, values: {}, secretsSet: [], created: null, modified: null }),
     'credentials:update': (req) => ok({ id: req.id, name: req.name, type: req.type, values: {}, secretsSet: [], created: null, modified: null }),
     'credentials:delete': () => ok({}),
+    'credentials:test': (req) => ok({ ok: true, tested: true, target: req.id ?? req.draft?.type ?? '', checks: [{ id: 'reach', label: 'Reach the server', status: 'ok', message: 'answered' }] }),
     'authKeys:list': () => ok([]),
     'authKeys:scopes': () => ok(['templates:read', 'templates:write']),
     'authKeys:create': () => ({ ok: false, error: { code: 'NOT_IN_FAKE', message: 'Not faked.' } }),

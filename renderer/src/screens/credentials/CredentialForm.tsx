@@ -1,0 +1,143 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { CREDENTIAL_FORMS, looksSecret, type CredentialField } from '../../../../shared/api/credential-forms';
+import { CREDENTIAL_NAME_HINT, credentialNameProblem } from '../../../../shared/api/credential-name';
+import type { Credential } from '../../../../shared/ipc/template-models';
+import { useBridgeMutation } from '../../bridge/use-bridge';
+import { Button } from '../../components/Button';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { useToasts } from '../../state/toast-store';
+import { CredentialTestReportView } from './CredentialTestReportView';
+import { TestPathField } from './TestPathField';
+import { TypeSelect } from './TypeSelect';
+
+export type Editing = { readonly mode: 'new' } | { readonly mode: 'edit'; readonly credential: Credential };
+
+/** Service errors about the name are shown at the name field, the rest above the form. */
+const isNameError = (e: { code: string; message: string } | null): boolean =>
+  !!e && (e.code === 'TEMPLATE_CREDENTIALS_NAME_TAKEN' || (e.code === 'TEMPLATE_CREDENTIALS_INVALID' && e.message.startsWith('name')));
+
+export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: () => void }) => {
+  const existing = editing.mode === 'edit' ? editing.credential : null;
+  const [name, setName] = useState(existing?.name ?? '');
+  const [type, setType] = useState(existing?.type ?? 'sftp');
+  const [values, setValues] = useState<Record<string, string>>(existing?.values ?? {});
+  const [extraName, setExtraName] = useState('');
+  const [testPath, setTestPath] = useState('');
+  const client = useQueryClient();
+  const toast = useToasts((s) => s.show);
+  const onSuccess = (c: Credential) => {
+    toast(`Saved the credentials "${c.name}".`, 'success');
+    void client.invalidateQueries({ queryKey: ['credentials:list'] });
+    onDone();
+  };
+  const create = useBridgeMutation('credentials:create', { onSuccess });
+  const update = useBridgeMutation('credentials:update', { onSuccess });
+  const test = useBridgeMutation('credentials:test');
+  const error = create.error ?? update.error;
+  const busy = create.isPending || update.isPending;
+
+  const form = CREDENTIAL_FORMS[type];
+  const fields: CredentialField[] = form
+    ? [...form.fields]
+    : [...new Set([...Object.keys(values), ...(existing?.secretsSet ?? [])])].map((n) => ({ name: n, label: n, secret: looksSecret(n) }));
+  const stored = new Set(existing?.type === type ? existing.secretsSet : []);
+  const nameProblem = credentialNameProblem(name);
+  const showNameProblem = name !== '' && nameProblem !== null;
+  const nameError = isNameError(error) ? error!.message.replace(/^name: /, '') : null;
+  const missing = fields.filter((f) => f.required && !(values[f.name] ?? '').trim() && !(f.secret && stored.has(f.name)));
+  const set = (field: string, value: string) => {
+    setValues({ ...values, [field]: value });
+    test.reset();
+  };
+  // Only the fields of the type shown are sent (a type switch leaves no stray fields behind).
+  const shownValues = () => Object.fromEntries(fields.map((f) => [f.name, values[f.name] ?? '']));
+  const runTest = () => test.mutate({ ...(existing ? { id: existing.id } : {}), draft: { type, values: shownValues(), clear: [] }, ...(testPath.trim() ? { path: testPath.trim() } : {}) });
+
+  return (
+    <form
+      className="template-detail credential-form"
+      aria-label={existing ? `Edit ${existing.name}` : 'New credentials'}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const request = { name, type, values };
+        if (existing) update.mutate({ id: existing.id, ...request });
+        else create.mutate(request);
+      }}
+    >
+      <h2 className="section-title">{existing ? `Edit "${existing.name}"` : 'New credentials'}</h2>
+      {error && !nameError && <ErrorPanel title="The credentials were not saved" code={error.code} message={error.message} httpCode={error.httpCode} data-testid="credential-error" />}
+      <label className="form-field">
+        <span className="field-label">Name *</span>
+        <input
+          className="input mono"
+          value={name}
+          onChange={(e) => {
+            setName(e.currentTarget.value);
+            create.reset();
+            update.reset();
+          }}
+          aria-invalid={showNameProblem || nameError !== null}
+          aria-describedby="credential-name-hint"
+          autoComplete="off"
+          spellCheck={false}
+          data-testid="credential-name"
+        />
+        <span id="credential-name-hint" className={showNameProblem || nameError ? 'field-error' : 'small muted'} data-testid="credential-name-hint">
+          {nameError ?? (showNameProblem ? nameProblem : `${CREDENTIAL_NAME_HINT} Steps name them with "credentials".`)}
+        </span>
+      </label>
+      <TypeSelect
+        value={type}
+        onChange={(t) => {
+          setType(t);
+          test.reset();
+        }}
+      />
+      {fields.map((f) => {
+        const placeholder = f.secret && stored.has(f.name) ? 'Stored — leave empty to keep it' : (f.placeholder ?? '');
+        const common = {
+          className: 'input',
+          value: values[f.name] ?? '',
+          placeholder,
+          'aria-label': f.label,
+          autoComplete: 'off',
+          spellCheck: false,
+        };
+        return (
+          <label key={f.name} className="form-field">
+            <span className="field-label">
+              {f.label}
+              {f.required ? ' *' : ''} {f.secret && <span className="muted small">(write-only)</span>}
+            </span>
+            {f.multiline ? (
+              <textarea {...common} className="input textarea mono" rows={4} onChange={(e) => set(f.name, e.currentTarget.value)} />
+            ) : (
+              <input {...common} type={f.secret ? 'password' : 'text'} onChange={(e) => set(f.name, e.currentTarget.value)} />
+            )}
+          </label>
+        );
+      })}
+      {!form && (
+        <div className="field-row">
+          <input className="input" value={extraName} placeholder="Field name" aria-label="New field name" onChange={(e) => setExtraName(e.currentTarget.value)} />
+          <Button size="sm" disabled={!extraName.trim()} onClick={() => (set(extraName.trim(), values[extraName.trim()] ?? ''), setExtraName(''))}>
+            Add field
+          </Button>
+        </div>
+      )}
+      {type === 'sftp' && <TestPathField value={testPath} onChange={setTestPath} />}
+      {test.error && <ErrorPanel title="Could not test" code={test.error.code} message={test.error.message} httpCode={test.error.httpCode} />}
+      {test.data && !test.isPending && <CredentialTestReportView report={test.data} />}
+      <div className="template-actions">
+        <Button onClick={onDone}>Cancel</Button>
+        <Button onClick={runTest} busy={test.isPending} disabled={test.isPending || missing.length > 0} title={missing.length ? `Fill in ${missing.map((f) => f.label).join(', ')}` : 'Connect with these settings now, before saving'}>
+          Test credential
+        </Button>
+        <Button type="submit" variant="primary" busy={busy} disabled={busy || nameProblem !== null || missing.length > 0} title={missing.length ? `Fill in ${missing.map((f) => f.label).join(', ')}` : undefined}>
+          Save credentials
+        </Button>
+      </div>
+    </form>
+  );
+};

@@ -1,0 +1,68 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CREDENTIAL_TYPES } from '../../../../shared/api/credential-types';
+import { createFakeBridge } from '../../bridge/test/fake-bridge';
+import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { CredentialsView } from './CredentialsView';
+
+const openForm = async () => {
+  const bridge = createFakeBridge();
+  renderWithBridge(<CredentialsView />, bridge);
+  fireEvent.click(await screen.findByRole('button', { name: 'New credentials' }));
+  return bridge;
+};
+const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+
+describe('Credentials form', () => {
+  afterEach(cleanup);
+
+  it('states the name rule at the field, marks a bad name there and accepts prod_sftp', async () => {
+    await openForm();
+    const name = screen.getByTestId('credential-name');
+    const hint = screen.getByTestId('credential-name-hint');
+    expect(hint.textContent).toContain('latin letters, digits, dashes (-) and underscores (_)');
+    expect(name.getAttribute('aria-describedby')).toBe(hint.id);
+
+    fireEvent.change(name, { target: { value: 'prod sftp' } });
+    expect(hint.textContent).toMatch(/^Names cannot contain spaces\./);
+    expect(hint.className).toBe('field-error');
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+
+    fireEvent.change(name, { target: { value: 'prod_sftp' } });
+    expect(name.getAttribute('aria-invalid')).toBe('false');
+    type('Host', 'sftp.example.com');
+    type('User', 'deploy');
+    expect((screen.getByRole('button', { name: 'Save credentials' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('labels every type, grouped, with its code secondary', async () => {
+    await openForm();
+    const select = screen.getByRole('combobox', { name: 'Type' });
+    const options = within(select).getAllByRole('option');
+    expect(options).toHaveLength(CREDENTIAL_TYPES.length);
+    for (const o of options) expect(o.textContent).toMatch(/^[A-Z].+ \([a-z0-9]+\)$/);
+    expect(options.map((o) => o.textContent)).toContain('Amazon S3 (s3)');
+    expect([...select.querySelectorAll('optgroup')].map((g) => g.label)).toEqual(['Servers', 'Cloud storage', 'Apps and platforms', 'Other services']);
+    fireEvent.change(select, { target: { value: 'google' } });
+    expect(screen.getByText('google', { selector: 'code' })).toBeTruthy();
+  });
+
+  it('tests the unsaved form in core and shows the checks', async () => {
+    const bridge = await openForm();
+    const testButton = screen.getByRole('button', { name: 'Test credential' }) as HTMLButtonElement;
+    expect(testButton.disabled).toBe(true);
+    type('Host', '127.0.0.1');
+    type('User', 'deploy');
+    type('Password', 'pw');
+    type('Folder to test', '/exports');
+    fireEvent.click(testButton);
+    const report = await screen.findByTestId('credential-test-report');
+    expect(within(report).getByText('Credentials work')).toBeTruthy();
+    expect(within(report).getByTestId('credential-check-reach').dataset.status).toBe('ok');
+    await waitFor(() => expect(bridge.calls.some((c) => c.channel === 'credentials:test')).toBe(true));
+    expect(bridge.calls.find((c) => c.channel === 'credentials:test')!.request).toEqual({
+      draft: { type: 'sftp', values: { host: '127.0.0.1', port: '', user: 'deploy', password: 'pw', private_key: '' }, clear: [] },
+      path: '/exports',
+    });
+  });
+});
