@@ -12,7 +12,7 @@ import { TransfersView } from './screens/transfers/TransfersView';
 import { UploadView } from './screens/upload/UploadView';
 import { useConnectionEvents } from './screens/shell/use-connection-events';
 import { VaultBanner } from './screens/shell/VaultBanner';
-import { useNavigation } from './state/navigation-store';
+import { useLocationRoute, useNavigation } from './state/navigation-store';
 
 /** A file dropped outside the drop zone must not make the window navigate to it (and leave the app). */
 const useNoFileNavigation = (): void => {
@@ -44,6 +44,7 @@ export const App = () => {
   const transfers = useTransferEvents();
   useConnectionEvents();
   useNoFileNavigation();
+  useLocationRoute();
   const route = useNavigation((s) => s.route);
   return (
     <TransferControllerProvider value={transfers}>
