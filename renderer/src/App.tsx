@@ -10,6 +10,7 @@ import { Sidebar } from './screens/shell/Sidebar';
 import { Spinner } from './components/Spinner';
 import { TransfersView } from './screens/transfers/TransfersView';
 import { UploadView } from './screens/upload/UploadView';
+import { useSavedStepsChoice } from './screens/upload/use-saved-choice';
 import { useConnectionEvents } from './screens/shell/use-connection-events';
 import { VaultBanner } from './screens/shell/VaultBanner';
 import { useLocationRoute, useNavigation } from './state/navigation-store';
@@ -45,6 +46,7 @@ export const App = () => {
   useConnectionEvents();
   useNoFileNavigation();
   useLocationRoute();
+  useSavedStepsChoice();
   const route = useNavigation((s) => s.route);
   return (
     <TransferControllerProvider value={transfers}>

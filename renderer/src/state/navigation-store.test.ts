@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { followLocation, useNavigation } from './navigation-store';
 
 const waitFor = async (check: () => boolean) => {
@@ -55,5 +55,34 @@ describe('navigation in the URL', () => {
     await waitFor(() => useNavigation.getState().route.name === 'upload');
     expect(useNavigation.getState().route).toEqual({ name: 'upload' });
     expect(window.location.hash).toBe('#/upload');
+  });
+});
+
+describe('the URL when the app mounts', () => {
+  it('says the route the store holds, replacing a hash that names nothing', () => {
+    window.history.replaceState(null, '', '/#/no-such-screen');
+    useNavigation.setState({ route: { name: 'run', runId: 'r9' } });
+    const before = window.history.length;
+    const stop = followLocation(window);
+    expect(window.location.hash).toBe('#/run/r9');
+    expect(window.history.length).toBe(before);
+    stop();
+  });
+
+  it('leaves a first load without a hash as it is (the Upload view)', () => {
+    window.history.replaceState(null, '', '/?token=abc');
+    useNavigation.setState({ route: { name: 'upload' } });
+    const stop = followLocation(window);
+    expect(window.location.href).toMatch(/\/\?token=abc$/);
+    stop();
+  });
+});
+
+describe('a reload', () => {
+  it('starts on the screen and item the URL names', async () => {
+    window.history.replaceState(null, '', '/#/templates/builtin%2Fresize%401/duplicate');
+    vi.resetModules();
+    const fresh = await import('./navigation-store');
+    expect(fresh.useNavigation.getState().route).toEqual({ name: 'template-editor', id: 'builtin/resize@1', copy: true });
   });
 });

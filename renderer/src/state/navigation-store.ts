@@ -59,12 +59,14 @@ export const useNavigation = create<NavigationState>((set, get) => ({
  * first load) stays empty: it is the Upload view.
  */
 export function followLocation(win: Window): () => void {
+  // The store read the URL when it was made: from now on the URL says the store's route in full.
+  const { route } = useNavigation.getState();
+  if (!(win.location.hash === '' && route.name === 'upload')) writeHash(route, true);
   const sync = () => {
     const route = parseRoute(win.location.hash);
     if (win.location.hash !== '' && win.location.hash !== formatRoute(route)) writeHash(route, true);
     if (!sameRoute(useNavigation.getState().route, route)) useNavigation.setState({ route });
   };
-  sync();
   win.addEventListener('popstate', sync);
   win.addEventListener('hashchange', sync);
   return () => {
