@@ -200,3 +200,28 @@ test('the Upload draft — files, custom steps, Template and fields — survives
     await quit(second);
   }
 });
+
+test('the selected Template is in the URL: a reload shows it again, and selecting adds no history entry', async ({ ui }) => {
+  const created = await ui.evaluate(async () => {
+    const bridge = (globalThis as unknown as { assemblyline: Bridge }).assemblyline;
+    const content = { steps: { ':original': { robot: '/upload/handle' }, small: { robot: '/image/resize', use: ':original', width: 320, height: 240 } } };
+    const made = [];
+    for (const name of ['Wedding previews', 'Catalogue stills']) made.push((await bridge.invoke('templates:create', { name, content })).value as { id: string });
+    return made.map((t) => t.id);
+  });
+  await ui.getByRole('button', { name: 'Activity' }).click();
+  await ui.getByRole('button', { name: 'Templates' }).click();
+  await ui.locator('.template-row', { hasText: 'Wedding previews' }).click();
+  await ui.locator('.template-row', { hasText: 'Catalogue stills' }).click();
+  await expect.poll(() => hashOf(ui)).toBe(`#/templates/${created[1] ?? ''}`);
+  await expect(ui.getByTestId('template-detail')).toContainText('Catalogue stills');
+
+  await ui.reload();
+  await expect(ui.getByTestId('template-detail')).toContainText('Catalogue stills');
+  await expect(ui.getByRole('button', { name: 'Templates' })).toHaveAttribute('aria-current', 'page');
+
+  // Back leaves the screen (Activity), not the previous selection.
+  await ui.goBack();
+  await expect(ui.getByRole('list', { name: 'Recent Assemblies' }).or(ui.getByText('No Assemblies yet'))).toBeVisible();
+  expect(hashOf(ui)).toBe('#/activity');
+});

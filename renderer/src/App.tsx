@@ -68,7 +68,7 @@ export const App = () => {
               </div>
             }
           >
-            {route.name === 'templates' && <TemplatesView key={route.selectedId ?? ''} selectedId={route.selectedId} />}
+            {route.name === 'templates' && <TemplatesView selectedId={route.selectedId} />}
             {route.name === 'credentials' && <CredentialsView />}
             {route.name === 'workspaces' && <WorkspacesView />}
             {route.name === 'auth-keys' && <AuthKeysView />}
