@@ -75,6 +75,15 @@ test('the screen and the run are in the URL: a reload mid-run lands on the run; 
   await expect(ui).toHaveURL(runUrl);
   await expect(ui.getByTestId('run-state')).toHaveText('Completed');
 
+  // One batch of Transfers is in the URL too: a reload keeps the filter.
+  await ui.getByTestId('files-in-transfers').getByRole('button', { name: 'Show its files in Transfers' }).click();
+  await expect(ui.getByTestId('batch-filter')).toContainText(/^Batch: \S/);
+  const batch = await ui.getByTestId('batch-filter').textContent();
+  await expect.poll(() => hashOf(ui)).toMatch(/^#\/transfers\?batch=.+/);
+  await ui.reload();
+  await expect(ui.getByTestId('batch-filter')).toHaveText(batch ?? '');
+  await expect(transferList(ui).getByTestId('transfer-row')).toHaveCount(1);
+
   // A run core does not know (its data wiped, a stale link): a clear "not found" and a way back.
   await ui.evaluate(() => {
     (globalThis as unknown as { location: { hash: string } }).location.hash = '#/run/run-that-never-was';
