@@ -77,6 +77,7 @@ describe('a draft across a restart', () => {
     expect(shown(second.draft)).toEqual(['shoot/day-1/a.jpg', 'shoot/day-1/b.jpg', 'shoot/day-2/c.jpg', 'shoot/day-2/d.jpg']);
     expect(second.draft.skipped(0, 10).items).toEqual([{ relativePath: 'scans', reason: VANISHED_REASON }]);
     expect(second.draft.rootPaths()).toEqual([path.join(dir, 'shoot')]);
+    expect(second.draft.label()).toBe('shoot');
     await end(second);
 
     // Said once: the next start no longer knows the vanished root.

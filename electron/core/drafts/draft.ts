@@ -147,7 +147,10 @@ export function createDraft(deps: DraftDeps): Draft {
         if (controller.signal.aborted) return;
         const kept = mine.roots.get(root);
         if (restored && (await vanished(root))) {
-          target.skip(kept?.label ?? deps.files.shownAs(handle, path.basename(root)), VANISHED_REASON);
+          const name = kept?.label ?? deps.files.shownAs(handle, path.basename(root));
+          target.skip(name, VANISHED_REASON);
+          // Nothing of it goes to a transfer, so it does not name one either.
+          if (target === list && labels.includes(name)) labels.splice(labels.indexOf(name), 1);
           if (mine.roots.delete(root) && mine === picked) persist();
           continue;
         }
