@@ -13,6 +13,7 @@ import { pruneStaging, removeFinishedBatches } from './files/staging-janitor';
 import { createHandlers } from './handlers/index';
 import type { DraftPorts } from './handlers/draft-handlers';
 import { createDraft, type Draft } from './drafts/draft';
+import { openDraftStore } from './drafts/draft-store';
 import type { Handlers } from './ipc/handlers';
 import type { DesktopPort } from './ports/desktop';
 import type { SecretStore } from './ports/secret-store';
@@ -28,6 +29,8 @@ import { createWorkspaceStore, LOCAL_WORKSPACE_ID, type StoredWorkspace } from '
 
 /** The embedded service is restarting or hung: the request was not sent. */
 export const LOCAL_SERVICE_UNAVAILABLE = 'LOCAL_SERVICE_UNAVAILABLE';
+/** The draft (picked roots, steps choice) could not be written to the data dir; it still works in memory. */
+export const DRAFT_NOT_SAVED = 'DRAFT_NOT_SAVED';
 
 export interface CorePorts {
   dataDir: string;
@@ -158,7 +161,10 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     return ok({ workspaceId: id, api: clientOf(workspace) });
   };
 
-  const pathsInUse = (): string[] => [...runs.pathsInUse(), ...transfers.pathsInUse()];
+  // The Upload view's draft of the last session: its staged roots are kept, and it is picked again below.
+  const draftStore = openDraftStore(ports.dataDir, { onError: (message) => reportError(DRAFT_NOT_SAVED, message) });
+  let draftRoots = (): string[] => draftStore.saved.files.roots.map((r) => r.path);
+  const pathsInUse = (): string[] => [...runs.pathsInUse(), ...transfers.pathsInUse(), ...draftRoots()];
   const runs: RunManager = createRunManager({
     events,
     clientFor,
@@ -181,7 +187,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   // Runs of earlier sessions: listed again, and unfinished ones reattach to their Assembly and resume.
   await runs.restore();
   await transfers.restore();
-  // Staged files the transfer queue still needs are kept: it continues from them after a restart.
+  // Staged files the transfer queue or the saved draft still needs are kept: both continue from them.
   await pruneStaging(stagingDir, pathsInUse());
 
   const rotation = createKeyRotation({
@@ -199,7 +205,9 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   const files = createFileHandleRegistry();
   // The engine keeps the transfer settings (transfers:settings); until it is wired here, the defaults.
   const draftPorts: DraftPorts = { getSettings: () => transfers.settings(), isUploadedBefore: (path, size) => transfers.uploadedBefore(path, size) };
-  const drafts = createDraft({ files, emit: (summary) => events.emit('draft:updated', summary), getSettings: () => draftPorts.getSettings() });
+  const drafts = createDraft({ files, emit: (summary) => events.emit('draft:updated', summary), getSettings: () => draftPorts.getSettings(), store: draftStore });
+  drafts.restore(draftStore.saved.files);
+  draftRoots = () => drafts.rootPaths();
 
   const ctx: HandlerContext = {
     version: ports.version,
@@ -250,6 +258,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
       await clipboard.flush();
       await transfers.close();
       drafts.close();
+      await draftStore.flush();
       await runs.close();
       await supervisor.close();
     },

@@ -10,9 +10,10 @@ import { Sidebar } from './screens/shell/Sidebar';
 import { Spinner } from './components/Spinner';
 import { TransfersView } from './screens/transfers/TransfersView';
 import { UploadView } from './screens/upload/UploadView';
+import { useSavedStepsChoice } from './screens/upload/use-saved-choice';
 import { useConnectionEvents } from './screens/shell/use-connection-events';
 import { VaultBanner } from './screens/shell/VaultBanner';
-import { useNavigation } from './state/navigation-store';
+import { useLocationRoute, useNavigation } from './state/navigation-store';
 
 /** A file dropped outside the drop zone must not make the window navigate to it (and leave the app). */
 const useNoFileNavigation = (): void => {
@@ -44,6 +45,8 @@ export const App = () => {
   const transfers = useTransferEvents();
   useConnectionEvents();
   useNoFileNavigation();
+  useLocationRoute();
+  useSavedStepsChoice();
   const route = useNavigation((s) => s.route);
   return (
     <TransferControllerProvider value={transfers}>
@@ -65,7 +68,7 @@ export const App = () => {
               </div>
             }
           >
-            {route.name === 'templates' && <TemplatesView key={route.selectedId ?? ''} selectedId={route.selectedId} />}
+            {route.name === 'templates' && <TemplatesView selectedId={route.selectedId} />}
             {route.name === 'credentials' && <CredentialsView />}
             {route.name === 'workspaces' && <WorkspacesView />}
             {route.name === 'auth-keys' && <AuthKeysView />}

@@ -23,6 +23,7 @@ import {
   templateSchema,
 } from './template-models';
 import { runUpdateSchema } from './run-update';
+import { draftChoiceSchema } from './draft-choice';
 import { appErrorEventSchema, serviceStatusSchema } from './service-models';
 import {
   draftRowSchema,
@@ -111,6 +112,10 @@ export const channels = {
   'drafts:clear': { request: z.object({}), response: draftSummarySchema },
   /** The pre-flight summary of the draft under the current settings and these instructions. */
   'drafts:plan': { request: z.object({ workspaceId: z.string().optional(), instructions: instructionsSchema }), response: transferPlanSchema },
+  /** The Upload view's steps choice (preset, custom text, Template + fields) core keeps on disk; null until one was saved. */
+  'drafts:choice': { request: z.object({}), response: draftChoiceSchema.nullable() },
+  /** Keep this choice (the page saves it debounced as the user edits). */
+  'drafts:saveChoice': { request: z.object({ choice: draftChoiceSchema }), response: z.object({}) },
 
   /** Queue the draft (after the skip rules) as a transfer: batches into Assemblies, uploads, verifies. Empties the draft. */
   'transfers:start': { request: z.object({ workspaceId: z.string().optional(), instructions: instructionsSchema }), response: transferSchema },

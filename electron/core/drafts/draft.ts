@@ -1,4 +1,6 @@
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
+import type { DraftChoice } from '../../../shared/ipc/draft-choice';
 import type { DraftRow, DraftSkip, DraftSummary, TransferSettings } from '../../../shared/ipc/transfer-models';
 import { err, ok, type Result } from '../../../shared/result';
 import type { FileHandleRegistry } from '../files/file-handles';
@@ -7,6 +9,7 @@ import { mimeFromName } from '../files/mime-types';
 import { systemClock, type Clock } from '../uploads/clock';
 import type { DraftFile, DraftTake } from './draft-feed';
 import { DraftList, type ListedRoot } from './draft-list';
+import type { DraftStore, SavedDraftFiles } from './draft-store';
 import { compileSkipRules } from './skip-rules';
 
 /** Codes the draft answers with (beyond FILE_HANDLE_UNKNOWN for a handle core never issued). */
@@ -19,12 +22,16 @@ export const DraftErrorCode = {
 export const MAX_DRAFT_FILES = 250_000;
 /** draft:updated at most this often while a walk runs (4 a second). */
 export const DRAFT_EVENT_INTERVAL_MS = 250;
+/** Why a root the last session picked is not in the restored draft. */
+export const VANISHED_REASON = 'No longer there: it was moved, renamed or deleted since Assemblyline last ran.';
 
 export interface DraftDeps {
-  files: Pick<FileHandleRegistry, 'root' | 'shownAs' | 'takeUnreadable'>;
+  files: Pick<FileHandleRegistry, 'root' | 'shownAs' | 'takeUnreadable' | 'register' | 'alias' | 'aliasesOf' | 'noteUnreadable'>;
   emit(summary: DraftSummary): void;
   /** The transfer settings (the engine keeps them); their skip rules apply in `take()`. */
   getSettings(): TransferSettings;
+  /** Where the picked roots are kept across restarts (none: the draft lives in memory only). */
+  store?: Pick<DraftStore, 'saveFiles' | 'saveChoice' | 'choice'>;
   clock?: Clock;
 }
 
@@ -45,12 +52,37 @@ export interface Draft {
   pathAt(index: number): string;
   /** Hands the draft (and its walks still under way) to a transfer and starts a new, empty one. */
   take(): Result<DraftTake>;
+  /**
+   * Picks again what the last session had picked (walking the roots again, leaving out the files the user
+   * had removed); a root that is gone is listed as skipped with VANISHED_REASON.
+   */
+  restore(saved: SavedDraftFiles): DraftSummary;
+  /** The steps choice last saved (preset, custom text, Template + fields); null before any. */
+  choice(): DraftChoice | null;
+  saveChoice(choice: DraftChoice): void;
+  /** The picked roots (absolute paths) of the current draft: staged copies it still needs. */
+  rootPaths(): string[];
   /** Resolves once no walk of the current draft is running (tests, and hosts shutting down). */
   idle(): Promise<void>;
   close(): void;
 }
 
 const rowId = (id: number) => `d${id}`;
+
+/** A picked root as kept on disk; aliases as a map while the draft is live (a root walked twice names them twice). */
+interface LiveRoot {
+  readonly path: string;
+  readonly label: string;
+  readonly aliases: Map<string, string>;
+  readonly notes: { relativePath: string; reason: string }[];
+}
+/** The current draft's roots and removed files, as the store keeps them; replaced (not emptied) by clear and take. */
+interface Picked {
+  readonly roots: Map<string, LiveRoot>;
+  readonly removed: Set<string>;
+}
+const nothingPicked = (): Picked => ({ roots: new Map(), removed: new Set() });
+const isInside = (root: string, file: string) => file === root || file.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`);
 const lastSegment = (relativePath: string) => relativePath.slice(relativePath.lastIndexOf('/') + 1);
 
 export function createDraft(deps: DraftDeps): Draft {
@@ -61,6 +93,8 @@ export function createDraft(deps: DraftDeps): Draft {
   /** Every walk still running, taken ones too: closing core stops them all. */
   const running = new Set<AbortController>();
   let labels: string[] = [];
+  let picked = nothingPicked();
+  let choice: DraftChoice | null = deps.store?.choice() ?? null;
   let timer: unknown = null;
   let lastEmit = -Infinity;
   let closed = false;
@@ -87,7 +121,18 @@ export function createDraft(deps: DraftDeps): Draft {
     else timer = clock.setTimeout(fire, wait);
   };
 
-  async function walk(target: DraftList, roots: { handle: string; root: string }[], controller: AbortController): Promise<void> {
+  /** Hands the picked roots to the store (it coalesces writes). */
+  const persist = () => {
+    if (closed || !deps.store) return;
+    deps.store.saveFiles({
+      roots: [...picked.roots.values()].map((r) => ({ path: r.path, label: r.label, aliases: [...r.aliases], notes: r.notes })),
+      removed: [...picked.removed],
+    });
+  };
+
+  async function walk(target: DraftList, roots: { handle: string; root: string }[], controller: AbortController, restored: boolean): Promise<void> {
+    // The walk belongs to the draft it started in: a clear or take meanwhile gives the new draft its own.
+    const mine = picked;
     const listed = new Map<string, ListedRoot>();
     const rootOf = (root: string, handle: string) => {
       let found = listed.get(root);
@@ -100,11 +145,22 @@ export function createDraft(deps: DraftDeps): Draft {
     try {
       for (const { handle, root } of roots) {
         if (controller.signal.aborted) return;
+        const kept = mine.roots.get(root);
+        if (restored && (await vanished(root))) {
+          const name = kept?.label ?? deps.files.shownAs(handle, path.basename(root));
+          target.skip(name, VANISHED_REASON);
+          // Nothing of it goes to a transfer, so it does not name one either.
+          if (target === list && labels.includes(name)) labels.splice(labels.indexOf(name), 1);
+          if (mine.roots.delete(root) && mine === picked) persist();
+          continue;
+        }
         const notes = deps.files.takeUnreadable(handle);
         for (const note of notes) target.skip(note.relativePath, note.reason);
+        kept?.notes.push(...notes);
         for await (const entry of walkPaths([root], { signal: controller.signal })) {
           if (controller.signal.aborted) return;
           const shown = deps.files.shownAs(handle, entry.relativePath);
+          if (entry.kind === 'file' && mine.removed.has(entry.path)) continue;
           if (entry.kind === 'skip') {
             // The browser host staged nothing of a root whose every file the page could not read: its notes say why.
             if (!(notes.length > 0 && entry.path === root)) target.skip(shown, entry.reason);
@@ -126,6 +182,8 @@ export function createDraft(deps: DraftDeps): Draft {
         controllers.delete(controller);
         announce();
       }
+      // The names the walk learned (aliases, notes) are kept once it is done.
+      if (mine === picked) persist();
     }
   }
 
@@ -141,6 +199,31 @@ export function createDraft(deps: DraftDeps): Draft {
     return { id: rowId(file.id), handle: file.root.handle, relativePath: file.relativePath, name, size: file.size, mime: mimeFromName(name) };
   };
 
+  function addRoots(roots: { handle: string; root: string }[], restored: boolean): DraftSummary {
+    for (const { handle, root } of roots) {
+      const label = deps.files.shownAs(handle, path.basename(root));
+      labels.push(label);
+      const kept = picked.roots.get(root);
+      if (kept) {
+        // Picked again: the files removed from it come back, as they would in a new draft.
+        for (const file of picked.removed) if (isInside(root, file)) picked.removed.delete(file);
+      }
+      const aliases = kept?.aliases ?? new Map<string, string>();
+      for (const [disk, user] of deps.files.aliasesOf(handle)) aliases.set(disk, user);
+      if (!kept) picked.roots.set(root, { path: root, label, aliases, notes: [] });
+    }
+    const controller = new AbortController();
+    controllers.add(controller);
+    running.add(controller);
+    list.walks += 1;
+    list.changed();
+    void walk(list, roots, controller, restored);
+    // A restored draft is on disk already; the walk's end saves what it learned (notes, roots gone).
+    if (!restored) persist();
+    announce();
+    return summary();
+  }
+
   const stopWalks = () => {
     for (const controller of controllers) controller.abort();
     controllers = new Set();
@@ -154,15 +237,7 @@ export function createDraft(deps: DraftDeps): Draft {
         if (!root.ok) return root;
         roots.push({ handle, root: root.value });
       }
-      for (const { handle, root } of roots) labels.push(deps.files.shownAs(handle, path.basename(root)));
-      const controller = new AbortController();
-      controllers.add(controller);
-      running.add(controller);
-      list.walks += 1;
-      list.changed();
-      void walk(list, roots, controller);
-      announce();
-      return ok(summary());
+      return ok(addRoots(roots, false));
     },
     summary,
     label: () => labelOf(labels),
@@ -175,7 +250,13 @@ export function createDraft(deps: DraftDeps): Draft {
       return { total: list.skips.length, items: list.skips.slice(offset, offset + limit) };
     },
     remove(ids) {
-      list.remove(idsOf(ids));
+      const gone = idsOf(ids);
+      // Kept by path, so the next start's walk leaves them out too.
+      for (let i = 0; i < list.length; i += 1) {
+        const file = list.at(i);
+        if (gone.has(file.id)) picked.removed.add(list.pathOf(file));
+      }
+      if (list.remove(gone) > 0) persist();
       announce();
       return summary();
     },
@@ -186,6 +267,8 @@ export function createDraft(deps: DraftDeps): Draft {
       // Versions keep growing across a clear, so a page never mistakes the new draft for an old state.
       list.version = version + 1;
       labels = [];
+      picked = nothingPicked();
+      persist();
       announce();
       return summary();
     },
@@ -204,10 +287,28 @@ export function createDraft(deps: DraftDeps): Draft {
       list = new DraftList();
       list.version = version + 1;
       labels = [];
+      picked = nothingPicked();
+      persist();
       // Its walks go on feeding the transfer; only a later clear/close of the new draft must not stop them.
       controllers = new Set();
       announce();
       return ok({ label, files: feed(taken, rules), skip: rules });
+    },
+    restore(saved) {
+      const roots = saved.roots.map((r) => {
+        const handle = deps.files.register(r.path);
+        for (const [disk, user] of r.aliases) deps.files.alias(handle, disk, user);
+        for (const note of r.notes) deps.files.noteUnreadable(handle, note.relativePath, note.reason);
+        return { handle, root: path.resolve(r.path) };
+      });
+      for (const file of saved.removed) picked.removed.add(file);
+      return roots.length > 0 ? addRoots(roots, true) : summary();
+    },
+    rootPaths: () => [...picked.roots.keys()],
+    choice: () => choice,
+    saveChoice(next) {
+      choice = next;
+      deps.store?.saveChoice(next);
     },
     async idle() {
       while (list.walks > 0) await list.nextChange();
@@ -234,6 +335,16 @@ async function* feed(taken: DraftList, rules: TransferSettings['skip']): AsyncGe
     if (skip(file) !== null) continue;
     const name = lastSegment(file.relativePath);
     yield { path: taken.pathOf(file), relativePath: file.relativePath, name, size: file.size, mime: mimeFromName(name), mtimeMs: file.mtimeMs };
+  }
+}
+
+/** Only a root that is not there at all counts as gone; an unreadable one is walked and its reason listed. */
+async function vanished(root: string): Promise<boolean> {
+  try {
+    await lstat(root);
+    return false;
+  } catch (cause) {
+    return (cause as NodeJS.ErrnoException).code === 'ENOENT';
   }
 }
 

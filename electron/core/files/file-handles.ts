@@ -27,6 +27,8 @@ export interface FileHandleRegistry {
    * (the browser host shortens names its file system cannot hold). Both paths start with the root's name.
    */
   alias(handle: string, diskRelativePath: string, userRelativePath: string): void;
+  /** `[on disk, as the user sees it]` of every name the host shortened below a root (kept with a saved draft). */
+  aliasesOf(handle: string): [string, string][];
   /** The picked root (absolute path) of a live handle. */
   root(handle: string): Result<string>;
   /** The path on disk named by `relativePath` (as the user sees it) below a live handle's root. */
@@ -101,6 +103,9 @@ export function createFileHandleRegistry(options: FileHandleRegistryOptions = {}
       if (!entry || diskRelativePath === userRelativePath) return;
       entry.toUser.set(diskRelativePath, userRelativePath);
       entry.toDisk.set(userRelativePath, diskRelativePath);
+    },
+    aliasesOf(handle) {
+      return [...(entries.get(handle)?.toUser ?? [])];
     },
     root(handle) {
       const entry = live(handle);

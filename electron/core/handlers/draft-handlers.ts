@@ -7,7 +7,7 @@ import { buildPlan, limitsOfTemplateContent } from '../drafts/plan';
 import { getTemplate } from '../templates/template-api';
 import type { HandlerContext } from './context';
 
-type DraftChannels = 'drafts:add' | 'drafts:get' | 'drafts:rows' | 'drafts:skipped' | 'drafts:remove' | 'drafts:clear' | 'drafts:plan';
+type DraftChannels = 'drafts:add' | 'drafts:get' | 'drafts:rows' | 'drafts:skipped' | 'drafts:remove' | 'drafts:clear' | 'drafts:plan' | 'drafts:choice' | 'drafts:saveChoice';
 
 /** What the plan needs from the transfer engine; the composition root wires them (defaults until it does). */
 export interface DraftPorts {
@@ -27,6 +27,12 @@ export function createDraftHandlers(ctx: HandlerContext): Pick<Handlers, DraftCh
     'drafts:skipped': async ({ offset, limit }) => ok(drafts.skipped(offset, limit)),
     'drafts:remove': async ({ ids }) => ok(drafts.remove(ids)),
     'drafts:clear': async () => ok(drafts.clear()),
+    // The choice outlives a Start and a Clear: it is what the user does with files, not the files.
+    'drafts:choice': async () => ok(drafts.choice()),
+    'drafts:saveChoice': async ({ choice }) => {
+      drafts.saveChoice(choice);
+      return ok({});
+    },
     'drafts:plan': async ({ workspaceId, instructions }) => {
       const { limits, templateError } = await limitsOf(ctx, workspaceId, instructions);
       return ok(

@@ -1,4 +1,6 @@
+import { useEffect } from 'react';
 import { create } from 'zustand';
+import { formatRoute, parseRoute, sameRoute } from '../lib/route-url';
 
 export type Route =
   | { readonly name: 'upload' }
@@ -14,12 +16,66 @@ export type Route =
   /** Create (no id), edit (id) or duplicate (id, copy) a Template. */
   | { readonly name: 'template-editor'; readonly id?: string; readonly copy?: boolean };
 
-interface NavigationState {
-  readonly route: Route;
-  readonly navigate: (route: Route) => void;
+export interface NavigateOptions {
+  /** Replace the current history entry instead of adding one (redirects: Back must not return to them). */
+  readonly replace?: boolean;
 }
 
-export const useNavigation = create<NavigationState>((set) => ({
-  route: { name: 'upload' },
-  navigate: (route) => set({ route }),
+interface NavigationState {
+  readonly route: Route;
+  /** Shows `route` and puts it in the URL's hash: a new history entry, so Back returns here. */
+  readonly navigate: (route: Route, options?: NavigateOptions) => void;
+}
+
+const currentWindow = (): Window | null => (typeof window === 'undefined' ? null : window);
+
+/** Writes the hash without a reload; the query (the browser host's token) and path stay as they are. */
+const writeHash = (route: Route, replace: boolean): void => {
+  const win = currentWindow();
+  if (!win) return;
+  const hash = formatRoute(route);
+  if (win.location.hash === hash) return;
+  try {
+    if (replace) win.history.replaceState(win.history.state, '', hash);
+    else win.history.pushState(null, '', hash);
+  } catch {
+    // A page without a history (an opaque origin in a test) still navigates, only without Back.
+  }
+};
+
+export const useNavigation = create<NavigationState>((set, get) => ({
+  route: parseRoute(currentWindow()?.location.hash ?? ''),
+  navigate: (route, options = {}) => {
+    const replace = options.replace === true;
+    if (sameRoute(get().route, route) && !replace) return;
+    writeHash(route, replace);
+    set({ route });
+  },
 }));
+
+/**
+ * Follows the URL: Back, Forward and a hash typed by hand show their screen. A hash that names nothing
+ * (or names it oddly) is replaced by the canonical one, without a new history entry. An empty hash (the
+ * first load) stays empty: it is the Upload view.
+ */
+export function followLocation(win: Window): () => void {
+  // The store read the URL when it was made: from now on the URL says the store's route in full.
+  const { route } = useNavigation.getState();
+  if (!(win.location.hash === '' && route.name === 'upload')) writeHash(route, true);
+  const sync = () => {
+    const route = parseRoute(win.location.hash);
+    if (win.location.hash !== '' && win.location.hash !== formatRoute(route)) writeHash(route, true);
+    if (!sameRoute(useNavigation.getState().route, route)) useNavigation.setState({ route });
+  };
+  win.addEventListener('popstate', sync);
+  win.addEventListener('hashchange', sync);
+  return () => {
+    win.removeEventListener('popstate', sync);
+    win.removeEventListener('hashchange', sync);
+  };
+}
+
+/** Keeps the navigation store and the URL in step while the app is mounted. */
+export const useLocationRoute = (): void => {
+  useEffect(() => followLocation(window), []);
+};

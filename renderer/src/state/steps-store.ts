@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { PRESETS } from '../../../shared/api/presets';
+import type { DraftChoice } from '../../../shared/ipc/draft-choice';
 import { formatSteps } from '../lib/step-checks';
 
 export const CUSTOM_PRESET = 'custom';
@@ -18,9 +19,33 @@ interface StepsState {
   readonly templateFields: Readonly<Record<string, string>>;
   readonly chooseTemplate: (templateId: string | null) => void;
   readonly setTemplateFields: (fields: Readonly<Record<string, string>>) => void;
+  /** Puts back a choice core kept (the last session's, or this one's before a reload). */
+  readonly restore: (choice: DraftChoice) => void;
 }
 
 const firstPreset = PRESETS[0];
+
+/** What core keeps of the choice. */
+export const choiceOf = (state: Pick<StepsState, 'presetId' | 'customText' | 'templateId' | 'templateFields'>): DraftChoice => ({
+  presetId: state.presetId,
+  customText: state.customText,
+  templateId: state.templateId,
+  templateFields: { ...state.templateFields },
+});
+
+/** Same choice (so an unrelated store change saves nothing). */
+export const sameChoice = (a: DraftChoice, b: DraftChoice): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** A kept choice as store state; a preset this version no longer has leaves the current one in place. */
+export const stateOfChoice = (choice: DraftChoice): Partial<Pick<StepsState, 'presetId' | 'customText' | 'templateId' | 'templateFields'>> => {
+  const known = choice.presetId === CUSTOM_PRESET || choice.presetId === TEMPLATE_PRESET || PRESETS.some((p) => p.id === choice.presetId);
+  return {
+    ...(known ? { presetId: choice.presetId } : {}),
+    customText: choice.customText,
+    templateId: choice.templateId,
+    templateFields: { ...choice.templateFields },
+  };
+};
 
 export const useStepsChoice = create<StepsState>((set, get) => ({
   presetId: firstPreset?.id ?? CUSTOM_PRESET,
@@ -37,4 +62,5 @@ export const useStepsChoice = create<StepsState>((set, get) => ({
   templateFields: {},
   chooseTemplate: (templateId) => set({ presetId: TEMPLATE_PRESET, templateId, templateFields: {} }),
   setTemplateFields: (templateFields) => set({ templateFields }),
+  restore: (choice) => set(stateOfChoice(choice)),
 }));

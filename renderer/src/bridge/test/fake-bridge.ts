@@ -5,6 +5,7 @@ import type { RunUpdate } from '../../../../shared/ipc/run-update';
 import type { Template } from '../../../../shared/ipc/template-models';
 import { ok, type Result } from '../../../../shared/result';
 import { createFakeTransfers, type FakeTransfers } from './fake-transfers';
+import type { DraftChoice } from '../../../../shared/ipc/draft-choice';
 
 /**
  * An in-memory AssemblylineBridge for renderer unit tests ONLY (end-to-end tests use the real host).
@@ -83,6 +84,8 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
   const calls: FakeBridge['calls'] = [];
   const picked: PickedFile[][] = [];
   let nextRun = 1;
+  /** The Upload view's steps choice as core would keep it. */
+  let savedChoice: DraftChoice | null = null;
   const emitEvent = <E extends EventName>(event: E, payload: EventPayload<E>) => {
     for (const l of listeners.get(event) ?? []) (l as (p: typeof payload) => void)(payload);
   };
@@ -118,6 +121,11 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'drafts:remove': (req) => queue.handle('drafts:remove', req),
     'drafts:clear': (req) => queue.handle('drafts:clear', req),
     'drafts:plan': (req) => queue.handle('drafts:plan', req),
+    'drafts:choice': () => ok(savedChoice),
+    'drafts:saveChoice': (req) => {
+      savedChoice = req.choice;
+      return ok({});
+    },
     'transfers:start': (req) => queue.handle('transfers:start', req),
     'transfers:overview': (req) => queue.handle('transfers:overview', req),
     'transfers:rows': (req) => queue.handle('transfers:rows', req),

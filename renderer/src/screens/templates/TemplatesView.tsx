@@ -28,7 +28,10 @@ export const TemplatesView = ({ selectedId }: { selectedId?: string | undefined 
   const [to, setTo] = useState('');
   const [builtins, setBuiltins] = useState(false);
   const [page, setPage] = useState(1);
-  const [selected, setSelected] = useState<string | undefined>(selectedId);
+  // The selected Template lives in the URL (#/templates/<id>): a reload keeps it; selecting another
+  // replaces the history entry, so Back leaves the screen rather than stepping through every click.
+  const selected = selectedId;
+  const setSelected = (id: string | undefined) => navigate(id ? { name: 'templates', selectedId: id } : { name: 'templates' }, { replace: true });
   const search = useDebounced(keywords.trim(), 300);
 
   useEffect(() => setPage(1), [search, sort, order, from, to, builtins]);
