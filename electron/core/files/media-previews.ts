@@ -41,15 +41,6 @@ export function posterOffset(duration: number | null): number {
   return Math.min(duration * 0.1, 60);
 }
 
-/** "0:07", "12:34", "1:02:03". */
-export function formatDuration(seconds: number): string {
-  const total = Math.max(0, Math.round(seconds));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
-
 /** A small FIFO gate: at most `limit` tasks run at once. */
 export function createLimiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
   let active = 0;
