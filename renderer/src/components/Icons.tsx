@@ -142,3 +142,8 @@ export const ExpandIcon = () => (
     <path d="m5 6 3-3 3 3M5 10l3 3 3-3" />
   </svg>
 );
+export const ArrowRightIcon = ({ size = 16 }: { size?: number }) => (
+  <svg {...base} width={size} height={size}>
+    <path d="M2.5 8h11M9.5 4l4 4-4 4" />
+  </svg>
+);
