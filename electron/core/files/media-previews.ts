@@ -115,7 +115,7 @@ export function createMediaPreviewer(options: MediaPreviewerOptions = {}): Media
 
   const waveform = async (input: string[], size: number): Promise<string | null> => {
     const height = Math.max(16, Math.round(size * 0.6));
-    const filter = `[0:a:0]aformat=channel_layouts=mono,showwavespic=s=${size}x${height}:colors=${WAVE_COLOR}`;
+    const filter = `[0:a:0]aformat=channel_layouts=mono,showwavespic=s=${size}x${height}:scale=sqrt:colors=${WAVE_COLOR}`;
     const png = await run(ffmpeg, ffmpegArgs([...input.slice(0, -2), '-t', String(MAX_WAVEFORM_SECONDS), ...input.slice(-2)], ['-filter_complex', filter, '-frames:v', '1']));
     return png ? encode(png, 'png') : null;
   };
