@@ -79,3 +79,41 @@ test('a video gets a poster frame and an audio file a waveform, in the file list
   await ui.emulateMedia({ colorScheme: 'dark' });
   await ui.screenshot({ path: screenshotPath('media-results-dark.png'), animations: 'disabled' });
 });
+
+test('the Template diff marks collapsed lines with an icon, not a glyph the font may lack', async ({ ui }) => {
+  const content = (width: number) =>
+    JSON.stringify({ steps: { ':original': { robot: '/upload/handle' }, small: { robot: '/image/resize', use: ':original', width, height: width } }, fields: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`field${i}`, `value ${i}`])) }, null, 2);
+  const setText = async (text: string) => {
+    await ui.getByTestId('template-editor').locator('.cm-content').click();
+    await ui.keyboard.press('ControlOrMeta+a');
+    await ui.keyboard.press('Delete');
+    await ui.keyboard.insertText(text);
+    await expect(ui.getByTestId('template-editor').locator('.cm-content')).toContainText('value 15');
+  };
+  await ui.getByRole('button', { name: 'Templates' }).click();
+  await ui.getByRole('button', { name: 'New Template' }).first().click();
+  await ui.getByTestId('template-name').fill('Many fields');
+  await setText(content(200));
+  await ui.getByRole('button', { name: 'Save Template' }).click();
+  await ui.getByTestId('template-detail').getByRole('button', { name: 'Edit' }).click();
+  await setText(content(300));
+  await ui.getByRole('button', { name: 'Review and save…' }).click();
+  const dialog = ui.getByRole('dialog', { name: 'Review your changes' });
+  const collapsed = dialog.locator('.cm-collapsedLines').first();
+  await expect(collapsed).toHaveText(/^\d+ unchanged lines \(click to show\)$/);
+  const mark = await collapsed.evaluate((el) => {
+    // Runs in the page (DOM types are not in the Node tsconfig).
+    type Style = { content: string; maskImage: string; width: string };
+    const style = (globalThis as unknown as { getComputedStyle: (e: unknown, pseudo: string) => Style }).getComputedStyle(el, '::before');
+    return { content: style.content, mask: style.maskImage, width: style.width };
+  });
+  expect(mark.content).toBe('""');
+  expect(mark.mask).toMatch(/^url\("data:image\/svg\+xml/);
+  expect(mark.width).toBe('12px');
+  await expect(dialog.locator('.cm-foldGutter')).toHaveCount(0);
+  await ui.emulateMedia({ colorScheme: 'dark' });
+  await ui.screenshot({ path: screenshotPath('template-diff-collapsed-dark.png'), animations: 'disabled' });
+  // Clicking the collapsed lines shows them.
+  await collapsed.click();
+  await expect(dialog.getByTestId('template-diff')).toContainText('value 8');
+});
