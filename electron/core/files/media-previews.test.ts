@@ -152,7 +152,7 @@ describe('preview helpers', () => {
     expect(posterOffset(Number.NaN)).toBe(0);
   });
 
-  it('lets at most N tasks run at once, in order', async () => {
+  it('lets at most N tasks run at once, the newest waiting one first', async () => {
     const gate = createLimiter(2);
     let running = 0;
     let peak = 0;
@@ -169,6 +169,6 @@ describe('preview helpers', () => {
       ),
     );
     expect(peak).toBe(2);
-    expect(order).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(order).toEqual([0, 1, 5, 4, 3, 2]);
   });
 });

@@ -41,18 +41,23 @@ export function posterOffset(duration: number | null): number {
   return Math.min(duration * 0.1, 60);
 }
 
-/** A small FIFO gate: at most `limit` tasks run at once. */
+/**
+ * A small gate: at most `limit` tasks run at once; waiting tasks start newest first, because the newest
+ * requests are for the rows in view now, and older ones for rows the user has scrolled past.
+ */
 export function createLimiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
   let active = 0;
   const waiting: (() => void)[] = [];
   return async (task) => {
     if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    active += 1;
+    else active += 1;
     try {
       return await task();
     } finally {
-      active -= 1;
-      waiting.shift()?.();
+      // The slot passes straight to the next task (so a newcomer cannot slip in between).
+      const next = waiting.pop();
+      if (next) next();
+      else active -= 1;
     }
   };
 }
