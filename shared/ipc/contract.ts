@@ -3,6 +3,7 @@ import { instructionsSchema } from '../api/instructions';
 import {
   appInfoSchema,
   fileHandleSchema,
+  mediaPreviewSchema,
   runProgressSchema,
   runSchema,
   scanResultSchema,
@@ -82,14 +83,17 @@ export const channels = {
     request: z.object({ handles: z.array(fileHandleSchema).min(1).max(10_000) }),
     response: scanResultSchema,
   },
-  /** A small JPEG preview of a picked image as a data: URL; null for non-images. */
+  /**
+   * A small preview of a picked file as a data: URL: the image, a video's poster frame, an audio file's
+   * waveform (with the duration); null (the page shows the kind's icon) for other files or when none can be made.
+   */
   'files:thumbnail': {
     request: z.object({
       handle: fileHandleSchema,
       relativePath: z.string().min(1).max(4096),
       size: z.number().int().min(16).max(512).default(96),
     }),
-    response: z.object({ dataUrl: z.string().nullable() }),
+    response: mediaPreviewSchema,
   },
 
   /**
@@ -150,10 +154,10 @@ export const channels = {
     request: z.object({ runId: z.string(), url: z.string().url(), name: z.string().min(1) }),
     response: z.object({ path: z.string() }),
   },
-  /** A preview of a run's result image (fetched by core, so the renderer needs no network) as a data: URL. */
+  /** A preview of a run's result file (made by core, so the renderer needs no network), as files:thumbnail. */
   'results:thumbnail': {
     request: z.object({ runId: z.string(), url: z.string().url(), size: z.number().int().min(16).max(512).default(160) }),
-    response: z.object({ dataUrl: z.string().nullable() }),
+    response: mediaPreviewSchema,
   },
   /** Open a file results:download saved with the default app, or show it in the file manager. Nothing else. */
   'shell:openPath': { request: z.object({ path: z.string().min(1) }), response: z.object({}) },

@@ -42,6 +42,15 @@ export type AppInfo = z.infer<typeof appInfoSchema>;
 /** An opaque id core issued for a file or folder the user picked or dropped; never a path. */
 export const fileHandleSchema = z.string().min(1).max(100);
 
+/** A file's preview (files:thumbnail, results:thumbnail): null dataUrl → the page shows the kind's icon. */
+export const mediaPreviewSchema = z.object({
+  dataUrl: z.string().nullable(),
+  kind: z.enum(['image', 'video', 'audio', 'other']),
+  /** Seconds (video and audio), when known. */
+  duration: z.number().nonnegative().nullable(),
+});
+export type MediaPreview = z.infer<typeof mediaPreviewSchema>;
+
 /**
  * A file the user chose, as the page sees it: the handle of the picked root plus where the file sits
  * below it. The page never learns, and can never send, a path on disk.

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createDownloadLedger } from './download-ledger';
-import { isResultUrlOfRun } from './result-urls';
+import { isResultUrlOfRun, resultFileOfRun } from './result-urls';
 
 const status = {
   ok: 'ASSEMBLY_COMPLETED',
   uploads: [{ id: 'u1', ssl_url: 'http://127.0.0.1:4000/files/a1/u1/a.jpg' }],
-  results: { resized: [{ id: 'r1', ssl_url: 'https://cdn.example.net/r1/a.jpg', url: 'http://cdn.example.net/r1/a.jpg' }] },
+  results: {
+    resized: [{ id: 'r1', ssl_url: 'https://cdn.example.net/r1/a.jpg', url: 'http://cdn.example.net/r1/a.jpg' }],
+    encoded: [{ id: 'v1', mime: 'video/mp4', meta: { duration: 12.5 }, ssl_url: 'https://cdn.example.net/v1/a.mp4' }],
+  },
 } as never;
 
 describe('isResultUrlOfRun', () => {
@@ -19,6 +22,13 @@ describe('isResultUrlOfRun', () => {
       expect(isResultUrlOfRun(status, url), url).toBe(false);
     }
     expect(isResultUrlOfRun(null, 'https://cdn.example.net/r1/a.jpg')).toBe(false);
+  });
+});
+
+describe('resultFileOfRun', () => {
+  it('gives the record of a result URL (its type and length choose the preview), null for any other URL', () => {
+    expect(resultFileOfRun(status, 'https://cdn.example.net/v1/a.mp4')).toMatchObject({ id: 'v1', mime: 'video/mp4', meta: { duration: 12.5 } });
+    expect(resultFileOfRun(status, 'https://cdn.example.net/v1/b.mp4')).toBeNull();
   });
 });
 

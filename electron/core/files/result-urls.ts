@@ -1,4 +1,4 @@
-import type { AssemblyStatus } from '../../../shared/api/assembly-status';
+import type { AssemblyFile, AssemblyStatus } from '../../../shared/api/assembly-status';
 
 /**
  * Core fetches result files for the page, so the page must not choose what core fetches. A result URL is
@@ -7,10 +7,15 @@ import type { AssemblyStatus } from '../../../shared/api/assembly-status';
  * record names that host), and with the embedded service, whose records name its loopback address.
  */
 export function isResultUrlOfRun(status: AssemblyStatus | null, url: string): boolean {
+  return resultFileOfRun(status, url) !== null;
+}
+
+/** The file record (type, metadata) the run's status gave for this URL; null when it gave none. */
+export function resultFileOfRun(status: AssemblyStatus | null, url: string): AssemblyFile | null {
   const wanted = normalized(url);
-  if (!status || wanted === null || !/^https?:$/.test(new URL(wanted).protocol)) return false;
+  if (!status || wanted === null || !/^https?:$/.test(new URL(wanted).protocol)) return null;
   const files = [...(status.uploads ?? []), ...Object.values(status.results ?? {}).flat()];
-  return files.some((file) => [file.ssl_url, file.url].some((given) => typeof given === 'string' && normalized(given) === wanted));
+  return files.find((file) => [file.ssl_url, file.url].some((given) => typeof given === 'string' && normalized(given) === wanted)) ?? null;
 }
 
 const normalized = (raw: string): string | null => {

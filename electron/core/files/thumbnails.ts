@@ -1,4 +1,6 @@
+import { stat } from 'node:fs/promises';
 import sharp, { type Sharp } from 'sharp';
+import { mediaPreviewer, type MediaKind, type MediaPreview, type MediaPreviewer } from './media-previews';
 import { isPreviewableImage, mimeFromName } from './mime-types';
 
 export interface RemoteThumbnailOptions {
@@ -9,6 +11,37 @@ export interface RemoteThumbnailOptions {
 }
 
 const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
+
+/** Which preview a file gets, by its MIME type. */
+export const mediaKindOf = (mime: string | null | undefined): MediaKind =>
+  !mime ? 'other' : mime.startsWith('image/') ? 'image' : mime.startsWith('video/') ? 'video' : mime.startsWith('audio/') ? 'audio' : 'other';
+
+/**
+ * The preview of a picked file: sharp for images, ffmpeg for video (poster frame) and audio (waveform).
+ * Media previews are cached by path, size and modification time, so an edited file gets a new one.
+ */
+export async function previewFile(path: string, size: number, previewer: MediaPreviewer = mediaPreviewer): Promise<MediaPreview> {
+  const kind = mediaKindOf(mimeFromName(path));
+  if (kind === 'image') return { kind, duration: null, dataUrl: await thumbnailFromFile(path, size) };
+  if (kind === 'other') return { kind, duration: null, dataUrl: null };
+  const info = await stat(path);
+  return previewer.preview({ path }, kind, size, `${path}|${info.size}|${info.mtimeMs}`);
+}
+
+export interface ResultFacts {
+  /** The type the run's status record gave the file. */
+  readonly mime?: string | null;
+  readonly duration?: number | null;
+}
+
+/** The preview of a result URL; video and audio are read by ffmpeg over HTTP (it seeks with ranges). */
+export async function previewUrl(url: string, size: number, facts: ResultFacts = {}, options: RemoteThumbnailOptions & { previewer?: MediaPreviewer } = {}): Promise<MediaPreview> {
+  const kind = mediaKindOf(facts.mime ?? mimeFromName(new URL(url).pathname));
+  if (kind === 'video' || kind === 'audio') return (options.previewer ?? mediaPreviewer).preview({ url }, kind, size, url, facts.duration ?? null);
+  // Images, and files of no known type (the response's own type decides): the existing sharp path.
+  const dataUrl = await thumbnailFromUrl(url, size, options);
+  return { kind: dataUrl ? 'image' : kind, duration: null, dataUrl };
+}
 
 /** A JPEG data: URL fitting inside size × size; null when the file is not an image sharp can read. */
 export async function thumbnailFromFile(path: string, size: number): Promise<string | null> {

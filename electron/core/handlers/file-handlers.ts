@@ -6,7 +6,7 @@ import { AppErrorCode, err, ok } from '../../../shared/result';
 import type { FileHandleRegistry } from '../files/file-handles';
 import { scanPaths } from '../files/folder-scanner';
 import { resolvePickedFile } from '../files/picked-path';
-import { thumbnailFromFile } from '../files/thumbnails';
+import { previewFile } from '../files/thumbnails';
 import type { HandlerContext } from './context';
 
 /** The page names picked files by handle (see files/file-handles.ts); core alone knows their paths. */
@@ -39,7 +39,7 @@ export function createFileHandlers(ctx: HandlerContext): Pick<Handlers, 'files:s
       const file = await resolvePickedFile(ctx.files, handle, relativePath);
       if (!file.ok) return file;
       try {
-        return ok({ dataUrl: await thumbnailFromFile(file.value, size) });
+        return ok(await previewFile(file.value, size));
       } catch (cause) {
         return err(AppErrorCode.fileUnreadable, `Could not read ${relativePath}: ${cause instanceof Error ? cause.message : String(cause)}`);
       }

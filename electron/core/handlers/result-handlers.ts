@@ -3,19 +3,19 @@ import type { Handlers } from '../ipc/handlers';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
 import { downloadToDir } from '../files/download';
 import type { DownloadLedger } from '../files/download-ledger';
-import { isResultUrlOfRun } from '../files/result-urls';
-import { thumbnailFromUrl } from '../files/thumbnails';
+import { resultFileOfRun } from '../files/result-urls';
+import { previewUrl } from '../files/thumbnails';
+import type { AssemblyFile } from '../../../shared/api/assembly-status';
 import type { HandlerContext } from './context';
 
 /** Core fetches only URLs the run's own status record gave (see files/result-urls.ts), never one the page made up. */
 export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLedger): Pick<Handlers, 'results:download' | 'results:thumbnail'> {
-  const checkUrl = (runId: string, url: string): Result<void> => {
+  const checkUrl = (runId: string, url: string): Result<AssemblyFile> => {
     const run = ctx.runs.get(runId);
     if (!run.ok) return run;
-    if (!isResultUrlOfRun(run.value.status, url)) {
-      return err(BridgeErrorCode.urlNotOfRun, 'Only the result files of this run can be fetched.');
-    }
-    return ok(undefined);
+    const file = resultFileOfRun(run.value.status, url);
+    if (!file) return err(BridgeErrorCode.urlNotOfRun, 'Only the result files of this run can be fetched.');
+    return ok(file);
   };
   return {
     'results:download': async ({ runId, url, name }) => {
@@ -33,7 +33,10 @@ export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLed
       const allowed = checkUrl(runId, url);
       if (!allowed.ok) return allowed;
       try {
-        return ok({ dataUrl: await thumbnailFromUrl(url, size) });
+        // The status record's type and duration choose the preview (poster frame, waveform, image).
+        const file = allowed.value;
+        const duration = typeof file.meta?.duration === 'number' ? file.meta.duration : null;
+        return ok(await previewUrl(url, size, { mime: file.mime ?? null, duration }));
       } catch (cause) {
         return err(AppErrorCode.network, `Could not load the preview: ${cause instanceof Error ? cause.message : String(cause)}`);
       }

@@ -119,3 +119,31 @@ export const SettingsIcon = () => (
     <path d="M8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4" />
   </svg>
 );
+export const VideoIcon = () => (
+  <svg {...base}>
+    <rect x="1.5" y="3.5" width="9.5" height="9" rx="1" />
+    <path d="m11 7 3.5-2v6L11 9" />
+  </svg>
+);
+export const AudioIcon = () => (
+  <svg {...base}>
+    <path d="M2 7v2M4.75 4.5v7M7.5 2.5v11M10.25 5v6M13 6.5v3" />
+  </svg>
+);
+/** A filled triangle for the play badge over a video's poster frame. */
+export const PlayGlyph = ({ size = 10 }: { size?: number }) => (
+  <svg width={size} height={size} viewBox="0 0 10 10" aria-hidden>
+    <path d="M2.5 1.5v7L8.5 5z" fill="currentColor" />
+  </svg>
+);
+/** Chevrons pointing up and down: "show the lines hidden here" (the merge view's collapsed lines). */
+export const ExpandIcon = () => (
+  <svg {...base}>
+    <path d="m5 6 3-3 3 3M5 10l3 3 3-3" />
+  </svg>
+);
+export const ArrowRightIcon = ({ size = 16 }: { size?: number }) => (
+  <svg {...base} width={size} height={size}>
+    <path d="M2.5 8h11M9.5 4l4 4-4 4" />
+  </svg>
+);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDuration, formatEta, formatPercent, formatSpeed, percentOf } from './format';
+import { formatBytes, formatDuration, formatEta, formatPercent, formatPlayTime, formatSpeed, percentOf } from './format';
 
 describe('format', () => {
   it('shows sizes in decimal units with steady precision', () => {
@@ -37,5 +37,11 @@ describe('format', () => {
     expect(formatPercent(0, 0)).toBe('0%');
     expect(percentOf(50, 200)).toBe(25);
     expect(percentOf(300, 200)).toBe(100);
+  });
+});
+
+describe('formatPlayTime', () => {
+  it('shows media lengths as players do', () => {
+    expect([formatPlayTime(0), formatPlayTime(7.4), formatPlayTime(72), formatPlayTime(3723), formatPlayTime(Number.NaN)]).toEqual(['0:00', '0:07', '1:12', '1:02:03', '0:00']);
   });
 });

@@ -32,6 +32,15 @@ export const formatDuration = (seconds: number): string => {
   return `${h} h ${String(m).padStart(2, '0')} min`;
 };
 
+/** A media length as players show it: "0:07", "12:34", "1:02:03". */
+export const formatPlayTime = (seconds: number): string => {
+  const total = Number.isFinite(seconds) ? Math.max(0, Math.round(seconds)) : 0;
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+};
+
 /** Time left, rounded up so it never says "0 s left" while work remains. */
 export const formatEta = (seconds: number | null): string => {
   if (seconds === null || !Number.isFinite(seconds) || seconds < 0) return 'Estimating…';

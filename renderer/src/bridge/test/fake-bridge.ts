@@ -113,7 +113,7 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
       const files = req.handles.map((h) => localFile(h.replace(/^fh-/, '')));
       return ok({ files, skipped: [], totalBytes: files.reduce((s, f) => s + f.size, 0) });
     },
-    'files:thumbnail': () => ok({ dataUrl: null }),
+    'files:thumbnail': () => ok({ dataUrl: null, kind: 'other', duration: null }),
     'drafts:add': (req) => queue.handle('drafts:add', req),
     'drafts:get': (req) => queue.handle('drafts:get', req),
     'drafts:rows': (req) => queue.handle('drafts:rows', req),
@@ -156,7 +156,7 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
       return ok(canceled);
     },
     'results:download': (req) => ok({ path: `/home/me/Downloads/${req.name}` }),
-    'results:thumbnail': () => ok({ dataUrl: null }),
+    'results:thumbnail': () => ok({ dataUrl: null, kind: 'other', duration: null }),
     'shell:openPath': () => ok({}),
     'shell:revealPath': () => ok({}),
     'shell:openUrl': () => ok({}),

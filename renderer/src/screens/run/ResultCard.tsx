@@ -7,6 +7,7 @@ import { Card } from '../../components/Card';
 import { formatBytes } from '../../lib/format';
 import { useToasts } from '../../state/toast-store';
 import { ResultThumbnail } from '../../components/Thumbnail';
+import { mediaKindOf } from '../../lib/selection';
 
 export const resultUrlOf = (file: AssemblyFile): string | null => file.ssl_url || file.url || null;
 export const resultNameOf = (file: AssemblyFile): string => file.name || file.basename || file.id || 'result';
@@ -25,7 +26,7 @@ export const ResultCard = ({ runId, file }: { runId: string; file: AssemblyFile 
   const url = resultUrlOf(file);
   const name = resultNameOf(file);
   const dims = dimensionsOf(file);
-  const isImage = (file.mime ?? '').startsWith('image/');
+  const kind = mediaKindOf({ mime: file.mime, name });
 
   const withDownload = async (action: 'open' | 'reveal') => {
     if (!url) return;
@@ -56,7 +57,7 @@ export const ResultCard = ({ runId, file }: { runId: string; file: AssemblyFile 
 
   return (
     <Card className="result-card" data-testid="result-card" role="listitem" aria-label={name}>
-      <ResultThumbnail runId={runId} url={url} isImage={isImage} size={96} />
+      <ResultThumbnail runId={runId} url={url} kind={kind} size={96} />
       <div className="result-body">
         <span className="result-name" title={name}>
           {name}

@@ -6,14 +6,14 @@ import { VirtualList, type VirtualListHandle } from '../../components/VirtualLis
 import { formatBytes } from '../../lib/format';
 import { keyToAction, type ListSelection, type SelectionAction } from '../../lib/list-selection';
 import { rowAt, type RowCache } from '../../lib/row-pages';
-import { isImageFile } from '../../lib/selection';
+import { mediaKindOf } from '../../lib/selection';
 import { LocalThumbnail } from '../../components/Thumbnail';
 
 const ROW_HEIGHT = 44;
 
 const DraftLine = memo(({ row, index, selected, focused, onRemove }: { row: DraftRow; index: number; selected: boolean; focused: boolean; onRemove: (id: string) => void }) => (
   <div id={`dline-${index}`} className={`file-row${selected ? ' selected' : ''}${focused ? ' focused' : ''}`} data-testid="file-row" data-line={index} role="option" aria-selected={selected}>
-    <LocalThumbnail handle={row.handle} relativePath={row.relativePath} isImage={isImageFile(row)} size={32} />
+    <LocalThumbnail handle={row.handle} relativePath={row.relativePath} kind={mediaKindOf(row)} size={32} />
     <span className="file-path" title={row.relativePath}>
       {row.relativePath}
     </span>

@@ -4,6 +4,7 @@ import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
 import { useStepsChoice } from '../../state/steps-store';
+import { TemplateSteps } from './TemplateSteps';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -40,6 +41,7 @@ export const TemplatePicker = () => {
         </select>
       </label>
       {chosen && chosen.description && <p className="muted small">{chosen.description}</p>}
+      {chosen && <TemplateSteps templateId={chosen.id} />}
       {chosen && (
         <fieldset className="fields-editor">
           <legend className="field-label">Fields</legend>
