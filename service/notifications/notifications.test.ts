@@ -4,8 +4,8 @@ import { createHmac } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalService } from '../index';
-import { signParams } from '../auth/signature';
 import { startReceiver, type Receiver } from '../testing/receiver';
+import { signedCall } from '../testing/signed-call';
 import { buildForm, getJson, inOneHourIso, jpeg, postAssembly, startFixture, tempDir, waitForEnd, type Fixture } from '../testing/service-fixture';
 
 const FAST = { retryDelaysMs: [60, 60, 60, 60, 60], timeoutMs: 2_000 };
@@ -23,16 +23,7 @@ async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeout
   }
 }
 
-/** A signed form POST (or GET with the query) to an account endpoint. */
-async function signed(fx: Fixture, method: 'GET' | 'POST', path: string, params: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
-  const raw = JSON.stringify({ ...params, auth: { key: fx.service.authKey, expires: inOneHourIso() } });
-  const signature = signParams(raw, fx.service.authSecret);
-  const res =
-    method === 'GET'
-      ? await fetch(`${fx.service.url}${path}?${new URLSearchParams({ params: raw, signature })}`)
-      : await fetch(`${fx.service.url}${path}`, { method, body: new URLSearchParams({ params: raw, signature }) });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const signed = (fx: Fixture, method: 'GET' | 'POST', path: string, params: Record<string, unknown>) => signedCall(fx.service, method, path, params);
 
 async function createWithNotify(fx: Fixture, params: Record<string, unknown>, name = 'photo.jpg', data?: Buffer): Promise<Record<string, unknown>> {
   const form = buildForm({
