@@ -52,11 +52,15 @@ export function openAssemblyIndex(db: Database.Database): AssemblyIndex {
     query: (q) => {
       const where = ['auth_key = ?'];
       const args: unknown[] = [q.authKey];
-      if (q.kind) (where.push('kind = ?'), args.push(q.kind));
-      if (q.assemblyId) (where.push('id = ?'), args.push(q.assemblyId));
-      if (q.fromMs !== null) (where.push('created_ms >= ?'), args.push(q.fromMs));
-      if (q.toMs !== null) (where.push('created_ms <= ?'), args.push(q.toMs));
-      for (const k of q.keywords) (where.push('instr(search, ?) > 0'), args.push(k));
+      const add = (condition: string, value: unknown): void => {
+        where.push(condition);
+        args.push(value);
+      };
+      if (q.kind) add('kind = ?', q.kind);
+      if (q.assemblyId) add('id = ?', q.assemblyId);
+      if (q.fromMs !== null) add('created_ms >= ?', q.fromMs);
+      if (q.toMs !== null) add('created_ms <= ?', q.toMs);
+      for (const k of q.keywords) add('instr(search, ?) > 0', k);
       const clause = where.join(' AND ');
       const count = (db.prepare(`SELECT COUNT(*) AS n FROM assembly_index WHERE ${clause}`).get(...args) as { n: number }).n;
       const items = (
