@@ -85,6 +85,10 @@ describe('planReplay', () => {
     expect(planReplay(original, { reparse_template: 1 }, none)).toMatchObject({ code: 'TEMPLATE_NOT_FOUND' });
     expect(planReplay(original, { reparse_template: 'yes' }, none)).toMatchObject({ code: 'ASSEMBLY_NOT_REPLAYED' });
     expect(planReplay(original, { template_id: 5 }, none)).toMatchObject({ code: 'NO_TEMPLATE_ID' });
+    // Another Template for an Assembly that ran its own steps: the Template's steps run.
+    const other = { id: 't9', name: 'other', content: { steps: { o: { robot: '/file/read', use: ':original' } } } };
+    expect(planReplay(base(), { template_id: 't9' }, () => other)).toMatchObject({ params: { steps: { o: { robot: '/file/read' } } }, template: { id: 't9' } });
+    expect((planReplay(base(), { template_id: 't9' }, () => other) as { params: { steps: object } }).params.steps).not.toHaveProperty('a');
     const denying = base({ templateId: 't2', templateContent: JSON.stringify({ allow_steps_override: false, steps: {} }), requestParams: {} });
     expect(planReplay(denying, { steps: { x: { robot: '/file/hash' } } }, none)).toMatchObject({ code: 'TEMPLATE_DENIES_STEPS_OVERRIDE' });
   });

@@ -70,6 +70,8 @@ export function planReplay(original: AssemblyState, p: Record<string, unknown>, 
   if (p.notify_url !== undefined) request.notify_url = p.notify_url;
   const newTemplateId = typeof p.template_id === 'string' && p.template_id !== '' ? p.template_id : null;
   if (newTemplateId !== null) request.template_id = newTemplateId;
+  // "Run it with another Template": that Template's steps, unless the replay brings its own.
+  if (newTemplateId !== null && newTemplateId !== original.templateId && !isObject(p.steps)) delete request.steps;
   const templateId = newTemplateId ?? original.templateId ?? null;
   if (templateId === null) return { params: request, requestParams: request, template: null };
   let template: ReplayPlan['template'];
