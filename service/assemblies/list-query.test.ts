@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AssemblyState } from './assembly-state';
 import { assemblySummary, listKind } from './assembly-summary';
 import { parseListDate, parseListQuery } from './list-assemblies';
-import { planReplay } from './replay-assembly';
+import { planReplay, type ReplayPlan } from './replay-assembly';
 import { progressSeconds, timeProgress } from '../robots/ffmpeg';
 
 describe('parseListQuery', () => {
@@ -88,7 +88,7 @@ describe('planReplay', () => {
     // Another Template for an Assembly that ran its own steps: the Template's steps run.
     const other = { id: 't9', name: 'other', content: { steps: { o: { robot: '/file/read', use: ':original' } } } };
     expect(planReplay(base(), { template_id: 't9' }, () => other)).toMatchObject({ params: { steps: { o: { robot: '/file/read' } } }, template: { id: 't9' } });
-    expect((planReplay(base(), { template_id: 't9' }, () => other) as { params: { steps: object } }).params.steps).not.toHaveProperty('a');
+    expect((planReplay(base(), { template_id: 't9' }, () => other) as ReplayPlan).params.steps).not.toHaveProperty('a');
     const denying = base({ templateId: 't2', templateContent: JSON.stringify({ allow_steps_override: false, steps: {} }), requestParams: {} });
     expect(planReplay(denying, { steps: { x: { robot: '/file/hash' } } }, none)).toMatchObject({ code: 'TEMPLATE_DENIES_STEPS_OVERRIDE' });
   });
