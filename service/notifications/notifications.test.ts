@@ -4,6 +4,7 @@ import { createHmac } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalService } from '../index';
+import { spawnService } from '../testing/service-process';
 import { startReceiver, type Receiver } from '../testing/receiver';
 import { signedCall } from '../testing/signed-call';
 import { buildForm, getJson, inOneHourIso, jpeg, postAssembly, startFixture, tempDir, waitForEnd, type Fixture } from '../testing/service-fixture';
@@ -312,4 +313,33 @@ describe('pending deliveries and restarts', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('retries, after a kill -9 in the middle of a send, the delivery that was in flight (CLI flags)', async () => {
+    const dataDir = await tempDir('svc-notify-kill-');
+    const r = await startReceiver([0]); // the first send never gets an answer
+    const key = 'kill-test-key';
+    const secret = 'kill-test-secret';
+    const args = ['--data-dir', dataDir, '--auth-key', key, '--notify-retry-delays', '100,100', '--notify-timeout-ms', '1000'];
+    let proc = await spawnService(args, { ASSEMBLYLINE_AUTH_SECRET: secret });
+    try {
+      const fx = { service: { url: proc.url, port: 0, authKey: key, authSecret: secret, close: async () => undefined }, dataDir, stop: async () => undefined } as Fixture;
+      const created = await createWithNotify(fx, { notify_url: r.url });
+      await r.waitFor(1);
+      await proc.kill();
+      proc = await spawnService(args, { ASSEMBLYLINE_AUTH_SECRET: secret });
+      // The in-flight send was leased (timeout 1 s + 5 s): once the lease runs out it is sent again.
+      const got = await r.waitFor(2, 15_000);
+      expect(got[1]!.receivedAtMs - got[0]!.receivedAtMs).toBeGreaterThanOrEqual(5_000);
+      expect(got[1]!.signature).toBe(sha1(secret, got[1]!.transloadit));
+      const status = await until(
+        async () => (await getJson(`${proc.url}/assemblies/${String(created.assembly_id)}`)).body,
+        (s) => s.notify_status === 'successful',
+      );
+      expect(status.notify_response_code).toBe(200);
+    } finally {
+      await proc.kill();
+      await r.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 40_000);
 });

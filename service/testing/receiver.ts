@@ -1,5 +1,6 @@
 // A real webhook receiver on 127.0.0.1 for notification tests: records each POST and answers with the
-// status codes of its script in turn (then 200). Not imported by production code.
+// status codes of its script in turn (then 200); 0 in the script = never answer that one (a hung
+// receiver). Not imported by production code.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -36,6 +37,7 @@ export async function startReceiver(script: number[] = [], port = 0): Promise<Re
         receivedAtMs: Date.now(),
       });
       const status = answers.shift() ?? 200;
+      if (status === 0) return;
       res.writeHead(status, { 'Content-Type': 'text/plain' });
       res.end(status < 300 ? `thanks #${received.length}` : `nope #${received.length}`);
     });
