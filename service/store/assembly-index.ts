@@ -41,10 +41,14 @@ export function openAssemblyIndex(db: Database.Database): AssemblyIndex {
     VALUES (@id, @authKey, @createdMs, @kind, @search, @item, @notifyDueMs)
     ON CONFLICT(id) DO UPDATE SET auth_key = excluded.auth_key, created_ms = excluded.created_ms, kind = excluded.kind,
       search = excluded.search, item = excluded.item, notify_due_ms = excluded.notify_due_ms`);
-  const missing = db.prepare('SELECT data FROM assemblies WHERE id NOT IN (SELECT id FROM assembly_index)');
-  db.transaction(() => {
-    for (const row of missing.iterate() as Iterable<{ data: string }>) upsert.run(assemblySummary(JSON.parse(row.data) as AssemblyState));
-  })();
+  // In batches: a connection cannot write while it iterates a read, and a whole table need not be in memory.
+  const missing = db.prepare('SELECT data FROM assemblies WHERE id NOT IN (SELECT id FROM assembly_index) LIMIT 500');
+  const backfill = db.transaction((): number => {
+    const rows = missing.all() as { data: string }[];
+    for (const row of rows) upsert.run(assemblySummary(JSON.parse(row.data) as AssemblyState));
+    return rows.length;
+  });
+  while (backfill() > 0);
   const due = db.prepare('SELECT id FROM assembly_index WHERE notify_due_ms IS NOT NULL AND notify_due_ms <= ? ORDER BY notify_due_ms');
   const nextDue = db.prepare('SELECT MIN(notify_due_ms) AS due FROM assembly_index WHERE notify_due_ms IS NOT NULL');
   return {
