@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { AUTH_SECRET_ENV, chooseAuthSecret, storeAuthSecret } from './cli-secret';
 import { startLocalService } from './index';
+import { notifyOptionsFromFlags } from './notifications/notify-flags';
 
 const SOURCE_LABEL = { flag: '--auth-secret', file: '--auth-secret-file', env: AUTH_SECRET_ENV } as const;
 
@@ -20,6 +21,11 @@ async function main(): Promise<void> {
       'require-signature': { type: 'boolean' },
       'public-base-url': { type: 'string' },
       'max-assemblies-per-minute': { type: 'string' },
+      // notify_url delivery (docs/local-service.md "Notifications").
+      'notify-retry-delays': { type: 'string' },
+      'notify-timeout-ms': { type: 'string' },
+      'notify-allow-hosts': { type: 'string' },
+      'notify-signature': { type: 'string' },
       // Lets ASSEMBLYLINE_TEST_FAULT_CORRUPT act outside NODE_ENV=test (service/files/test-faults.ts); for tests only.
       'test-faults': { type: 'boolean' },
     },
@@ -34,6 +40,7 @@ async function main(): Promise<void> {
   if (chosen.source !== 'none' && !values['auth-key']) throw new Error(`an auth secret (${SOURCE_LABEL[chosen.source]}) needs --auth-key`);
   const perMinute = values['max-assemblies-per-minute'] === undefined ? undefined : Number(values['max-assemblies-per-minute']);
   const dataDir = resolve(values['data-dir']);
+  const notifications = notifyOptionsFromFlags(values);
   const service = await startLocalService({
     port,
     dataDir,
@@ -43,6 +50,7 @@ async function main(): Promise<void> {
     requireSignature: values['require-signature'] === true,
     ...(values['public-base-url'] ? { publicBaseUrl: values['public-base-url'] } : {}),
     ...(perMinute !== undefined ? { maxAssembliesPerMinute: perMinute } : {}),
+    notifications,
   });
   if (!values['auth-key']) console.log(`auth key:    ${service.authKey}`);
   if (chosen.source === 'none') {

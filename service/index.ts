@@ -13,6 +13,7 @@ import { openCredentialStore } from './credentials/credential-store';
 import { openTemplateStore } from './templates/template-store';
 import { createTusEndpoint } from './tus/tus-endpoint';
 import { faultConfig, testFaults } from './files/test-faults';
+import { Notifier, type NotifierOptions } from './notifications/notifier';
 
 /** The local service has one account; Templates and credentials belong to it, not to a key. */
 const LOCAL_ACCOUNT_ID = 'local';
@@ -33,6 +34,11 @@ export interface LocalServiceOptions {
   maxAssembliesPerMinute?: number;
   /** Connection timeouts (defaults: SERVER_TIMEOUTS); tests pass small ones. */
   timeouts?: Partial<ServerTimeouts>;
+  /**
+   * notify_url delivery (docs/local-service.md "Notifications"): `retryDelaysMs` (default 5 retries over
+   * 20 minutes; tests pass short ones), `timeoutMs`, `allowedHosts` (empty = anywhere), `signatureAlgo`.
+   */
+  notifications?: NotifierOptions;
 }
 
 export interface ServerTimeouts {
@@ -89,7 +95,12 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const credentials = openCredentialStore(options.dataDir);
   runtime.credentials = (nameOrId) => credentials.find(nameOrId);
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
+  const notifier = new Notifier(db, runtime, options.notifications);
+  runtime.onEnded = () => notifier.schedule();
   const ctx = {
+    urls,
+    notifier,
+    notifyAllowedHosts: options.notifications?.allowedHosts ?? [],
     db,
     runtime,
     streams,
@@ -135,6 +146,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const url = `http://${host}:${port}`;
   if (!options.publicBaseUrl) urls.base = url;
   ctx.hostname = new URL(urls.base).host;
+  // Deliveries left pending by the last run (and ASSEMBLY_CRASHED ones just marked) go out now.
+  notifier.schedule();
 
   let closing: Promise<void> | null = null;
   return {
@@ -145,6 +158,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     close: () =>
       (closing ??= (async () => {
         streams.close();
+        notifier.close();
         runtime.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

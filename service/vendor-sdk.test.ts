@@ -6,6 +6,8 @@ import { assemblyStatusSchema as sharedStatusSchema } from '../shared/api/assemb
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildForm, getJson, inOneHourIso, jpeg, postAssembly, startFixture, tempDir, waitForEnd, type Fixture } from './testing/service-fixture';
+import { createHmac } from 'node:crypto';
+import { startReceiver } from './testing/receiver';
 
 describe('@transloadit/node against the local service', () => {
   let fx: Fixture;
@@ -91,6 +93,53 @@ describe('@transloadit/node against the local service', () => {
     const unsigned = await getJson(`${fx.service.url}/assemblies?params=${encodeURIComponent(JSON.stringify({ auth: { key: fx.service.authKey } }))}`);
     expect(unsigned.status).toBe(401);
     expect(unsigned.body.error).toBe('NO_SIGNATURE_FIELD');
+  });
+  it('lists by keyword, replays an Assembly with new steps and replays its signed notification to another URL', async () => {
+    const client = new Transloadit({ authKey: fx.service.authKey, authSecret: fx.service.authSecret, endpoint: fx.service.url });
+    const hook = await startReceiver();
+    const other = await startReceiver();
+    try {
+      const photo = join(dir, 'sdk-replay-me.jpg');
+      await writeFile(photo, await jpeg(200, 100));
+      const steps = { ':original': { robot: '/upload/handle' }, thumb: { use: ':original', robot: '/image/resize', width: 50 } };
+      // Uploaded over tus by the SDK: the replay must find those inputs again.
+      const first = await client.createAssembly({ files: { photo }, params: { steps, notify_url: hook.url }, waitForCompletion: true });
+      expect(first.ok).toBe('ASSEMBLY_COMPLETED');
+      const found = await client.listAssemblies({ keywords: ['sdk-replay-me'] } as never);
+      expect(found.items.map((i) => i.id)).toEqual([first.assembly_id]);
+      expect(found.count).toBe(1);
+
+      const replayed = await client.replayAssembly(String(first.assembly_id), { steps: { ...steps, thumb: { ...steps.thumb, width: 20 } } } as never);
+      expect(replayed.ok).toBe('ASSEMBLY_REPLAYING');
+      const done = await client.awaitAssemblyCompletion(String(replayed.assembly_id));
+      expect(done.ok).toBe('ASSEMBLY_COMPLETED');
+      expect(done.parent_id).toBe(first.assembly_id);
+      expect(done.results?.thumb?.[0]?.meta?.width).toBe(20);
+
+      // The webhook verifies with the standard rule: HMAC-SHA1 of the exact transloadit field.
+      const [n] = await hook.waitFor(1);
+      expect(n!.signature).toBe(createHmac('sha1', fx.service.authSecret).update(n!.transloadit).digest('hex'));
+      const replayedNotification = await client.replayAssemblyNotification(String(first.assembly_id), { notify_url: other.url, wait: true } as never);
+      expect(replayedNotification).toMatchObject({ ok: 'ASSEMBLY_NOTIFICATION_REPLAYED', success: true });
+      expect(other.received).toHaveLength(1);
+      const payload = JSON.parse(other.received[0]!.transloadit) as Record<string, unknown>;
+      expect(payload.assembly_id).toBe(first.assembly_id);
+      expect(other.received[0]!.signature).toBe(createHmac('sha1', fx.service.authSecret).update(other.received[0]!.transloadit).digest('hex'));
+      const status = await client.getAssembly(String(first.assembly_id));
+      expect(status.notify_url).toBe(hook.url);
+      // With the notify_* fields filled in, both schemas still read the record.
+      const raw = (await getJson(String(first.assembly_ssl_url))).body;
+      expect(raw.notify_status).toBe('successful');
+      for (const schema of [assemblyStatusSchema, sharedStatusSchema]) {
+        const parsed = schema.safeParse(raw);
+        expect(parsed.success, parsed.success ? '' : JSON.stringify(parsed.error.issues).slice(0, 500)).toBe(true);
+      }
+      const listed = await client.listAssemblies({ keywords: [String(replayed.assembly_id)] } as never);
+      for (const item of listed.items) expect(assemblyIndexItemSchema.safeParse(item).success).toBe(true);
+    } finally {
+      await hook.close();
+      await other.close();
+    }
   });
   it('creates, reads, lists, edits and deletes Templates, and runs an Assembly from one', async () => {
     const client = new Transloadit({ authKey: fx.service.authKey, authSecret: fx.service.authSecret, endpoint: fx.service.url });

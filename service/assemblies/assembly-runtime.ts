@@ -11,6 +11,9 @@ import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-str
 import { applyEvent, persistDelay, applyProgress, replayJournal, type AssemblyEvent } from './assembly-journal';
 import { OK_MESSAGES, isRunning, okMessage, statusDate, type AssemblyState, type TusUploadEntry } from './assembly-state';
 import { publicFileRecord, statusRecord, uploadRecord, type ServiceUrls } from './status-record';
+import type { OriginalProgress } from '../robots/execute-steps';
+import { assemblySummary } from './assembly-summary';
+import { queueDelivery } from '../notifications/notify-state';
 
 interface LiveAssembly {
   state: AssemblyState;
@@ -79,6 +82,8 @@ export class AssemblyRuntime {
   private closed = false;
   /** Template credentials by name or id, for storage robots (set by the service; none in bare tests). */
   credentials: CredentialLookup = () => null;
+  /** Called after an Assembly ended and was written (the notifier looks for deliveries then). */
+  onEnded: (s: AssemblyState) => void = () => undefined;
 
   constructor(
     private readonly db: ServiceDatabase,
@@ -135,6 +140,7 @@ export class AssemblyRuntime {
       s.message = `The local service stopped while this Assembly was ${row.state === 'ASSEMBLY_UPLOADING' ? 'uploading' : 'executing'}; it did not finish. Start a new Assembly.`;
       s.ok = null;
       if (s.executionStartMs) s.executionDurationS = (nowMs - s.executionStartMs) / 1000;
+      this.queueNotification(s, nowMs);
       this.db.saveAssembly({ id: s.id, state: s.error, data: JSON.stringify(s) });
     }
     return rows.length;
@@ -171,13 +177,14 @@ export class AssemblyRuntime {
   }
 
   /** Stores a new Assembly; false when the id is taken. Multipart uploads are described before it is visible. */
-  async create(state: AssemblyState, uploads: AddedUpload[]): Promise<boolean> {
-    if (!this.db.insertAssembly({ id: state.id, state: state.error ?? state.ok ?? '', data: JSON.stringify(state) })) return false;
+  async create(state: AssemblyState, uploads: AddedUpload[] | { described: StoredFile[] }): Promise<boolean> {
+    if (!this.db.insertAssembly({ id: state.id, state: state.error ?? state.ok ?? '', data: JSON.stringify(state), summary: assemblySummary(state) })) return false;
     const live = liveAssembly(state);
     if (state.ok === 'REQUEST_ABORTED') return true;
     this.live.set(state.id, live);
     try {
-      const files = await describeAll(uploads);
+      // A replay brings files already described (their record is kept): no need to read them again.
+      const files = 'described' in uploads ? uploads.described : await describeAll(uploads);
       for (const file of files) {
         state.uploads.push({ file, isTus: false, tusUploadUrl: null });
         live.uploadBytes += file.size;
@@ -206,8 +213,10 @@ export class AssemblyRuntime {
       live.state.error = null;
       live.state.message = OK_MESSAGES.ASSEMBLY_CANCELED;
       this.finishTiming(live.state);
+      this.queueNotification(live.state, Date.now());
       this.persist(live.state);
       this.streams.finish(id, sseMessage('assembly_finished'));
+      this.onEnded(live.state);
       return live.state;
     }
     const s = this.get(id);
@@ -346,7 +355,7 @@ export class AssemblyRuntime {
         workDir,
         signal: live.abort.signal,
         onResult: (step, file) => this.onResult(live, step, file),
-        onProgress: (p) => this.onProgress(live, p),
+        onProgress: (p, perFile) => this.onProgress(live, p, perFile),
         credentials: this.credentials,
       });
     } catch (e) {
@@ -361,8 +370,11 @@ export class AssemblyRuntime {
     if (s.emitExecutionProgress) this.streams.send(s.id, sseEvent('assembly_execution_progress', { progress_combined: 100, progress_per_original_file: [] }));
     this.finishTiming(s);
     this.live.delete(s.id);
+    // Queued in the same write as the end state: a stop right after still delivers on the next start.
+    this.queueNotification(s, Date.now());
     this.setOk(live, 'ASSEMBLY_COMPLETED');
     this.streams.finish(s.id, sseMessage('assembly_finished'));
+    this.onEnded(s);
   }
 
   private onResult(live: LiveAssembly, step: string, file: StoredFile): void {
@@ -374,13 +386,14 @@ export class AssemblyRuntime {
     this.streams.send(s.id, sseEvent('assembly_result_finished', [step, publicFileRecord(this.urls, 'results', s.id, file)]));
   }
 
-  private onProgress(live: LiveAssembly, progress: number): void {
+  /** Real progress from the robots (steps done, ffmpeg's encoded time, files done), sent at most every PROGRESS_EMIT_INTERVAL_MS. */
+  private onProgress(live: LiveAssembly, progress: number, perFile: OriginalProgress[]): void {
     const s = live.state;
     s.progressCombined = Math.max(0, Math.min(100, progress));
     const now = Date.now();
     if (!s.emitExecutionProgress || now - live.lastProgressEmitMs < PROGRESS_EMIT_INTERVAL_MS) return;
     live.lastProgressEmitMs = now;
-    this.streams.send(s.id, sseEvent('assembly_execution_progress', { progress_combined: s.progressCombined, progress_per_original_file: [] }));
+    this.streams.send(s.id, sseEvent('assembly_execution_progress', { progress_combined: s.progressCombined, progress_per_original_file: perFile }));
   }
 
   private fail(live: LiveAssembly, code: string, message: string, extra?: Record<string, unknown>): void {
@@ -394,8 +407,27 @@ export class AssemblyRuntime {
     s.message = message;
     if (extra) s.errorExtra = extra;
     this.finishTiming(s);
+    this.queueNotification(s, Date.now());
     this.persist(s);
     this.streams.finish(s.id, sseEvent('assembly_error', this.status(s)));
+    this.onEnded(s);
+  }
+
+  /** The end-of-Assembly notification, due now, when the Assembly has a notify_url. */
+  private queueNotification(s: AssemblyState, nowMs: number): void {
+    if (s.notifyUrl) queueDelivery(s, s.notifyUrl, false, nowMs);
+  }
+
+  /**
+   * Changes a stored Assembly (notification bookkeeping after it ended) and writes it at once. Synchronous
+   * read-change-write, so two changes never interleave.
+   */
+  update(id: string, change: (s: AssemblyState) => void): AssemblyState | null {
+    const s = this.live.get(id)?.state ?? this.get(id);
+    if (!s) return null;
+    change(s);
+    this.persist(s);
+    return s;
   }
 
   private setOk(live: LiveAssembly, ok: string): void {
@@ -433,7 +465,7 @@ export class AssemblyRuntime {
 
   private persist(s: AssemblyState): void {
     if (this.closed) return;
-    this.db.saveAssembly({ id: s.id, state: s.error ?? s.ok ?? '', data: JSON.stringify(s) });
+    this.db.saveAssembly({ id: s.id, state: s.error ?? s.ok ?? '', data: JSON.stringify(s), summary: assemblySummary(s) });
   }
 
   /** Stops executions; Assemblies still running stay so in the database and are marked crashed on next start. */

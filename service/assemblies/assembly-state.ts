@@ -57,6 +57,47 @@ export interface AssemblyState {
   /** The Template's content as JSON, and the params after merging the request over it (secrets masked). */
   templateContent?: string;
   mergedParams?: string;
+  /** Set on an Assembly made by a replay: the Assembly it replays. */
+  parentId?: string;
+  /** The request's own params (before any Template), unmasked, kept for replays with `reparse_template: 1`; never shown. */
+  requestParams?: Record<string, unknown>;
+  /** Where notifications go (params or Template); validated at creation. */
+  notifyUrl?: string | null;
+  /** `notification_payload` (service-facts §3): parts left out of the notification. */
+  notificationPayload?: string[];
+  /** Notification deliveries: the one at the end, and replays. Pending ones survive a restart. */
+  deliveries?: NotifyDelivery[];
+  /** Every delivery attempt, oldest first (capped, see notifications/notify-state.ts). */
+  notifyAttempts?: NotifyAttempt[];
+}
+
+export interface NotifyDelivery {
+  /** 32 hex; the `notification_id` a replay answers with. */
+  id: string;
+  url: string;
+  replay: boolean;
+  /** Attempts made so far. */
+  attempts: number;
+  /** When the next attempt is due; null once it succeeded or gave up. */
+  dueAtMs: number | null;
+  status: 'pending' | 'successful' | 'failed';
+}
+
+export interface NotifyAttempt {
+  notification_id: string;
+  url: string;
+  replay: boolean;
+  /** 1-based, per delivery. */
+  attempt: number;
+  started: string;
+  startedMs: number;
+  /** Seconds. */
+  duration: number;
+  response_code: number | null;
+  /** The first characters of the receiver's answer. */
+  response_data: string | null;
+  error: string | null;
+  successful: boolean;
 }
 
 export const OK_MESSAGES = {

@@ -19,6 +19,11 @@ import type { AssemblyRuntime } from './assembly-runtime';
 import { OK_MESSAGES, maskSecrets, statusDate, type AssemblyState } from './assembly-state';
 import { bearerOf, tokenLookup } from '../auth/bearer';
 import type { TestFaults } from '../files/test-faults';
+import { checkNotifyUrl, INVALID_NOTIFY_URL, type AllowedHosts } from '../notifications/notify-url';
+import { parseNotificationPayload } from '../notifications/notify-payload';
+
+/** Ours: a `notification_payload` that is not a list of the four known values (400). */
+export const INVALID_NOTIFICATION_PAYLOAD = 'ASSEMBLY_INVALID_NOTIFICATION_PAYLOAD';
 
 export interface CreateContext {
   db: ServiceDatabase;
@@ -29,6 +34,23 @@ export interface CreateContext {
   admitWithinMs?: number;
   /** Test-only faults (service/files/test-faults.ts); none unless a test turned them on. */
   faults?: TestFaults;
+  /** Hosts notify_url may name (`--notify-allow-hosts`); empty or absent = any. */
+  notifyAllowedHosts?: AllowedHosts;
+}
+
+/** notify_url and notification_payload of the params an Assembly runs with (after any Template). */
+export function notifySettings(params: Record<string, unknown>, allowed: AllowedHosts): { notifyUrl: string | null; notificationPayload: string[] } | ApiError {
+  const notify = checkNotifyUrl(params.notify_url, allowed);
+  if ('problem' in notify) return apiError(INVALID_NOTIFY_URL, notify.problem, 400);
+  const payload = parseNotificationPayload(params.notification_payload);
+  if (typeof payload === 'string') return apiError(INVALID_NOTIFICATION_PAYLOAD, payload, 400);
+  return { notifyUrl: notify.url, notificationPayload: payload };
+}
+
+/** The request's own params without `auth`, kept (unmasked, never shown) for replays that re-read the Template. */
+export function requestParamsOf(params: Record<string, unknown>): Record<string, unknown> {
+  const { auth: _auth, ...rest } = params;
+  return rest;
 }
 
 const RESERVED_FIELDS = new Set(['params', 'signature', 'num_expected_upload_files', 'tus_num_expected_upload_files']);
@@ -51,7 +73,7 @@ export function mergeFields(params: Record<string, unknown>, form: Record<string
   return { ...fromParams, ...fromForm };
 }
 
-function baseState(id: string, req: IncomingMessage, nowMs: number): Omit<AssemblyState, 'authKey' | 'params' | 'steps' | 'fields' | 'emitExecutionProgress' | 'maxSize' | 'maxNumberOfFiles' | 'expectedTusUploads'> {
+export function baseState(id: string, req: IncomingMessage, nowMs: number): Omit<AssemblyState, 'authKey' | 'params' | 'steps' | 'fields' | 'emitExecutionProgress' | 'maxSize' | 'maxNumberOfFiles' | 'expectedTusUploads'> {
   const header = (name: string): string | null => {
     const v = req.headers[name];
     return typeof v === 'string' ? v : null;
@@ -120,6 +142,7 @@ interface Admitted {
   auth: AuthedParams;
   params: Record<string, unknown>;
   template: TemplateRow | null;
+  notify: { notifyUrl: string | null; notificationPayload: string[] };
 }
 
 /**
@@ -151,7 +174,9 @@ function admitRequest(ctx: CreateContext, req: IncomingMessage, fields: Record<s
   if ('code' in withTemplate) return withTemplate;
   const problem = validateInstructions(withTemplate.params.steps);
   if (problem) return apiError(problem.code, problem.message, 400, problem.step ? { step: problem.step } : undefined);
-  return { auth: auth.value, ...withTemplate };
+  const notify = notifySettings(withTemplate.params, ctx.notifyAllowedHosts ?? []);
+  if ('code' in notify) return notify;
+  return { auth: auth.value, ...withTemplate, notify };
 }
 
 /** POST /assemblies and POST /assemblies/{id}: multipart files and/or announced tus uploads. */
@@ -187,7 +212,7 @@ export async function createAssembly(ctx: CreateContext, req: IncomingMessage, r
     if (body.kind === 'refused') sendError(res, body.error);
     return;
   }
-  const { auth, params, template } = admitted as Admitted;
+  const { auth, params, template, notify } = admitted as Admitted;
   const { rawParams, account } = auth;
   const fields: Record<string, string> = { ...Object.fromEntries(query), ...body.fields };
   const state: AssemblyState = {
@@ -200,6 +225,8 @@ export async function createAssembly(ctx: CreateContext, req: IncomingMessage, r
     maxSize: auth.maxSize ?? templateLimit(params, 'max_size', 0, false),
     maxNumberOfFiles: auth.maxNumberOfFiles ?? templateLimit(params, 'max_number_of_files', 1, true),
     expectedTusUploads: 0,
+    ...notify,
+    requestParams: requestParamsOf(auth.params),
     ...(template ? { templateId: template.id, templateName: template.name, templateContent: JSON.stringify(template.content), mergedParams: maskSecrets(JSON.stringify(params)) } : {}),
   };
   const fileBytes = body.files.reduce((n, f) => n + f.size, 0);

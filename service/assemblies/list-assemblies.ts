@@ -2,98 +2,77 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate } from '../auth/authenticate';
 import { sendError, sendJson } from '../http/api-error';
 import type { ServiceDatabase } from '../store/database';
-import type { AssemblyState } from './assembly-state';
+import type { ListKind } from './assembly-summary';
 import { bearerOf, tokenLookup } from '../auth/bearer';
+
+/** Ours (the real code for bad list params is not known): 400. */
+export const LIST_INVALID_PARAMS = 'ASSEMBLY_LIST_INVALID_PARAMS';
 
 export interface ListQuery {
   page: number;
   pagesize: number;
-  type: string;
+  /** `all` or one kind. */
+  type: 'all' | ListKind;
   fromMs: number | null;
   toMs: number | null;
   keywords: string[];
   assemblyId: string | null;
 }
 
-const TYPE_STATES: Record<string, (s: Pick<AssemblyState, 'ok' | 'error'>) => boolean> = {
-  all: () => true,
-  uploading: (s) => !s.error && s.ok === 'ASSEMBLY_UPLOADING',
-  executing: (s) => !s.error && s.ok === 'ASSEMBLY_EXECUTING',
-  canceled: (s) => !s.error && s.ok === 'ASSEMBLY_CANCELED',
-  completed: (s) => !s.error && s.ok === 'ASSEMBLY_COMPLETED',
-  request_aborted: (s) => !s.error && s.ok === 'REQUEST_ABORTED',
-  failed: (s) => Boolean(s.error),
-};
+export const LIST_TYPES = ['all', 'uploading', 'executing', 'canceled', 'completed', 'failed', 'request_aborted'] as const;
+const MAX_KEYWORDS = 20;
+const MAX_KEYWORD_CHARS = 200;
 
-/** `Y-m-d H:i:s` (UTC) as the list params use it; ISO also accepted. */
-function parseListDate(v: unknown): number | null {
-  if (typeof v !== 'string' || v === '' || v === 'NOW()') return null;
-  const ms = Date.parse(/^\d{4}-\d{2}-\d{2} \d/.test(v) ? `${v.replace(' ', 'T')}Z` : v);
-  return Number.isFinite(ms) ? ms : null;
+/** `Y-m-d H:i:s` (UTC) as the list params use it (also `Y-m-d`, and ISO); `NOW()` and '' = no bound; NaN = invalid. */
+export function parseListDate(v: unknown): number | null {
+  if (v === undefined || v === null || v === '' || v === 'NOW()') return null;
+  if (typeof v !== 'string') return NaN;
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(v.trim());
+  if (m) {
+    const [, y, mo, d, h = '0', mi = '0', s = '0'] = m;
+    const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
+    // Date.UTC rolls 2026-02-31 over into March: refuse dates that do not exist.
+    return new Date(ms).getUTCDate() === Number(d) && Number(h) < 24 && Number(mi) < 60 && Number(s) < 60 ? ms : NaN;
+  }
+  const iso = /^\d{4}-\d{2}-\d{2}T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})$/.test(v.trim()) ? Date.parse(v) : NaN;
+  return Number.isFinite(iso) ? iso : NaN;
 }
 
-/** The list params of GET /assemblies (service-facts.md §7), with their defaults; a string is an error message. */
+/** An integer param, given as a number or a numeric string (form-encoded SDKs); undefined when absent. */
+function intParam(v: unknown): number | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
+  return Number.isInteger(n) ? n : NaN;
+}
+
+/** The list params of GET /assemblies (service-facts.md §7), with their defaults; a string is the problem. Pure. */
 export function parseListQuery(params: Record<string, unknown>): ListQuery | string {
-  const page = params.page === undefined ? 1 : Number(params.page);
-  const pagesize = params.pagesize === undefined ? 50 : Number(params.pagesize);
-  if (!Number.isInteger(page) || page < 1) return 'page must be an integer >= 1';
-  if (!Number.isInteger(pagesize) || pagesize < 1 || pagesize > 5000) return 'pagesize must be an integer from 1 to 5000';
-  const type = typeof params.type === 'string' ? params.type : 'all';
-  if (!(type in TYPE_STATES)) return `type must be one of ${Object.keys(TYPE_STATES).join(', ')}`;
-  const keywords = Array.isArray(params.keywords) ? params.keywords.map(String) : typeof params.keyword === 'string' ? [params.keyword] : [];
-  return {
-    page,
-    pagesize,
-    type,
-    fromMs: parseListDate(params.fromdate),
-    toMs: parseListDate(params.todate),
-    keywords,
-    assemblyId: typeof params.assembly_id === 'string' ? params.assembly_id : null,
-  };
+  const page = intParam(params.page) ?? 1;
+  const pagesize = intParam(params.pagesize) ?? 50;
+  if (!Number.isInteger(page) || page < 1) return `page must be an integer >= 1 (got ${JSON.stringify(params.page)})`;
+  if (!Number.isInteger(pagesize) || pagesize < 1 || pagesize > 5000) return `pagesize must be an integer from 1 to 5000 (got ${JSON.stringify(params.pagesize)})`;
+  const type = params.type === undefined || params.type === null || params.type === '' ? 'all' : params.type;
+  if (typeof type !== 'string' || !(LIST_TYPES as readonly string[]).includes(type)) return `type must be one of ${LIST_TYPES.join(', ')} (got ${JSON.stringify(type)})`;
+  const fromMs = parseListDate(params.fromdate);
+  const toMs = parseListDate(params.todate);
+  if (Number.isNaN(fromMs)) return `fromdate must be a UTC date as "YYYY-MM-DD HH:MM:SS" (got ${JSON.stringify(params.fromdate)})`;
+  if (Number.isNaN(toMs)) return `todate must be a UTC date as "YYYY-MM-DD HH:MM:SS" or "NOW()" (got ${JSON.stringify(params.todate)})`;
+  // GO's ListOptions sends `keyword` (singular): accepted as one keyword.
+  const rawKeywords = params.keywords ?? params.keyword;
+  const list = rawKeywords === undefined || rawKeywords === null || rawKeywords === '' ? [] : Array.isArray(rawKeywords) ? rawKeywords : [rawKeywords];
+  if (!list.every((k) => typeof k === 'string' || typeof k === 'number')) return 'keywords must be an array of strings';
+  const keywords = list.map((k) => String(k).trim().toLowerCase()).filter((k) => k !== '');
+  if (keywords.length > MAX_KEYWORDS || keywords.some((k) => k.length > MAX_KEYWORD_CHARS)) return `keywords may hold at most ${MAX_KEYWORDS} words of ${MAX_KEYWORD_CHARS} characters`;
+  const id = params.assembly_id;
+  if (id !== undefined && id !== null && id !== '' && (typeof id !== 'string' || !/^[0-9a-f]{32}$/.test(id))) return 'assembly_id must be 32 lowercase hex characters';
+  return { page, pagesize, type: type as ListQuery['type'], fromMs, toMs, keywords, assemblyId: typeof id === 'string' && id !== '' ? id : null };
 }
 
-/** One list item (NS `assemblyIndexItemSchema`) from the stored state. */
-export function listItem(s: AssemblyState, instance: string): Record<string, unknown> {
-  const created = new Date(s.createdAtMs).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '');
-  return {
-    id: s.id,
-    parent_id: null,
-    account_id: s.authKey,
-    template_id: s.templateId ?? null,
-    instance,
-    notify_url: null,
-    redirect_url: null,
-    files: JSON.stringify(s.uploads.map((u) => u.file.name)),
-    warning_count: s.warnings.length,
-    execution_duration: s.executionDurationS ?? 0,
-    execution_start: s.executionStart,
-    region: 'local',
-    num_input_files: s.uploads.length,
-    bytes_usage: s.bytesReceived,
-    bytes_expected: s.bytesExpected,
-    bytes_received: s.bytesReceived,
-    upload_duration: s.uploadFinishedAtMs ? (s.uploadFinishedAtMs - s.createdAtMs) / 1000 : 0,
-    ok: s.ok,
-    error: s.error,
-    created,
-    created_ts: Math.floor(s.createdAtMs / 1000),
-  };
-}
-
-export function filterAssemblies(states: AssemblyState[], q: ListQuery): AssemblyState[] {
-  const matchesType = TYPE_STATES[q.type] ?? TYPE_STATES.all!;
-  return states.filter((s) => {
-    if (!matchesType(s)) return false;
-    if (q.assemblyId && s.id !== q.assemblyId) return false;
-    if (q.fromMs !== null && s.createdAtMs < q.fromMs) return false;
-    if (q.toMs !== null && s.createdAtMs > q.toMs) return false;
-    if (q.keywords.length === 0) return true;
-    const haystack = [s.id, JSON.stringify(s.fields), s.message, ...s.uploads.map((u) => u.file.name)].join('\n').toLowerCase();
-    return q.keywords.every((k) => haystack.includes(k.toLowerCase()));
-  });
-}
-
-/** GET /assemblies: signature required; `{items, count}` with count = the total across pages. */
+/**
+ * GET /assemblies: signature (or Bearer `assemblies:read`) required; `{items, count}` newest first with
+ * count = the total across pages. Served from the summary table (store/assembly-index.ts), never by
+ * reading every Assembly record.
+ */
 export function listAssemblies(db: ServiceDatabase, req: IncomingMessage, res: ServerResponse, query: URLSearchParams, instance: string): void {
   const nowMs = Date.now();
   const auth = authenticate({
@@ -111,9 +90,9 @@ export function listAssemblies(db: ServiceDatabase, req: IncomingMessage, res: S
   if (!auth.ok) return sendError(res, auth.error);
   db.touchAccount(auth.value.account.authKey, nowMs);
   const q = parseListQuery(auth.value.params);
-  if (typeof q === 'string') return sendError(res, { code: 'ASSEMBLY_LIST_INVALID_PARAMS', message: q, httpCode: 400 });
-  const all = db.assembliesOf(auth.value.account.authKey).map((row) => JSON.parse(row.data) as AssemblyState);
-  const matching = filterAssemblies(all, q);
-  const page = matching.slice((q.page - 1) * q.pagesize, q.page * q.pagesize);
-  sendJson(res, 200, { items: page.map((s) => listItem(s, instance)), count: matching.length });
+  if (typeof q === 'string') return sendError(res, { code: LIST_INVALID_PARAMS, message: q, httpCode: 400 });
+  const page = db.assemblyIndex.query({ ...q, authKey: auth.value.account.authKey, kind: q.type === 'all' ? null : q.type });
+  // Items are stored without `instance`, which follows the current base URL.
+  const items = page.items.map((item) => ({ instance, ...(JSON.parse(item) as Record<string, unknown>) }));
+  sendJson(res, 200, { items, count: page.count });
 }

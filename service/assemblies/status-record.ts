@@ -1,6 +1,7 @@
 import type { StoredFile } from '../robots/file-record';
 import type { AssemblyState } from './assembly-state';
 import { statusDate } from './assembly-state';
+import { notifyStatusFields } from '../notifications/notify-state';
 
 export interface ServiceUrls {
   base: string;
@@ -50,7 +51,7 @@ export function statusRecord(u: ServiceUrls, s: AssemblyState, nowMs: number): R
     http_code: 200,
     ...s.errorExtra,
     assembly_id: s.id,
-    parent_id: null,
+    parent_id: s.parentId ?? null,
     account_id: s.authKey,
     template_id: s.templateId ?? null,
     ...(s.templateName ? { template_name: s.templateName } : {}),
@@ -76,8 +77,7 @@ export function statusRecord(u: ServiceUrls, s: AssemblyState, nowMs: number): R
     // Absent until execution starts: clients type it as a number.
     ...(executionDuration !== null ? { execution_duration: executionDuration } : {}),
     queue_duration: 0,
-    notify_url: null,
-    notify_status: null,
+    ...notifyStatusFields(s),
     num_input_files: s.uploads.length,
     expected_tus_uploads: s.expectedTusUploads,
     started_tus_uploads: s.startedTusUploads,

@@ -3,6 +3,8 @@ import { ErrorCode } from '../../shared/api/codes';
 import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
 import { createAssembly, type CreateContext } from '../assemblies/create-assembly';
 import { listAssemblies } from '../assemblies/list-assemblies';
+import { replayAssembly, type ReplayContext } from '../assemblies/replay-assembly';
+import { routeNotifications, type NotificationRouteContext } from '../notifications/notification-routes';
 import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-stream';
 import { routeAuthKeys } from '../auth-keys/auth-key-routes';
 import type { OAuthServer } from '../auth/oauth';
@@ -15,7 +17,7 @@ import { TUS_PATH, type TusEndpoint } from '../tus/tus-endpoint';
 import { apiError, sendError, sendJson } from './api-error';
 import { serveFile } from './serve-file';
 
-export interface RouteContext extends CreateContext, TemplateRouteContext, CredentialRouteContext {
+export interface RouteContext extends CreateContext, ReplayContext, NotificationRouteContext, TemplateRouteContext, CredentialRouteContext {
   oauth: OAuthServer;
   runtime: AssemblyRuntime;
   streams: UpdateStreams;
@@ -24,6 +26,7 @@ export interface RouteContext extends CreateContext, TemplateRouteContext, Crede
 }
 
 const ASSEMBLY = /^\/assemblies\/([0-9a-f]{32})\/?$/;
+const ASSEMBLY_REPLAY = /^\/assemblies\/([0-9a-f]{32})\/replay\/?$/;
 const ASSEMBLY_STREAM = /^\/assemblies\/([0-9a-f]{32})\/stream\/?$/;
 const FILE = /^\/(uploads|results)\/([0-9a-f]{32})\/([0-9a-f]{32})(?:\/[^/]*)?$/;
 const UPDATE_STREAM = /^\/ws\d+\/?$/;
@@ -64,6 +67,9 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
   if (path.startsWith('/templates') && (await routeTemplates(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/template_credentials') && (await routeCredentials(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/auth_keys') && (await routeAuthKeys(ctx, req, res, path, url.searchParams))) return;
+  if (path.startsWith('/assembly_notifications/') && (await routeNotifications(ctx, req, res, path, url.searchParams))) return;
+  const replayOf = ASSEMBLY_REPLAY.exec(path)?.[1];
+  if (replayOf && method === 'POST') return replayAssembly(ctx, req, res, replayOf, url.searchParams);
 
   const stream = ASSEMBLY_STREAM.exec(path)?.[1] ?? (UPDATE_STREAM.test(path) ? url.searchParams.get('assembly') : null);
   if (stream !== null && method === 'GET') return openUpdateStream(ctx, req, res, stream);

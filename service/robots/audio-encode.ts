@@ -2,7 +2,7 @@
 // `ffmpeg` passthrough is refused at validation: it would let instructions run arbitrary ffmpeg options.
 
 import { parseIntParam } from '../instructions/robot-params';
-import { runFfmpeg } from './ffmpeg';
+import { runFfmpeg, timeProgress } from './ffmpeg';
 import { describeResult } from './file-record';
 import { outputDir, outputFile } from './output-path';
 import type { RobotRunner } from './robot-types';
@@ -17,7 +17,7 @@ export const AUDIO_PRESET_CODECS: Record<string, { codec: string; ext: string; b
   wav: { codec: 'pcm_s16le', ext: 'wav', bitrate: null },
 };
 
-export const runAudioEncode: RobotRunner = async ({ robot, params, input, outDir, signal }) => {
+export const runAudioEncode: RobotRunner = async ({ robot, params, input, outDir, signal, onProgress }) => {
   const hasAudio = input.mime?.startsWith('audio/') || (input.mime?.startsWith('video/') && Number(input.meta.num_audio_streams ?? 0) > 0);
   if (!hasAudio) {
     return { ok: false, code: 'INVALID_INPUT_ERROR', message: `${robot} needs audio, but "${input.name}" has none (${input.mime ?? 'unknown type'}).`, unsuitableInput: true };
@@ -32,7 +32,7 @@ export const runAudioEncode: RobotRunner = async ({ robot, params, input, outDir
   if (bitrate !== null) args.push('-b:a', String(bitrate));
   else if (preset.quality) args.push('-q:a', preset.quality);
   if (sampleRate !== null) args.push('-ar', String(sampleRate));
-  const done = await runFfmpeg([...args, target], signal);
+  const done = await runFfmpeg([...args, target], signal, 0, timeProgress(input.meta.duration, onProgress));
   if (!done.ok) {
     if (done.aborted) return { ok: false, code: 'ASSEMBLY_CANCELED', message: 'canceled' };
     return { ok: false, code: 'AUDIO_ENCODE_ERROR', message: `"${input.name}" could not be encoded: ${done.message}` };

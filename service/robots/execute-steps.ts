@@ -140,6 +140,8 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
   const total = graph.order.length;
   // Per upload: how many steps are done for it. A step counts as done for every upload once it ends.
   const stepsDoneFor = new Map<string, Set<number>>(ctx.uploads.map((u) => [u.original_id, new Set<number>()]));
+  // Per upload: how far the job running on it is (0..1), from robots that report it (ffmpeg's encoded time).
+  const partial = new Map<string, number>();
   let lastValue = -1;
   const progress = (stepsDone: number, fraction: number) => {
     const value = Math.min(100, Math.floor((100 * (stepsDone + fraction)) / total));
@@ -147,7 +149,7 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
     // not after every file, which made a step over 2,000 files cost 2,000 × 2,000.
     if (value === lastValue) return;
     lastValue = value;
-    const perOriginal = [...stepsDoneFor].map(([id, done]) => ({ original_id: id, progress: Math.floor((100 * done.size) / total) }));
+    const perOriginal = [...stepsDoneFor].map(([id, done]) => ({ original_id: id, progress: Math.min(100, Math.floor((100 * (done.size + (partial.get(id) ?? 0))) / total)) }));
     ctx.onProgress?.(value, perOriginal);
   };
 
@@ -173,7 +175,11 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       const scope = fileScope(ctx, lead, previousStep);
       const params = interpolateParams(step, scope, skipKeysFor(step.robot));
       const paramError = validateRobotParams(name, step.robot, params, { interpolated: true });
-      const job = { step: name, robot: step.robot, params, scope, outDir, signal: ctx.signal, credentials: ctx.credentials ?? (() => null) };
+      const onJobProgress = (f: number): void => {
+        group.forEach((t) => partial.set(t.file.original_id, f));
+        progress(index, (i + f) / jobs.length);
+      };
+      const job = { step: name, robot: step.robot, params, scope, outDir, signal: ctx.signal, credentials: ctx.credentials ?? (() => null), onProgress: onJobProgress };
       let outcome: RobotFileOutcome;
       if (paramError) outcome = { ok: false, ...paramError };
       else {
@@ -197,7 +203,10 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       } else {
         return { ok: false, code: outcome.code, message: outcome.message, step: name };
       }
-      group.forEach((t) => stepsDoneFor.get(t.file.original_id)?.add(index));
+      group.forEach((t) => {
+        partial.delete(t.file.original_id);
+        stepsDoneFor.get(t.file.original_id)?.add(index);
+      });
       progress(index, (i + 1) / jobs.length);
     }
     const firstUnsuitable = unsuitable[0];

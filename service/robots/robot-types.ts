@@ -19,6 +19,8 @@ export interface RobotJob {
   signal: AbortSignal;
   /** For storage robots that take `credentials` by name. */
   credentials: CredentialLookup;
+  /** How far this job is, 0..1, for robots that know (ffmpeg's encoded time); feeds `assembly_execution_progress`. */
+  onProgress?(fraction: number): void;
 }
 
 export type RobotFileOutcome =

@@ -3,7 +3,7 @@
 // output is H.264/AAC MP4 at the source size (the real default, "flash", is obsolete).
 
 import { parseIntParam } from '../instructions/robot-params';
-import { runFfmpeg } from './ffmpeg';
+import { runFfmpeg, timeProgress } from './ffmpeg';
 import { describeResult } from './file-record';
 import { outputDir, outputFile } from './output-path';
 import type { RobotRunner } from './robot-types';
@@ -69,7 +69,7 @@ const ffmpegColor = (v: unknown): string => {
   return m ? `0x${m[1]}` : 'black';
 };
 
-export const runVideoEncode: RobotRunner = async ({ robot, params, input, outDir, signal }) => {
+export const runVideoEncode: RobotRunner = async ({ robot, params, input, outDir, signal, onProgress }) => {
   if (!input.mime?.startsWith('video/') && input.mime !== 'image/gif') {
     return { ok: false, code: 'INVALID_INPUT_ERROR', message: `${robot} needs a video, but "${input.name}" is ${input.mime ?? 'of an unknown type'}.`, unsuitableInput: true };
   }
@@ -84,7 +84,7 @@ export const runVideoEncode: RobotRunner = async ({ robot, params, input, outDir
   const args = preset.gif
     ? ['-i', input.localPath, '-filter_complex', `[0:v]fps=10,${filters.join(',')},split[a][b];[a]palettegen[p];[b][p]paletteuse`, '-an', target]
     : ['-i', input.localPath, '-vf', filters.join(','), ...preset.codec, target];
-  const done = await runFfmpeg(args, signal);
+  const done = await runFfmpeg(args, signal, 0, timeProgress(input.meta.duration, onProgress));
   if (!done.ok) {
     if (done.aborted) return { ok: false, code: 'ASSEMBLY_CANCELED', message: 'canceled' };
     return { ok: false, code: 'VIDEO_ENCODE_ERROR', message: `"${input.name}" could not be encoded: ${done.message}` };

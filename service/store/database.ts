@@ -1,5 +1,8 @@
 import { join } from 'node:path';
 import { ensurePrivateDir, openPrivateSqlite } from './private-files';
+import { assemblySummary, type AssemblySummary } from '../assemblies/assembly-summary';
+import type { AssemblyState } from '../assemblies/assembly-state';
+import { openAssemblyIndex, type AssemblyIndex } from './assembly-index';
 
 export interface AccountRow {
   authKey: string;
@@ -24,6 +27,8 @@ export interface AssemblyRow {
   id: string;
   state: string;
   data: string;
+  /** The list summary (assembly-summary.ts); computed from `data` when absent. */
+  summary?: AssemblySummary;
 }
 
 /** The service's records in SQLite (WAL): the account, Assemblies (state JSON) and seen nonces. */
@@ -42,6 +47,8 @@ export interface ServiceDatabase {
   /** An Assembly's journal, oldest first. */
   assemblyEvents(assemblyId: string): string[];
   assembliesInStates(states: readonly string[]): AssemblyRow[];
+  /** The summaries behind GET /assemblies and the notification queue (assembly-index.ts). */
+  assemblyIndex: AssemblyIndex;
   /** Every Assembly of a key, newest first. */
   assembliesOf(authKey: string): (AssemblyRow & { createdAt: string })[];
   /** Records the nonce; false when it was already seen and has not expired yet. */
@@ -180,9 +187,18 @@ export function openDatabase(dataDir: string): ServiceDatabase {
     VALUES (@id, @state, @data, @now, @now)`);
   const updateAssembly = db.prepare('UPDATE assemblies SET state = @state, data = @data, updated_at = @now WHERE id = @id');
   const dropEvents = db.prepare('DELETE FROM assembly_events WHERE assembly_id = ?');
+  const assemblyIndex = openAssemblyIndex(db);
+  const summaryOf = (row: AssemblyRow): AssemblySummary => row.summary ?? assemblySummary(JSON.parse(row.data) as AssemblyState);
+  // The summary is written in the same transaction as the record: the list never disagrees with a status.
   const saveAssembly = db.transaction((row: AssemblyRow & { now: string }) => {
-    updateAssembly.run(row);
+    updateAssembly.run({ id: row.id, state: row.state, data: row.data, now: row.now });
     dropEvents.run(row.id);
+    assemblyIndex.upsert(summaryOf(row));
+  });
+  const insertAssemblyTx = db.transaction((row: AssemblyRow & { now: string }): boolean => {
+    if (insertAssembly.run({ id: row.id, state: row.state, data: row.data, now: row.now }).changes !== 1) return false;
+    assemblyIndex.upsert(summaryOf(row));
+    return true;
   });
   const appendEvent = db.prepare('INSERT INTO assembly_events (assembly_id, event) VALUES (?, ?)');
   const eventIds = db.prepare('SELECT DISTINCT assembly_id AS id FROM assembly_events');
@@ -259,7 +275,8 @@ export function openDatabase(dataDir: string): ServiceDatabase {
       touchAccount.run({ authKey, now: new Date(nowMs).toISOString(), before: new Date(nowMs - 60_000).toISOString() });
     },
     getAssembly: (id) => (getAssembly.get(id) as AssemblyRow | undefined) ?? null,
-    insertAssembly: (row) => insertAssembly.run({ ...row, now: new Date().toISOString() }).changes === 1,
+    insertAssembly: (row) => insertAssemblyTx({ ...row, now: new Date().toISOString() }),
+    assemblyIndex,
     saveAssembly: (row) => {
       saveAssembly({ ...row, now: new Date().toISOString() });
     },

@@ -1,0 +1,72 @@
+// assembly_execution_progress over a real update stream while ffmpeg really encodes (its -progress
+// report drives the numbers), and per file for an image step over several files.
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeVideo } from '../robots/test-files';
+import { buildForm, inOneHourIso, jpeg, postAssembly, readSse, startFixture, tempDir, type Fixture } from '../testing/service-fixture';
+
+interface Progress {
+  progress_combined: number;
+  progress_per_original_file: { original_id: string; progress: number }[];
+}
+
+describe('emit_execution_progress', () => {
+  let fx: Fixture;
+  let dir: string;
+  beforeAll(async () => {
+    fx = await startFixture();
+    dir = await tempDir('progress-src-');
+  });
+  afterAll(async () => {
+    await fx.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const start = async (params: Record<string, unknown>, files: { name: string; data: Buffer; type: string }[]) => {
+    const form = buildForm({
+      params: { ...params, auth: { key: fx.service.authKey, expires: inOneHourIso() } },
+      secret: fx.service.authSecret,
+      fields: { num_expected_upload_files: '0' },
+      files: files.map((f) => ({ field: 'file', ...f })),
+    });
+    const created = await postAssembly(fx.service.url, form);
+    expect(created.status).toBe(200);
+    return created.body;
+  };
+
+  it('reports a video encode moving from ffmpeg time, per original file, then 100', async () => {
+    const video = await readFile(await writeVideo(join(dir, 'long.mp4'), 20));
+    const created = await start(
+      { emit_execution_progress: true, steps: { ':original': { robot: '/upload/handle' }, enc: { use: ':original', robot: '/video/encode', width: 640, height: 480 } } },
+      [{ name: 'long.mp4', data: video, type: 'video/mp4' }],
+    );
+    const events = await readSse(String(created.update_stream_url)).done;
+    const names = events.map((e) => e.event === 'message' ? e.data : e.event);
+    expect(names.at(-1)).toBe('assembly_finished');
+    const progress = events.filter((e) => e.event === 'assembly_execution_progress').map((e) => JSON.parse(e.data) as Progress);
+    const during = progress.filter((p) => p.progress_combined > 0 && p.progress_combined < 100);
+    // Several distinct values while the one encode runs: only ffmpeg's own report can produce them
+    // (the steps alone give 50 then 100 for this two-step Assembly).
+    const values = new Set(during.map((p) => p.progress_combined));
+    expect(values.size, JSON.stringify(progress)).toBeGreaterThanOrEqual(2);
+    expect([...values].some((v) => v > 50 && v < 100)).toBe(true);
+    const combined = progress.map((p) => p.progress_combined);
+    expect(combined).toEqual([...combined].sort((a, b) => a - b)); // never goes back
+    const status = (await (await fetch(String(created.assembly_ssl_url))).json()) as { uploads: { original_id: string }[]; progress_combined: number };
+    const originalId = status.uploads[0]!.original_id;
+    const perFile = during.map((p) => p.progress_per_original_file.find((f) => f.original_id === originalId)?.progress);
+    expect(perFile.every((v) => typeof v === 'number' && v > 0 && v <= 100)).toBe(true);
+    expect(new Set(perFile).size).toBeGreaterThanOrEqual(2);
+    expect(progress.at(-1)!.progress_combined).toBe(100);
+    expect(status.progress_combined).toBe(100);
+  }, 90_000);
+
+  it('sends no progress events without emit_execution_progress', async () => {
+    const created = await start({ steps: { ':original': { robot: '/upload/handle' }, r: { use: ':original', robot: '/image/resize', width: 20 } } }, [
+      { name: 'a.jpg', data: await jpeg(200, 100), type: 'image/jpeg' },
+    ]);
+    const events = await readSse(String(created.update_stream_url)).done;
+    expect(events.some((e) => e.event === 'assembly_execution_progress')).toBe(false);
+  });
+});
