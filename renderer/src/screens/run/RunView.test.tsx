@@ -61,19 +61,41 @@ describe('Run view', () => {
     expect(panel.textContent).toContain('width must be at most 5000');
     expect(panel.textContent).toContain('HTTP 400');
     expect(screen.getByTestId('run-state').textContent).toBe('Failed');
-    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Cancel Assembly…' })).toBeNull();
   });
 
-  it('cancels with one click and shows Canceled; Escape does nothing', async () => {
+  it('says at which step and why a failed Assembly failed, with a hint, and never "HTTP 200"', async () => {
+    const status = { error: 'INVALID_INPUT_ERROR', message: 'Step "resized" (/image/resize) could use none of its 1 input file(s).', http_code: 200, step: 'resized', reason: 'Empty file' };
+    withRun(bridge, sampleRun({ state: 'INVALID_INPUT_ERROR', status }));
+    renderWithBridge(<App />, bridge);
+    const panel = await screen.findByTestId('run-error');
+    expect(panel.textContent).toContain('The Assembly failed at the step "resized"');
+    expect(within(panel).getByText('INVALID_INPUT_ERROR').tagName).toBe('CODE');
+    expect(within(panel).getByText('resized').tagName).toBe('CODE');
+    expect(panel.textContent).toContain('Reason');
+    expect(panel.textContent).toContain('No file suited the step');
+    expect(panel.textContent).not.toContain('HTTP 200');
+  });
+
+  it('asks before canceling: Cancel in the dialog keeps the run going, confirming cancels it', async () => {
     withRun(bridge, sampleRun());
     renderWithBridge(<App />, bridge);
-    const cancel = await screen.findByRole('button', { name: 'Cancel' });
+    const cancel = await screen.findByRole('button', { name: 'Cancel Assembly…' });
     fireEvent.keyDown(document.body, { key: 'Escape' });
-    expect(bridge.calls.some((c) => c.channel === 'runs:cancel')).toBe(false);
     fireEvent.click(cancel);
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this Assembly?' });
+    expect(within(dialog).getByTestId('cancel-consequences').textContent).toContain('The rest are not sent.');
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(bridge.calls.some((c) => c.channel === 'runs:cancel')).toBe(false);
+    expect(screen.getByTestId('run-state').textContent).toBe('Uploading');
+
+    fireEvent.click(cancel);
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Stop the Assembly' }));
     await waitFor(() => expect(screen.getByTestId('run-state').textContent).toBe('Canceled'));
     expect(bridge.calls.filter((c) => c.channel === 'runs:cancel')).toEqual([{ channel: 'runs:cancel', request: { runId: 'run-1' } }]);
-    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Cancel Assembly…' })).toBeNull();
   });
 
   it('lists results by step with size and dimensions, and opens one after downloading it', async () => {

@@ -1,16 +1,18 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { Run } from '../../../../shared/ipc/models';
 import { storeRun } from '../../bridge/run-events';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { IconButton } from '../../components/IconButton';
 import { CopyIcon } from '../../components/Icons';
 import { Spinner } from '../../components/Spinner';
 import { formatDateTime, formatDuration } from '../../lib/format';
-import { describeRunState, isStoreOnly, runErrorOf } from '../../lib/run-state';
+import { describeRunState, isStoreOnly, runErrorOf, type RunFailure } from '../../lib/run-state';
 import { VirtualGrid } from '../../components/VirtualGrid';
 import { useTransfers } from '../transfers/transfer-store';
 import { useNavigation } from '../../state/navigation-store';
@@ -30,6 +32,13 @@ export const runDurationSeconds = (run: Run, busy: boolean, now: number): number
   return busy && !Number.isNaN(started) ? Math.max(0, (now - started) / 1000) : null;
 };
 
+/** Where and why a run failed, as the error panel lists them. */
+const failureFacts = (error: RunFailure) => [
+  ...(error.step ? [{ label: 'Step', value: error.step, code: true }] : []),
+  ...(error.parameter ? [{ label: 'Parameter', value: error.parameter, code: true }] : []),
+  ...(error.reason ? [{ label: 'Reason', value: error.reason }] : []),
+];
+
 /** A line of result cards: the card's fixed height plus the gap. */
 const RESULT_ROW_HEIGHT = 128;
 
@@ -44,6 +53,8 @@ export const RunView = ({ runId }: { runId: string }) => {
   // Events keep the run live; a slow poll covers an event lost while the window slept.
   useBridgeQuery('runs:get', { runId }, { refetchInterval: view?.busy ? 5_000 : false, enabled: Boolean(view?.busy) });
   const cancel = useBridgeMutation('runs:cancel', { onSuccess: (r) => storeRun(client, r) });
+  // Canceling ends the Assembly for good: the user confirms first (Cancel has focus in the dialog).
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
   const now = useNow(Boolean(view?.busy));
   // Runs the transfer engine created keep their files in Transfers, in the batch that follows this run.
   const batchId = useTransfers((s) => {
@@ -95,8 +106,8 @@ export const RunView = ({ runId }: { runId: string }) => {
         </div>
         <div className="run-head-actions">
           {view.busy && (
-            <Button variant="danger" onClick={() => cancel.mutate({ runId })} busy={cancel.isPending} disabled={cancel.isPending}>
-              {cancel.isPending ? 'Canceling…' : 'Cancel'}
+            <Button variant="danger" onClick={() => setConfirmingCancel(true)} busy={cancel.isPending} disabled={cancel.isPending}>
+              {cancel.isPending ? 'Canceling…' : 'Cancel Assembly…'}
             </Button>
           )}
           {!view.busy && (
@@ -137,8 +148,40 @@ export const RunView = ({ runId }: { runId: string }) => {
         )}
       </dl>
 
+      <ConfirmDialog
+        open={confirmingCancel && view.busy}
+        title="Cancel this Assembly?"
+        confirmLabel="Stop the Assembly"
+        tone="danger"
+        onCancel={() => setConfirmingCancel(false)}
+        onConfirm={() => {
+          setConfirmingCancel(false);
+          cancel.mutate({ runId });
+        }}
+      >
+        <ul className="dialog-list" data-testid="cancel-consequences">
+          <li>
+            {run.totals.filesUploaded > 0
+              ? `The ${run.totals.filesUploaded.toLocaleString('en-US')} of ${run.totals.filesTotal.toLocaleString('en-US')} files already uploaded are kept with the Assembly on the service.`
+              : 'No file has been uploaded completely yet.'}{' '}
+            {run.totals.filesUploaded < run.totals.filesTotal ? 'The rest are not sent.' : ''}
+          </li>
+          <li>Processing stops: steps that have not finished produce no results, and results so far stay as they are.</li>
+          <li>A canceled Assembly cannot be resumed; to run the files again, start a new upload.</li>
+        </ul>
+      </ConfirmDialog>
+
       {cancel.error && <ErrorPanel title="Could not cancel" code={cancel.error.code} message={cancel.error.message} httpCode={cancel.error.httpCode} />}
-      {error && <ErrorPanel data-testid="run-error" title="The Assembly failed" code={error.code} message={error.message} httpCode={error.httpCode} />}
+      {error && (
+        <ErrorPanel
+          data-testid="run-error"
+          title={error.step ? `The Assembly failed at the step "${error.step}"` : 'The Assembly failed'}
+          code={error.code}
+          message={error.message}
+          httpCode={error.httpCode}
+          facts={failureFacts(error)}
+        />
+      )}
 
       {warnings.length > 0 && (
         <div className="banner banner-warning run-warnings" role="note" aria-label="Service warnings">
