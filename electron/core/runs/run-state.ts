@@ -44,6 +44,8 @@ export function statusFingerprint(status: AssemblyStatus | null): string {
     status.bytes_received,
     status.finished_tus_uploads,
     status.execution_duration,
+    // A file a step skipped is a warning the run view shows at the file.
+    status.warnings?.length ?? 0,
   ].join('|');
 }
 

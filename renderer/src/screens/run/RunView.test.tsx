@@ -77,6 +77,31 @@ describe('Run view', () => {
     expect(panel.textContent).not.toContain('HTTP 200');
   });
 
+  it('says at each file why it produced no result once the Assembly is over', async () => {
+    const status = {
+      ok: 'ASSEMBLY_COMPLETED',
+      uploads: [
+        { id: 'u1', name: 'photo.jpg', size: 2048 },
+        { id: 'u2', name: 'empty.jpg', size: 0 },
+        { id: 'u3', name: 'notes.txt', size: 10 },
+      ],
+      results: { resized: [{ id: 'r1', name: 'photo.jpg', original_id: 'u1', size: 100, mime: 'image/jpeg' }] },
+      warnings: [
+        { level: 'warning', msg: 'Step "resized" skipped "empty.jpg": Empty file (0 bytes): nothing to resize', step: 'resized', original_id: 'u2', reason: 'Empty file (0 bytes): nothing to resize' },
+        { level: 'warning', msg: 'Step "resized" skipped "notes.txt": Not an image: /image/resize skips text/plain', step: 'resized', original_id: 'u3', reason: 'Not an image: /image/resize skips text/plain' },
+      ],
+    };
+    withRun(bridge, sampleRun({ state: 'ASSEMBLY_COMPLETED', status, files: [] }));
+    renderWithBridge(<App />, bridge);
+    const rows = await screen.findAllByTestId('upload-outcome');
+    expect(rows.map((r) => r.textContent)).toEqual([
+      'photo.jpg2.0 KB1 result',
+      'empty.jpg0 BNo result: Empty file (0 bytes): nothing to resize (step "resized")',
+      'notes.txt10 BNo result: Not an image: /image/resize skips text/plain (step "resized")',
+    ]);
+    expect(screen.getByRole('heading', { name: /Files/ }).textContent).toContain('3');
+  });
+
   it('asks before canceling: Cancel in the dialog keeps the run going, confirming cancels it', async () => {
     withRun(bridge, sampleRun());
     renderWithBridge(<App />, bridge);

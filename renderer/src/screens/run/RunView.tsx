@@ -20,6 +20,7 @@ import { useToasts } from '../../state/toast-store';
 import { BatchProgress } from './BatchProgress';
 import { ResultCard } from './ResultCard';
 import { RunFiles } from './RunFiles';
+import { RunUploads } from './RunUploads';
 import { useNow } from '../../hooks/use-now';
 
 /** Seconds the run took (service durations once known) or has taken so far. */
@@ -230,8 +231,9 @@ export const RunView = ({ runId }: { runId: string }) => {
 
       <section className="run-files-section" aria-labelledby="run-files-title">
         <h2 id="run-files-title" className="section-title">
-          Files <span className="muted num">· {run.files.length.toLocaleString('en-US')}</span>
+          Files <span className="muted num">· {(run.files.length > 0 ? run.files.length : (run.status?.uploads?.length ?? 0)).toLocaleString('en-US')}</span>
         </h2>
+        {!view.busy && <RunUploads status={run.status} completed={completed} />}
         {run.files.length > 0 ? (
           <RunFiles files={run.files} finished={!view.busy} />
         ) : (

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { describeOutcome, uploadOutcomes } from './upload-outcomes';
+
+const uploads = [
+  { id: 'u1', name: 'photo.jpg', size: 1000 },
+  { id: 'u2', name: 'empty.jpg', size: 0 },
+  { id: 'u3', name: 'notes.txt', size: 10 },
+  { id: 'u4', name: 'other.jpg', size: 5 },
+];
+
+describe('uploadOutcomes', () => {
+  it('counts results per upload and says at each file why it produced none', () => {
+    const outcomes = uploadOutcomes({
+      uploads,
+      results: { resized: [{ id: 'r1', original_id: 'u1' }], thumbs: [{ id: 'r2', original_id: ['u1'] }] },
+      warnings: [
+        { level: 'warning', msg: 'Step "resized" skipped "empty.jpg": Empty file (0 bytes): nothing to resize', step: 'resized', original_id: 'u2', reason: 'Empty file (0 bytes): nothing to resize' },
+        { level: 'warning', msg: 'x', step: 'thumbs', original_id: 'u2', reason: 'Empty file (0 bytes): nothing to resize' },
+        // The real service's plain {level, msg}: matched by the quoted name.
+        { level: 'notice', msg: 'Skipped "notes.txt": not an image' },
+      ],
+    });
+    expect(outcomes.map((o) => [o.name, o.results, o.reasons])).toEqual([
+      ['photo.jpg', 2, []],
+      ['empty.jpg', 0, ['Empty file (0 bytes): nothing to resize (step "resized")', 'Empty file (0 bytes): nothing to resize (step "thumbs")']],
+      ['notes.txt', 0, ['Skipped "notes.txt": not an image']],
+      ['other.jpg', 0, []],
+    ]);
+    expect(outcomes.map((o) => describeOutcome(o, true).text)).toEqual([
+      '2 results',
+      'No result: Empty file (0 bytes): nothing to resize (step "resized"); Empty file (0 bytes): nothing to resize (step "thumbs")',
+      'No result: Skipped "notes.txt": not an image',
+      'No result: no step produced a file from it',
+    ]);
+  });
+
+  it('is empty without uploads', () => {
+    expect(uploadOutcomes(null)).toEqual([]);
+    expect(uploadOutcomes({ ok: 'ASSEMBLY_UPLOADING' })).toEqual([]);
+  });
+});
