@@ -26,12 +26,18 @@ describe('uploadOutcomes', () => {
       ['notes.txt', 0, ['Skipped "notes.txt": not an image']],
       ['other.jpg', 0, []],
     ]);
-    expect(outcomes.map((o) => describeOutcome(o, true).text)).toEqual([
+    expect(outcomes.map((o) => describeOutcome(o, 'completed').text)).toEqual([
       '2 results',
       'No result: Empty file (0 bytes): nothing to resize (step "resized"); Empty file (0 bytes): nothing to resize (step "thumbs")',
       'No result: Skipped "notes.txt": not an image',
       'No result: no step produced a file from it',
     ]);
+  });
+
+  it('says how the Assembly ended for a file without results or reasons', () => {
+    const none = { id: 'u', name: 'a.jpg', size: 1, results: 0, reasons: [] };
+    expect(describeOutcome(none, 'failed')).toEqual({ text: 'No result: the Assembly failed first', tone: 'neutral' });
+    expect(describeOutcome(none, 'canceled').text).toBe('No result: the Assembly was canceled first');
   });
 
   it('is empty without uploads', () => {

@@ -49,9 +49,19 @@ export function uploadOutcomes(status: AssemblyStatus | null | undefined): Uploa
   });
 }
 
+/** How the Assembly ended, for a file without results or reasons. */
+export type AssemblyEnd = 'completed' | 'failed' | 'canceled' | 'other';
+
+const NO_RESULT: Record<AssemblyEnd, string> = {
+  completed: 'No result: no step produced a file from it',
+  failed: 'No result: the Assembly failed first',
+  canceled: 'No result: the Assembly was canceled first',
+  other: 'No result',
+};
+
 /** The outcome as the row says it, once the Assembly is over. */
-export function describeOutcome(o: UploadOutcome, completed: boolean): { text: string; tone: 'success' | 'warning' | 'neutral' } {
+export function describeOutcome(o: UploadOutcome, end: AssemblyEnd): { text: string; tone: 'success' | 'warning' | 'neutral' } {
   if (o.reasons.length > 0) return { text: `No result: ${o.reasons.join('; ')}`, tone: 'warning' };
   if (o.results > 0) return { text: o.results === 1 ? '1 result' : `${o.results.toLocaleString('en-US')} results`, tone: 'success' };
-  return { text: completed ? 'No result: no step produced a file from it' : 'No result', tone: 'neutral' };
+  return { text: NO_RESULT[end], tone: 'neutral' };
 }

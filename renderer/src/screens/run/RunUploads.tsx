@@ -1,7 +1,7 @@
 import type { AssemblyStatus } from '../../../../shared/api/assembly-status';
 import { VirtualList } from '../../components/VirtualList';
 import { formatBytes } from '../../lib/format';
-import { describeOutcome, uploadOutcomes } from '../../lib/upload-outcomes';
+import { describeOutcome, uploadOutcomes, type AssemblyEnd } from '../../lib/upload-outcomes';
 
 const ROW_HEIGHT = 40;
 
@@ -9,7 +9,7 @@ const ROW_HEIGHT = 40;
  * What became of each file the service received, once the Assembly is over: its results, or why a step
  * produced none (an empty file, a file of the wrong kind), from the status's results and warnings.
  */
-export const RunUploads = ({ status, completed }: { status: AssemblyStatus | null; completed: boolean }) => {
+export const RunUploads = ({ status, end }: { status: AssemblyStatus | null; end: AssemblyEnd }) => {
   const outcomes = uploadOutcomes(status);
   if (outcomes.length === 0) return null;
   return (
@@ -24,7 +24,7 @@ export const RunUploads = ({ status, completed }: { status: AssemblyStatus | nul
       renderRow={(index) => {
         const o = outcomes[index];
         if (!o) return null;
-        const { text, tone } = describeOutcome(o, completed);
+        const { text, tone } = describeOutcome(o, end);
         return (
           <div className="run-file-row" data-testid="upload-outcome" data-outcome={tone}>
             <span className="file-path" title={o.name}>

@@ -233,7 +233,7 @@ export const RunView = ({ runId }: { runId: string }) => {
         <h2 id="run-files-title" className="section-title">
           Files <span className="muted num">· {(run.files.length > 0 ? run.files.length : (run.status?.uploads?.length ?? 0)).toLocaleString('en-US')}</span>
         </h2>
-        {!view.busy && <RunUploads status={run.status} completed={completed} />}
+        {!view.busy && <RunUploads status={run.status} end={completed ? 'completed' : view.failed ? 'failed' : view.label === 'Canceled' ? 'canceled' : 'other'} />}
         {run.files.length > 0 ? (
           <RunFiles files={run.files} finished={!view.busy} />
         ) : (

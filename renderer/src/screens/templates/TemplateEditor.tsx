@@ -161,7 +161,12 @@ const TemplateForm = ({ original, copy }: { original: Template | null; copy: boo
             ))}
           </ul>
         )}
-        {check.kind === 'ok' && <span className="steps-ok">Looks valid. The service checks the rest when you save.</span>}
+        {check.kind === 'ok' && serviceProblem && (
+          <p className="steps-error">
+            Line {serviceProblem.line}: the service refused it: {serviceProblem.message} <code className="code-chip">{serviceProblem.code}</code>
+          </p>
+        )}
+        {check.kind === 'ok' && !serviceProblem && <span className="steps-ok">Looks valid. The service checks the rest when you save.</span>}
       </div>
       {editing && (
         <ConfirmDialog
