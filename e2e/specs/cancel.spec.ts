@@ -22,7 +22,7 @@ test('a user cancels a large upload while it is uploading', async ({ ui, workDir
   // Canceling asks first, with Cancel focused: Cancel in the dialog keeps the Assembly going.
   await ui.getByRole('button', { name: 'Cancel Assembly…' }).click();
   const dialog = ui.getByRole('dialog', { name: 'Cancel this Assembly?' });
-  await expect(dialog).toContainText('The rest are not sent.');
+  await expect(dialog).toContainText('The file is not uploaded completely yet; nothing more of it is sent.');
   await expect(dialog.getByRole('button', { name: 'Cancel', exact: true })).toBeFocused();
   await ui.screenshot({ path: screenshotPath('run-cancel-confirm.png'), animations: 'disabled' });
   await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();

@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../App';
+import { uploadsOnCancel } from './RunView';
 import { createFakeBridge, sampleRun, withRun, type FakeBridge } from '../../bridge/test/fake-bridge';
 import { renderWithBridge } from '../../bridge/test/render-with-bridge';
 import { useNavigation } from '../../state/navigation-store';
@@ -102,6 +103,13 @@ describe('Run view', () => {
     expect(screen.getByRole('heading', { name: /Files/ }).textContent).toContain('3');
   });
 
+  it('says what canceling keeps and what it loses', () => {
+    const totals = { bytesTotal: 0, bytesUploaded: 0, filesTotal: 5, filesUploaded: 2, speedBps: 0, etaSeconds: null };
+    expect(uploadsOnCancel(totals)).toBe('The 2 of 5 files already uploaded stay with the Assembly on the service; the other 3 are not sent.');
+    expect(uploadsOnCancel({ ...totals, filesUploaded: 5 })).toBe('All 5 files are uploaded and stay with the Assembly on the service.');
+    expect(uploadsOnCancel({ ...totals, filesTotal: 1, filesUploaded: 0 })).toBe('The file is not uploaded completely yet; nothing more of it is sent.');
+  });
+
   it('asks before canceling: Cancel in the dialog keeps the run going, confirming cancels it', async () => {
     withRun(bridge, sampleRun());
     renderWithBridge(<App />, bridge);
@@ -109,7 +117,7 @@ describe('Run view', () => {
     fireEvent.keyDown(document.body, { key: 'Escape' });
     fireEvent.click(cancel);
     const dialog = await screen.findByRole('dialog', { name: 'Cancel this Assembly?' });
-    expect(within(dialog).getByTestId('cancel-consequences').textContent).toContain('The rest are not sent.');
+    expect(within(dialog).getByTestId('cancel-consequences').textContent).toContain('None of the 2 files is uploaded completely yet; nothing more is sent.');
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());

@@ -33,6 +33,15 @@ export const runDurationSeconds = (run: Run, busy: boolean, now: number): number
   return busy && !Number.isNaN(started) ? Math.max(0, (now - started) / 1000) : null;
 };
 
+/** What canceling does to the files: the ones up are kept with the Assembly, the others are not sent. */
+export const uploadsOnCancel = ({ filesUploaded: up, filesTotal: total }: Run['totals']): string => {
+  const n = (count: number) => count.toLocaleString('en-US');
+  if (total === 0) return 'No file is on its way yet.';
+  if (up === 0) return total === 1 ? 'The file is not uploaded completely yet; nothing more of it is sent.' : `None of the ${n(total)} files is uploaded completely yet; nothing more is sent.`;
+  if (up >= total) return `All ${n(total)} files are uploaded and stay with the Assembly on the service.`;
+  return `The ${n(up)} of ${n(total)} files already uploaded stay with the Assembly on the service; the other ${n(total - up)} are not sent.`;
+};
+
 /** Where and why a run failed, as the error panel lists them. */
 const failureFacts = (error: RunFailure) => [
   ...(error.step ? [{ label: 'Step', value: error.step, code: true }] : []),
@@ -161,12 +170,7 @@ export const RunView = ({ runId }: { runId: string }) => {
         }}
       >
         <ul className="dialog-list" data-testid="cancel-consequences">
-          <li>
-            {run.totals.filesUploaded > 0
-              ? `The ${run.totals.filesUploaded.toLocaleString('en-US')} of ${run.totals.filesTotal.toLocaleString('en-US')} files already uploaded are kept with the Assembly on the service.`
-              : 'No file has been uploaded completely yet.'}{' '}
-            {run.totals.filesUploaded < run.totals.filesTotal ? 'The rest are not sent.' : ''}
-          </li>
+          <li>{uploadsOnCancel(run.totals)}</li>
           <li>Processing stops: steps that have not finished produce no results, and results so far stay as they are.</li>
           <li>A canceled Assembly cannot be resumed; to run the files again, start a new upload.</li>
         </ul>
