@@ -59,8 +59,8 @@ test('an empty file and a text file each say why they produced no result', async
   await expect(outcome('photo.jpg')).toContainText('1 result');
   await expect(outcome('empty.jpg')).toContainText('No result: Empty file (0 bytes): nothing to resize');
   await expect(outcome('notes.txt')).toContainText('No result: Not an image: /image/resize skips text/plain');
-  // The service's warnings say the same above the list.
-  await expect(ui.getByRole('note', { name: 'Service warnings' })).toContainText('skipped "notes.txt"');
+  // The banner above counts them; each file says its own reason.
+  await expect(ui.getByTestId('file-warnings-summary')).toContainText('2 files were skipped by a step');
   await ui.getByTestId('upload-outcomes').scrollIntoViewIfNeeded();
   await ui.screenshot({ path: screenshotPath('run-file-outcomes.png'), animations: 'disabled', fullPage: true });
 });

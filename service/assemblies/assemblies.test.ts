@@ -216,6 +216,25 @@ describe('Assemblies', () => {
     expect((done.warnings as { msg: string }[])[0]!.msg).toBe('Step "resized" skipped "empty.jpg": Empty file (0 bytes): nothing to resize');
   });
 
+  it('notes at a file that a filter passed it over', async () => {
+    const steps = {
+      ':original': { robot: '/upload/handle' },
+      images: { robot: '/file/filter', use: ':original', accepts: [['${file.mime}', 'regex', 'image']] },
+      resized: { robot: '/image/resize', use: 'images', width: 50 },
+    };
+    const files = [
+      { field: 'f', name: 'photo.jpg', data: await jpeg(100, 100), type: 'image/jpeg' },
+      { field: 'f', name: 'notes.txt', data: Buffer.from('words'), type: 'text/plain' },
+    ];
+    const created = await postAssembly(fx.service.url, buildForm({ params: { auth: { key }, steps }, files }));
+    const done = await waitForEnd(String(created.body.assembly_ssl_url));
+    expect(done.ok).toBe('ASSEMBLY_COMPLETED');
+    const notes = (done.uploads as { id: string; name: string }[]).find((u) => u.name === 'notes.txt')!;
+    expect(done.warnings).toEqual([
+      { level: 'notice', msg: 'Step "images" passed over "notes.txt": Declined by the filter', step: 'images', original_id: notes.id, name: 'notes.txt', code: 'FILE_FILTER_DECLINED_FILE', reason: 'Declined by the filter' },
+    ]);
+  });
+
   it('fails an Assembly whose only file is empty with INVALID_INPUT_ERROR, naming the step and the reason', async () => {
     const steps = { ':original': { robot: '/upload/handle' }, resized: { use: ':original', robot: '/image/resize', width: 50 } };
     const created = await postAssembly(fx.service.url, buildForm({ params: { auth: { key }, steps }, files: [{ field: 'f', name: 'empty.jpg', data: Buffer.alloc(0), type: 'image/jpeg' }] }));

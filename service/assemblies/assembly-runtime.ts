@@ -394,7 +394,7 @@ export class AssemblyRuntime {
         break;
       }
       s.warnings.push({
-        level: 'warning',
+        level: about?.level ?? 'warning',
         msg: files.length > 1 && file ? `${message} ("${file.original_name ?? file.name}")` : message,
         step,
         ...(file && about ? { original_id: file.original_id, name: file.original_name ?? file.name, code: about.code, reason: about.reason } : {}),

@@ -51,6 +51,8 @@ export interface WarningAbout {
   code: string;
   /** Why, without the file's name: "Empty file (0 bytes): nothing to resize". */
   reason: string;
+  /** `notice` for what the instructions asked for (a filter declining a file); `warning` by default. */
+  level?: 'notice' | 'warning';
 }
 
 export interface OriginalProgress {
@@ -202,6 +204,7 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       if (outcome.ok) {
         produced.push(...outcome.files);
         if (reported.has(name)) outcome.files.forEach((f) => ctx.onResult(name, f));
+        if (outcome.note) ctx.onWarning?.(name, `Step "${name}" passed over ${what}: ${outcome.note}`, { files: group.map((t) => t.file), code: 'FILE_FILTER_DECLINED_FILE', reason: outcome.note, level: 'notice' });
       } else if (ignoresExecuteErrors(step)) {
         ctx.onWarning?.(name, `Ignored error ${outcome.code}: ${outcome.message}`, { files: group.map((t) => t.file), code: outcome.code, reason: outcome.message });
       } else if (outcome.unsuitableInput) {

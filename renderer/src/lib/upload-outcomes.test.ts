@@ -35,7 +35,9 @@ describe('uploadOutcomes', () => {
   });
 
   it('says how the Assembly ended for a file without results or reasons', () => {
-    const none = { id: 'u', name: 'a.jpg', size: 1, results: 0, reasons: [] };
+    const none = { id: 'u', name: 'a.jpg', size: 1, results: 0, reasons: [], warned: false };
+    // A filter declining a file is what the steps asked for: said plainly, not as a warning.
+    expect(describeOutcome({ ...none, reasons: ['Declined by the filter (step "images")'] }, 'completed')).toEqual({ text: 'No result: Declined by the filter (step "images")', tone: 'neutral' });
     expect(describeOutcome(none, 'failed')).toEqual({ text: 'No result: the Assembly failed first', tone: 'neutral' });
     expect(describeOutcome(none, 'canceled').text).toBe('No result: the Assembly was canceled first');
   });

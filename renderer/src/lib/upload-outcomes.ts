@@ -8,6 +8,8 @@ export interface UploadOutcome {
   readonly results: number;
   /** Why a step produced nothing from it, in the service's words ("Empty file (0 bytes): nothing to resize"). */
   readonly reasons: readonly string[];
+  /** A reason is a `warning` (a file the step could not use), not only a `notice` (a filter declined it). */
+  readonly warned: boolean;
 }
 
 type Warning = NonNullable<AssemblyStatus['warnings']>[number] & { original_id?: unknown; name?: unknown; reason?: unknown; step?: unknown };
@@ -33,19 +35,21 @@ export function uploadOutcomes(status: AssemblyStatus | null | undefined): Uploa
     for (const file of files) for (const id of originalIds(file.original_id)) results.set(id, (results.get(id) ?? 0) + 1);
   }
   const reasons = new Map<string, string[]>();
-  const add = (id: string, reason: string) => {
+  const warned = new Set<string>();
+  const add = (id: string, reason: string, level: string) => {
+    if (level === 'warning') warned.add(id);
     const list = reasons.get(id) ?? [];
     if (!list.includes(reason)) list.push(reason);
     reasons.set(id, list);
   };
   const byName = new Map(uploads.filter((u) => u.id && u.name).map((u) => [`"${u.name}"`, u.id!]));
   for (const w of (status?.warnings ?? []) as Warning[]) {
-    if (typeof w.original_id === 'string') add(w.original_id, reasonOf(w));
-    else for (const [quoted, id] of byName) if (w.msg.includes(quoted)) add(id, w.msg);
+    if (typeof w.original_id === 'string') add(w.original_id, reasonOf(w), w.level);
+    else for (const [quoted, id] of byName) if (w.msg.includes(quoted)) add(id, w.msg, w.level);
   }
   return uploads.map((u, i) => {
     const id = u.id ?? `upload-${i}`;
-    return { id, name: u.name ?? u.original_name ?? id, size: u.size ?? null, results: results.get(id) ?? 0, reasons: reasons.get(id) ?? [] };
+    return { id, name: u.name ?? u.original_name ?? id, size: u.size ?? null, results: results.get(id) ?? 0, reasons: reasons.get(id) ?? [], warned: warned.has(id) };
   });
 }
 
@@ -61,7 +65,7 @@ const NO_RESULT: Record<AssemblyEnd, string> = {
 
 /** The outcome as the row says it, once the Assembly is over. */
 export function describeOutcome(o: UploadOutcome, end: AssemblyEnd): { text: string; tone: 'success' | 'warning' | 'neutral' } {
-  if (o.reasons.length > 0) return { text: `No result: ${o.reasons.join('; ')}`, tone: 'warning' };
+  if (o.reasons.length > 0) return { text: `No result: ${o.reasons.join('; ')}`, tone: o.warned ? 'warning' : 'neutral' };
   if (o.results > 0) return { text: o.results === 1 ? '1 result' : `${o.results.toLocaleString('en-US')} results`, tone: 'success' };
   return { text: NO_RESULT[end], tone: 'neutral' };
 }

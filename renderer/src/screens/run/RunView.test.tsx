@@ -101,6 +101,9 @@ describe('Run view', () => {
       'notes.txt10 BNo result: Not an image: /image/resize skips text/plain (step "resized")',
     ]);
     expect(screen.getByRole('heading', { name: /Files/ }).textContent).toContain('3');
+    // The banner counts them instead of listing each.
+    expect(screen.getByTestId('file-warnings-summary').textContent).toBe('Note: 2 files were skipped by a step; each says why under Files below.');
+    expect(screen.getByRole('note', { name: 'Service warnings' }).textContent).not.toContain('notes.txt');
   });
 
   it('says what canceling keeps and what it loses', () => {

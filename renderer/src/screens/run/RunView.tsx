@@ -92,6 +92,10 @@ export const RunView = ({ runId }: { runId: string }) => {
   const results = Object.entries(run.status?.results ?? {}).filter(([, files]) => files.length > 0);
   const completed = view.label === 'Completed';
   const warnings = run.status?.warnings ?? [];
+  // Warnings about one file are said at the file (RunUploads); the banner counts them, so 500 skipped files
+  // are one line here, not 500.
+  const generalWarnings = warnings.filter((w) => typeof (w as { original_id?: unknown }).original_id !== 'string');
+  const fileWarnings = new Set(warnings.map((w) => (w as { original_id?: unknown }).original_id).filter((id) => typeof id === 'string')).size;
   const storeOnly = isStoreOnly(run.status);
   const serviceSeconds = run.status?.execution_duration;
 
@@ -188,14 +192,20 @@ export const RunView = ({ runId }: { runId: string }) => {
         />
       )}
 
-      {warnings.length > 0 && (
+      {(generalWarnings.length > 0 || fileWarnings > 0) && (
         <div className="banner banner-warning run-warnings" role="note" aria-label="Service warnings">
           <ul>
-            {warnings.map((w, i) => (
+            {generalWarnings.map((w, i) => (
               <li key={i}>
                 <strong>{w.level === 'warning' ? 'Warning' : 'Note'}:</strong> {w.msg}
               </li>
             ))}
+            {fileWarnings > 0 && (
+              <li data-testid="file-warnings-summary">
+                <strong>Note:</strong> {fileWarnings === 1 ? '1 file was' : `${fileWarnings.toLocaleString('en-US')} files were`} skipped by a step;
+                each says why under Files below.
+              </li>
+            )}
           </ul>
         </div>
       )}
