@@ -36,7 +36,8 @@ export const ErrorPanel = ({ title, code, message, httpCode, action, facts = [],
     {errorHint(code) && <p className="error-hint">{errorHint(code)}</p>}
     <p className="error-meta">
       <code className="error-code">{code}</code>
-      {httpCode !== undefined && <span className="muted">HTTP {httpCode}</span>}
+      {/* A 2xx status is no error status: a failed Assembly's record comes with HTTP 200, which says nothing. */}
+      {httpCode !== undefined && httpCode >= 400 && <span className="muted">HTTP {httpCode}</span>}
     </p>
     {action && <div className="error-action">{action}</div>}
   </div>
