@@ -11,6 +11,15 @@ test('a user cancels a large upload while it is uploading', async ({ ui, workDir
   await handle.truncate(300 * 1024 * 1024);
   await handle.close();
 
+  // 20 MB/s at most, so the upload is still going while the user reads the confirmation.
+  await ui.getByRole('button', { name: /^Transfers/ }).click();
+  await ui.getByRole('button', { name: 'Settings' }).click();
+  const limit = ui.getByLabel('Bandwidth limit');
+  await limit.fill('20');
+  await limit.press('Enter');
+  await ui.getByRole('button', { name: 'Close' }).click();
+  await ui.getByRole('button', { name: 'Upload', exact: true }).click();
+
   await ui.getByLabel('Choose files').setInputFiles(big);
   await expect(ui.getByTestId('file-row').filter({ hasText: 'big-footage.bin' })).toHaveCount(1);
   await ui.getByText('Just store the originals').click();
