@@ -39,6 +39,8 @@ test('a failed Assembly shows the service code, message and step in the run view
   // What to do about it.
   await expect(panel).toContainText('error_on_decline');
   await expect(panel).not.toContainText('HTTP 200');
+  // The file says it too.
+  await expect(ui.getByTestId('upload-outcome').filter({ hasText: 'photo.jpg' })).toContainText('the step "small_only" failed on it: Only files under 1 KB are accepted.');
   await ui.screenshot({ path: screenshotPath('run-failed.png'), animations: 'disabled' });
 });
 

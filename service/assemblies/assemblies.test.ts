@@ -235,6 +235,18 @@ describe('Assemblies', () => {
     ]);
   });
 
+  it('names the step and the file an Assembly failed on', async () => {
+    const steps = {
+      ':original': { robot: '/upload/handle' },
+      small_only: { robot: '/file/filter', use: ':original', accepts: [['${file.size}', '<', 10]], error_on_decline: true, error_msg: 'Too big.' },
+    };
+    const files = [{ field: 'f', name: 'photo.jpg', data: await jpeg(100, 100), type: 'image/jpeg' }];
+    const created = await postAssembly(fx.service.url, buildForm({ params: { auth: { key }, steps }, files }));
+    const end = await waitForEnd(String(created.body.assembly_ssl_url));
+    const upload = (end.uploads as { id: string }[])[0]!;
+    expect(end).toMatchObject({ ok: null, error: 'FILE_FILTER_DECLINED_FILE', message: 'Too big.', http_code: 200, step: 'small_only', original_id: upload.id, name: 'photo.jpg' });
+  });
+
   it('fails an Assembly whose only file is empty with INVALID_INPUT_ERROR, naming the step and the reason', async () => {
     const steps = { ':original': { robot: '/upload/handle' }, resized: { use: ':original', robot: '/image/resize', width: 50 } };
     const created = await postAssembly(fx.service.url, buildForm({ params: { auth: { key }, steps }, files: [{ field: 'f', name: 'empty.jpg', data: Buffer.alloc(0), type: 'image/jpeg' }] }));

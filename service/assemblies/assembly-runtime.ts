@@ -357,7 +357,8 @@ export class AssemblyRuntime {
     }
     if (this.closed || this.live.get(s.id) !== live || !isRunning(s)) return;
     if (!outcome.ok) {
-      const extra = { ...(outcome.step ? { step: outcome.step } : {}), ...(outcome.reason ? { reason: outcome.reason } : {}) };
+      const { ok: _ok, code: _code, message: _message, ...where } = outcome;
+      const extra = Object.fromEntries(Object.entries(where).filter(([, v]) => v !== undefined && v !== ''));
       this.fail(live, outcome.code, outcome.message, Object.keys(extra).length > 0 ? extra : undefined);
       return;
     }

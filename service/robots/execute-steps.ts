@@ -60,7 +60,10 @@ export interface OriginalProgress {
   progress: number;
 }
 
-export type ExecuteOutcome = { ok: true } | { ok: false; code: string; message: string; step?: string; reason?: string };
+export type ExecuteOutcome =
+  | { ok: true }
+  /** `original_id` and `name`: the upload whose file the step failed on, when it failed on one. */
+  | { ok: false; code: string; message: string; step?: string; reason?: string; original_id?: string; name?: string };
 
 export const CANCELED_CODE = 'ASSEMBLY_CANCELED';
 const canceled = (): ExecuteOutcome => ({ ok: false, code: CANCELED_CODE, message: 'The Assembly was canceled.' });
@@ -211,7 +214,9 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
         unsuitable.push({ ...outcome, what });
         ctx.onWarning?.(name, `Step "${name}" skipped ${what}: ${outcome.message}`, { files: group.map((t) => t.file), code: outcome.code, reason: outcome.message });
       } else {
-        return { ok: false, code: outcome.code, message: outcome.message, step: name };
+        // The file it failed on, when there is one: the app says it at that file.
+        const at = group.length === 1 ? { original_id: lead.original_id, name: lead.original_name } : {};
+        return { ok: false, code: outcome.code, message: outcome.message, step: name, ...at };
       }
       group.forEach((t) => stepsDoneFor.get(t.file.original_id)?.add(index));
       progress(index, (i + 1) / jobs.length);

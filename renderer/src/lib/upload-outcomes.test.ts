@@ -42,6 +42,12 @@ describe('uploadOutcomes', () => {
     expect(describeOutcome(none, 'canceled').text).toBe('No result: the Assembly was canceled first');
   });
 
+  it('says at the file a failed Assembly failed on', () => {
+    const [failed, other] = uploadOutcomes({ error: 'FILE_FILTER_DECLINED_FILE', message: 'Too big.', step: 'small_only', original_id: 'u1', uploads: uploads.slice(0, 2) });
+    expect(describeOutcome(failed!, 'failed')).toEqual({ text: 'No result: the step "small_only" failed on it: Too big.', tone: 'warning' });
+    expect(describeOutcome(other!, 'failed').text).toBe('No result: the Assembly failed first');
+  });
+
   it('is empty without uploads', () => {
     expect(uploadOutcomes(null)).toEqual([]);
     expect(uploadOutcomes({ ok: 'ASSEMBLY_UPLOADING' })).toEqual([]);

@@ -47,6 +47,12 @@ export function uploadOutcomes(status: AssemblyStatus | null | undefined): Uploa
     if (typeof w.original_id === 'string') add(w.original_id, reasonOf(w), w.level);
     else for (const [quoted, id] of byName) if (w.msg.includes(quoted)) add(id, w.msg, w.level);
   }
+  // The file a failed Assembly failed on, when the service names it (the local service does).
+  const failedOn = (status as { original_id?: unknown } | null | undefined)?.original_id;
+  if (status?.error && typeof failedOn === 'string') {
+    const where = typeof status.step === 'string' ? `the step "${status.step}" failed on it` : 'the Assembly failed on it';
+    add(failedOn, `${where}: ${status.message ?? status.error}`, 'warning');
+  }
   return uploads.map((u, i) => {
     const id = u.id ?? `upload-${i}`;
     return { id, name: u.name ?? u.original_name ?? id, size: u.size ?? null, results: results.get(id) ?? 0, reasons: reasons.get(id) ?? [], warned: warned.has(id) };
