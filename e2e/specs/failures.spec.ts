@@ -42,6 +42,8 @@ test('a failed Assembly shows the service code, message and step in the run view
   // The file says it too.
   await expect(ui.getByTestId('upload-outcome').filter({ hasText: 'photo.jpg' })).toContainText('the step "small_only" failed on it: Only files under 1 KB are accepted.');
   await ui.screenshot({ path: screenshotPath('run-failed.png'), animations: 'disabled' });
+  await ui.emulateMedia({ colorScheme: 'dark' });
+  await ui.screenshot({ path: screenshotPath('run-failed-dark.png'), animations: 'disabled' });
 });
 
 test('an empty file and a text file each say why they produced no result', async ({ ui, workDir }) => {
@@ -65,6 +67,8 @@ test('an empty file and a text file each say why they produced no result', async
   await expect(ui.getByTestId('file-warnings-summary')).toContainText('2 files were skipped by a step');
   await ui.getByTestId('upload-outcomes').scrollIntoViewIfNeeded();
   await ui.screenshot({ path: screenshotPath('run-file-outcomes.png'), animations: 'disabled', fullPage: true });
+  await ui.emulateMedia({ colorScheme: 'dark' });
+  await ui.screenshot({ path: screenshotPath('run-file-outcomes-dark.png'), animations: 'disabled', fullPage: true });
 });
 
 test('a Template the service refuses is marked at the line of the parameter it names', async ({ ui }) => {
