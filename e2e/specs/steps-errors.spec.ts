@@ -10,11 +10,15 @@ async function addOnePhoto(ui: import('@playwright/test').Page, workDir: string)
   await expect(ui.getByTestId('file-row')).toHaveCount(1);
 }
 
-test('custom steps with an unknown robot fail with the service error code and message', async ({ ui, workDir }) => {
+test('custom steps with a robot the local service does not run fail with the service error code and message', async ({ ui, workDir }) => {
   await addOnePhoto(ui, workDir);
   await ui.getByText('Custom steps (JSON)').click();
   const editor = ui.getByTestId('steps-editor');
+  // A robot that does not exist at all is caught in the editor, by the same rules the service applies.
   await editor.fill(JSON.stringify({ ':original': { robot: '/upload/handle' }, sparkle: { robot: '/image/sparkle', use: ':original' } }, null, 2));
+  await expect(ui.getByTestId('steps-error')).toContainText('uses the robot "/image/sparkle", which does not exist');
+  // One the real service has but the local one does not run is the service's to refuse.
+  await editor.fill(JSON.stringify({ ':original': { robot: '/upload/handle' }, merged: { robot: '/image/merge', use: ':original' } }, null, 2));
   await expect(ui.getByTestId('steps-error')).toHaveCount(0);
   await startTransfer(ui, 'Start · 1 file');
 
@@ -26,9 +30,9 @@ test('custom steps with an unknown robot fail with the service error code and me
   await expect(batch.getByRole('button', { name: /^Open the Assembly of / })).toHaveCount(0);
   const error = transferList(ui).getByTestId('transfer-row').filter({ hasText: 'photo.jpg' }).getByTestId('transfer-error');
   await expect(error).toContainText('ASSEMBLY_STEP_UNKNOWN_ROBOT');
-  await expect(error).toContainText('/image/sparkle');
+  await expect(error).toContainText('/image/merge');
   // The line is cut to fit; the whole reason is one hover away.
-  await expect(error).toHaveAttribute('title', /\/image\/sparkle/);
+  await expect(error).toHaveAttribute('title', /\/image\/merge/);
   await expect(ui.getByRole('button', { name: /^Failed 1$/ })).toBeVisible();
   await expect(ui.getByRole('button', { name: 'Retry photo.jpg' })).toBeVisible();
 });

@@ -44,9 +44,10 @@ test('an admin creates a Template, finds it, runs it on a folder, edits it with 
   await expect(save).toBeDisabled();
 
   await setEditorText(ui, content(200, '/image/resise'));
-  await expect(check).toContainText('no robot "/image/resise"');
+  await expect(check).toContainText('uses the robot "/image/resise", which does not exist');
   await expect(check).toContainText('ASSEMBLY_STEP_UNKNOWN_ROBOT');
-  await expect(check).toContainText('Line 6');
+  // The line of "robot" in the step "small".
+  await expect(check).toContainText('Line 7');
   await expect(ui.locator('.cm-lint-marker-error').first()).toBeVisible();
   await expect(save).toBeDisabled();
   await ui.emulateMedia({ colorScheme: 'light' });

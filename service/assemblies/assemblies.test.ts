@@ -195,4 +195,64 @@ describe('Assemblies', () => {
     expect(late[0]!.event).toBe('assembly_error');
     expect(JSON.parse(late[0]!.data).error).toBe(end.error);
   });
+
+  it('says at each file why it produced no result: an empty file and a text file through /image/resize', async () => {
+    const files = [
+      { field: 'f', name: 'photo.jpg', data: await jpeg(200, 100), type: 'image/jpeg' },
+      { field: 'f', name: 'empty.jpg', data: Buffer.alloc(0), type: 'image/jpeg' },
+      { field: 'f', name: 'notes.txt', data: Buffer.from('just words'), type: 'text/plain' },
+    ];
+    const steps = { ':original': { robot: '/upload/handle' }, resized: { use: ':original', robot: '/image/resize', width: 50 } };
+    const created = await postAssembly(fx.service.url, buildForm({ params: { auth: { key }, steps }, files }));
+    const done = await waitForEnd(String(created.body.assembly_ssl_url));
+    expect(done.ok).toBe('ASSEMBLY_COMPLETED');
+    expect((done.results as Record<string, unknown[]>).resized).toHaveLength(1);
+    const uploads = done.uploads as { id: string; name: string }[];
+    const idOf = (name: string) => uploads.find((u) => u.name === name)!.id;
+    expect(done.warnings).toEqual([
+      expect.objectContaining({ level: 'warning', step: 'resized', original_id: idOf('empty.jpg'), name: 'empty.jpg', code: 'INVALID_INPUT_ERROR', reason: 'Empty file (0 bytes): nothing to resize' }),
+      expect.objectContaining({ level: 'warning', step: 'resized', original_id: idOf('notes.txt'), name: 'notes.txt', code: 'INVALID_INPUT_ERROR', reason: 'Not an image: /image/resize skips text/plain' }),
+    ]);
+    expect((done.warnings as { msg: string }[])[0]!.msg).toBe('Step "resized" skipped "empty.jpg": Empty file (0 bytes): nothing to resize');
+  });
+
+  it('notes at a file that a filter passed it over', async () => {
+    const steps = {
+      ':original': { robot: '/upload/handle' },
+      images: { robot: '/file/filter', use: ':original', accepts: [['${file.mime}', 'regex', 'image']] },
+      resized: { robot: '/image/resize', use: 'images', width: 50 },
+    };
+    const files = [
+      { field: 'f', name: 'photo.jpg', data: await jpeg(100, 100), type: 'image/jpeg' },
+      { field: 'f', name: 'notes.txt', data: Buffer.from('words'), type: 'text/plain' },
+    ];
+    const created = await postAssembly(fx.service.url, buildForm({ params: { auth: { key }, steps }, files }));
+    const done = await waitForEnd(String(created.body.assembly_ssl_url));
+    expect(done.ok).toBe('ASSEMBLY_COMPLETED');
+    const notes = (done.uploads as { id: string; name: string }[]).find((u) => u.name === 'notes.txt')!;
+    expect(done.warnings).toEqual([
+      { level: 'notice', msg: 'Step "images" passed over "notes.txt": Declined by the filter', step: 'images', original_id: notes.id, name: 'notes.txt', code: 'FILE_FILTER_DECLINED_FILE', reason: 'Declined by the filter' },
+    ]);
+  });
+
+  it('names the step and the file an Assembly failed on', async () => {
+    const steps = {
+      ':original': { robot: '/upload/handle' },
+      small_only: { robot: '/file/filter', use: ':original', accepts: [['${file.size}', '<', 10]], error_on_decline: true, error_msg: 'Too big.' },
+    };
+    const files = [{ field: 'f', name: 'photo.jpg', data: await jpeg(100, 100), type: 'image/jpeg' }];
+    const created = await postAssembly(fx.service.url, buildForm({ params: { auth: { key }, steps }, files }));
+    const end = await waitForEnd(String(created.body.assembly_ssl_url));
+    const upload = (end.uploads as { id: string }[])[0]!;
+    expect(end).toMatchObject({ ok: null, error: 'FILE_FILTER_DECLINED_FILE', message: 'Too big.', http_code: 200, step: 'small_only', original_id: upload.id, name: 'photo.jpg' });
+  });
+
+  it('fails an Assembly whose only file is empty with INVALID_INPUT_ERROR, naming the step and the reason', async () => {
+    const steps = { ':original': { robot: '/upload/handle' }, resized: { use: ':original', robot: '/image/resize', width: 50 } };
+    const created = await postAssembly(fx.service.url, buildForm({ params: { auth: { key }, steps }, files: [{ field: 'f', name: 'empty.jpg', data: Buffer.alloc(0), type: 'image/jpeg' }] }));
+    const end = await waitForEnd(String(created.body.assembly_ssl_url));
+    expect(end).toMatchObject({ error: 'INVALID_INPUT_ERROR', step: 'resized', reason: 'Empty file (0 bytes): nothing to resize' });
+    expect(end.message).toBe('Step "resized" (/image/resize) could use none of its 1 input file(s). "empty.jpg": Empty file (0 bytes): nothing to resize.');
+    expect(end.warnings).toEqual([expect.objectContaining({ name: 'empty.jpg', reason: 'Empty file (0 bytes): nothing to resize' })]);
+  });
 });

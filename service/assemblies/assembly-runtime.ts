@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { resolveInside } from '../files/inside-dir';
-import { executeSteps, type ExecuteOutcome } from '../robots/execute-steps';
+import { executeSteps, type ExecuteOutcome, type WarningAbout } from '../robots/execute-steps';
 import { describeUpload, type StoredFile } from '../robots/file-record';
 import { ErrorCode } from '../../shared/api/codes';
 import type { CredentialLookup } from '../robots/robot-types';
@@ -61,6 +61,8 @@ export interface AddedUpload {
 const DESCRIBE_CONCURRENCY = 8;
 
 const PROGRESS_EMIT_INTERVAL_MS = 500;
+/** Per-file warnings kept in a status record (see onWarning). */
+const MAX_FILE_WARNINGS = 1000;
 
 /** Records of multipart files, DESCRIBE_CONCURRENCY at a time, in their order. */
 async function describeAll(uploads: readonly AddedUpload[]): Promise<StoredFile[]> {
@@ -356,6 +358,7 @@ export class AssemblyRuntime {
         signal: live.abort.signal,
         onResult: (step, file) => this.onResult(live, step, file),
         onProgress: (p, perFile) => this.onProgress(live, p, perFile),
+        onWarning: (step, message, about) => this.onWarning(live, step, message, about),
         credentials: this.credentials,
       });
     } catch (e) {
@@ -363,7 +366,9 @@ export class AssemblyRuntime {
     }
     if (this.closed || this.live.get(s.id) !== live || !isRunning(s)) return;
     if (!outcome.ok) {
-      this.fail(live, outcome.code, outcome.message, outcome.step ? { step: outcome.step } : undefined);
+      const { ok: _ok, code: _code, message: _message, ...where } = outcome;
+      const extra = Object.fromEntries(Object.entries(where).filter(([, v]) => v !== undefined && v !== ''));
+      this.fail(live, outcome.code, outcome.message, Object.keys(extra).length > 0 ? extra : undefined);
       return;
     }
     s.progressCombined = 100;
@@ -384,6 +389,31 @@ export class AssemblyRuntime {
     // An Assembly caught executing by a crash ends ASSEMBLY_CRASHED: results need no immediate write.
     this.schedulePersist(live);
     this.streams.send(s.id, sseEvent('assembly_result_finished', [step, publicFileRecord(this.urls, 'results', s.id, file)]));
+  }
+
+  /**
+   * A file a step skipped (or an error it ignored) goes into the status's `warnings`, as the real service
+   * reports them (`{level, msg}`), with where: the step, the upload it came from and the reason alone,
+   * so a client can say it at the file. Past MAX_FILE_WARNINGS only a count is kept.
+   */
+  private onWarning(live: LiveAssembly, step: string, message: string, about?: WarningAbout): void {
+    const s = live.state;
+    if (this.closed || this.live.get(s.id) !== live) return;
+    const files = about?.files ?? [];
+    for (const file of files.length > 0 ? files : [null]) {
+      if (s.warnings.length >= MAX_FILE_WARNINGS) {
+        // One line says the list stops here; a batch of 10,000 unsuitable files must not bloat the status.
+        if (s.warnings.length === MAX_FILE_WARNINGS) s.warnings.push({ level: 'warning', msg: `More files were skipped or had errors; only the first ${MAX_FILE_WARNINGS} are listed.` });
+        break;
+      }
+      s.warnings.push({
+        level: about?.level ?? 'warning',
+        msg: files.length > 1 && file ? `${message} ("${file.original_name ?? file.name}")` : message,
+        step,
+        ...(file && about ? { original_id: file.original_id, name: file.original_name ?? file.name, code: about.code, reason: about.reason } : {}),
+      });
+    }
+    this.schedulePersist(live);
   }
 
   /** Real progress from the robots (steps done, ffmpeg's encoded time, files done), sent at most every PROGRESS_EMIT_INTERVAL_MS. */

@@ -19,6 +19,20 @@ export interface UploadEntry {
   tusUploadUrl: string | null;
 }
 
+/**
+ * A warning of the status record. The real service sends `{level, msg}`; this one adds, for a file a step
+ * skipped, the step, the upload it came from (`original_id`, `name`), the error code and the reason alone.
+ */
+export interface AssemblyWarning {
+  level: 'notice' | 'warning';
+  msg: string;
+  step?: string;
+  original_id?: string;
+  name?: string;
+  code?: string;
+  reason?: string;
+}
+
 /** Everything the service keeps about one Assembly; persisted as JSON, the status record is derived from it. */
 export interface AssemblyState {
   id: string;
@@ -48,7 +62,8 @@ export interface AssemblyState {
   tusUploads: TusUploadEntry[];
   uploads: UploadEntry[];
   results: Record<string, StoredFile[]>;
-  warnings: { level: 'notice' | 'warning'; msg: string }[];
+  /** `{level, msg}` as the real service sends them; a file's warning also says where (see AssemblyWarning). */
+  warnings: AssemblyWarning[];
   client: { transloadit_client: string | null; client_agent: string | null; client_ip: string | null; client_referer: string | null };
   progressCombined: number;
   /** Set when the Assembly ran a Template (`template_id`). */

@@ -7,7 +7,7 @@ import { apiError, sendError, sendJson, type ApiError } from '../http/api-error'
 import { newFileId, readFormBody, type ReceivedFile } from '../http/form-body';
 import type { RateLimiter } from '../http/rate-limiter';
 import { INSTRUCTION_LIMITS, jsonTextTooDeep } from '../instructions/instruction-limits';
-import { validateInstructions } from '../instructions/validate-instructions';
+import { validateInstructions, whereOf } from '../instructions/validate-instructions';
 import { limitValue } from '../auth/authenticate';
 import { findTemplate } from '../templates/template-routes';
 import { mergeTemplateParams } from '../templates/template-merge';
@@ -173,7 +173,7 @@ function admitRequest(ctx: CreateContext, req: IncomingMessage, fields: Record<s
   const withTemplate = applyTemplate(ctx.templates, auth.value.params, Boolean(fields.signature) || bearerOf(req) !== null, nowMs);
   if ('code' in withTemplate) return withTemplate;
   const problem = validateInstructions(withTemplate.params.steps);
-  if (problem) return apiError(problem.code, problem.message, 400, problem.step ? { step: problem.step } : undefined);
+  if (problem) return apiError(problem.code, problem.message, 400, whereOf(problem));
   const notify = notifySettings(withTemplate.params, ctx.notifyAllowedHosts ?? []);
   if ('code' in notify) return notify;
   return { auth: auth.value, ...withTemplate, notify };

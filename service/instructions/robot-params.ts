@@ -8,7 +8,15 @@ import { robotCodePrefix } from './known-robots';
 export interface ParamError {
   code: string;
   message: string;
+  /** The parameter at fault, so an editor can mark its line. */
+  parameter?: string;
 }
+
+/** The parameter a check's message is about: the first word of it that is a key of the step ("width must…"). */
+const parameterIn = (problem: string, params: Params): { parameter?: string } => {
+  for (const word of problem.match(/[a-z_][a-z0-9_]*/gi) ?? []) if (Object.prototype.hasOwnProperty.call(params, word)) return { parameter: word };
+  return {};
+};
 
 type Params = Record<string, unknown>;
 /** Returns a message describing what is wrong, or null. */
@@ -249,20 +257,20 @@ export function validateRobotParams(stepName: string, robot: string, params: Par
   if (robot === '/video/thumbs' && params.count !== undefined && !deferred(final, params.count)) {
     const n = parseIntParam(params.count);
     if (n === null || Number.isNaN(n) || n < 1 || n > 999) {
-      return { code: 'VIDEO_THUMBS_INVALID_COUNT_VALUE', message: `${where}: count must be a whole number from 1 to 999 (got ${show(params.count)}).` };
+      return { code: 'VIDEO_THUMBS_INVALID_COUNT_VALUE', message: `${where}: count must be a whole number from 1 to 999 (got ${show(params.count)}).`, parameter: 'count' };
     }
   }
   if (robot === '/file/filter') {
     const bad = findInvalidOperator(params);
-    if (bad) return { code: 'FILE_FILTER_INVALID_OPERATOR', message: `${where}: ${bad}.` };
+    if (bad) return { code: 'FILE_FILTER_INVALID_OPERATOR', message: `${where}: ${bad}.`, ...parameterIn(bad, params) };
   }
   for (const check of [...commonChecks, ...(ROBOT_CHECKS[robot] ?? [])]) {
     const problem = check(params, final);
-    if (problem) return { code: `${prefix}_VALIDATION`, message: `${where}: ${problem}.` };
+    if (problem) return { code: `${prefix}_VALIDATION`, message: `${where}: ${problem}.`, ...parameterIn(problem, params) };
   }
   // After interpolation, "${" can only come from user data (a field value), which is not an expression.
   if (final) return null;
   const js = findUnsupportedInParams(params);
-  if (js) return { code: `${prefix}_VALIDATION`, message: `${where}: ${js.key} holds ${js.expression}. ${JS_EXPRESSION_MESSAGE}.` };
+  if (js) return { code: `${prefix}_VALIDATION`, message: `${where}: ${js.key} holds ${js.expression}. ${JS_EXPRESSION_MESSAGE}.`, ...parameterIn(js.key, params) };
   return null;
 }

@@ -32,7 +32,7 @@ describe('validateInstructions: robots and step names', () => {
   });
   it('ASSEMBLY_STEP_UNKNOWN_ROBOT lists what the service supports', () => {
     const err = validateInstructions({ a: { robot: '/s3/store', use: ':original' } });
-    expect(err).toMatchObject({ code: 'ASSEMBLY_STEP_UNKNOWN_ROBOT', step: 'a' });
+    expect(err).toMatchObject({ code: 'ASSEMBLY_STEP_UNKNOWN_ROBOT', step: 'a', parameter: 'robot' });
     expect(err!.message).toContain('/s3/store');
     for (const robot of KNOWN_ROBOTS) expect(err!.message).toContain(robot);
     expect(validateInstructions({ a: { robot: 'image/resize', use: ':original' } })!.message).toContain('Did you mean "/image/resize"?');
@@ -99,6 +99,9 @@ describe('validateInstructions: robot parameters', () => {
       expect(err!.message).toContain('Step "r"');
       expect(err!.message).toContain('width');
     }
+    // The parameter at fault, for an editor to mark its line.
+    expect(resizeCode({ width: 30000 })).toMatchObject({ parameter: 'width' });
+    expect(validateInstructions({ t: { robot: '/video/thumbs', use: ':original', ffmpeg: {} } })).toMatchObject({ code: 'VIDEO_THUMBS_VALIDATION', parameter: 'ffmpeg' });
     expect(resizeCode({ height: 25001 })?.code).toBe('IMAGE_RESIZE_VALIDATION');
     expect(resizeCode({ width: 25000, height: '1' })).toBeNull();
   });

@@ -23,6 +23,7 @@ import { topologicalOrder, validateInstructions } from '../instructions/validate
 import { toPublicFile, type StoredFile } from './file-record';
 import { BUNDLE_RUNNERS, ROBOT_RUNNERS } from './robot-registry';
 import type { CredentialLookup, RobotFileOutcome } from './robot-types';
+import { emptyInput } from './unsuitable-input';
 
 type StepSpec = { robot: string; use?: unknown; [k: string]: unknown };
 
@@ -36,10 +37,22 @@ export interface ExecuteContext {
   onResult(step: string, file: StoredFile): void;
   /** 0..100 overall, and per upload (`progress_per_original_file` of the SSE progress event). */
   onProgress?(progressCombined: number, perOriginalFile: OriginalProgress[]): void;
-  /** A file a step could not use was skipped, or an error was ignored (`ignore_errors`). */
-  onWarning?(step: string, message: string): void;
+  /**
+   * A file a step could not use was skipped, or an error was ignored (`ignore_errors`). `about` names the
+   * input files it is about and the reason alone, so the status can say it at each file.
+   */
+  onWarning?(step: string, message: string, about?: WarningAbout): void;
   /** Template credentials for storage robots (none when absent). */
   credentials?: CredentialLookup;
+}
+
+export interface WarningAbout {
+  files: StoredFile[];
+  code: string;
+  /** Why, without the file's name: "Empty file (0 bytes): nothing to resize". */
+  reason: string;
+  /** `notice` for what the instructions asked for (a filter declining a file); `warning` by default. */
+  level?: 'notice' | 'warning';
 }
 
 export interface OriginalProgress {
@@ -47,7 +60,10 @@ export interface OriginalProgress {
   progress: number;
 }
 
-export type ExecuteOutcome = { ok: true } | { ok: false; code: string; message: string; step?: string };
+export type ExecuteOutcome =
+  | { ok: true }
+  /** `original_id` and `name`: the upload whose file the step failed on, when it failed on one. */
+  | { ok: false; code: string; message: string; step?: string; reason?: string; original_id?: string; name?: string };
 
 export const CANCELED_CODE = 'ASSEMBLY_CANCELED';
 const canceled = (): ExecuteOutcome => ({ ok: false, code: CANCELED_CODE, message: 'The Assembly was canceled.' });
@@ -166,7 +182,7 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
     const outDir = resolveInside(ctx.workDir, safeFileName(`${index}-${name.replace(/[^\w-]+/g, '_')}`));
     await mkdir(outDir, { recursive: true });
     const produced: StoredFile[] = [];
-    const unsuitable: RobotFileOutcome[] = [];
+    const unsuitable: (RobotFileOutcome & { what: string })[] = [];
 
     for (const [i, group] of jobs.entries()) {
       if (ctx.signal.aborted) return canceled();
@@ -181,7 +197,9 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       };
       const job = { step: name, robot: step.robot, params, scope, outDir, signal: ctx.signal, credentials: ctx.credentials ?? (() => null), onProgress: onJobProgress };
       let outcome: RobotFileOutcome;
+      const empty = group.length === 1 ? emptyInput(step.robot, lead.size) : null;
       if (paramError) outcome = { ok: false, ...paramError };
+      else if (empty) outcome = empty;
       else {
         try {
           outcome = bundleRunner ? await bundleRunner({ ...job, inputs: group }) : await runner!({ ...job, input: lead });
@@ -195,13 +213,16 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       if (outcome.ok) {
         produced.push(...outcome.files);
         if (reported.has(name)) outcome.files.forEach((f) => ctx.onResult(name, f));
+        if (outcome.note) ctx.onWarning?.(name, `Step "${name}" passed over ${what}: ${outcome.note}`, { files: group.map((t) => t.file), code: 'FILE_FILTER_DECLINED_FILE', reason: outcome.note, level: 'notice' });
       } else if (ignoresExecuteErrors(step)) {
-        ctx.onWarning?.(name, `Ignored error ${outcome.code}: ${outcome.message}`);
+        ctx.onWarning?.(name, `Ignored error ${outcome.code}: ${outcome.message}`, { files: group.map((t) => t.file), code: outcome.code, reason: outcome.message });
       } else if (outcome.unsuitableInput) {
-        unsuitable.push(outcome);
-        ctx.onWarning?.(name, `Skipped ${what}: ${outcome.message}`);
+        unsuitable.push({ ...outcome, what });
+        ctx.onWarning?.(name, `Step "${name}" skipped ${what}: ${outcome.message}`, { files: group.map((t) => t.file), code: outcome.code, reason: outcome.message });
       } else {
-        return { ok: false, code: outcome.code, message: outcome.message, step: name };
+        // The file it failed on, when there is one: the app says it at that file.
+        const at = group.length === 1 ? { original_id: lead.original_id, name: lead.original_name } : {};
+        return { ok: false, code: outcome.code, message: outcome.message, step: name, ...at };
       }
       group.forEach((t) => {
         partial.delete(t.file.original_id);
@@ -214,8 +235,9 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       return {
         ok: false,
         code: firstUnsuitable.code,
-        message: `Step "${name}" (${step.robot}) could use none of its ${inputs.length} input file(s). ${firstUnsuitable.message}`,
+        message: `Step "${name}" (${step.robot}) could use none of its ${inputs.length} input file(s). ${firstUnsuitable.what}: ${firstUnsuitable.message}.`,
         step: name,
+        reason: firstUnsuitable.message,
       };
     }
     outputs.set(name, produced);

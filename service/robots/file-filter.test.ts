@@ -142,7 +142,8 @@ describe('/file/filter in a pipeline', () => {
   });
   it('error_on_decline fails with FILE_FILTER_DECLINED_FILE and error_msg', async () => {
     const { outcome } = await run({ accepts: [['${file.mime}', 'regex', 'image']], error_on_decline: true, error_msg: 'Images only, please' });
-    expect(outcome).toEqual({ ok: false, code: 'FILE_FILTER_DECLINED_FILE', message: 'Images only, please', step: 'images' });
+    // It names the file it failed on.
+    expect(outcome).toEqual({ ok: false, code: 'FILE_FILTER_DECLINED_FILE', message: 'Images only, please', step: 'images', original_id: notes.original_id, name: notes.original_name });
     const { outcome: byDefault } = await run({ accepts: [], error_on_decline: true });
     expect(byDefault).toMatchObject({ code: 'FILE_FILTER_DECLINED_FILE', message: 'One of your files was declined' });
   });

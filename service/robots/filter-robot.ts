@@ -18,5 +18,5 @@ export const runFileFilter: RobotRunner = async ({ step, params, input, scope })
     const message = typeof params.error_msg === 'string' && params.error_msg !== '' ? params.error_msg : DEFAULT_DECLINE_MESSAGE;
     return { ok: false, code: 'FILE_FILTER_DECLINED_FILE', message };
   }
-  return { ok: true, files: [] };
+  return { ok: true, files: [], note: 'Declined by the filter' };
 };

@@ -12,7 +12,7 @@ import type { RobotRunner } from './robot-types';
 const OPTIMIZABLE = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/tiff', 'image/avif'];
 
 export const runImageOptimize: RobotRunner = async ({ robot, params, input, outDir }) => {
-  if (!input.mime?.startsWith('image/')) return notAnImage(robot, input.name, input.mime);
+  if (!input.mime?.startsWith('image/')) return notAnImage(robot, input.mime);
   if (!OPTIMIZABLE.includes(input.mime)) {
     return { ok: false, code: 'INVALID_INPUT_ERROR', message: `${robot} cannot optimize ${input.mime} ("${input.name}").`, unsuitableInput: true };
   }

@@ -8,18 +8,14 @@ import { completeBox, fitInside, placeByGravity, SHARP_POSITION, type Gravity } 
 import { encode, extensionOf, outputFormat, sharpColor } from './image-encode';
 import { outputDir, outputFile } from './output-path';
 import type { RobotFileOutcome, RobotRunner } from './robot-types';
+import { wrongKind } from './unsuitable-input';
 
 const isImage = (mime: string | null): boolean => mime?.startsWith('image/') === true;
 
-export const notAnImage = (robot: string, name: string, mime: string | null): RobotFileOutcome => ({
-  ok: false,
-  code: 'INVALID_INPUT_ERROR',
-  message: `${robot} needs an image, but "${name}" is ${mime ?? 'of an unknown type'}.`,
-  unsuitableInput: true,
-});
+export const notAnImage = (robot: string, mime: string | null): RobotFileOutcome => wrongKind('an image', robot, mime);
 
 export const runImageResize: RobotRunner = async ({ robot, params, input, outDir }) => {
-  if (!isImage(input.mime)) return notAnImage(robot, input.name, input.mime);
+  if (!isImage(input.mime)) return notAnImage(robot, input.mime);
   const width = parseIntParam(params.width);
   const height = parseIntParam(params.height);
   const strategy = typeof params.resize_strategy === 'string' ? params.resize_strategy : 'fit';

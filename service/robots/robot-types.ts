@@ -24,7 +24,8 @@ export interface RobotJob {
 }
 
 export type RobotFileOutcome =
-  | { ok: true; files: StoredFile[] }
+  /** `note`: why this input gave no file although nothing failed (a filter declined it); a notice at the file. */
+  | { ok: true; files: StoredFile[]; note?: string }
   /** `unsuitableInput`: the robot cannot handle this kind of file; the step skips it unless no input fits. */
   | { ok: false; code: string; message: string; unsuitableInput?: boolean };
 

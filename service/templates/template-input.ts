@@ -1,6 +1,6 @@
 import { apiError, type ApiError } from '../http/api-error';
 import { INSTRUCTION_LIMITS, jsonTextTooDeep, valueTooDeep } from '../instructions/instruction-limits';
-import { validateInstructions } from '../instructions/validate-instructions';
+import { validateInstructions, whereOf } from '../instructions/validate-instructions';
 import { TemplateError } from './template-record';
 
 /** What POST /templates and PUT /templates/{id} may set; absent keys are left as they are on edit. */
@@ -47,10 +47,11 @@ export function parseTemplateInput(params: Record<string, unknown>, mode: 'creat
     }
     if (isObject(input.content) && 'steps' in input.content) {
       const problem = validateInstructions(input.content.steps);
-      if (problem) return apiError(problem.code, `The Template's steps are invalid: ${problem.message}`, 400, problem.step ? { step: problem.step } : undefined);
+      // `step` and `parameter` say where: the app's editor marks that line.
+      if (problem) return apiError(problem.code, `The Template's steps are invalid: ${problem.message}`, 400, whereOf(problem));
     }
     if (isObject(input.content) && 'allow_steps_override' in input.content && typeof input.content.allow_steps_override !== 'boolean') {
-      return invalid('allow_steps_override must be true or false.');
+      return apiError(TemplateError.invalidField, 'allow_steps_override must be true or false.', 400, { parameter: 'allow_steps_override' });
     }
   }
 

@@ -88,6 +88,13 @@ describe('Templates CRUD', () => {
       expect(res.status, code).toBe(400);
       expect(res.body.error, JSON.stringify(extra).slice(0, 60)).toBe(code);
     }
+    // The error says where: the step and the parameter, so an editor can mark the line.
+    const tooWide = await call('POST', '/templates', { name: 'too-wide', template: JSON.stringify({ steps: { ':original': { robot: '/upload/handle' }, small: { robot: '/image/resize', use: ':original', width: 99999 } } }) });
+    expect(tooWide.body).toMatchObject({ error: 'IMAGE_RESIZE_VALIDATION', step: 'small', parameter: 'width' });
+    expect(tooWide.body.message).toContain('width must be a whole number from 1 to 25000 (got 99999)');
+    const s3 = await call('POST', '/templates', { name: 's3', template: JSON.stringify({ steps: { ':original': { robot: '/upload/handle' }, kept: { robot: '/s3/store', use: ':original' } } }) });
+    expect(s3.body).toMatchObject({ error: 'ASSEMBLY_STEP_UNKNOWN_ROBOT', step: 'kept', parameter: 'robot' });
+    expect((await call('POST', '/templates', { name: 'flag', template: JSON.stringify({ allow_steps_override: 'no' }) })).body).toMatchObject({ error: 'INVALID_TEMPLATE_FIELD', parameter: 'allow_steps_override' });
     // Any JSON value is content.
     expect((await call('POST', '/templates', { name: 'a-number', template: '42' })).body).toMatchObject({ ok: 'TEMPLATE_CREATED', content: 42 });
     // An id longer than 32 characters never exists.

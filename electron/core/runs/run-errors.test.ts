@@ -62,3 +62,31 @@ describe('a run whose follow-up work throws', () => {
     }
   });
 });
+
+describe('a run whose Assembly fails on the service', () => {
+  it("carries the status record's code, message and step, not the HTTP 200 the status came with", async () => {
+    const file = path.join(dir, 'big.jpg');
+    await writeFile(file, 'x'.repeat(2048));
+    const api = createApiClient({ endpoint: service.url, authKey: service.authKey, getSecret: async () => service.authSecret });
+    const events = createCoreEvents();
+    const runs = createRunManager({ events, clientFor: () => ok({ workspaceId: 'w', api }) });
+    const engine = createTransferEngine({ dataDir: path.join(dir, 'data-failing'), events, clientFor: () => ok({ workspaceId: 'w', api }), runs });
+    await engine.restore();
+    const steps = {
+      ':original': { robot: '/upload/handle' },
+      small_only: { robot: '/file/filter', use: ':original', accepts: [['${file.size}', '<', 1024]], error_on_decline: true, error_msg: 'Files must be under 1 KB.' },
+    };
+    const start = await engine.startRun({ files: [{ path: file, relativePath: 'big.jpg', name: 'big.jpg', size: 2048, mime: null }], instructions: { steps } });
+    expect(start.ok).toBe(true);
+    if (!start.ok) return;
+    const final = await runs.settled(start.value.runId);
+    expect(final.ok).toBe(true);
+    if (!final.ok) return;
+    expect(final.value.state).toBe('FILE_FILTER_DECLINED_FILE');
+    expect(final.value.error).toMatchObject({ code: 'FILE_FILTER_DECLINED_FILE', message: 'Files must be under 1 KB.', details: { step: 'small_only' } });
+    expect(final.value.error?.httpCode).toBeUndefined();
+    await engine.close();
+    await runs.close();
+  });
+});
+

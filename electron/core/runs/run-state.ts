@@ -10,17 +10,24 @@ export function stateOfStatus(status: AssemblyStatus): string {
   return status.ok ?? 'UNKNOWN';
 }
 
-/** A failed Assembly as an AppError carrying the service's code and message unchanged. */
+/** What a failed status says about where and why, kept as the error's details. */
+const ERROR_DETAIL_KEYS = ['reason', 'step', 'previousStep', 'parameter', 'file', 'name', 'assembly_id', 'info'] as const;
+
+/**
+ * A failed Assembly as an AppError carrying the service's code and message unchanged. A status record's
+ * `http_code` is the status of the request that fetched it (200 for a failed Assembly, service-facts.md §4),
+ * not the failure's: it is kept only when it is an HTTP error, so the app never says "HTTP 200" at a failure.
+ */
 export function errorOfStatus(status: AssemblyStatus): AppError | null {
   if (!status.error) return null;
   const details: Record<string, unknown> = {};
-  for (const key of ['reason', 'step', 'assembly_id', 'info'] as const) {
-    if (status[key] !== undefined) details[key] = status[key];
+  for (const key of ERROR_DETAIL_KEYS) {
+    if (status[key] !== undefined && status[key] !== null) details[key] = status[key];
   }
   return {
     code: status.error,
     message: status.message ?? `The Assembly failed with ${status.error}.`,
-    ...(typeof status.http_code === 'number' ? { httpCode: status.http_code } : {}),
+    ...(typeof status.http_code === 'number' && status.http_code >= 400 ? { httpCode: status.http_code } : {}),
     details,
   };
 }
@@ -37,6 +44,8 @@ export function statusFingerprint(status: AssemblyStatus | null): string {
     status.bytes_received,
     status.finished_tus_uploads,
     status.execution_duration,
+    // A file a step skipped is a warning the run view shows at the file.
+    status.warnings?.length ?? 0,
   ].join('|');
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonWithPosition, positionAt } from './json-position';
+import { lineOfPath, parseJsonWithPosition, positionAt } from './json-position';
 
 const errorOf = (text: string) => {
   const r = parseJsonWithPosition(text);
@@ -38,5 +38,21 @@ describe('parseJsonWithPosition', () => {
 
   it('counts columns from 1 on each line', () => {
     expect(positionAt('ab\ncd', 4)).toEqual({ offset: 4, line: 2, column: 2 });
+  });
+});
+
+describe('lineOfPath', () => {
+  const text = '{\n  "steps": {\n    "a": { "robot": "/x" },\n    "b": {\n      "use": ["a", "c"],\n      "width": 5\n    }\n  }\n}';
+  it('finds the line of a key by its path, or of the deepest part that exists', () => {
+    expect(lineOfPath(text, ['steps'])).toBe(2);
+    expect(lineOfPath(text, ['steps', 'a', 'robot'])).toBe(3);
+    expect(lineOfPath(text, ['steps', 'b', 'width'])).toBe(6);
+    expect(lineOfPath(text, ['steps', 'b', 'height'])).toBe(4);
+    expect(lineOfPath(text, ['other'])).toBeNull();
+    expect(lineOfPath('{ "a": ', ['a'])).toBeNull();
+  });
+  it('does not mistake a value or a nested key of the same name for the key', () => {
+    const tricky = '{\n  "x": "steps",\n  "y": { "steps": 1 },\n  "steps": {}\n}';
+    expect(lineOfPath(tricky, ['steps'])).toBe(4);
   });
 });

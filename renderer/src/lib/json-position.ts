@@ -50,8 +50,10 @@ const describeToken = (text: string, offset: number): string => {
 };
 
 /** Validates JSON by hand (strict RFC 8259), throwing a SyntaxFailure at the first bad character. */
-const scan = (text: string): void => {
+const scan = (text: string, onKey?: (path: readonly string[], offset: number) => void): void => {
   let i = 0;
+  // Keys (array items as their index) from the root to the value being read, for onKey.
+  const path: string[] = [];
   const fail = (expected: string, at = i): never => {
     throw new SyntaxFailure(at, expected);
   };
@@ -129,11 +131,16 @@ const scan = (text: string): void => {
     for (;;) {
       ws();
       if (text[i] !== '"') fail(text[i] === '}' ? 'a property name (remove the trailing comma)' : 'a property name in double quotes');
+      const keyStart = i;
       string();
+      const key = onKey ? (JSON.parse(text.slice(keyStart, i)) as string) : '';
       ws();
       if (text[i] !== ':') fail("':' after the property name");
       i += 1;
+      path.push(key);
+      onKey?.(path, keyStart);
       value();
+      path.pop();
       ws();
       if (text[i] === ',') {
         i += 1;
@@ -153,10 +160,12 @@ const scan = (text: string): void => {
       i += 1;
       return;
     }
-    for (;;) {
+    for (let index = 0; ; index += 1) {
       ws();
       if (text[i] === ']') fail('a value (remove the trailing comma)');
+      path.push(String(index));
       value();
+      path.pop();
       ws();
       if (text[i] === ',') {
         i += 1;
@@ -184,4 +193,24 @@ export const parseJsonWithPosition = (text: string): JsonParseResult => {
     return { ok: false, error: { ...pos, message, expected: e.expected } };
   }
   return { ok: true, value: JSON.parse(text) as unknown };
+};
+
+/**
+ * The line (1-based) of the key at `path` in valid JSON text (`["steps", "resized", "width"]`), or of the
+ * deepest part of the path that exists; null when not even the first key is there or the text is not JSON.
+ * A key given twice counts where it is first given.
+ */
+export const lineOfPath = (text: string, path: readonly string[]): number | null => {
+  let best: { depth: number; offset: number } | null = null;
+  try {
+    scan(text, (at, offset) => {
+      if (at.length > path.length || (best && best.depth >= at.length)) return;
+      for (let k = 0; k < at.length; k += 1) if (at[k] !== path[k]) return;
+      best = { depth: at.length, offset };
+    });
+  } catch {
+    return null;
+  }
+  const found = best as { depth: number; offset: number } | null;
+  return found ? positionAt(text, found.offset).line : null;
 };

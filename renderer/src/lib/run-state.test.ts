@@ -41,12 +41,30 @@ describe('processing, told truthfully', () => {
 
 describe('runErrorOf', () => {
   it('prefers the app error, then the service status error', () => {
-    expect(runErrorOf(run('X', { error: { code: 'NETWORK_ERROR', message: 'down' } }))).toEqual({ code: 'NETWORK_ERROR', message: 'down', httpCode: undefined });
+    expect(runErrorOf(run('X', { error: { code: 'NETWORK_ERROR', message: 'down' } }))).toEqual({ code: 'NETWORK_ERROR', message: 'down' });
     expect(runErrorOf(run('X', { status: { error: 'IMAGE_RESIZE_VALIDATION', message: 'bad width', http_code: 400 } }))).toEqual({
       code: 'IMAGE_RESIZE_VALIDATION',
       message: 'bad width',
       httpCode: 400,
     });
     expect(runErrorOf(run('ASSEMBLY_COMPLETED'))).toBeNull();
+  });
+
+  it('says where and why, and never "HTTP 200": a failed status record comes with 200', () => {
+    const failed = { error: 'INVALID_INPUT_ERROR', message: 'Step "resized" could use none of its 1 input file(s).', http_code: 200, step: 'resized', reason: 'empty file' };
+    expect(runErrorOf(run('INVALID_INPUT_ERROR', { status: failed }))).toEqual({
+      code: 'INVALID_INPUT_ERROR',
+      message: failed.message,
+      step: 'resized',
+      reason: 'empty file',
+    });
+    // Core's error (its details) and the status together; a reason equal to the message is not repeated.
+    const error = { code: 'FILE_FILTER_DECLINED_FILE', message: 'Too big.', details: { step: 'small', reason: 'Too big.' } };
+    expect(runErrorOf(run('FILE_FILTER_DECLINED_FILE', { error, status: { error: 'FILE_FILTER_DECLINED_FILE', http_code: 200, parameter: 'accepts' } }))).toEqual({
+      code: 'FILE_FILTER_DECLINED_FILE',
+      message: 'Too big.',
+      step: 'small',
+      parameter: 'accepts',
+    });
   });
 });

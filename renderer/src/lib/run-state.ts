@@ -51,12 +51,44 @@ export const describeRunState = (run: Pick<Run, 'state' | 'error' | 'status'> & 
   return { label: humanizeCode(run.state), tone: busy ? 'info' : 'neutral', busy, failed: false };
 };
 
+/** A failed run as the run view shows it: the service's code and message, and where and why when it says. */
+export interface RunFailure {
+  readonly code: string;
+  readonly message: string;
+  /** Only an HTTP error status: a failed Assembly's status record comes with HTTP 200, which says nothing. */
+  readonly httpCode?: number;
+  readonly step?: string;
+  readonly parameter?: string;
+  readonly reason?: string;
+}
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const httpError = (v: unknown): { httpCode?: number } => (typeof v === 'number' && v >= 400 ? { httpCode: v } : {});
+
+const withWhere = (base: { code: string; message: string }, http: unknown, source: Record<string, unknown>): RunFailure => {
+  const step = text(source.step);
+  const parameter = text(source.parameter);
+  // A reason that only repeats the message adds nothing.
+  const reason = text(source.reason);
+  return {
+    ...base,
+    ...httpError(http),
+    ...(step ? { step } : {}),
+    ...(parameter ? { parameter } : {}),
+    ...(reason && reason !== base.message ? { reason } : {}),
+  };
+};
+
 /** The error to show for a failed run: the app's error first, else the service's status error. */
-export const runErrorOf = (run: Pick<Run, 'error' | 'status' | 'state'>): { code: string; message: string; httpCode?: number } | null => {
-  if (run.error) return { code: run.error.code, message: run.error.message, httpCode: run.error.httpCode };
+export const runErrorOf = (run: Pick<Run, 'error' | 'status' | 'state'>): RunFailure | null => {
   const status = run.status;
+  if (run.error) {
+    // Details of the run's error first; the status record fills in what they lack (older stored runs).
+    const source = { ...(status?.error === run.error.code ? status : {}), ...(run.error.details ?? {}) } as Record<string, unknown>;
+    return withWhere({ code: run.error.code, message: run.error.message }, run.error.httpCode, source);
+  }
   if (status?.error) {
-    return { code: status.error, message: status.message ?? status.reason ?? 'The Assembly failed.', httpCode: status.http_code };
+    return withWhere({ code: status.error, message: status.message ?? status.reason ?? 'The Assembly failed.' }, status.http_code, status as Record<string, unknown>);
   }
   if (run.state === AssemblyOk.requestAborted) {
     return { code: run.state, message: status?.message ?? 'The upload connection was closed before all data arrived.' };

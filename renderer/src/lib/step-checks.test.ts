@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../../../shared/api/presets';
-import { checkStepsText, formatSteps, useNames } from './step-checks';
+import { checkStepsText, formatSteps } from './step-checks';
 
 const problemsOf = (text: string) => {
   const r = checkStepsText(text);
@@ -26,13 +26,13 @@ describe('checkStepsText', () => {
 
   it('needs a robot on every step', () => {
     const problems = problemsOf('{ ":original": { "robot": "/upload/handle" }, "resized": { "use": ":original", "width": 10 } }');
-    expect(problems).toEqual([{ code: 'ASSEMBLY_STEP_NO_ROBOT', step: 'resized', message: 'Step "resized" needs a "robot", e.g. "/image/resize".' }]);
+    expect(problems).toEqual([{ code: 'ASSEMBLY_STEP_NO_ROBOT', step: 'resized', message: 'Step "resized" has no "robot", e.g. "/image/resize".' }]);
   });
 
   it('catches a use that names no step, in every use form', () => {
     expect(problemsOf('{ "a": { "robot": "/image/resize", "use": "nope" } }')[0]?.code).toBe('ASSEMBLY_STEP_UNKNOWN_USE');
     expect(problemsOf('{ ":original": { "robot": "/upload/handle" }, "a": { "robot": "/image/resize", "use": [":original", { "name": "x" }] } }')[0]?.message).toBe(
-      'Step "a" uses "x", which is not a step here.',
+      'Step "a" uses "x", but there is no step of that name.',
     );
     expect(problemsOf('{ "a": { "robot": "/image/resize", "use": { "steps": ["b"] } } }')[0]?.code).toBe('ASSEMBLY_STEP_UNKNOWN_USE');
     expect(problemsOf('{ "a": { "robot": "/image/resize", "use": 3 } }')[0]?.code).toBe('ASSEMBLY_STEP_INVALID_USE');
@@ -48,10 +48,11 @@ describe('checkStepsText', () => {
     expect(problems[0]?.message).toMatch(/^Step ":original": "result"/);
   });
 
-  it('reads use names from each form', () => {
-    expect(useNames('a')).toEqual(['a']);
-    expect(useNames(['a', { name: 'b', as: 'image' }])).toEqual(['a', 'b']);
-    expect(useNames({ steps: [{ name: 'c' }], bundle_steps: true })).toEqual(['c']);
-    expect(useNames(42)).toBeNull();
+  it('says which robot does not exist, and which step and key it is in', () => {
+    const [problem] = problemsOf('{ ":original": { "robot": "/upload/handle" }, "s": { "robot": "image/resize", "use": ":original" } }');
+    expect(problem).toMatchObject({ code: 'ASSEMBLY_STEP_UNKNOWN_ROBOT', step: 's', parameter: 'robot' });
+    expect(problem?.message).toContain('Did you mean "/image/resize"?');
+    // A robot of the real service that the local one does not run is fine here: the workspace may be remote.
+    expect(checkStepsText('{ ":original": { "robot": "/upload/handle" }, "s": { "robot": "/s3/store", "use": ":original" } }').kind).toBe('ok');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTemplateText, findLoop, lineOfKey } from './template-checks';
+import { checkTemplateText, lineOfProblem } from './template-checks';
 
 const text = (v: unknown) => JSON.stringify(v, null, 2);
 
@@ -17,7 +17,7 @@ describe('checkTemplateText', () => {
     if (check.kind === 'syntax') expect([check.error.line, check.error.column]).toEqual([4, 3]);
   });
 
-  it('names unknown robots, missing steps in use, a missing :original and loops, at their lines', () => {
+  it('names unknown robots, missing steps in use and loops, at their lines', () => {
     const t = text({
       steps: {
         resized: { robot: '/image/resize', use: ':original' },
@@ -26,23 +26,28 @@ describe('checkTemplateText', () => {
         a: { robot: '/image/resize', use: 'b' },
         b: { robot: '/image/resize', use: 'a' },
       },
+      allow_steps_override: 'yes',
     });
     const check = checkTemplateText(t);
     expect(check.kind).toBe('invalid');
     if (check.kind !== 'invalid') return;
     const byCode = (code: string) => check.problems.filter((p) => p.code === code);
-    expect(byCode('ASSEMBLY_STEP_UNKNOWN_ROBOT')).toEqual([expect.objectContaining({ step: 'typo', line: 7 })]);
-    const unknownUse = byCode('ASSEMBLY_STEP_UNKNOWN_USE');
-    expect(unknownUse.find((p) => p.step === 'resized')?.message).toMatch(/no ":original" step/);
-    expect(unknownUse.find((p) => p.step === 'ghost')).toMatchObject({ line: 11 });
+    // The line of the key at fault: "robot" of typo, "use" of ghost.
+    expect(byCode('ASSEMBLY_STEP_UNKNOWN_ROBOT')).toEqual([expect.objectContaining({ step: 'typo', line: 8 })]);
+    expect(byCode('ASSEMBLY_STEP_UNKNOWN_USE')).toEqual([expect.objectContaining({ step: 'ghost', line: 13 })]);
+    // ":original" may be used without being declared (the service's rule).
+    expect(check.problems.some((p) => p.step === 'resized')).toBe(false);
     expect(byCode('ASSEMBLY_INFINITE')[0]?.message).toMatch(/a → b → a/);
+    expect(byCode('INVALID_TEMPLATE_FIELD')).toEqual([expect.objectContaining({ line: 24 })]);
     expect(check.problems.map((p) => p.line)).toEqual([...check.problems.map((p) => p.line)].sort((x, y) => x - y));
   });
 
-  it('finds keys and loops', () => {
-    expect(lineOfKey('{\n "steps": {\n  "x": {}\n }\n}', 'x')).toBe(3);
-    expect(lineOfKey('{\n "steps": {}\n}', 'missing')).toBe(2);
-    expect(findLoop({ a: { use: 'b' }, b: { use: ['c'] }, c: { use: 'a' } })).toEqual(['a', 'b', 'c', 'a']);
-    expect(findLoop({ a: { use: ':original' } })).toBeNull();
+  it('finds the line of a step, a parameter, or falls back to "steps"', () => {
+    const t = '{\n "steps": {\n  "x": {\n   "robot": "/image/resize",\n   "width": 99999\n  }\n }\n}';
+    expect(lineOfProblem(t, { step: 'x', parameter: 'width' })).toBe(5);
+    expect(lineOfProblem(t, { step: 'x' })).toBe(3);
+    expect(lineOfProblem(t, { step: 'x', parameter: 'height' })).toBe(3);
+    expect(lineOfProblem(t, { step: 'missing' })).toBe(2);
+    expect(lineOfProblem('{}', {})).toBe(1);
   });
 });

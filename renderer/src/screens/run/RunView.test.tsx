@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../App';
+import { uploadsOnCancel } from './RunView';
 import { createFakeBridge, sampleRun, withRun, type FakeBridge } from '../../bridge/test/fake-bridge';
 import { renderWithBridge } from '../../bridge/test/render-with-bridge';
 import { useNavigation } from '../../state/navigation-store';
@@ -61,19 +62,76 @@ describe('Run view', () => {
     expect(panel.textContent).toContain('width must be at most 5000');
     expect(panel.textContent).toContain('HTTP 400');
     expect(screen.getByTestId('run-state').textContent).toBe('Failed');
-    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Cancel Assembly…' })).toBeNull();
   });
 
-  it('cancels with one click and shows Canceled; Escape does nothing', async () => {
+  it('says at which step and why a failed Assembly failed, with a hint, and never "HTTP 200"', async () => {
+    const status = { error: 'INVALID_INPUT_ERROR', message: 'Step "resized" (/image/resize) could use none of its 1 input file(s).', http_code: 200, step: 'resized', reason: 'Empty file' };
+    withRun(bridge, sampleRun({ state: 'INVALID_INPUT_ERROR', status }));
+    renderWithBridge(<App />, bridge);
+    const panel = await screen.findByTestId('run-error');
+    expect(panel.textContent).toContain('The Assembly failed at the step "resized"');
+    expect(within(panel).getByText('INVALID_INPUT_ERROR').tagName).toBe('CODE');
+    expect(within(panel).getByText('resized').tagName).toBe('CODE');
+    expect(panel.textContent).toContain('Reason');
+    expect(panel.textContent).toContain('No file suited the step');
+    expect(panel.textContent).not.toContain('HTTP 200');
+  });
+
+  it('says at each file why it produced no result once the Assembly is over', async () => {
+    const status = {
+      ok: 'ASSEMBLY_COMPLETED',
+      uploads: [
+        { id: 'u1', name: 'photo.jpg', size: 2048 },
+        { id: 'u2', name: 'empty.jpg', size: 0 },
+        { id: 'u3', name: 'notes.txt', size: 10 },
+      ],
+      results: { resized: [{ id: 'r1', name: 'photo.jpg', original_id: 'u1', size: 100, mime: 'image/jpeg' }] },
+      warnings: [
+        { level: 'warning', msg: 'Step "resized" skipped "empty.jpg": Empty file (0 bytes): nothing to resize', step: 'resized', original_id: 'u2', reason: 'Empty file (0 bytes): nothing to resize' },
+        { level: 'warning', msg: 'Step "resized" skipped "notes.txt": Not an image: /image/resize skips text/plain', step: 'resized', original_id: 'u3', reason: 'Not an image: /image/resize skips text/plain' },
+      ],
+    };
+    withRun(bridge, sampleRun({ state: 'ASSEMBLY_COMPLETED', status, files: [] }));
+    renderWithBridge(<App />, bridge);
+    const rows = await screen.findAllByTestId('upload-outcome');
+    expect(rows.map((r) => r.textContent)).toEqual([
+      'photo.jpg2.0 KB1 result',
+      'empty.jpg0 BNo result: Empty file (0 bytes): nothing to resize (step "resized")',
+      'notes.txt10 BNo result: Not an image: /image/resize skips text/plain (step "resized")',
+    ]);
+    expect(screen.getByRole('heading', { name: /Files/ }).textContent).toContain('3');
+    // The banner counts them instead of listing each.
+    expect(screen.getByTestId('file-warnings-summary').textContent).toBe('Note: 2 files were skipped by a step; each says why under Files below.');
+    expect(screen.getByRole('note', { name: 'Service warnings' }).textContent).not.toContain('notes.txt');
+  });
+
+  it('says what canceling keeps and what it loses', () => {
+    const totals = { bytesTotal: 0, bytesUploaded: 0, filesTotal: 5, filesUploaded: 2, speedBps: 0, etaSeconds: null };
+    expect(uploadsOnCancel(totals)).toBe('The 2 of 5 files already uploaded stay with the Assembly on the service; the other 3 are not sent.');
+    expect(uploadsOnCancel({ ...totals, filesUploaded: 5 })).toBe('All 5 files are uploaded and stay with the Assembly on the service.');
+    expect(uploadsOnCancel({ ...totals, filesTotal: 1, filesUploaded: 0 })).toBe('The file is not uploaded completely yet; nothing more of it is sent.');
+  });
+
+  it('asks before canceling: Cancel in the dialog keeps the run going, confirming cancels it', async () => {
     withRun(bridge, sampleRun());
     renderWithBridge(<App />, bridge);
-    const cancel = await screen.findByRole('button', { name: 'Cancel' });
+    const cancel = await screen.findByRole('button', { name: 'Cancel Assembly…' });
     fireEvent.keyDown(document.body, { key: 'Escape' });
-    expect(bridge.calls.some((c) => c.channel === 'runs:cancel')).toBe(false);
     fireEvent.click(cancel);
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this Assembly?' });
+    expect(within(dialog).getByTestId('cancel-consequences').textContent).toContain('None of the 2 files is uploaded completely yet; nothing more is sent.');
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(bridge.calls.some((c) => c.channel === 'runs:cancel')).toBe(false);
+    expect(screen.getByTestId('run-state').textContent).toBe('Uploading');
+
+    fireEvent.click(cancel);
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Stop the Assembly' }));
     await waitFor(() => expect(screen.getByTestId('run-state').textContent).toBe('Canceled'));
     expect(bridge.calls.filter((c) => c.channel === 'runs:cancel')).toEqual([{ channel: 'runs:cancel', request: { runId: 'run-1' } }]);
-    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Cancel Assembly…' })).toBeNull();
   });
 
   it('lists results by step with size and dimensions, and opens one after downloading it', async () => {

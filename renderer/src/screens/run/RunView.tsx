@@ -1,16 +1,18 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { Run } from '../../../../shared/ipc/models';
 import { storeRun } from '../../bridge/run-events';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { IconButton } from '../../components/IconButton';
 import { CopyIcon } from '../../components/Icons';
 import { Spinner } from '../../components/Spinner';
 import { formatDateTime, formatDuration } from '../../lib/format';
-import { describeRunState, isStoreOnly, runErrorOf } from '../../lib/run-state';
+import { describeRunState, isStoreOnly, runErrorOf, type RunFailure } from '../../lib/run-state';
 import { VirtualGrid } from '../../components/VirtualGrid';
 import { useTransfers } from '../transfers/transfer-store';
 import { useNavigation } from '../../state/navigation-store';
@@ -18,6 +20,7 @@ import { useToasts } from '../../state/toast-store';
 import { BatchProgress } from './BatchProgress';
 import { ResultCard } from './ResultCard';
 import { RunFiles } from './RunFiles';
+import { RunUploads } from './RunUploads';
 import { useNow } from '../../hooks/use-now';
 
 /** Seconds the run took (service durations once known) or has taken so far. */
@@ -29,6 +32,22 @@ export const runDurationSeconds = (run: Run, busy: boolean, now: number): number
   const started = Date.parse(run.createdAt);
   return busy && !Number.isNaN(started) ? Math.max(0, (now - started) / 1000) : null;
 };
+
+/** What canceling does to the files: the ones up are kept with the Assembly, the others are not sent. */
+export const uploadsOnCancel = ({ filesUploaded: up, filesTotal: total }: Run['totals']): string => {
+  const n = (count: number) => count.toLocaleString('en-US');
+  if (total === 0) return 'No file is on its way yet.';
+  if (up === 0) return total === 1 ? 'The file is not uploaded completely yet; nothing more of it is sent.' : `None of the ${n(total)} files is uploaded completely yet; nothing more is sent.`;
+  if (up >= total) return `All ${n(total)} files are uploaded and stay with the Assembly on the service.`;
+  return `The ${n(up)} of ${n(total)} files already uploaded stay with the Assembly on the service; the other ${n(total - up)} are not sent.`;
+};
+
+/** Where and why a run failed, as the error panel lists them. */
+const failureFacts = (error: RunFailure) => [
+  ...(error.step ? [{ label: 'Step', value: error.step, code: true }] : []),
+  ...(error.parameter ? [{ label: 'Parameter', value: error.parameter, code: true }] : []),
+  ...(error.reason ? [{ label: 'Reason', value: error.reason }] : []),
+];
 
 /** A line of result cards: the card's fixed height plus the gap. */
 const RESULT_ROW_HEIGHT = 128;
@@ -44,6 +63,8 @@ export const RunView = ({ runId }: { runId: string }) => {
   // Events keep the run live; a slow poll covers an event lost while the window slept.
   useBridgeQuery('runs:get', { runId }, { refetchInterval: view?.busy ? 5_000 : false, enabled: Boolean(view?.busy) });
   const cancel = useBridgeMutation('runs:cancel', { onSuccess: (r) => storeRun(client, r) });
+  // Canceling ends the Assembly for good: the user confirms first (Cancel has focus in the dialog).
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
   const now = useNow(Boolean(view?.busy));
   // Runs the transfer engine created keep their files in Transfers, in the batch that follows this run.
   const batchId = useTransfers((s) => {
@@ -71,6 +92,10 @@ export const RunView = ({ runId }: { runId: string }) => {
   const results = Object.entries(run.status?.results ?? {}).filter(([, files]) => files.length > 0);
   const completed = view.label === 'Completed';
   const warnings = run.status?.warnings ?? [];
+  // Warnings about one file are said at the file (RunUploads); the banner counts them, so 500 skipped files
+  // are one line here, not 500.
+  const generalWarnings = warnings.filter((w) => typeof (w as { original_id?: unknown }).original_id !== 'string');
+  const fileWarnings = new Set(warnings.map((w) => (w as { original_id?: unknown }).original_id).filter((id) => typeof id === 'string')).size;
   const storeOnly = isStoreOnly(run.status);
   const serviceSeconds = run.status?.execution_duration;
 
@@ -95,8 +120,8 @@ export const RunView = ({ runId }: { runId: string }) => {
         </div>
         <div className="run-head-actions">
           {view.busy && (
-            <Button variant="danger" onClick={() => cancel.mutate({ runId })} busy={cancel.isPending} disabled={cancel.isPending}>
-              {cancel.isPending ? 'Canceling…' : 'Cancel'}
+            <Button variant="danger" onClick={() => setConfirmingCancel(true)} busy={cancel.isPending} disabled={cancel.isPending}>
+              {cancel.isPending ? 'Canceling…' : 'Cancel Assembly…'}
             </Button>
           )}
           {!view.busy && (
@@ -137,17 +162,50 @@ export const RunView = ({ runId }: { runId: string }) => {
         )}
       </dl>
 
-      {cancel.error && <ErrorPanel title="Could not cancel" code={cancel.error.code} message={cancel.error.message} httpCode={cancel.error.httpCode} />}
-      {error && <ErrorPanel data-testid="run-error" title="The Assembly failed" code={error.code} message={error.message} httpCode={error.httpCode} />}
+      <ConfirmDialog
+        open={confirmingCancel && view.busy}
+        title="Cancel this Assembly?"
+        confirmLabel="Stop the Assembly"
+        tone="danger"
+        onCancel={() => setConfirmingCancel(false)}
+        onConfirm={() => {
+          setConfirmingCancel(false);
+          cancel.mutate({ runId });
+        }}
+      >
+        <ul className="dialog-list" data-testid="cancel-consequences">
+          <li>{uploadsOnCancel(run.totals)}</li>
+          <li>Processing stops: steps that have not finished produce no results, and results so far stay as they are.</li>
+          <li>A canceled Assembly cannot be resumed; to run the files again, start a new upload.</li>
+        </ul>
+      </ConfirmDialog>
 
-      {warnings.length > 0 && (
+      {cancel.error && <ErrorPanel title="Could not cancel" code={cancel.error.code} message={cancel.error.message} httpCode={cancel.error.httpCode} />}
+      {error && (
+        <ErrorPanel
+          data-testid="run-error"
+          title={error.step ? `The Assembly failed at the step "${error.step}"` : 'The Assembly failed'}
+          code={error.code}
+          message={error.message}
+          httpCode={error.httpCode}
+          facts={failureFacts(error)}
+        />
+      )}
+
+      {(generalWarnings.length > 0 || fileWarnings > 0) && (
         <div className="banner banner-warning run-warnings" role="note" aria-label="Service warnings">
           <ul>
-            {warnings.map((w, i) => (
+            {generalWarnings.map((w, i) => (
               <li key={i}>
                 <strong>{w.level === 'warning' ? 'Warning' : 'Note'}:</strong> {w.msg}
               </li>
             ))}
+            {fileWarnings > 0 && (
+              <li data-testid="file-warnings-summary">
+                <strong>Note:</strong> {fileWarnings === 1 ? '1 file was' : `${fileWarnings.toLocaleString('en-US')} files were`} skipped by a step;
+                each says why under Files below.
+              </li>
+            )}
           </ul>
         </div>
       )}
@@ -187,8 +245,9 @@ export const RunView = ({ runId }: { runId: string }) => {
 
       <section className="run-files-section" aria-labelledby="run-files-title">
         <h2 id="run-files-title" className="section-title">
-          Files <span className="muted num">· {run.files.length.toLocaleString('en-US')}</span>
+          Files <span className="muted num">· {(run.files.length > 0 ? run.files.length : (run.status?.uploads?.length ?? 0)).toLocaleString('en-US')}</span>
         </h2>
+        {!view.busy && <RunUploads status={run.status} end={completed ? 'completed' : view.failed ? 'failed' : view.label === 'Canceled' ? 'canceled' : 'other'} />}
         {run.files.length > 0 ? (
           <RunFiles files={run.files} finished={!view.busy} />
         ) : (

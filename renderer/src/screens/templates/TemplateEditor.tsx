@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DiffView } from '../../components/DiffView';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
-import { checkTemplateText } from '../../lib/template-checks';
+import { checkTemplateText, lineOfProblem } from '../../lib/template-checks';
 import { formatContent } from '../../lib/template-dates';
 import { useNavigation } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
@@ -19,6 +19,19 @@ const STARTER = formatContent({
     resized: { robot: '/image/resize', use: ':original', width: 1024, height: 1024, resize_strategy: 'fit' },
   },
 });
+
+/**
+ * Where the service's refusal points in the text: its error body names the step and the parameter
+ * (`step`, `parameter`); null when it names neither (a bad name, a network error).
+ */
+const serviceProblemAt = (text: string, error: { code: string; message: string; details?: Record<string, unknown> | undefined }) => {
+  const step = typeof error.details?.step === 'string' ? error.details.step : undefined;
+  const parameter = typeof error.details?.parameter === 'string' ? error.details.parameter : undefined;
+  if (step === undefined && parameter === undefined) return null;
+  const line = lineOfProblem(text, { step, parameter });
+  const where = [step !== undefined ? `step "${step}"` : null, parameter !== undefined ? `"${parameter}"` : null].filter(Boolean).join(', ');
+  return { code: error.code, message: error.message, line, where: `line ${line}, ${where}` };
+};
 
 /** Create, edit or duplicate: loads the Template first when there is one. */
 export const TemplateEditor = ({ id, copy = false }: { id?: string | undefined; copy?: boolean | undefined }) => {
@@ -48,11 +61,6 @@ const TemplateForm = ({ original, copy }: { original: Template | null; copy: boo
   const [reviewing, setReviewing] = useState(false);
 
   const check = useMemo(() => checkTemplateText(text), [text]);
-  const diagnostics = useMemo<LineDiagnostic[]>(() => {
-    if (check.kind === 'syntax') return [{ line: check.error.line, column: check.error.column, message: check.error.message }];
-    if (check.kind === 'invalid') return check.problems.map((p) => ({ line: p.line, message: `${p.message} (${p.code})` }));
-    return [];
-  }, [check]);
   const nameError = name.trim() === '' ? 'Give the Template a name.' : name.trim().length > 255 ? 'Names are at most 255 characters.' : null;
   const blocked = nameError ?? (check.kind === 'ok' ? null : 'Fix the problems in the content to save.');
 
@@ -64,9 +72,21 @@ const TemplateForm = ({ original, copy }: { original: Template | null; copy: boo
     navigate({ name: 'templates', selectedId: saved.id });
   };
   const create = useBridgeMutation('templates:create', { onSuccess: (t) => done(t, 'Created') });
-  const update = useBridgeMutation('templates:update', { onSuccess: (t) => done(t, 'Saved') });
+  // A refused save closes the review, so the marker the service's error puts in the editor is in view.
+  const update = useBridgeMutation('templates:update', { onSuccess: (t) => done(t, 'Saved'), onError: () => setReviewing(false) });
   const saving = create.isPending || update.isPending;
   const error = create.error ?? update.error;
+  // The service's word on the content, at the line of the step and parameter it names (they follow edits).
+  const serviceProblem = useMemo(() => (error ? serviceProblemAt(text, error) : null), [error, text]);
+  const diagnostics = useMemo<LineDiagnostic[]>(() => {
+    const local: LineDiagnostic[] =
+      check.kind === 'syntax'
+        ? [{ line: check.error.line, column: check.error.column, message: check.error.message }]
+        : check.kind === 'invalid'
+          ? check.problems.map((p) => ({ line: p.line, message: `${p.message} (${p.code})` }))
+          : [];
+    return serviceProblem ? [...local, { line: serviceProblem.line, message: `The service: ${serviceProblem.message} (${serviceProblem.code})` }] : local;
+  }, [check, serviceProblem]);
 
   const input = () => ({
     name: name.trim(),
@@ -99,7 +119,16 @@ const TemplateForm = ({ original, copy }: { original: Template | null; copy: boo
           </Button>
         </div>
       </div>
-      {error && <ErrorPanel title="The Template was not saved" code={error.code} message={error.message} httpCode={error.httpCode} data-testid="template-save-error" />}
+      {error && (
+        <ErrorPanel
+          title="The Template was not saved"
+          code={error.code}
+          message={error.message}
+          httpCode={error.httpCode}
+          facts={serviceProblem ? [{ label: 'At', value: serviceProblem.where }] : []}
+          data-testid="template-save-error"
+        />
+      )}
       <div className="form-grid">
         <label className="form-field">
           <span className="field-label">Name</span>
@@ -132,7 +161,12 @@ const TemplateForm = ({ original, copy }: { original: Template | null; copy: boo
             ))}
           </ul>
         )}
-        {check.kind === 'ok' && <span className="steps-ok">Looks valid. The service checks the rest when you save.</span>}
+        {check.kind === 'ok' && serviceProblem && (
+          <p className="steps-error">
+            Line {serviceProblem.line}: the service refused it: {serviceProblem.message} <code className="code-chip">{serviceProblem.code}</code>
+          </p>
+        )}
+        {check.kind === 'ok' && !serviceProblem && <span className="steps-ok">Looks valid. The service checks the rest when you save.</span>}
       </div>
       {editing && (
         <ConfirmDialog

@@ -1,0 +1,32 @@
+// Why a robot produced nothing from a file, said the same way for every robot: the run view shows it at
+// the file ("Empty file (0 bytes): nothing to resize"). Pure.
+
+import type { RobotFileOutcome } from './robot-types';
+
+/** What each media robot does to a file, for "nothing to …". */
+const VERBS: Record<string, string> = {
+  '/image/resize': 'resize',
+  '/image/optimize': 'optimize',
+  '/video/encode': 'encode',
+  '/video/thumbs': 'take thumbnails from',
+  '/audio/encode': 'encode',
+  '/audio/waveform': 'draw a waveform of',
+  '/file/read': 'read',
+};
+
+/** An unsuitable input: the step skips it (with a warning at the file) unless no input suits it. */
+export const unsuitable = (message: string): RobotFileOutcome => ({ ok: false, code: 'INVALID_INPUT_ERROR', message, unsuitableInput: true });
+
+/**
+ * A 0-byte file given to a robot that needs content, else null. Checked before the robot runs, so
+ * sharp or ffmpeg never answer with their own, less helpful, words (the real service answers a zero-byte
+ * JPEG with INVALID_INPUT_ERROR, service-facts.md §4).
+ */
+export function emptyInput(robot: string, size: number): RobotFileOutcome | null {
+  const verb = VERBS[robot];
+  return verb !== undefined && size === 0 ? unsuitable(`Empty file (0 bytes): nothing to ${verb}`) : null;
+}
+
+/** A file of the wrong kind: "Not an image: /image/resize skips text/plain". */
+export const wrongKind = (kind: string, robot: string, mime: string | null): RobotFileOutcome =>
+  unsuitable(`Not ${kind}: ${robot} skips ${mime ?? 'files of an unknown type'}`);

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { ALL_ROBOTS, isKnownRobot, isRealRobot } from './known-robots';
+import { checkSteps, checkTemplateContent } from './step-rules';
+
+const editor = { robotExists: isRealRobot };
+const local = { robotExists: isKnownRobot, unknownRobotReason: 'the local service does not support' };
+
+describe('checkSteps: one set of rules for the editors and the local service', () => {
+  it('gives every problem, one per step, each with its step and the key at fault', () => {
+    const problems = checkSteps(
+      {
+        ':original': { robot: '/upload/handle' },
+        typo: { robot: 'image/resize', use: ':original' },
+        nouse: { robot: '/image/resize' },
+        ghost: { robot: '/image/resize', use: ['nowhere'] },
+        fine: { robot: '/image/resize', use: ':original' },
+      },
+      editor,
+    );
+    expect(problems.map((p) => [p.code, p.step, p.parameter])).toEqual([
+      ['ASSEMBLY_STEP_UNKNOWN_ROBOT', 'typo', 'robot'],
+      ['ASSEMBLY_STEP_INVALID_USE', 'nouse', 'robot'],
+      ['ASSEMBLY_STEP_UNKNOWN_USE', 'ghost', 'use'],
+    ]);
+    expect(problems[0]?.message).toContain('Did you mean "/image/resize"?');
+  });
+
+  it('knows robots by the caller: every real robot for the editors, the ones it runs for the local service', () => {
+    const steps = { ':original': { robot: '/upload/handle' }, s3: { robot: '/s3/store', use: ':original' } };
+    expect(ALL_ROBOTS).toContain('/s3/store');
+    expect(checkSteps(steps, editor)).toEqual([]);
+    const [refused] = checkSteps(steps, local);
+    expect(refused?.message).toBe('Step "s3" uses the robot "/s3/store", which the local service does not support.');
+  });
+
+  it('reports one loop, naming it, and a step that uses itself once', () => {
+    const loop = checkSteps({ a: { robot: '/image/resize', use: 'b' }, b: { robot: '/image/resize', use: 'a' } }, editor);
+    expect(loop).toEqual([expect.objectContaining({ code: 'ASSEMBLY_INFINITE', step: 'a', parameter: 'use' })]);
+    expect(loop[0]?.message).toContain('a → b → a');
+    expect(checkSteps({ a: { robot: '/image/resize', use: 'a' } }, editor).map((p) => p.code)).toEqual(['ASSEMBLY_INFINITE']);
+  });
+
+  it('checks the shape of the whole first', () => {
+    expect(checkSteps(undefined, editor)[0]?.code).toBe('ASSEMBLY_NO_STEPS');
+    expect(checkSteps([], editor)[0]?.code).toBe('ASSEMBLY_INVALID_STEPS');
+    expect(checkSteps({}, editor)[0]?.code).toBe('ASSEMBLY_EMPTY_STEPS');
+  });
+});
+
+describe('checkTemplateContent', () => {
+  it('accepts any JSON value, checks steps when there are some, and allow_steps_override', () => {
+    for (const content of [42, 'text', null, [], { fields: { a: 1 } }]) expect(checkTemplateContent(content, editor)).toEqual([]);
+    expect(checkTemplateContent({ steps: { x: { robot: '/nope', use: ':original' } }, allow_steps_override: 1 }, editor).map((p) => [p.code, p.step, p.parameter])).toEqual([
+      ['ASSEMBLY_STEP_UNKNOWN_ROBOT', 'x', 'robot'],
+      ['INVALID_TEMPLATE_FIELD', undefined, 'allow_steps_override'],
+    ]);
+  });
+});

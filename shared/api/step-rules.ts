@@ -1,0 +1,160 @@
+// The step rules of the service (service-facts.md §8 "Step rules", §9), in one place: the local service
+// refuses instructions with them and the app's editors check as the user types with them, so both name the
+// same problem with the same code and message. Pure: no Node, no DOM.
+
+import { ErrorCode } from './codes';
+import { ORIGINAL_STEP, robotTakesNoUse } from './known-robots';
+import { parseUse } from './use-spec';
+
+/** One problem with the steps (or a Template's content), with the service's code and where it is. */
+export interface StepProblem {
+  readonly code: string;
+  readonly message: string;
+  /** The step it is in, when it is in one. */
+  readonly step?: string;
+  /** The key inside the step (`robot`, `use`, `width`…), or a top-level key of a Template's content. */
+  readonly parameter?: string;
+}
+
+export interface StepRuleOptions {
+  /**
+   * Robots that may be named. The local service passes the robots it runs; the app's editors pass every
+   * robot the real service has (a workspace may be a remote deployment).
+   */
+  readonly robotExists: (robot: string) => boolean;
+  /** Why an unknown robot is refused ("does not exist" by default). */
+  readonly unknownRobotReason?: string;
+  /** Appended to the unknown-robot message, e.g. the list of robots the local service runs. */
+  readonly unknownRobotHint?: string;
+}
+
+export const INFINITE_MESSAGE = 'Your Assembly appears to be infinite, the "use" parameters form a loop.';
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const has = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+
+/** Names of the steps a step uses (empty when `use` is absent or malformed). */
+export function usedStepNames(step: { use?: unknown }): string[] {
+  const parsed = parseUse(step.use);
+  return parsed.ok ? [...new Set(parsed.use.refs.map((r) => r.name))] : [];
+}
+
+/**
+ * Step names in `use`-graph order: every step after the steps it uses; ties keep key order.
+ * `:original` comes first when referenced even if not declared (it is implicit). Returns the
+ * loop instead when there is one. Depth-first with an explicit stack, so a chain of any length
+ * cannot overflow the call stack.
+ */
+export function topologicalOrder(steps: Record<string, unknown>): { order: string[] } | { loop: string[] } {
+  const order: string[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const depsOf = (name: string): string[] => {
+    const step = has(steps, name) ? steps[name] : undefined;
+    return (isPlainObject(step) ? usedStepNames(step) : []).filter((dep) => has(steps, dep) || dep === ORIGINAL_STEP);
+  };
+  for (const root of Object.keys(steps)) {
+    if (state.get(root) === 'done') continue;
+    // One frame per step on the current path: its name, its deps and how many were visited.
+    const path: { name: string; deps: string[]; next: number }[] = [{ name: root, deps: depsOf(root), next: 0 }];
+    state.set(root, 'visiting');
+    while (path.length > 0) {
+      const top = path[path.length - 1]!;
+      if (top.next === top.deps.length) {
+        path.pop();
+        state.set(top.name, 'done');
+        order.push(top.name);
+        continue;
+      }
+      const dep = top.deps[top.next++]!;
+      const seen = state.get(dep);
+      if (seen === 'done') continue;
+      if (seen === 'visiting') {
+        const names = path.map((f) => f.name);
+        return { loop: [...names.slice(names.indexOf(dep)), dep] };
+      }
+      state.set(dep, 'visiting');
+      path.push({ name: dep, deps: depsOf(dep), next: 0 });
+    }
+  }
+  return { order };
+}
+
+/** The first problem of one step, or null. */
+const checkStep = (name: string, step: unknown, all: Record<string, unknown>, options: StepRuleOptions): StepProblem | null => {
+  const err = (code: string, message: string, parameter?: string): StepProblem => ({ code, message, step: name, ...(parameter ? { parameter } : {}) });
+  if (name.trim() === '') return err(ErrorCode.invalidStepName, 'A step name is empty; give every step a name.');
+  if (!isPlainObject(step)) {
+    return err(ErrorCode.stepNoRobot, `Step "${name}" must be an object with a "robot" (got ${JSON.stringify(step)}).`);
+  }
+  const robot = step.robot;
+  if (robot === undefined || robot === null || robot === '') return err(ErrorCode.stepNoRobot, `Step "${name}" has no "robot", e.g. "/image/resize".`);
+  if (typeof robot !== 'string') {
+    return err('ASSEMBLY_STEP_INVALID_ROBOT', `Step "${name}" has an invalid "robot" ${JSON.stringify(robot)}; it must be a string such as "/image/resize".`, 'robot');
+  }
+  if (!options.robotExists(robot)) {
+    const didYouMean = !robot.startsWith('/') && options.robotExists(`/${robot}`) ? ` Did you mean "/${robot}"?` : '';
+    const hint = options.unknownRobotHint ? ` ${options.unknownRobotHint}` : '';
+    return err(ErrorCode.unknownRobot, `Step "${name}" uses the robot "${robot}", which ${options.unknownRobotReason ?? 'does not exist'}.${didYouMean}${hint}`, 'robot');
+  }
+  if (robot === '/upload/handle' && name !== ORIGINAL_STEP) {
+    return err(ErrorCode.invalidUploadHandleStepName, `Step "${name}" uses /upload/handle, so it must be named ":original".`, 'robot');
+  }
+  if (name === ORIGINAL_STEP && robot !== '/upload/handle') {
+    return err(ErrorCode.invalidStepName, `The step name ":original" is reserved for /upload/handle, but it uses "${robot}".`, 'robot');
+  }
+  if (robotTakesNoUse(robot)) {
+    return step.use === undefined ? null : err(ErrorCode.invalidUse, `Step "${name}" (${robot}) takes no "use"; remove it.`, 'use');
+  }
+  if (step.use === undefined || step.use === null) {
+    return err(ErrorCode.invalidUse, `Step "${name}" (${robot}) needs a "use" naming its input step, for example ":original".`, 'robot');
+  }
+  const parsed = parseUse(step.use);
+  if (!parsed.ok) return err(ErrorCode.invalidUse, `Step "${name}" has an invalid "use": ${parsed.message}.`, 'use');
+  if (parsed.use.refs.length === 0) return err(ErrorCode.invalidUse, `Step "${name}" has a "use" that names no step.`, 'use');
+  for (const ref of parsed.use.refs) {
+    if (ref.name === name) return err(ErrorCode.infinite, `${INFINITE_MESSAGE} Step "${name}" uses itself.`, 'use');
+    // `:original` may be used without being declared: it is then an implicit /upload/handle step.
+    if (ref.name !== ORIGINAL_STEP && !has(all, ref.name)) {
+      return err(ErrorCode.unknownUse, `Step "${name}" uses "${ref.name}", but there is no step of that name.`, 'use');
+    }
+  }
+  return null;
+};
+
+/**
+ * Every problem of a steps value: the shape of the whole first, then one problem at most per step (in key
+ * order), then a `use` loop. The local service answers with the first; the editors mark them all.
+ */
+export function checkSteps(steps: unknown, options: StepRuleOptions): StepProblem[] {
+  if (steps === undefined || steps === null) {
+    return [{ code: ErrorCode.noSteps, message: 'Your Assembly has no {steps: …} parameter; give steps or a template_id.' }];
+  }
+  if (!isPlainObject(steps)) {
+    return [{ code: ErrorCode.invalidSteps, message: `Your Assembly {steps: …} parameter is a non-object value (got ${Array.isArray(steps) ? 'an array' : typeof steps}).` }];
+  }
+  if (Object.keys(steps).length === 0) return [{ code: ErrorCode.emptySteps, message: 'Your Assembly {steps: …} parameter is empty.' }];
+  const problems: StepProblem[] = [];
+  for (const [name, step] of Object.entries(steps)) {
+    const problem = checkStep(name, step, steps, options);
+    if (problem) problems.push(problem);
+  }
+  const graph = topologicalOrder(steps);
+  if ('loop' in graph && !problems.some((p) => p.code === ErrorCode.infinite)) {
+    problems.push({ code: ErrorCode.infinite, message: `${INFINITE_MESSAGE} Loop: ${graph.loop.join(' → ')}.`, step: graph.loop[0]!, parameter: 'use' });
+  }
+  return problems;
+}
+
+/**
+ * A Template's content (service-facts.md §10): any JSON value; when it is an object, `steps` (if there)
+ * follow the step rules and `allow_steps_override` is a boolean.
+ */
+export function checkTemplateContent(content: unknown, options: StepRuleOptions): StepProblem[] {
+  if (!isPlainObject(content)) return [];
+  const problems: StepProblem[] = [];
+  if ('steps' in content) problems.push(...checkSteps(content.steps, options));
+  if ('allow_steps_override' in content && typeof content.allow_steps_override !== 'boolean') {
+    problems.push({ code: 'INVALID_TEMPLATE_FIELD', message: 'allow_steps_override must be true or false.', parameter: 'allow_steps_override' });
+  }
+  return problems;
+}
