@@ -69,7 +69,7 @@ const TemplateForm = ({ original, copy }: { original: Template | null; copy: boo
     void client.invalidateQueries({ queryKey: ['templates:list'] });
     client.setQueryData(['templates:get', { id: saved.id }], saved);
     toast(`${verb} the Template "${saved.name}".`, 'success');
-    navigate({ name: 'templates', selectedId: saved.id });
+    navigate({ name: 'templates', selectedId: saved.id }, { replace: true }); // Back must not reopen the editor of what was just saved
   };
   const create = useBridgeMutation('templates:create', { onSuccess: (t) => done(t, 'Created') });
   // A refused save closes the review, so the marker the service's error puts in the editor is in view.
