@@ -4,7 +4,7 @@ import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef } from 'react';
-import { shadowMount } from './CodeEditor';
+import { appHighlighting, shadowMount } from './CodeEditor';
 
 /** Before and after, side by side, changed lines marked (CodeMirror's merge view); read-only. */
 export const DiffView = ({ before, after, label }: { before: string; after: string; label: string }) => {
@@ -13,7 +13,7 @@ export const DiffView = ({ before, after, label }: { before: string; after: stri
     if (!host.current) return;
     const side = (doc: string, name: string) => ({
       doc,
-      extensions: [basicSetup, json(), EditorState.readOnly.of(true), EditorView.editable.of(false), EditorView.contentAttributes.of({ 'aria-label': name })],
+      extensions: [basicSetup, json(), appHighlighting, EditorState.readOnly.of(true), EditorView.editable.of(false), EditorView.contentAttributes.of({ 'aria-label': name })],
     });
     const { root, parent } = shadowMount(host.current);
     const merge = new MergeView({ a: side(before, `${label}: saved version`), b: side(after, `${label}: your version`), root, parent, collapseUnchanged: { margin: 3, minSize: 6 } });
