@@ -52,10 +52,18 @@ async function setEditorText(ui: Page, text: string): Promise<void> {
   await expect(ui.getByTestId('template-editor').locator('.cm-content')).toContainText('/image/resize');
 }
 
-test('every screen, dialog and form passes axe (WCAG 2.1 AA) in the light and the dark theme', async ({ ui, running, workDir }) => {
-  const app = browserHost(running);
+/** Collects what `audit` finds on each screen a test visits; `assertNone` fails with the whole list. */
+const auditor = (ui: Page) => {
   const violations: string[] = [];
-  const check = async (screen: string) => violations.push(...(await audit(ui, screen)));
+  return {
+    check: async (screen: string) => void violations.push(...(await audit(ui, screen))),
+    assertNone: () => expect(violations, `serious or critical axe violations:\n${violations.join('\n')}`).toEqual([]),
+  };
+};
+
+test('Upload (empty, files picked), Transfers, a run with results and Activity pass axe in both themes', async ({ ui, workDir }) => {
+  test.setTimeout(300_000);
+  const { check, assertNone } = auditor(ui);
 
   // Upload: empty, then with a folder picked and a preset chosen.
   await expect(ui.getByTestId('drop-zone')).toBeVisible();
@@ -66,6 +74,7 @@ test('every screen, dialog and form passes axe (WCAG 2.1 AA) in the light and th
   await ui.getByText('Resize images to 1024 px').click();
   await expect(ui.getByTestId('preflight')).toBeVisible();
   await check('Upload (files picked)');
+  await ui.screenshot({ path: screenshotPath('a11y-upload.png'), animations: 'disabled' });
   await ui.getByText('Custom steps (JSON)').click();
   await expect(ui.getByTestId('steps-editor')).toBeVisible();
   await check('Upload (custom steps)');
@@ -83,10 +92,24 @@ test('every screen, dialog and form passes axe (WCAG 2.1 AA) in the light and th
   await nav(ui, 'Transfers').click();
   await expect(transferList(ui).getByTestId('batch-state')).toHaveText('Completed');
   await check('Transfers (done)');
+  // The settings panel: audited open, closed with Escape, the focus back on its button.
+  const settings = ui.getByRole('button', { name: 'Settings' });
+  await settings.click();
+  await ui.getByLabel('Files at once').focus();
+  await check('Transfer settings');
+  await ui.keyboard.press('Escape');
+  await expect(ui.getByRole('region', { name: 'Transfer settings' })).toBeHidden();
+  await expect(settings).toBeFocused();
+  await ui.screenshot({ path: screenshotPath('a11y-transfers.png'), animations: 'disabled' });
 
   await nav(ui, 'Activity').click();
   await expect(ui.getByRole('list', { name: 'Recent Assemblies' })).toBeVisible();
   await check('Activity');
+  assertNone();
+});
+
+test('Templates, the Template editor, the diff and the delete dialogs pass axe in both themes', async ({ ui }) => {
+  const { check, assertNone } = auditor(ui);
 
   // Templates: empty, the editor with an error, the list with a selection, the delete dialog.
   await nav(ui, 'Templates').click();
@@ -119,6 +142,12 @@ test('every screen, dialog and form passes axe (WCAG 2.1 AA) in the light and th
   await check('Delete Template dialog');
   await ui.keyboard.press('Escape');
   await expect(confirm).toBeHidden();
+  assertNone();
+});
+
+test('Credentials, Workspaces (form, connection report), Auth Keys (form, dialog) and CDN URLs pass axe in both themes', async ({ ui, running }) => {
+  const app = browserHost(running);
+  const { check, assertNone } = auditor(ui);
 
   // Credentials: empty, and the form.
   await nav(ui, 'Credentials').click();
@@ -144,6 +173,8 @@ test('every screen, dialog and form passes axe (WCAG 2.1 AA) in the light and th
   await ui.getByRole('button', { name: 'Test connection' }).click();
   await expect(ui.getByTestId('check-secret')).toHaveAttribute('data-status', 'fail');
   await check('Connection report');
+  await ui.emulateMedia({ colorScheme: 'dark' });
+  await ui.screenshot({ path: screenshotPath('a11y-connection-report-dark.png'), animations: 'disabled' });
 
   // Auth Keys: the list, the new key form, the delete dialog.
   await nav(ui, 'Auth Keys').click();
@@ -165,10 +196,14 @@ test('every screen, dialog and form passes axe (WCAG 2.1 AA) in the light and th
   await nav(ui, 'CDN URLs').click();
   await expect(ui.getByRole('heading', { name: 'Signed CDN URLs' })).toBeVisible();
   await check('CDN URLs');
+  // The theme chosen in the app (data-theme) overrides the system's: dark while the system is light.
+  for (const label of ['Theme: follow system', 'Theme: light']) await ui.getByRole('button', { name: label }).click();
+  await expect(ui.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await check('CDN URLs (dark chosen in the app)');
 
   await ui.emulateMedia({ colorScheme: 'dark' });
   await ui.screenshot({ path: screenshotPath('a11y-cdn-dark.png'), animations: 'disabled' });
-  expect(violations, `serious or critical axe violations:\n${violations.join('\n')}`).toEqual([]);
+  assertNone();
 });
 
 interface FocusNode {
