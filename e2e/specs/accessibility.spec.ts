@@ -156,6 +156,13 @@ test('Credentials, Workspaces (form, connection report), Auth Keys (form, dialog
   await ui.getByTestId('credential-name').fill('x');
   await expect(ui.getByText('At least 4 characters', { exact: false })).toBeVisible();
   await check('Credentials form');
+  await ui.getByTestId('credential-name').fill('photo-archive');
+  await ui.getByLabel('Host', { exact: true }).fill('sftp.example.com');
+  await ui.getByLabel('User').fill('photos');
+  await ui.getByLabel('Password').fill('not-a-real-password');
+  await ui.getByRole('button', { name: 'Save credentials' }).click();
+  await expect(ui.getByTestId('credential-row').filter({ hasText: 'photo-archive' })).toBeVisible();
+  await check('Credentials');
 
   // Workspaces: the list, the form, and a connection report with a failing check.
   await nav(ui, 'Workspaces').click();
