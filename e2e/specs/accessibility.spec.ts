@@ -132,6 +132,8 @@ test('Templates, the Template editor, the diff and the delete dialogs pass axe i
   const review = ui.getByRole('dialog', { name: 'Review your changes' });
   await expect(review.locator('.cm-changedLine').first()).toBeVisible();
   await check('Review changes dialog (diff)');
+  // The diff's scroll area is a Tab stop inside the dialog (the focus stays trapped in it).
+  await expect(review.getByRole('region', { name: 'Template content: changes' })).toHaveAttribute('tabindex', '0');
   await ui.keyboard.press('Escape');
   await expect(review).toBeHidden();
   await nav(ui, 'Templates').click();

@@ -28,7 +28,8 @@ export const DiffView = ({ before, after, label }: { before: string; after: stri
         <span>Saved</span>
         <span>Yours</span>
       </div>
-      <div ref={host} className="diff-body" data-testid="template-diff" />
+      {/* The scroll area is a Tab stop: read-only editors cannot take focus, so keys could not scroll it. */}
+      <div ref={host} className="diff-body" data-testid="template-diff" tabIndex={0} role="region" aria-label={`${label}: changes`} />
     </div>
   );
 };
