@@ -126,6 +126,9 @@ test('Templates, the Template editor, the diff and the delete dialogs pass axe i
   await ui.getByRole('button', { name: 'Save Template' }).click();
   await expect(ui.getByTestId('template-detail')).toContainText('Thumbnails');
   await check('Templates (one selected)');
+  await ui.emulateMedia({ colorScheme: 'dark' });
+  await ui.screenshot({ path: screenshotPath('a11y-template-dark.png'), animations: 'disabled' });
+  await ui.emulateMedia({ colorScheme: 'light' });
   await ui.getByTestId('template-detail').getByRole('button', { name: 'Edit' }).click();
   await setEditorText(ui, steps('/image/resize').replace('200', '300'));
   await ui.getByRole('button', { name: 'Review and save…' }).click();
