@@ -12,7 +12,7 @@ const THEMES = ['light', 'dark'] as const;
 /** Best-practice rules the issue names too (landmarks sharing a name); these fail at any impact. */
 const LANDMARK_RULES = ['landmark-unique', 'landmark-one-main', 'landmark-no-duplicate-banner', 'landmark-no-duplicate-main', 'landmark-complementary-is-top-level', 'region'];
 
-const describe = (screen: string, pass: string, violations: Awaited<ReturnType<AxeBuilder['analyze']>>['violations'], all: boolean): string[] =>
+const toLines = (screen: string, pass: string, violations: Awaited<ReturnType<AxeBuilder['analyze']>>['violations'], all: boolean): string[] =>
   violations
     .filter((v) => all || BLOCKING.has(v.impact ?? ''))
     .flatMap((v) => v.nodes.map((node) => `${screen} [${pass}] ${v.id} (${v.impact}) at ${node.target.join(' > ')}: ${(node.failureSummary ?? v.help).replace(/\s+/g, ' ').trim()}`));
@@ -28,11 +28,11 @@ async function audit(ui: Page, screen: string): Promise<string[]> {
     // Buttons fade their background for 0.12 s: measure the settled colours.
     await ui.waitForTimeout(200);
     const results = await new AxeBuilder({ page: ui }).withTags(TAGS).analyze();
-    found.push(...describe(screen, theme, results.violations, false));
+    found.push(...toLines(screen, theme, results.violations, false));
   }
   await ui.emulateMedia({ colorScheme: 'light' });
   const landmarks = await new AxeBuilder({ page: ui }).withRules(LANDMARK_RULES).analyze();
-  found.push(...describe(screen, 'landmarks', landmarks.violations, true));
+  found.push(...toLines(screen, 'landmarks', landmarks.violations, true));
   return found;
 }
 
