@@ -87,7 +87,7 @@ test('a media team queues a folder tree and a large file, steers the transfer an
 
   // Transfers: one list grouped by batch, live totals, a badge in the sidebar.
   await expect(ui.getByRole('heading', { name: 'Transfers' })).toBeVisible();
-  const list = ui.getByRole('listbox', { name: 'Files in the transfer queue' });
+  const list = ui.getByRole('grid', { name: 'Files in the transfer queue' });
   await expect(list.getByTestId('transfer-batch').first()).toBeVisible();
   await expect(ui.getByRole('button', { name: /^All 2,001$/ })).toBeVisible();
   await expect(ui.getByTestId('transfers-badge')).toBeVisible();

@@ -12,6 +12,7 @@ import { TransfersView } from './screens/transfers/TransfersView';
 import { UploadView } from './screens/upload/UploadView';
 import { useSavedStepsChoice } from './screens/upload/use-saved-choice';
 import { useConnectionEvents } from './screens/shell/use-connection-events';
+import { SkipLink } from './screens/shell/SkipLink';
 import { VaultBanner } from './screens/shell/VaultBanner';
 import { useLocationRoute, useNavigation } from './state/navigation-store';
 
@@ -51,12 +52,13 @@ export const App = () => {
   return (
     <TransferControllerProvider value={transfers}>
     <div className="shell">
+      <SkipLink />
       <Sidebar />
       <div className="shell-main">
         <AppHeader />
         <ConnectionBanner />
         <VaultBanner />
-        <main className="content" id="main">
+        <main className="content" id="main" tabIndex={-1} aria-label="Content">
           {route.name === 'upload' && <UploadView />}
           {route.name === 'transfers' && <TransfersView batchId={route.batchId} />}
           {route.name === 'activity' && <ActivityView />}

@@ -1,4 +1,5 @@
 import { json } from '@codemirror/lang-json';
+import { defaultHighlightStyle, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
@@ -28,13 +29,45 @@ export interface CodeEditorProps {
 const appTheme = EditorView.theme({
   '&': { backgroundColor: 'var(--bg-raised)', color: 'var(--text)', fontSize: '12.5px', height: '100%' },
   '.cm-content': { fontFamily: 'var(--mono)', caretColor: 'var(--text)' },
+  // --text-muted is ≥ 4.5:1 on --bg-sunken; the current line's number is full --text (under --bg-active).
   '.cm-gutters': { backgroundColor: 'var(--bg-sunken)', color: 'var(--text-muted)', borderRight: '1px solid var(--border)' },
   '.cm-activeLine': { backgroundColor: 'var(--bg-hover)' },
-  '.cm-activeLineGutter': { backgroundColor: 'var(--bg-active)' },
+  '.cm-activeLineGutter': { backgroundColor: 'var(--bg-active)', color: 'var(--text)' },
   '&.cm-focused': { outline: '2px solid var(--focus)', outlineOffset: '-2px' },
   '.cm-scroller': { overflow: 'auto' },
+  '.cm-scroller:focus-visible': { outline: '2px solid var(--focus)', outlineOffset: '-2px' },
   '.cm-tooltip': { backgroundColor: 'var(--bg-raised)', border: '1px solid var(--border)' },
 });
+
+/** CodeMirror's default colours, each mapped to a token of app.css that is readable in both themes. */
+const SYNTAX_TOKEN: Record<string, string> = {
+  '#708': 'var(--syntax-keyword)',
+  '#219': 'var(--syntax-atom)',
+  '#164': 'var(--syntax-number)',
+  '#a11': 'var(--syntax-string)',
+  '#e40': 'var(--syntax-regexp)',
+  '#940': 'var(--syntax-comment)',
+  '#f00': 'var(--danger)',
+  '#404740': 'var(--text-muted)',
+};
+
+/**
+ * The default highlight style with theme-aware colours: its own (#a11 strings, #164 numbers) fall to
+ * 2:1 on the dark background. Same tags, so JSON looks as before in the light theme.
+ */
+export const appHighlighting = syntaxHighlighting(
+  HighlightStyle.define(defaultHighlightStyle.specs.map((spec) => (typeof spec.color === 'string' ? { ...spec, color: SYNTAX_TOKEN[spec.color] ?? 'var(--syntax-name)' } : spec))),
+);
+
+/**
+ * A read-only editor's text cannot take focus, so its scroll area does: keyboard users can scroll it
+ * (arrows, Page Up/Down), and screen readers hear it as a labelled region.
+ */
+export const focusableScroller = (view: EditorView, label: string): void => {
+  view.scrollDOM.tabIndex = 0;
+  view.scrollDOM.setAttribute('role', 'region');
+  view.scrollDOM.setAttribute('aria-label', label);
+};
 
 const toDiagnostics = (state: EditorState, list: readonly LineDiagnostic[]): Diagnostic[] =>
   list.map((d) => {
@@ -79,6 +112,7 @@ export const CodeEditor = ({ value, onChange, readOnly = false, diagnostics = []
           json(),
           lintGutter(),
           appTheme,
+          appHighlighting,
           EditorState.readOnly.of(readOnly),
           EditorView.editable.of(!readOnly),
           EditorView.contentAttributes.of({ 'aria-label': label, ...(readOnly ? { 'aria-readonly': 'true' } : {}) }),
@@ -91,6 +125,7 @@ export const CodeEditor = ({ value, onChange, readOnly = false, diagnostics = []
         ],
       }),
     });
+    if (readOnly) focusableScroller(editor, label);
     view.current = editor;
     return () => {
       editor.destroy();

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Button } from './Button';
 
 export interface ConfirmDialogProps {
@@ -20,6 +20,8 @@ export interface ConfirmDialogProps {
 export const ConfirmDialog = ({ open, title, children, confirmLabel, tone = 'primary', busy = false, wide = false, onConfirm, onCancel }: ConfirmDialogProps) => {
   const ref = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
+  // A screen keeps several closed dialogs in the DOM: each title needs its own id.
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -32,13 +34,13 @@ export const ConfirmDialog = ({ open, title, children, confirmLabel, tone = 'pri
     <dialog
       ref={ref}
       className={`dialog${wide ? ' dialog-wide' : ''}`}
-      aria-labelledby="dialog-title"
+      aria-labelledby={titleId}
       onCancel={(e) => {
         e.preventDefault();
         onCancel();
       }}
     >
-      <h2 id="dialog-title" className="dialog-title">
+      <h2 id={titleId} className="dialog-title">
         {title}
       </h2>
       <div className="dialog-body">{children}</div>

@@ -4,7 +4,7 @@ import { EditorState } from '@codemirror/state';
 import { EditorView, highlightActiveLineGutter, lineNumbers } from '@codemirror/view';
 import { minimalSetup } from 'codemirror';
 import { useEffect, useRef } from 'react';
-import { shadowMount } from './CodeEditor';
+import { appHighlighting, shadowMount } from './CodeEditor';
 
 // The "show hidden lines" mark, the ExpandIcon of Icons.tsx as a data: URL (the CSP allows those), drawn
 // in the text colour through a mask.
@@ -50,6 +50,7 @@ export const DiffView = ({ before, after, label }: { before: string; after: stri
         lineNumbers(),
         highlightActiveLineGutter(),
         json(),
+        appHighlighting,
         diffTheme,
         EditorState.readOnly.of(true),
         EditorView.editable.of(false),
@@ -70,7 +71,8 @@ export const DiffView = ({ before, after, label }: { before: string; after: stri
         <span>Saved</span>
         <span>Yours</span>
       </div>
-      <div ref={host} className="diff-body" data-testid="template-diff" />
+      {/* The scroll area is a Tab stop: read-only editors cannot take focus, so keys could not scroll it. */}
+      <div ref={host} className="diff-body" data-testid="template-diff" tabIndex={0} role="region" aria-label={`${label}: changes`} />
     </div>
   );
 };

@@ -22,7 +22,8 @@ export interface VirtualListProps {
   readonly getRowKey?: (index: number) => Key;
   /** The rows in view (without overscan) changed: page in what they need. */
   readonly onRangeChange?: (start: number, end: number) => void;
-  readonly role?: 'list' | 'listbox';
+  /** `grid` when rows hold buttons (an option may not), its rows then `role="row"` with `aria-rowindex`. */
+  readonly role?: 'list' | 'listbox' | 'grid';
   readonly rowRole?: 'listitem' | 'option' | 'presentation';
   readonly onKeyDown?: (event: KeyboardEvent<HTMLDivElement>) => void;
   readonly 'aria-multiselectable'?: AriaAttributes['aria-multiselectable'];
@@ -87,6 +88,7 @@ export const VirtualList = ({
       style={maxVisibleRows === undefined ? undefined : { height: Math.min(count, maxVisibleRows) * rowHeight + 2 }}
       role={role}
       aria-label={label}
+      aria-rowcount={role === 'grid' ? count : undefined}
       tabIndex={0}
       onKeyDown={onKeyDown}
       {...aria}

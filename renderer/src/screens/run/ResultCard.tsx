@@ -71,7 +71,7 @@ export const ResultCard = ({ runId, file }: { runId: string; file: AssemblyFile 
           <Button size="sm" onClick={() => void withDownload('open')} busy={busy === 'open'} disabled={!url || busy !== null} aria-label={`Open ${name}`}>
             Open
           </Button>
-          <Button size="sm" onClick={() => void withDownload('reveal')} busy={busy === 'reveal'} disabled={!url || busy !== null} aria-label={`Show ${name} in folder`}>
+          <Button size="sm" onClick={() => void withDownload('reveal')} busy={busy === 'reveal'} disabled={!url || busy !== null} aria-label={`Show in folder: ${name}`}>
             Show in folder
           </Button>
           <Button size="sm" onClick={() => void copy()} disabled={!url} aria-label={`Copy URL of ${name}`}>

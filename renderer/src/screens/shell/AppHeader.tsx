@@ -27,8 +27,8 @@ export const AppHeader = () => {
   const dotLabel = !hostConnected ? 'Disconnected' : info.isError ? 'Cannot reach the app core' : serviceDown ? 'Local service not running' : info.data ? 'Connected' : 'Connecting';
 
   return (
-    <header className="app-header">
-      <div className="workspace" aria-label="Active workspace">
+    <header className="app-header" aria-label="Workspace and settings">
+      <div className="workspace" role="group" aria-label="Active workspace">
         <span className={`status-dot ${dot}`} role="img" aria-label={dotLabel} title={dotLabel} data-testid="connection-dot" />
         <div className="workspace-text">
           {workspaces.data && workspaces.data.length > 1 && info.data ? (

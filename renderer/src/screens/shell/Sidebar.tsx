@@ -4,15 +4,23 @@ import { formatCount } from '../../lib/format';
 import { useNavigation, type Route } from '../../state/navigation-store';
 import { useTransfers } from '../transfers/transfer-store';
 
-/** Files still to go (sending or waiting), live; hidden when none. */
+/**
+ * Files still to go (sending or waiting), live; hidden when none. The short number is for the eye; the
+ * button's name gets the words (an aria-label on a bare <span> is not announced reliably).
+ */
 const TransfersBadge = () => {
   const left = useTransfers((s) => (s.totals ? s.totals.filesActive + s.totals.filesQueued : 0));
   const paused = useTransfers((s) => s.totals?.paused ?? false);
   if (left === 0) return null;
   return (
-    <span className={`nav-badge num${paused ? ' nav-badge-paused' : ''}`} data-testid="transfers-badge" aria-label={`${formatCount(left, 'file')} to go${paused ? ', paused' : ''}`}>
-      {left > 9_999 ? `${Math.floor(left / 1000)}k` : left.toLocaleString('en-US')}
-    </span>
+    <>
+      <span className={`nav-badge num${paused ? ' nav-badge-paused' : ''}`} data-testid="transfers-badge" aria-hidden="true">
+        {left > 9_999 ? `${Math.floor(left / 1000)}k` : left.toLocaleString('en-US')}
+      </span>
+      <span className="visually-hidden">
+        , {formatCount(left, 'file')} to go{paused ? ', paused' : ''}
+      </span>
+    </>
   );
 };
 

@@ -83,7 +83,12 @@ export interface RowLineProps {
   readonly onControl: Control;
 }
 
-/** One file. Memoized on the row object: a delta that does not name this row does not render it. */
+/**
+ * One file. Memoized on the row object: a delta that does not name this row does not render it.
+ * A row of the grid (rows hold buttons, which an option may not). The grid is one Tab stop; its buttons
+ * are for the mouse (tabIndex -1): keyboard users select rows and use the selection's actions, and open
+ * a batch's Assembly with Enter on its header line.
+ */
 export const RowLine = memo(({ row, line, selected, focused, onControl }: RowLineProps) => {
   const state = FILE_STATE[row.state];
   const { folder, name } = folderOf(row.relativePath);
@@ -93,13 +98,14 @@ export const RowLine = memo(({ row, line, selected, focused, onControl }: RowLin
     <div
       id={`tline-${line}`}
       className={`tx-row${selected ? ' selected' : ''}${focused ? ' focused' : ''}`}
-      role="option"
+      role="row"
+      aria-rowindex={line + 1}
       aria-selected={selected}
       data-testid="transfer-row"
       data-line={line}
       data-state={row.state}
     >
-      <span className="tx-path" title={row.relativePath}>
+      <span className="tx-path" role="gridcell" title={row.relativePath}>
         <span className="tx-name">
           {folder && <span className="muted">{folder}</span>}
           {name}
@@ -115,14 +121,16 @@ export const RowLine = memo(({ row, line, selected, focused, onControl }: RowLin
           </span>
         )}
       </span>
-      <span className="tx-size num">{busy ? `${formatBytes(row.bytesSent)} / ${formatBytes(row.size)}` : formatBytes(row.size)}</span>
-      <span className="tx-progress">
+      <span className="tx-size num" role="gridcell">{busy ? `${formatBytes(row.bytesSent)} / ${formatBytes(row.size)}` : formatBytes(row.size)}</span>
+      <span className="tx-progress" role="gridcell">
         <ProgressBar size="sm" value={percentOf(row.bytesSent, row.size)} label={`${row.relativePath} upload`} tone={state.tone === 'warning' ? 'neutral' : state.tone} />
       </span>
-      <span className={`tx-state tone-${state.tone}`}>{state.label}</span>
-      <span className="tx-actions" onClick={stop}>
+      <span className={`tx-state tone-${state.tone}`} role="gridcell">
+        {state.label}
+      </span>
+      <span className="tx-actions" role="gridcell" onClick={stop}>
         {rowActions(row.state).map((action) => (
-          <IconButton key={action} label={`${ACTION_WORD[action]} ${row.relativePath}`} onClick={() => onControl(action, { kind: 'files', ids: [row.id] })}>
+          <IconButton key={action} label={`${ACTION_WORD[action]} ${row.relativePath}`} tabIndex={-1} onClick={() => onControl(action, { kind: 'files', ids: [row.id] })}>
             {ACTION_ICON[action]}
           </IconButton>
         ))}
@@ -134,8 +142,8 @@ RowLine.displayName = 'RowLine';
 
 /** A row not read yet: the same height, so nothing moves when it arrives. */
 export const PlaceholderLine = ({ line }: { line: number }) => (
-  <div id={`tline-${line}`} className="tx-row tx-placeholder" role="option" aria-selected={false} aria-busy="true">
-    <span className="tx-skeleton" />
+  <div id={`tline-${line}`} className="tx-row tx-placeholder" role="row" aria-rowindex={line + 1} aria-selected={false} aria-busy="true">
+    <span className="tx-skeleton" role="gridcell" />
   </div>
 );
 
@@ -153,34 +161,36 @@ export const BatchLine = memo(({ batchId, batch, rowsShown, line, focused, onCon
   const label = batch?.label ?? (batchId ? 'Batch' : 'Not in a batch yet');
   const state = batch ? BATCH_STATE[batch.state] : null;
   return (
-    <div id={`tline-${line}`} className={`tx-batch${focused ? ' focused' : ''}`} role="option" aria-selected={false} data-testid="transfer-batch" aria-label={`Batch ${label}`}>
-      <span className="tx-batch-label" title={label}>
+    <div id={`tline-${line}`} className={`tx-batch${focused ? ' focused' : ''}`} role="row" aria-rowindex={line + 1} aria-selected={false} data-testid="transfer-batch">
+      <span className="tx-batch-label" role="gridcell" title={label}>
         {batch ? `Assembly ${batch.seq} · ` : ''}
         {label}
       </span>
       {state && (
-        <Badge tone={state.tone} data-testid="batch-state">
-          {state.label}
-        </Badge>
+        <span className="cell-flex" role="gridcell">
+          <Badge tone={state.tone} data-testid="batch-state">
+            {state.label}
+          </Badge>
+        </span>
       )}
-      <span className="tx-batch-facts num muted">
+      <span className="tx-batch-facts num muted" role="gridcell">
         {batch ? `${batch.filesDone.toLocaleString('en-US')} of ${formatCount(batch.filesTotal, 'file')} · ${formatBytes(batch.bytesSent)} of ${formatBytes(batch.bytesTotal)}` : formatCount(rowsShown, 'file')}
         {batch && batch.filesFailed > 0 && <span className="tone-danger"> · {batch.filesFailed.toLocaleString('en-US')} failed</span>}
       </span>
       {batch?.error && (
-        <span className="tx-batch-error tone-danger" title={batch.error.message}>
+        <span className="tx-batch-error tone-danger" role="gridcell" title={batch.error.message}>
           <code>{batch.error.code}</code> {batch.error.message}
         </span>
       )}
-      <span className="tx-actions" onClick={stop}>
+      <span className="tx-actions" role="gridcell" onClick={stop}>
         {batch?.runId && (
-          <button type="button" className="link-btn" onClick={() => onOpenRun(batch.runId as string)} aria-label={`Open the Assembly of ${label}`}>
-            Open Assembly
+          <button type="button" className="link-btn" tabIndex={-1} onClick={() => onOpenRun(batch.runId as string)} aria-label={`Open the Assembly of ${label}`}>
+            Open the Assembly
           </button>
         )}
         {batch &&
           batchActions(batch).map((action) => (
-            <IconButton key={action} label={`${ACTION_WORD[action]} batch ${label}`} onClick={() => onControl(action, { kind: 'batch', id: batch.id })}>
+            <IconButton key={action} label={`${ACTION_WORD[action]} batch ${label}`} tabIndex={-1} onClick={() => onControl(action, { kind: 'batch', id: batch.id })}>
               {ACTION_ICON[action]}
             </IconButton>
           ))}

@@ -43,8 +43,20 @@ export const TransferList = ({ selection, onSelect, onControl }: TransferListPro
   const focusRef = useRef<number | null>(null);
   focusRef.current = selection.focus;
 
+  const navigate = useNavigation((s) => s.navigate);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return;
+    // The lines' buttons are mouse-only (the list is one Tab stop): Enter on a batch opens its Assembly.
+    if (event.key === 'Enter' && selection.focus !== null) {
+      const state = useTransfers.getState();
+      const at = lineAt(state.layout, selection.focus);
+      const runId = at.kind === 'header' && at.group.batchId ? state.batches.get(at.group.batchId)?.runId : undefined;
+      if (runId) {
+        event.preventDefault();
+        navigate({ name: 'run', runId });
+      }
+      return;
+    }
     const action = keyToAction(event.key, event.shiftKey, 10);
     if (!action) return;
     event.preventDefault();
@@ -68,7 +80,7 @@ export const TransferList = ({ selection, onSelect, onControl }: TransferListPro
         className="tx-list"
         label="Files in the transfer queue"
         data-testid="transfer-list"
-        role="listbox"
+        role="grid"
         rowRole="presentation"
         aria-multiselectable
         aria-activedescendant={selection.focus === null ? undefined : `tline-${selection.focus}`}

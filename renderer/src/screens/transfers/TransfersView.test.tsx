@@ -28,9 +28,9 @@ describe('Transfers view', () => {
   it('shows 100,000 queued files as one list grouped by batch, rendering only the lines in view', async () => {
     bridge.queue.seed(100_000, 1_000, (i) => (i < 3 ? 'verified' : i === 3 ? 'failed' : 'queued'));
     renderWithBridge(<App />, bridge);
-    const list = await screen.findByRole('listbox', { name: 'Files in the transfer queue' });
+    const list = await screen.findByRole('grid', { name: 'Files in the transfer queue' });
     await waitFor(() => expect(within(list).getAllByTestId('transfer-row').length).toBeGreaterThan(5));
-    const lines = list.querySelectorAll('[role="option"]').length;
+    const lines = list.querySelectorAll('[role="row"]').length;
     expect(lines).toBeLessThan(40);
     // The scrollbar stands for every file plus one header per batch.
     expect((list.firstElementChild as HTMLElement).style.height).toBe(`${(100_000 + 100) * 44}px`);
@@ -146,7 +146,7 @@ describe('Transfers view', () => {
   it('selects files with the keyboard (arrows, Shift, Space) and acts on the selection', async () => {
     bridge.queue.seed(50, 50);
     renderWithBridge(<App />, bridge);
-    const list = await screen.findByRole('listbox', { name: 'Files in the transfer queue' });
+    const list = await screen.findByRole('grid', { name: 'Files in the transfer queue' });
     await waitFor(() => expect(within(list).getAllByTestId('transfer-row').length).toBeGreaterThan(5));
     list.focus();
     // Line 0 is the batch header: Down three times lands on the second file, Space selects it, Shift+Down extends.
@@ -158,7 +158,7 @@ describe('Transfers view', () => {
     fireEvent.keyDown(list, { key: 'ArrowDown', shiftKey: true });
     expect(screen.getByText('3 files selected')).toBeTruthy();
     expect(list.getAttribute('aria-activedescendant')).toBe('tline-4');
-    expect(within(list).getAllByRole('option', { selected: true })).toHaveLength(3);
+    expect(within(list).getAllByRole('row', { selected: true })).toHaveLength(3);
     fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
     await waitFor(() => expect(bridge.calls.find((c) => c.channel === 'transfers:control')?.request).toEqual({ action: 'pause', scope: { kind: 'files', ids: bridge.queue.rows.slice(1, 4).map((r) => r.id) } }));
     fireEvent.keyDown(list, { key: 'Escape' });

@@ -98,6 +98,12 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
   const debouncedSearch = useDebounced(search, 200);
   const [selection, setSelection] = useState<ListSelection>(emptySelection);
   const [showSettings, setShowSettings] = useState(false);
+  const settingsButton = useRef<HTMLButtonElement>(null);
+  // Escape closes the settings panel, and the focus goes back to the button that opened it.
+  const closeSettings = () => {
+    setShowSettings(false);
+    settingsButton.current?.focus();
+  };
   const [confirmCancel, setConfirmCancel] = useState(false);
 
   useEffect(() => {
@@ -162,7 +168,7 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
             <Button size="sm" variant="danger" icon={<CloseIcon />} onClick={() => setConfirmCancel(true)} disabled={empty || (totals?.filesActive ?? 0) + (totals?.filesQueued ?? 0) === 0}>
               Cancel all
             </Button>
-            <Button size="sm" variant="ghost" icon={<SettingsIcon />} aria-expanded={showSettings} aria-controls="transfer-settings" onClick={() => setShowSettings((v) => !v)}>
+            <Button ref={settingsButton} size="sm" variant="ghost" icon={<SettingsIcon />} aria-expanded={showSettings} aria-controls="transfer-settings" onClick={() => setShowSettings((v) => !v)}>
               Settings
             </Button>
           </div>
@@ -225,16 +231,16 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
         )}
       </div>
       {showSettings && (
-        <aside id="transfer-settings" className="transfers-settings" aria-label="Transfer settings">
+        <section id="transfer-settings" className="transfers-settings" aria-label="Transfer settings" onKeyDown={(e) => e.key === 'Escape' && closeSettings()}>
           <div className="section-head">
             <h2 className="section-title">Settings</h2>
-            <Button size="sm" variant="ghost" onClick={() => setShowSettings(false)}>
+            <Button size="sm" variant="ghost" onClick={closeSettings}>
               Close
             </Button>
           </div>
           <TransferSettingsForm sections={['speed', 'batching', 'skip']} />
           <p className="muted small">Speed settings apply to running transfers at once; batching and skip rules to the next drop.</p>
-        </aside>
+        </section>
       )}
       <ConfirmDialog
         open={confirmCancel}

@@ -12,21 +12,30 @@ import { LocalThumbnail } from '../../components/Thumbnail';
 const ROW_HEIGHT = 44;
 
 const DraftLine = memo(({ row, index, selected, focused, onRemove }: { row: DraftRow; index: number; selected: boolean; focused: boolean; onRemove: (id: string) => void }) => (
-  <div id={`dline-${index}`} className={`file-row${selected ? ' selected' : ''}${focused ? ' focused' : ''}`} data-testid="file-row" data-line={index} role="option" aria-selected={selected}>
-    <LocalThumbnail handle={row.handle} relativePath={row.relativePath} kind={mediaKindOf(row)} size={32} />
-    <span className="file-path" title={row.relativePath}>
+  <div id={`dline-${index}`} className={`file-row${selected ? ' selected' : ''}${focused ? ' focused' : ''}`} data-testid="file-row" data-line={index} role="row" aria-rowindex={index + 1} aria-selected={selected}>
+    <span className="cell-flex" role="gridcell">
+      <LocalThumbnail handle={row.handle} relativePath={row.relativePath} kind={mediaKindOf(row)} size={32} />
+    </span>
+    <span className="file-path" role="gridcell" title={row.relativePath}>
       {row.relativePath}
     </span>
-    <span className="file-size num">{formatBytes(row.size)}</span>
-    <IconButton
-      label={`Remove ${row.relativePath}`}
-      onClick={(e) => {
-        e.stopPropagation();
-        onRemove(row.id);
-      }}
-    >
-      <CloseIcon />
-    </IconButton>
+    <span className="file-size num" role="gridcell">
+      {formatBytes(row.size)}
+    </span>
+    <span className="cell-flex" role="gridcell">
+      <IconButton
+        label={`Remove ${row.relativePath}`}
+        // Mouse only: the grid is one Tab stop (arrows move inside it); keyboard users select rows and use
+        // "Remove N selected files".
+        tabIndex={-1}
+        onClick={(e) => {
+          e.stopPropagation();
+          onRemove(row.id);
+        }}
+      >
+        <CloseIcon />
+      </IconButton>
+    </span>
   </div>
 ));
 DraftLine.displayName = 'DraftLine';
@@ -62,7 +71,7 @@ export const DraftFileList = ({ count, cache, onRange, selection, onSelect, onRe
       <VirtualList
         className="file-list"
         label="Selected files"
-        role="listbox"
+        role="grid"
         rowRole="presentation"
         aria-multiselectable
         aria-activedescendant={selection.focus === null ? undefined : `dline-${selection.focus}`}
@@ -73,7 +82,7 @@ export const DraftFileList = ({ count, cache, onRange, selection, onSelect, onRe
         handleRef={handle}
         renderRow={(index) => {
           const row = rowAt(cache, index);
-          if (!row) return <div id={`dline-${index}`} className="file-row tx-placeholder" role="option" aria-selected={false} aria-busy="true"><span className="tx-skeleton" /></div>;
+          if (!row) return <div id={`dline-${index}`} className="file-row tx-placeholder" role="row" aria-rowindex={index + 1} aria-selected={false} aria-busy="true"><span className="tx-skeleton" role="gridcell" /></div>;
           return <DraftLine row={row} index={index} selected={selection.selected.has(row.id)} focused={selection.focus === index} onRemove={onRemove} />;
         }}
       />

@@ -1,0 +1,283 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test, type RunningApp } from '../fixtures/app';
+import { generatePhotoFolder } from '../fixtures/images';
+import { screenshotPath } from '../fixtures/paths';
+import { openAssembly, startTransfer, transferList } from '../fixtures/transfers';
+
+/** WCAG 2.1 A and AA: what the issue asks of every screen. */
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const BLOCKING = new Set(['serious', 'critical']);
+const THEMES = ['light', 'dark'] as const;
+/** Best-practice rules the issue names too (landmarks sharing a name); these fail at any impact. */
+const LANDMARK_RULES = ['landmark-unique', 'landmark-one-main', 'landmark-no-duplicate-banner', 'landmark-no-duplicate-main', 'landmark-complementary-is-top-level', 'region'];
+
+const toLines = (screen: string, pass: string, violations: Awaited<ReturnType<AxeBuilder['analyze']>>['violations'], all: boolean): string[] =>
+  violations
+    .filter((v) => all || BLOCKING.has(v.impact ?? ''))
+    .flatMap((v) => v.nodes.map((node) => `${screen} [${pass}] ${v.id} (${v.impact}) at ${node.target.join(' > ')}: ${(node.failureSummary ?? v.help).replace(/\s+/g, ' ').trim()}`));
+
+/**
+ * Runs axe on what is on screen now, once per theme (the app follows the system's colour scheme unless
+ * the user picks one), and returns the serious and critical violations as readable lines.
+ */
+async function audit(ui: Page, screen: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const theme of THEMES) {
+    await ui.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+    // Buttons fade their background for 0.12 s: measure the settled colours.
+    await ui.waitForTimeout(200);
+    const results = await new AxeBuilder({ page: ui }).withTags(TAGS).analyze();
+    found.push(...toLines(screen, theme, results.violations, false));
+  }
+  await ui.emulateMedia({ colorScheme: 'light' });
+  const landmarks = await new AxeBuilder({ page: ui }).withRules(LANDMARK_RULES).analyze();
+  found.push(...toLines(screen, 'landmarks', landmarks.violations, true));
+  return found;
+}
+
+const browserHost = (running: RunningApp) => {
+  if (running.kind !== 'browser-host') throw new Error('accessibility.spec.ts reads the Local workspace key through the browser host');
+  return running;
+};
+
+const nav = (ui: Page, name: string): Locator => ui.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: new RegExp(`^${name}`) });
+
+/** Replaces the CodeMirror editor's text, as a paste would. */
+async function setEditorText(ui: Page, text: string): Promise<void> {
+  await ui.getByTestId('template-editor').locator('.cm-content').click();
+  await ui.keyboard.press('ControlOrMeta+a');
+  await ui.keyboard.press('Delete');
+  await ui.keyboard.insertText(text);
+  await expect(ui.getByTestId('template-editor').locator('.cm-content')).toContainText('/image/resize');
+}
+
+/** Collects what `audit` finds on each screen a test visits; `assertNone` fails with the whole list. */
+const auditor = (ui: Page) => {
+  const violations: string[] = [];
+  return {
+    check: async (screen: string) => void violations.push(...(await audit(ui, screen))),
+    assertNone: () => expect(violations, `serious or critical axe violations:\n${violations.join('\n')}`).toEqual([]),
+  };
+};
+
+test('Upload (empty, files picked), Transfers, a run with results and Activity pass axe in both themes', async ({ ui, workDir }) => {
+  test.setTimeout(300_000);
+  const { check, assertNone } = auditor(ui);
+
+  // Upload: empty, then with a folder picked and a preset chosen.
+  await expect(ui.getByTestId('drop-zone')).toBeVisible();
+  await check('Upload (empty)');
+  const { dir, images } = await generatePhotoFolder(workDir, 'photos');
+  await ui.getByLabel('Choose folder').setInputFiles(dir);
+  await expect(ui.getByTestId('file-row')).toHaveCount(images.length);
+  await ui.getByText('Resize images to 1024 px').click();
+  await expect(ui.getByTestId('preflight')).toBeVisible();
+  await check('Upload (files picked)');
+  await ui.screenshot({ path: screenshotPath('a11y-upload.png'), animations: 'disabled' });
+  await ui.getByText('Custom steps (JSON)').click();
+  await expect(ui.getByTestId('steps-editor')).toBeVisible();
+  await check('Upload (custom steps)');
+  await ui.getByText('Resize images to 1024 px').click();
+
+  // Transfers with rows, then the run view with its results.
+  await startTransfer(ui, `Start · ${images.length} files`);
+  await expect(transferList(ui).getByTestId('transfer-row').first()).toBeVisible();
+  await check('Transfers');
+  await openAssembly(ui);
+  await expect(ui.getByTestId('run-state')).toHaveText('Completed', { timeout: 120_000 });
+  await expect(ui.getByTestId('result-card')).toHaveCount(images.length);
+  await expect(ui.locator('.result-card img').first()).toBeVisible();
+  await check('Run view');
+  await nav(ui, 'Transfers').click();
+  await expect(transferList(ui).getByTestId('batch-state')).toHaveText('Completed');
+  await check('Transfers (done)');
+  // The settings panel: audited open, closed with Escape, the focus back on its button.
+  const settings = ui.getByRole('button', { name: 'Settings' });
+  await settings.click();
+  await ui.getByLabel('Files at once').focus();
+  await check('Transfer settings');
+  await ui.keyboard.press('Escape');
+  await expect(ui.getByRole('region', { name: 'Transfer settings' })).toBeHidden();
+  await expect(settings).toBeFocused();
+  await ui.screenshot({ path: screenshotPath('a11y-transfers.png'), animations: 'disabled' });
+
+  await nav(ui, 'Activity').click();
+  await expect(ui.getByRole('list', { name: 'Recent Assemblies' })).toBeVisible();
+  await check('Activity');
+  assertNone();
+});
+
+test('Templates, the Template editor, the diff and the delete dialogs pass axe in both themes', async ({ ui }) => {
+  const { check, assertNone } = auditor(ui);
+
+  // Templates: empty, the editor with an error, the list with a selection, the delete dialog.
+  await nav(ui, 'Templates').click();
+  await expect(ui.getByText('No Templates yet')).toBeVisible();
+  await check('Templates (empty)');
+  await ui.getByRole('button', { name: 'New Template' }).first().click();
+  await ui.getByTestId('template-name').fill('Thumbnails');
+  const steps = (robot: string) => JSON.stringify({ steps: { ':original': { robot: '/upload/handle' }, small: { robot, use: ':original', width: 200 } } }, null, 2);
+  await setEditorText(ui, steps('/image/resize-typo'));
+  await expect(ui.getByTestId('template-check')).toContainText('ASSEMBLY_STEP_UNKNOWN_ROBOT');
+  await check('Template editor (with an error)');
+  await setEditorText(ui, steps('/image/resize'));
+  await expect(ui.getByTestId('template-check')).toContainText('Looks valid');
+  await ui.getByRole('button', { name: 'Save Template' }).click();
+  await expect(ui.getByTestId('template-detail')).toContainText('Thumbnails');
+  await check('Templates (one selected)');
+  await ui.emulateMedia({ colorScheme: 'dark' });
+  await ui.screenshot({ path: screenshotPath('a11y-template-dark.png'), animations: 'disabled' });
+  await ui.emulateMedia({ colorScheme: 'light' });
+  await ui.getByTestId('template-detail').getByRole('button', { name: 'Edit' }).click();
+  await setEditorText(ui, steps('/image/resize').replace('200', '300'));
+  await ui.getByRole('button', { name: 'Review and save…' }).click();
+  const review = ui.getByRole('dialog', { name: 'Review your changes' });
+  await expect(review.locator('.cm-changedLine').first()).toBeVisible();
+  await check('Review changes dialog (diff)');
+  // The diff's scroll area is a Tab stop inside the dialog (the focus stays trapped in it).
+  await expect(review.getByRole('region', { name: 'Template content: changes' })).toHaveAttribute('tabindex', '0');
+  await ui.keyboard.press('Escape');
+  await expect(review).toBeHidden();
+  await nav(ui, 'Templates').click();
+  await ui.locator('.template-row', { hasText: 'Thumbnails' }).click();
+  await ui.getByTestId('template-detail').getByRole('button', { name: 'Delete' }).click();
+  const confirm = ui.getByRole('dialog', { name: 'Delete "Thumbnails"?' });
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await check('Delete Template dialog');
+  await ui.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  assertNone();
+});
+
+test('Credentials, Workspaces (form, connection report), Auth Keys (form, dialog) and CDN URLs pass axe in both themes', async ({ ui, running }) => {
+  const app = browserHost(running);
+  const { check, assertNone } = auditor(ui);
+
+  // Credentials: empty, and the form.
+  await nav(ui, 'Credentials').click();
+  await expect(ui.getByText('No credentials yet')).toBeVisible();
+  await ui.getByRole('button', { name: 'New credentials' }).click();
+  await ui.getByTestId('credential-name').fill('x');
+  await expect(ui.getByText('At least 4 characters', { exact: false })).toBeVisible();
+  await check('Credentials form');
+  await ui.getByTestId('credential-name').fill('photo-archive');
+  await ui.getByLabel('Host', { exact: true }).fill('sftp.example.com');
+  await ui.getByLabel('User').fill('photos');
+  await ui.getByLabel('Password').fill('not-a-real-password');
+  await ui.getByRole('button', { name: 'Save credentials' }).click();
+  await expect(ui.getByTestId('credential-row').filter({ hasText: 'photo-archive' })).toBeVisible();
+  await check('Credentials');
+
+  // Workspaces: the list, the form, and a connection report with a failing check.
+  await nav(ui, 'Workspaces').click();
+  await expect(ui.getByTestId('workspace-row')).toHaveCount(1);
+  await check('Workspaces');
+  await ui.getByRole('button', { name: 'Add workspace' }).click();
+  const workspaces = await app.app.core.handlers['workspaces:list']({});
+  const localKey = workspaces.ok ? (workspaces.value[0]?.authKey ?? '') : '';
+  await ui.getByLabel('Workspace name').fill('Same service');
+  await ui.getByLabel('API endpoint').fill(app.app.core.localServiceUrl ?? '');
+  await ui.getByLabel('Workspace slug').fill('same');
+  await ui.getByLabel('Auth Key', { exact: true }).fill(localKey);
+  await ui.getByLabel('Auth Secret', { exact: true }).fill('not-the-secret');
+  await check('Workspace form');
+  await ui.getByRole('button', { name: 'Test connection' }).click();
+  await expect(ui.getByTestId('check-secret')).toHaveAttribute('data-status', 'fail');
+  await check('Connection report');
+  await ui.emulateMedia({ colorScheme: 'dark' });
+  await ui.screenshot({ path: screenshotPath('a11y-connection-report-dark.png'), animations: 'disabled' });
+
+  // Auth Keys: the list, the new key form, the delete dialog.
+  await nav(ui, 'Auth Keys').click();
+  await expect(ui.getByTestId('auth-key-row').first()).toBeVisible();
+  await check('Auth Keys');
+  await ui.getByRole('button', { name: 'New key' }).click();
+  await ui.getByLabel('Description').fill('Shop');
+  await check('New Auth Key form');
+  await ui.getByRole('button', { name: 'Create key' }).click();
+  const row = ui.getByTestId('auth-key-row').filter({ hasText: 'Shop' });
+  await expect(row).toHaveCount(1);
+  const key = (await row.getAttribute('data-key')) ?? '';
+  await row.getByRole('button', { name: `Delete ${key}` }).click();
+  await expect(ui.getByRole('dialog')).toBeVisible();
+  await check('Delete Auth Key dialog');
+  await ui.keyboard.press('Escape');
+  await expect(ui.getByRole('dialog')).toBeHidden();
+
+  await nav(ui, 'CDN URLs').click();
+  await expect(ui.getByRole('heading', { name: 'Signed CDN URLs' })).toBeVisible();
+  await check('CDN URLs');
+  // The theme chosen in the app (data-theme) overrides the system's: dark while the system is light.
+  for (const label of ['Theme: follow system', 'Theme: light']) await ui.getByRole('button', { name: label }).click();
+  await expect(ui.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await check('CDN URLs (dark chosen in the app)');
+
+  await ui.emulateMedia({ colorScheme: 'dark' });
+  await ui.screenshot({ path: screenshotPath('a11y-cdn-dark.png'), animations: 'disabled' });
+  assertNone();
+});
+
+interface FocusNode {
+  readonly tagName: string;
+  readonly shadowRoot: { readonly activeElement: FocusNode | null } | null;
+  getAttribute(name: string): string | null;
+  contains(other: FocusNode | null): boolean;
+}
+
+/** Where the keyboard focus is, through shadow roots (CodeMirror lives in one). Runs in the page. */
+const focusInfo = (ui: Page) =>
+  ui.evaluate(() => {
+    // DOM types are not in the Node tsconfig.
+    const doc = (globalThis as unknown as { document: { activeElement: FocusNode | null; getElementById(id: string): FocusNode | null } }).document;
+    let el = doc.activeElement;
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+    return { tag: el?.tagName.toLowerCase() ?? '', label: el?.getAttribute('aria-label') ?? '', inMain: Boolean(doc.getElementById('main')?.contains(doc.activeElement)) };
+  });
+
+test('the keyboard reaches the content with the skip link, scrolls a read-only editor and leaves the editor with Tab', async ({ ui, running }) => {
+  const app = browserHost(running);
+  // A Template long enough to scroll in its read-only view.
+  const steps = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`size_${i}`, { robot: '/image/resize', use: ':original', width: 100 + i }]));
+  const created = await app.app.core.handlers['templates:create']({ name: 'Many sizes', content: { steps: { ':original': { robot: '/upload/handle' }, ...steps } }, requireSignatureAuth: 0 });
+  expect(created.ok).toBe(true);
+  await expect(ui.getByTestId('drop-zone')).toBeVisible();
+  const url = ui.url();
+
+  // The first Tab stop is "Skip to content"; it shows when focused and puts the focus on the screen.
+  await ui.keyboard.press('Tab');
+  const skip = ui.getByRole('link', { name: 'Skip to content' });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await ui.screenshot({ path: screenshotPath('a11y-skip-link.png'), animations: 'disabled' });
+  await ui.keyboard.press('Enter');
+  await expect(ui.locator('main#main')).toBeFocused();
+  expect(ui.url(), 'the skip link leaves the URL (the route) alone').toBe(url);
+  await expect(skip).not.toBeInViewport();
+  await ui.keyboard.press('Tab');
+  expect((await focusInfo(ui)).inMain, 'one Tab after the skip link is in the content').toBe(true);
+
+  // A read-only editor's scroll area is a Tab stop, and the keys scroll it.
+  await nav(ui, 'Templates').click();
+  await ui.locator('.template-row', { hasText: 'Many sizes' }).click();
+  const region = ui.getByRole('region', { name: 'Content of Many sizes' });
+  await expect(region).toHaveAttribute('tabindex', '0');
+  let reached = false;
+  for (let i = 0; i < 20 && !reached; i += 1) {
+    await ui.keyboard.press('Tab');
+    reached = (await focusInfo(ui)).label === 'Content of Many sizes';
+  }
+  expect(reached, 'Tab reaches the Template content').toBe(true);
+  await expect(region).toBeFocused();
+  await ui.keyboard.press('PageDown');
+  await expect.poll(() => region.evaluate((el) => (el as unknown as { scrollTop: number }).scrollTop)).toBeGreaterThan(0);
+
+  // The editable editor takes Tab no more than a text field does: the next Tab leaves it.
+  await ui.getByTestId('template-detail').getByRole('button', { name: 'Edit' }).click();
+  await ui.getByTestId('template-editor').locator('.cm-content').click();
+  expect((await focusInfo(ui)).label).toBe('Template content (JSON)');
+  await ui.keyboard.press('Tab');
+  expect((await focusInfo(ui)).label).not.toBe('Template content (JSON)');
+  await ui.keyboard.press('Shift+Tab');
+  expect((await focusInfo(ui)).label).toBe('Template content (JSON)');
+});
