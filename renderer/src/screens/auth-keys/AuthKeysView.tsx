@@ -96,10 +96,10 @@ export const AuthKeysView = () => {
           httpCode={list.error.httpCode}
           data-testid="auth-keys-error"
           action={
-            <>
+            <span className="button-row">
               {active?.kind === 'local' && LOCKED_OUT.has(list.error.code) && <RestoreAccessButton variant="primary" />}
               <Button onClick={() => navigate({ name: 'workspaces' })}>Open Workspaces</Button>
-            </>
+            </span>
           }
         />
       )}

@@ -8,7 +8,7 @@ import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { useToasts } from '../../state/toast-store';
-import { keyChangeLabel, type KeyChange } from './key-usage';
+import { canManageKeys, keyChangeLabel, type KeyChange } from './key-usage';
 
 export interface KeyChangeDialogProps {
   readonly change: KeyChange;
@@ -32,7 +32,8 @@ const short = (k: string) => `${k.slice(0, 12)}…`;
  */
 export const KeyChangeDialog = ({ change, authKey, users, current, keys, busy, error, onConfirm, onCancel }: KeyChangeDialogProps) => {
   const currentUses = current !== undefined && users.some((w) => w.id === current.id);
-  const others = keys.filter((k) => k.isActive && k.id !== authKey.id);
+  // Full-access keys first: a narrower one may leave this screen (or uploads) without the scope it needs.
+  const others = keys.filter((k) => k.isActive && k.id !== authKey.id).sort((a, b) => Number(b.scopes === null) - Number(a.scopes === null));
   const [target, setTarget] = useState(others[0]?.id ?? '');
   const client = useQueryClient();
   const toast = useToasts((s) => s.show);
@@ -57,8 +58,9 @@ export const KeyChangeDialog = ({ change, authKey, users, current, keys, busy, e
       {users.length > 0 ? (
         <>
           <p>
-            {users.length === 1 ? 'This workspace signs' : 'These workspaces sign'} with it; {change === 'deactivate' ? 'while it is inactive' : 'once it is deleted'}, their uploads,
-            Templates, Credentials and Auth Keys fail with <code>{change === 'deactivate' ? 'AUTH_KEY_INACTIVE' : 'GET_ACCOUNT_UNKNOWN_AUTH_KEY'}</code> until they switch to another key:
+            {users.length === 1 ? 'This workspace signs' : 'These workspaces sign'} with it. {change === 'deactivate' ? 'While it is inactive' : 'Once it is deleted'},{' '}
+            {users.length === 1 ? 'its' : 'their'} uploads, Templates, Credentials and Auth Keys fail with{' '}
+            <code>{change === 'deactivate' ? 'AUTH_KEY_INACTIVE' : 'GET_ACCOUNT_UNKNOWN_AUTH_KEY'}</code> until {users.length === 1 ? 'it switches' : 'they switch'} to another key:
           </p>
           <ul className="key-users" data-testid="key-users">
             {users.map((w) => (
@@ -83,6 +85,7 @@ export const KeyChangeDialog = ({ change, authKey, users, current, keys, busy, e
                     <option key={k.id} value={k.id}>
                       {short(k.authKey)} · {k.scopes === null ? 'all scopes' : k.scopes.join(', ')}
                       {k.description ? ` · ${k.description}` : ''}
+                      {canManageKeys(k.scopes) ? '' : ' (Auth Keys will not load with it)'}
                     </option>
                   ))}
                 </select>

@@ -70,7 +70,8 @@ export const SecretReveal = ({ keyId, authKey, workspaceId, onClose, maskAfterMs
       </div>
     );
   }
-  const left = Math.max(0, Math.ceil((phase.until - now) / 1000));
+  // `now` may predate the reveal by a tick: never count up from more than the whole time.
+  const left = Math.min(Math.round(maskAfterMs / 1000), Math.max(0, Math.ceil((phase.until - now) / 1000)));
   return (
     <section className="secret-reveal" aria-label={`Secret of ${name}`} data-testid="secret-reveal">
       <div className="secret-reveal-head">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Workspace } from '../../../../shared/ipc/models';
-import { keyChangeLabel, workspacesUsingKey } from './key-usage';
+import { canManageKeys, keyChangeLabel, workspacesUsingKey } from './key-usage';
 
 const ws = (id: string, endpoint: string, authKey: string): Workspace => ({
   id,
@@ -34,5 +34,15 @@ describe('workspacesUsingKey', () => {
   it('says plainly when the current workspace loses access', () => {
     expect(keyChangeLabel('deactivate', true)).toBe('Deactivate — this workspace will lose access');
     expect(keyChangeLabel('delete', false)).toBe('Delete key');
+  });
+});
+
+describe('canManageKeys', () => {
+  it('needs reading and writing keys (auth_keys:* or read/write); every scope will do', () => {
+    expect(canManageKeys(null)).toBe(true);
+    expect(canManageKeys(['read', 'write'])).toBe(true);
+    expect(canManageKeys(['auth_keys:read', 'auth_keys:write'])).toBe(true);
+    expect(canManageKeys(['auth_keys:read'])).toBe(false);
+    expect(canManageKeys(['assemblies:write', 'templates:read'])).toBe(false);
   });
 });

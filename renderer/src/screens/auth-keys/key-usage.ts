@@ -20,3 +20,7 @@ export function keyChangeLabel(change: KeyChange, currentLosesAccess: boolean): 
   const verb = change === 'deactivate' ? 'Deactivate' : 'Delete';
   return currentLosesAccess ? `${verb} — this workspace will lose access` : `${verb} key`;
 }
+
+/** Whether a key's scopes (null = all) let this screen list and change keys. */
+export const canManageKeys = (scopes: readonly string[] | null): boolean =>
+  scopes === null || ((scopes.includes('auth_keys:read') || scopes.includes('read')) && (scopes.includes('auth_keys:write') || scopes.includes('write')));
