@@ -131,7 +131,7 @@ test.describe('where no clipboard exists', () => {
     await ui.getByTestId('auth-key-row').filter({ hasText: 'for a colleague' }).getByRole('button', { name: `Reveal secret of ${key}` }).click();
     await ui.getByRole('dialog').getByRole('button', { name: 'Reveal secret' }).click();
     await expect(ui.getByTestId('revealed-secret')).toHaveText(secret);
-    await ui.evaluate(() => window.dispatchEvent(new Event('blur')));
+    await ui.evaluate('window.dispatchEvent(new Event("blur"))');
     await expect(ui.getByTestId('secret-reveal')).toHaveCount(0);
     expect(await ui.content()).not.toContain(secret);
 

@@ -20,7 +20,13 @@ export function createAuthKeyHandlers(ctx: HandlerContext): Pick<Handlers, Chann
     'authKeys:list': ({ workspaceId }) => withApi(ctx, workspaceId, (api) => listAuthKeys(api)),
     'authKeys:scopes': ({ workspaceId }) => withApi(ctx, workspaceId, (api) => listScopes(api)),
     'authKeys:create': ({ workspaceId, ...change }) => withApi(ctx, workspaceId, (api) => createAuthKey(api, change)),
-    'authKeys:update': ({ workspaceId, id, ...change }) => withApi(ctx, workspaceId, (api) => updateAuthKey(api, id, change)),
+    'authKeys:update': ({ workspaceId, id, ...change }) =>
+      withApi(ctx, workspaceId, async (api, wsId) => {
+        const updated = await updateAuthKey(api, id, change);
+        // Local's own key deactivated (or back): the Workspaces screen says so beside "Restore full access".
+        if (updated.ok && wsId === LOCAL_WORKSPACE_ID) ctx.localAccess.keyChanged(updated.value.authKey, updated.value.isActive);
+        return updated;
+      }),
     'authKeys:delete': ({ workspaceId, id }) => withApi(ctx, workspaceId, (api) => deleteAuthKey(api, id)),
     'authKeys:copySecret': ({ workspaceId, id }) =>
       withApi(ctx, workspaceId, async (api) => {

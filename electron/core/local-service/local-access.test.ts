@@ -62,6 +62,7 @@ describe('the Local workspace cannot lock itself out', () => {
 
     const locked = await answer('authKeys:list', { workspaceId: 'local' });
     expect(locked.ok ? null : locked.error.code).toBe('AUTH_KEY_INACTIVE');
+    expect((await local()).accessProblem).toMatch(/The key Local signs with .* is inactive/);
     // Even locked out, Local lists the keys it may switch to (through the service's own process).
     const choices = await call<KeyChoice[]>('workspaces:keyChoices', { id: 'local' });
     expect(choices.map((c) => [c.authKey, c.isActive, c.fullScope])).toEqual([
@@ -73,6 +74,7 @@ describe('the Local workspace cannot lock itself out', () => {
     const restored = await call<{ action: string; authKey: string }>('workspaces:restoreLocalAccess');
     expect(restored).toEqual({ action: 'reactivated', authKey: own });
     expect((await keys()).find((k) => k.authKey === own)?.isActive).toBe(true);
+    expect((await local()).accessProblem).toBeNull();
   });
 
   it('after a restart with its key inactive, Local keeps the full-access key and says why, never the narrower one', async () => {

@@ -41,6 +41,8 @@ export interface LocalAccess {
   choices(): Promise<Result<LocalKeyChoice[]>>;
   /** Switch Local to another active key of its service (kept across restarts while it stays active). */
   switchTo(keyId: string): Promise<Result<void>>;
+  /** A key of Local's service changed through the app: note it when it is the one Local signs with. */
+  keyChanged(authKey: string, isActive: boolean): void;
 }
 
 const short = (k: string) => `${k.slice(0, 12)}…`;
@@ -114,6 +116,11 @@ export function createLocalAccess(deps: LocalAccessDeps): LocalAccess {
       } catch (cause) {
         return unavailable(cause);
       }
+    },
+
+    keyChanged(authKey, isActive) {
+      if (deps.workspaces.get(LOCAL_WORKSPACE_ID)?.authKey !== authKey) return;
+      problem = isActive ? null : `The key Local signs with (${short(authKey)}) is inactive: switch Local to another key, or restore full access.`;
     },
 
     async switchTo(keyId) {

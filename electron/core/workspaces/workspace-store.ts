@@ -113,7 +113,7 @@ export async function createWorkspaceStore(dataDir: string): Promise<WorkspaceSt
         slug: 'local',
         authMode: before?.authMode === 'bearer' ? 'bearer' : 'signature',
         tokenScopes: before?.tokenScopes ?? null,
-        keyChosen,
+        ...(keyChosen ? { keyChosen: true } : {}),
       };
       data = { ...data, workspaces: [local, ...data.workspaces.filter((w) => w.id !== LOCAL_WORKSPACE_ID)] };
       await save();
