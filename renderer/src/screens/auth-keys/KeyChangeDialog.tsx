@@ -72,7 +72,10 @@ export const KeyChangeDialog = ({ change, authKey, users, current, keys, busy, e
           </ul>
         </>
       ) : (
-        <p>No workspace of this app signs with it. Tools and colleagues using it elsewhere stop working{change === 'delete' ? ', and it cannot be restored' : ''}.</p>
+        <p>
+          No workspace of this app signs with it. Everything that signs with it stops working at once (tools, colleagues)
+          {change === 'delete' ? ', and it cannot be restored. Deactivate it instead to try that safely first.' : '.'}
+        </p>
       )}
       {currentUses && (
         <div className="key-switch-first" data-testid="switch-first">
