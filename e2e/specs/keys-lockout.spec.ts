@@ -39,6 +39,9 @@ test('deactivating the key Local signs with is refused until confirmed; Restore 
   await expect(dialog).toContainText('AUTH_KEY_INACTIVE');
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await ui.screenshot({ path: screenshotPath('key-deactivate-confirm.png'), animations: 'disabled' });
+  await ui.emulateMedia({ colorScheme: 'dark' });
+  await ui.screenshot({ path: screenshotPath('key-deactivate-confirm-dark.png'), animations: 'disabled' });
+  await ui.emulateMedia({ colorScheme: 'light' });
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(own.getByTestId('key-state')).toHaveText('Active');
 
@@ -108,6 +111,9 @@ test.describe('where no clipboard exists', () => {
     await expect(shown).toHaveText(/^[0-9a-f]{40}$/);
     const secret = (await shown.textContent())!;
     await ui.screenshot({ path: screenshotPath('reveal-secret.png'), animations: 'disabled' });
+    await ui.emulateMedia({ colorScheme: 'dark' });
+    await ui.screenshot({ path: screenshotPath('reveal-secret-dark.png'), animations: 'disabled' });
+    await ui.emulateMedia({ colorScheme: 'light' });
 
     // It is that key's real secret: a request signed with it is accepted.
     const api = createApiClient({ endpoint: app.app.core.localServiceUrl!, authKey: key, getSecret: async () => secret, maxRetries: 0 });
