@@ -6,7 +6,7 @@ import { screenshotPath } from '../fixtures/paths';
 // clipboard exists. The browser host with the real core and the real embedded local service.
 
 const browserHost = (running: RunningApp) => {
-  if (running.kind !== 'browser-host') throw new Error('keys-lockout.spec.ts reads core-side state through the browser host');
+  if (running.kind !== 'browser-host') throw new Error('the Reveal test needs the browser host (no clipboard, its core in this process)');
   return running;
 };
 
@@ -25,8 +25,7 @@ const createKey = async (ui: import('@playwright/test').Page, description: strin
   return (await row.getAttribute('data-key'))!;
 };
 
-test('deactivating the key Local signs with is refused until confirmed; Restore full access recovers', async ({ ui, running }) => {
-  browserHost(running);
+test('deactivating the key Local signs with is refused until confirmed; Restore full access recovers', async ({ ui }) => {
   await openAuthKeys(ui);
   await createKey(ui, 'uploads only', false);
   const own = ui.getByTestId('auth-key-row').filter({ hasText: 'This workspace' });
@@ -58,8 +57,7 @@ test('deactivating the key Local signs with is refused until confirmed; Restore 
   await expect(restored.getByTestId('key-state')).toHaveText('Active');
 });
 
-test('the dialog switches the workspace to another key first, so deactivating the old one locks nothing out', async ({ ui, running }) => {
-  browserHost(running);
+test('the dialog switches the workspace to another key first, so deactivating the old one locks nothing out', async ({ ui }) => {
   await openAuthKeys(ui);
   const second = await createKey(ui, 'second full key', true);
   const own = ui.getByTestId('auth-key-row').filter({ hasText: 'This workspace' });
