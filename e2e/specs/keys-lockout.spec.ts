@@ -1,6 +1,29 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from '@playwright/test';
 import { createApiClient } from '../../electron/core/api/api-client';
+import { createRecordingDesktop } from '../../electron/core/ports/recording-desktop';
+import { launchBrowserApp, type BrowserApp } from '../../electron/web/launch';
 import { expect, test, type RunningApp } from '../fixtures/app';
-import { screenshotPath } from '../fixtures/paths';
+import { repoPath, screenshotPath } from '../fixtures/paths';
+
+const version = (JSON.parse(readFileSync(repoPath('package.json'), 'utf8')) as { version: string }).version;
+
+/** The app on a data dir of the test's choosing, so it can be quit and started again. */
+async function launch(browser: Browser, dataDir: string): Promise<{ app: BrowserApp; ui: Page }> {
+  const app = await launchBrowserApp({
+    dataDir,
+    downloadsDir: path.join(dataDir, 'downloads'),
+    rendererDir: repoPath('dist/renderer'),
+    pageBridgeFile: repoPath('dist/web/page-bridge.js'),
+    version,
+    desktop: createRecordingDesktop(),
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const ui = await context.newPage();
+  await ui.goto(app.host.url);
+  return { app, ui };
+}
 
 // Admins: one click must not lock the workspace out, and a new key's secret can be read where no
 // clipboard exists. The browser host with the real core and the real embedded local service.
@@ -82,6 +105,44 @@ test('the dialog switches the workspace to another key first, so deactivating th
   await ui.getByRole('button', { name: 'Switch key of Local (this computer)' }).click();
   await expect(ui.getByRole('form', { name: 'Switch key of Local (this computer)' })).toContainText('There is no other active key');
   await ui.screenshot({ path: screenshotPath('switch-key.png'), animations: 'disabled' });
+});
+
+test('after a restart with its key inactive, Local says why instead of taking a narrower key, and recovers', async ({ browser, workDir }) => {
+  const dataDir = path.join(workDir, 'app-data');
+  let ownKey = '';
+  let narrow = '';
+  const first = await launch(browser, dataDir);
+  try {
+    await openAuthKeys(first.ui);
+    narrow = await createKey(first.ui, 'uploads only', false);
+    const own = first.ui.getByTestId('auth-key-row').filter({ hasText: 'This workspace' });
+    ownKey = (await own.getAttribute('data-key'))!;
+    await own.getByRole('button', { name: `Deactivate ${ownKey}` }).click();
+    await first.ui.getByRole('dialog').getByRole('button', { name: 'Deactivate — this workspace will lose access' }).click();
+    await expect(first.ui.getByTestId('auth-keys-error')).toContainText('AUTH_KEY_INACTIVE');
+  } finally {
+    await first.ui.context().close();
+    await first.app.close();
+  }
+
+  const second = await launch(browser, dataDir);
+  try {
+    const ui = second.ui;
+    await ui.getByRole('button', { name: 'Workspaces' }).click();
+    const localRow = ui.getByTestId('workspace-row').first();
+    // Still its own key, not the narrower active one, and the reason is on screen.
+    await expect(localRow).toContainText(`key ${ownKey.slice(0, 12)}`);
+    await expect(localRow).not.toContainText(narrow.slice(0, 12));
+    await expect(localRow.getByTestId('access-problem')).toContainText('is inactive');
+    await ui.screenshot({ path: screenshotPath('local-access-problem.png'), animations: 'disabled' });
+    await localRow.getByRole('button', { name: 'Restore full access of Local' }).click();
+    await expect(localRow.getByTestId('access-problem')).toHaveCount(0);
+    await openAuthKeys(ui);
+    await expect(ui.getByTestId('auth-key-row').filter({ hasText: 'This workspace' }).getByTestId('key-state')).toHaveText('Active');
+  } finally {
+    await second.ui.context().close();
+    await second.app.close();
+  }
 });
 
 test.describe('where no clipboard exists', () => {
