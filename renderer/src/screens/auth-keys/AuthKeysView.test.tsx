@@ -103,5 +103,6 @@ describe('SecretReveal', () => {
     await screen.findByTestId('revealed-secret');
     fireEvent.click(screen.getByRole('button', { name: 'Hide secret' }));
     await waitFor(() => expect(document.body.innerHTML).not.toContain(SECRET));
+    expect(document.activeElement?.getAttribute('aria-label')).toBe('Reveal secret of other-key');
   });
 });

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AuthKey } from '../../../../shared/ipc/template-models';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Badge } from '../../components/Badge';
@@ -33,6 +33,16 @@ export const AuthKeysView = () => {
   const [revealing, setRevealing] = useState<AuthKey | null>(null);
   const [noClipboard, setNoClipboard] = useState<AuthKey | null>(null);
   const stopRevealing = useCallback(() => setRevealing(null), []);
+  // Keyboard users land back on the Reveal button they started from once the secret is hidden.
+  const revealButtons = useRef(new Map<string, HTMLButtonElement>());
+  const lastRevealed = useRef<string | null>(null);
+  useEffect(() => {
+    if (revealing) lastRevealed.current = revealing.id;
+    else if (lastRevealed.current) {
+      revealButtons.current.get(lastRevealed.current)?.focus();
+      lastRevealed.current = null;
+    }
+  }, [revealing]);
   const client = useQueryClient();
   const toast = useToasts((s) => s.show);
   const navigate = useNavigation((s) => s.navigate);
@@ -141,7 +151,12 @@ export const AuthKeysView = () => {
                       </Button>
                     )}
                     {k.canShowSecret && (
-                      <Button size="sm" onClick={() => setRevealing(k)} aria-label={`Reveal secret of ${k.authKey}`}>
+                      <Button
+                        size="sm"
+                        ref={(el: HTMLButtonElement | null) => void (el ? revealButtons.current.set(k.id, el) : revealButtons.current.delete(k.id))}
+                        onClick={() => setRevealing(k)}
+                        aria-label={`Reveal secret of ${k.authKey}`}
+                      >
                         Reveal
                       </Button>
                     )}
