@@ -123,7 +123,11 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     serviceError = cause instanceof Error ? cause.message : String(cause);
   }
   if (service) await adoptService(service);
-  else await workspaces.ensureLocal('', '');
+  else {
+    // Not running: no endpoint, but the key the user switched Local to is kept for the next start.
+    const local = workspaces.get(LOCAL_WORKSPACE_ID);
+    await workspaces.ensureLocal('', local?.keyChosen ? local.authKey : '', local?.keyChosen ?? false);
+  }
   firstAdopted = true;
 
   const secretOf = async (workspaceId: string): Promise<string | null> => {
