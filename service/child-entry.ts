@@ -1,4 +1,4 @@
-import { parseParentMessage, type ChildMessage } from '../shared/local-service/child-messages';
+import { parseParentMessage, type ChildMessage, type ParentMessage } from '../shared/local-service/child-messages';
 import { startLocalService, type LocalService } from './index';
 
 /**
@@ -37,15 +37,28 @@ async function onMessage(raw: unknown): Promise<void> {
   const message = parseParentMessage(raw);
   if (!message) return;
   if (message.type === 'stop') return exit(0);
+  if (message.type === 'admin') return answerAdmin(message);
   if (starting || service) return;
   starting = true;
   try {
     service = await startLocalService({ dataDir: message.dataDir, port: message.port });
-    send({ type: 'ready', url: service.url, port: service.port, authKey: service.authKey, authSecret: service.authSecret });
+    send({ type: 'ready', url: service.url, port: service.port, authKey: service.authKey, authSecret: service.authSecret, accessProblem: service.accessProblem });
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     send({ type: 'failed', message: cause instanceof Error ? cause.message : String(cause), code: typeof code === 'string' ? code : null });
     await exit(1);
+  }
+}
+
+/** The app's admin requests (its own keys, restoring full access): only over this IPC channel, never HTTP. */
+function answerAdmin(message: Extract<ParentMessage, { type: 'admin' }>): void {
+  const { requestId } = message;
+  if (!service) return send({ type: 'admin-failed', requestId, message: 'The local service has not started yet.' });
+  try {
+    if (message.op === 'keys') send({ type: 'admin-result', requestId, answer: { op: 'keys', keys: service.keys() } });
+    else send({ type: 'admin-result', requestId, answer: { op: 'restore-full-access', ...service.restoreFullAccess(message.prefer) } });
+  } catch (cause) {
+    send({ type: 'admin-failed', requestId, message: cause instanceof Error ? cause.message : String(cause) });
   }
 }
 

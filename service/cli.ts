@@ -53,6 +53,7 @@ async function main(): Promise<void> {
     notifications,
   });
   if (!values['auth-key']) console.log(`auth key:    ${service.authKey}`);
+  if (service.accessProblem) console.error(`service: warning: ${service.accessProblem}`);
   if (chosen.source === 'none') {
     // Never on stdout, where logs keep it: the user reads it from a file only they can open.
     console.log(`auth secret: in ${storeAuthSecret(dataDir, service.authSecret)} (readable only by you)`);

@@ -14,6 +14,7 @@ import { openTemplateStore } from './templates/template-store';
 import { createTusEndpoint } from './tus/tus-endpoint';
 import { faultConfig, testFaults } from './files/test-faults';
 import { Notifier, type NotifierOptions } from './notifications/notifier';
+import { isFullScope, pickOwnKey, restoreFullAccess, type RestoreAction } from './auth-keys/own-key';
 
 /** The local service has one account; Templates and credentials belong to it, not to a key. */
 const LOCAL_ACCOUNT_ID = 'local';
@@ -58,30 +59,61 @@ export interface ServerTimeouts {
 
 export const SERVER_TIMEOUTS: ServerTimeouts = { headersMs: 30_000, idleMs: 120_000, keepAliveMs: 5_000, admitMs: BODY_LIMITS.unauthenticatedMs };
 
+/** A key as the process that owns the data dir sees it (its secret included): never served over HTTP. */
+export interface OwnedKey {
+  id: string;
+  authKey: string;
+  authSecret: string;
+  description: string;
+  isActive: boolean;
+  scopes: string[] | null;
+  fullScope: boolean;
+}
+
 export interface LocalService {
   url: string;
   port: number;
   authKey: string;
   authSecret: string;
+  /** Why the key above is not an active full-access one (see auth-keys/own-key.ts); null when it is. */
+  accessProblem: string | null;
+  /** Every key of the account, oldest first (for the app that runs this service: its admin channel). */
+  keys(): OwnedKey[];
+  /** An active full-access key, reactivated or created when none is left. */
+  restoreFullAccess(prefer: string | null): { key: OwnedKey; action: RestoreAction };
   close(): Promise<void>;
 }
 
-/** The key/secret given, else the one stored in the data dir, else a new one (stored so a restart keeps it). */
-function resolveAccount(db: ServiceDatabase, o: LocalServiceOptions): AccountRow {
-  const stored = o.authKey ? db.getAccount(o.authKey) : db.firstAccount();
+const ownedKey = (a: AccountRow): OwnedKey => ({
+  id: a.id ?? '',
+  authKey: a.authKey,
+  authSecret: a.authSecret,
+  description: a.description ?? '',
+  isActive: a.isActive !== false,
+  scopes: a.scope === null || a.scope === undefined ? null : a.scope.split(',').filter(Boolean),
+  fullScope: isFullScope(a.scope),
+});
+
+/**
+ * The key/secret given, else the service's own key in the data dir (an active full-access one, or the
+ * reason there is none: never a narrower key in silence), else a new one (stored so a restart keeps it).
+ */
+function resolveAccount(db: ServiceDatabase, o: LocalServiceOptions): { account: AccountRow; problem: string | null } {
+  const own = o.authKey ? { account: db.getAccount(o.authKey), problem: null } : pickOwnKey(db.allAccounts());
+  const stored = own.account;
   const account: AccountRow = {
     authKey: o.authKey ?? stored?.authKey ?? randomBytes(16).toString('hex'),
     authSecret: o.authSecret ?? stored?.authSecret ?? randomBytes(20).toString('hex'),
     requireSignature: o.requireSignature ?? stored?.requireSignature ?? false,
   };
   db.upsertAccount(account);
-  return account;
+  return { account, problem: own.problem };
 }
 
 /** Starts the local implementation of the API on 127.0.0.1. */
 export async function startLocalService(options: LocalServiceOptions): Promise<LocalService> {
   const db = openDatabase(options.dataDir);
-  const account = resolveAccount(db, options);
+  const { account, problem: accessProblem } = resolveAccount(db, options);
   const streams = new UpdateStreams();
   const urls = { base: options.publicBaseUrl?.replace(/\/+$/, '') ?? '' };
   const runtime = new AssemblyRuntime(db, urls, streams, options.dataDir);
@@ -155,6 +187,12 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     port,
     authKey: account.authKey,
     authSecret: account.authSecret,
+    accessProblem,
+    keys: () => db.allAccounts().map(ownedKey),
+    restoreFullAccess: (prefer) => {
+      const restored = restoreFullAccess(db, prefer);
+      return { key: ownedKey(restored.account), action: restored.action };
+    },
     close: () =>
       (closing ??= (async () => {
         streams.close();

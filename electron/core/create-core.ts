@@ -8,6 +8,7 @@ import type { HandlerContext } from './handlers/context';
 import { createFileHandleRegistry, type FileHandleRegistry } from './files/file-handles';
 import { createForkServiceProcess, sourceServiceEntry } from './local-service/fork-service-process';
 import { superviseLocalService, type SupervisorOptions } from './local-service/supervisor';
+import { createLocalAccess, LOCAL_SERVICE_UNAVAILABLE } from './local-service/local-access';
 import type { ServiceProcessPort, ServiceReady } from './ports/service-process';
 import { pruneStaging, removeFinishedBatches } from './files/staging-janitor';
 import { createHandlers } from './handlers/index';
@@ -28,7 +29,7 @@ import { createWorkspaceClient, refreshTokenAccount } from './workspaces/workspa
 import { createWorkspaceStore, LOCAL_WORKSPACE_ID, type StoredWorkspace } from './workspaces/workspace-store';
 
 /** The embedded service is restarting or hung: the request was not sent. */
-export const LOCAL_SERVICE_UNAVAILABLE = 'LOCAL_SERVICE_UNAVAILABLE';
+export { LOCAL_SERVICE_UNAVAILABLE };
 /** The draft (picked roots, steps choice) could not be written to the data dir; it still works in memory. */
 export const DRAFT_NOT_SAVED = 'DRAFT_NOT_SAVED';
 
@@ -95,11 +96,16 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   // The embedded service runs in its own process: a hang or crash there never freezes or ends the app.
   let serviceError: string | null = null;
   let firstAdopted = false;
-  const adoptService = async (ready: ServiceReady) => {
-    const local = workspaces.get(LOCAL_WORKSPACE_ID);
-    if (local?.endpoint !== ready.url || local.authKey !== ready.authKey) await workspaces.ensureLocal(ready.url, ready.authKey);
-    if ((await vault.status()).secure && (await vault.get(LOCAL_WORKSPACE_ID)) !== ready.authSecret) await vault.set(LOCAL_WORKSPACE_ID, ready.authSecret);
-  };
+  const clients = new Map<string, { key: string; api: ApiClient }>();
+  // Which key Local signs with: the service's own full-access key, or the one the user switched to.
+  const localAccess = createLocalAccess({
+    workspaces,
+    vault,
+    admin: (op) => supervisor.admin(op),
+    url: () => supervisor.current()?.url ?? null,
+    forgetClient: (id) => void clients.delete(id),
+  });
+  const adoptService = (ready: ServiceReady) => localAccess.adopt(ready);
   const supervisor = superviseLocalService({
     process: ports.localService?.process ?? createForkServiceProcess({ entry: sourceServiceEntry() }),
     dataDir: path.join(ports.dataDir, 'local-service'),
@@ -109,7 +115,8 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     // A restart keeps port, key and secret; a first start after a failed one brings them in now. (The
     // first start is adopted below, awaited, so the two never write workspaces.json at once.)
     onReady: (ready) => {
-      if (firstAdopted) void adoptService(ready).catch(() => undefined);
+      // After the supervisor marked it running (this runs before), so the admin channel answers.
+      if (firstAdopted) void Promise.resolve().then(() => adoptService(ready)).catch(() => undefined);
     },
   });
   let service: ServiceReady | null = null;
@@ -119,19 +126,22 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     serviceError = cause instanceof Error ? cause.message : String(cause);
   }
   if (service) await adoptService(service);
-  else await workspaces.ensureLocal('', '');
+  else {
+    // Not running: no endpoint, but the key the user switched Local to is kept for the next start.
+    const local = workspaces.get(LOCAL_WORKSPACE_ID);
+    await workspaces.ensureLocal('', local?.keyChosen ? local.authKey : '', local?.keyChosen ?? false);
+  }
   firstAdopted = true;
 
   const secretOf = async (workspaceId: string): Promise<string | null> => {
     // The embedded service told core its secret itself: for its own key that is the truth, whatever the
     // keyring holds (another app instance on the same keyring may have written its own). It also keeps
     // the Local workspace working without a secure vault, the secret then in memory only.
-    const live = workspaceId === LOCAL_WORKSPACE_ID ? supervisor.current() : null;
-    if (live && workspaces.get(LOCAL_WORKSPACE_ID)?.authKey === live.authKey) return live.authSecret;
-    return await vault.get(workspaceId);
+    const local = workspaceId === LOCAL_WORKSPACE_ID ? workspaces.get(LOCAL_WORKSPACE_ID) : null;
+    const live = local ? localAccess.secretFor(local.authKey) : null;
+    return live ?? (await vault.get(workspaceId));
   };
 
-  const clients = new Map<string, { key: string; api: ApiClient }>();
   const clientOf = (w: StoredWorkspace): ApiClient => {
     const key = JSON.stringify([w.endpoint, w.authKey, w.signatureAlgo ?? 'sha384', w.authMode, w.tokenScopes]);
     const cached = clients.get(w.id);
@@ -229,6 +239,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     rotation,
     desktop: ports.desktop,
     clipboard,
+    localAccess,
     clientFor,
     secretOf,
     // A new secret or refresh token must not be served from an old client's token cache.

@@ -1,5 +1,6 @@
 import type { UtilityProcess, utilityProcess as UtilityProcessModule } from 'electron';
 import { parseChildMessage, type ParentMessage } from '../../shared/local-service/child-messages';
+import { createAdminRequests } from '../core/local-service/admin-requests';
 import type { ServiceChild, ServiceExit, ServiceProcessPort, ServiceReady } from '../core/ports/service-process';
 
 /**
@@ -18,24 +19,29 @@ export function createUtilityServiceProcess(utility: typeof UtilityProcessModule
 
 function wrapUtilityChild(child: UtilityProcess, start: ParentMessage): ServiceChild {
   let gone = false;
+  const admin = createAdminRequests((message) => send(message));
   const exited = new Promise<ServiceExit>((resolve) => {
     child.once('exit', (code) => {
       gone = true;
+      admin.fail('the local service exited');
       resolve({ code, signal: null });
     });
   });
   const ready = new Promise<ServiceReady>((resolve, reject) => {
     child.on('message', (raw: unknown) => {
       const message = parseChildMessage(raw);
-      if (message?.type === 'ready') resolve({ url: message.url, port: message.port, authKey: message.authKey, authSecret: message.authSecret });
+      if (message?.type === 'ready') resolve({ url: message.url, port: message.port, authKey: message.authKey, authSecret: message.authSecret, accessProblem: message.accessProblem });
+      else if (message?.type === 'admin-result' || message?.type === 'admin-failed') admin.onMessage(message);
       else if (message?.type === 'failed') reject(Object.assign(new Error(message.message), { code: message.code }));
     });
     void exited.then((exit) => reject(new Error(`the local service exited before it listened (code ${exit.code})`)));
   });
   ready.catch(() => undefined);
-  const send = (message: ParentMessage) => {
-    if (!gone) child.postMessage(message);
-  };
+  function send(message: ParentMessage): boolean {
+    if (gone) return false;
+    child.postMessage(message);
+    return true;
+  }
   // postMessage before 'spawn' is queued by Electron.
   send(start);
   const kill = () => {
@@ -58,6 +64,7 @@ function wrapUtilityChild(child: UtilityProcess, start: ParentMessage): ServiceC
     ready,
     exited,
     kill,
+    admin: (op) => admin.request(op),
     async stop(graceMs) {
       if (gone) return exited;
       send({ type: 'stop' });

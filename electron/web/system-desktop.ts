@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
-import type { DesktopPort } from '../core/ports/desktop';
+import { ClipboardUnavailableError, type DesktopPort } from '../core/ports/desktop';
 import { openCommand } from './host-paths';
 
 /**
@@ -48,6 +48,7 @@ function runTool(command: string, args: string[], input?: string): Promise<strin
 }
 
 async function firstTool(tools: [string, string[]][], input?: string): Promise<string> {
+  // Every tool missing or failing (no display) means there is no clipboard here.
   for (const [command, args] of tools) {
     try {
       return await runTool(command, args, input);
@@ -55,7 +56,7 @@ async function firstTool(tools: [string, string[]][], input?: string): Promise<s
       // not installed, or no display: try the next one
     }
   }
-  throw new Error('No clipboard is available here (install wl-clipboard or xclip on Linux, or run the desktop app).');
+  throw new ClipboardUnavailableError('No clipboard is available here (install wl-clipboard or xclip on Linux, or run the desktop app).');
 }
 
 /** The browser host's DesktopPort: the OS opener, after checking the path exists (a clear error otherwise). */

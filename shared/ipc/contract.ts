@@ -40,7 +40,15 @@ import {
   transferScopeSchema,
   transferSettingsSchema,
 } from './transfer-models';
-import { connectionReportSchema, connectionTestRequestSchema, rotationSchema, workspaceInputSchema } from './workspace-models';
+import {
+  connectionReportSchema,
+  connectionTestRequestSchema,
+  keyChoiceSchema,
+  restoreAccessResultSchema,
+  rotationSchema,
+  switchKeyRequestSchema,
+  workspaceInputSchema,
+} from './workspace-models';
 
 /**
  * The one map of request/response channels between the renderer and core. The preload bridge, the
@@ -67,6 +75,12 @@ export const channels = {
   },
   /** Stop waiting for the browser (the pending workspaces:signIn answers SIGN_IN_CANCELED). */
   'workspaces:signInCancel': { request: z.object({}), response: z.object({}) },
+  /** Keys a workspace may switch to (Local: every key of its own service, even when its key is inactive). */
+  'workspaces:keyChoices': { request: z.object({ id: z.string().min(1) }), response: z.array(keyChoiceSchema) },
+  /** Switch a workspace to another key; a remote one is proven with a connection test before it is saved. */
+  'workspaces:switchKey': { request: switchKeyRequestSchema, response: workspaceSchema },
+  /** Local only: reactivate or create a full-access key through the service's own process and sign with it. */
+  'workspaces:restoreLocalAccess': { request: z.object({}), response: restoreAccessResultSchema },
 
   /** Key rotation assistant (see electron/core/rotation). */
   'rotations:list': { request: z.object({}), response: z.array(rotationSchema) },
@@ -189,10 +203,18 @@ export const channels = {
   'authKeys:create': { request: authKeyChangeSchema.extend({ workspaceId: z.string().optional() }), response: authKeySchema },
   'authKeys:update': { request: authKeyChangeSchema.extend({ workspaceId: z.string().optional(), id: z.string().min(1) }), response: authKeySchema },
   'authKeys:delete': { request: z.object({ workspaceId: z.string().optional(), id: z.string().min(1) }), response: z.object({}) },
-  /** Core puts the key's secret on the system clipboard and clears it after `clearsInSeconds`. */
+  /** Core puts the key's secret on the system clipboard and clears it after `clearsInSeconds`; CLIPBOARD_UNAVAILABLE where there is none. */
   'authKeys:copySecret': {
     request: z.object({ workspaceId: z.string().optional(), id: z.string().min(1) }),
     response: z.object({ clearsInSeconds: z.number() }),
+  },
+  /**
+   * The one channel that returns a secret to the page, on an explicit Reveal the user confirmed (the
+   * consoles' convention; docs/workspaces-and-keys.md). The page keeps it only in the reveal widget.
+   */
+  'authKeys:revealSecret': {
+    request: z.object({ workspaceId: z.string().optional(), id: z.string().min(1) }),
+    response: z.object({ authKey: z.string(), secret: z.string() }),
   },
   /** Signs a content-delivery URL in core with the chosen key's secret (read from the service, never sent on). */
   'cdn:sign': { request: cdnUrlRequestSchema, response: z.object({ url: z.string(), expiresAt: z.string() }) },

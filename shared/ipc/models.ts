@@ -25,6 +25,8 @@ export const workspaceSchema = z.object({
   authMode: authModeSchema,
   signatureAlgo: z.enum(['sha1', 'sha256', 'sha384']),
   tokenScopes: z.array(z.string()).nullable(),
+  /** Local only: why it has no full access to its own service (shown with "Restore full access"); null when it has. */
+  accessProblem: z.string().nullable().optional(),
 });
 export type Workspace = z.infer<typeof workspaceSchema>;
 

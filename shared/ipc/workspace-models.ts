@@ -57,6 +57,38 @@ export const connectionTestRequestSchema = z.object({
   draft: workspaceInputSchema.partial({ name: true }).optional(),
 });
 
+/** A key a workspace may switch to (never its secret). */
+export const keyChoiceSchema = z.object({
+  id: z.string(),
+  authKey: z.string(),
+  description: z.string(),
+  isActive: z.boolean(),
+  /** null = every scope. */
+  scopes: z.array(z.string()).nullable(),
+  fullScope: z.boolean(),
+});
+export type KeyChoice = z.infer<typeof keyChoiceSchema>;
+
+/**
+ * Switch a workspace to another key: one of its account's keys by id (Local: any key of its own service;
+ * remote: a key whose secret the current key may read), or a remote key typed with its secret.
+ */
+export const switchKeyRequestSchema = z
+  .object({
+    id: z.string().min(1),
+    keyId: z.string().min(1).max(200).optional(),
+    authKey: z.string().trim().min(1).max(200).optional(),
+    authSecret: z.string().trim().min(1).max(500).optional(),
+  })
+  .refine((r) => (r.keyId !== undefined) !== (r.authKey !== undefined), 'Choose a key (keyId) or type one (authKey and authSecret).')
+  .refine((r) => r.authKey === undefined || r.authSecret !== undefined, 'A typed Auth Key needs its Auth Secret.');
+
+export const restoreAccessResultSchema = z.object({
+  /** What the local service did: nothing (an active full-access key existed), reactivated one, or made one. */
+  action: z.enum(['unchanged', 'reactivated', 'created']),
+  authKey: z.string(),
+});
+
 export const rotationStepSchema = z.enum(['create-key', 'store-secret', 'verify', 'switch', 'deactivate-old', 'done']);
 export type RotationStep = z.infer<typeof rotationStepSchema>;
 

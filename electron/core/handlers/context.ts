@@ -6,6 +6,7 @@ import type { DraftPorts } from './draft-handlers';
 import type { FileHandleRegistry } from '../files/file-handles';
 import type { ClipboardGuard } from '../ports/clipboard-guard';
 import type { DesktopPort } from '../ports/desktop';
+import type { LocalAccess } from '../local-service/local-access';
 import type { KeyRotation } from '../rotation/key-rotation';
 import type { RunManager } from '../runs/run-manager';
 import type { TransferEngine } from '../transfers/transfer-engine';
@@ -37,6 +38,8 @@ export interface HandlerContext {
   desktop: DesktopPort;
   /** Copies secrets to the clipboard and clears them again. */
   clipboard: ClipboardGuard;
+  /** The Local workspace's key: restore full access, switch keys (through the service's child process). */
+  localAccess: LocalAccess;
   /** The API client of a workspace (the active one when id is undefined). */
   clientFor(workspaceId: string | undefined): Result<{ workspaceId: string; api: ApiClient }>;
   /** The Auth Secret of a workspace (vault, or the embedded service's in memory). Core-only. */

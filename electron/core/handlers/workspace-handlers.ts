@@ -5,9 +5,18 @@ import type { Handlers } from '../ipc/handlers';
 import { testConnection } from '../workspaces/connection-test';
 import { refreshTokenAccount } from '../workspaces/workspace-client';
 import { LOCAL_WORKSPACE_ID, type StoredWorkspace } from '../workspaces/workspace-store';
-import type { HandlerContext } from './context';
+import { listAuthKeys, secretOfKey } from '../auth-keys/auth-key-api';
+import { withApi, type HandlerContext } from './context';
 
-type Channels = 'workspaces:list' | 'workspaces:save' | 'workspaces:remove' | 'workspaces:activate' | 'workspaces:test';
+type Channels =
+  | 'workspaces:list'
+  | 'workspaces:save'
+  | 'workspaces:remove'
+  | 'workspaces:activate'
+  | 'workspaces:test'
+  | 'workspaces:keyChoices'
+  | 'workspaces:switchKey'
+  | 'workspaces:restoreLocalAccess';
 
 /** The record the renderer sees: never the secret, only whether one is stored. */
 export async function toWorkspace(ctx: HandlerContext, w: StoredWorkspace): Promise<Workspace> {
@@ -22,8 +31,12 @@ export async function toWorkspace(ctx: HandlerContext, w: StoredWorkspace): Prom
     authMode: w.authMode,
     signatureAlgo: w.signatureAlgo ?? 'sha384',
     tokenScopes: w.tokenScopes,
+    accessProblem: w.id === LOCAL_WORKSPACE_ID ? ctx.localAccess.problem() : null,
   };
 }
+
+const short = (k: string) => `${k.slice(0, 12)}…`;
+const isOpenRotation = (state: string) => state === 'running' || state === 'interrupted' || state === 'failed-rollback';
 
 const newId = (): string => `ws-${randomBytes(6).toString('hex')}`;
 
@@ -119,6 +132,7 @@ export function createWorkspaceHandlers(ctx: HandlerContext): Pick<Handlers, Cha
         slug: draft?.slug ?? saved?.slug ?? '',
         authMode: draft?.authMode ?? saved!.authMode,
         tokenScopes: draft?.tokenScopes !== undefined ? draft.tokenScopes : (saved?.tokenScopes ?? null),
+        keyChosen: false,
       };
       // A typed secret wins; otherwise the stored one (same key only), read here in core.
       const typed = draft?.authSecret?.trim();
@@ -140,5 +154,63 @@ export function createWorkspaceHandlers(ctx: HandlerContext): Pick<Handlers, Cha
         }),
       );
     },
+
+    'workspaces:keyChoices': async ({ id }) => {
+      if (id === LOCAL_WORKSPACE_ID) return ctx.localAccess.choices();
+      const w = ctx.workspaces.get(id);
+      if (!w) return err(AppErrorCode.notFound, `No workspace with id ${id}.`);
+      return withApi(ctx, id, async (api) => {
+        const keys = await listAuthKeys(api);
+        return keys.ok
+          ? ok(keys.value.map((k) => ({ id: k.id, authKey: k.authKey, description: k.description, isActive: k.isActive, scopes: k.scopes, fullScope: k.scopes === null })))
+          : keys;
+      });
+    },
+
+    'workspaces:switchKey': async (input) => {
+      const w = ctx.workspaces.get(input.id);
+      if (!w) return err(AppErrorCode.notFound, `No workspace with id ${input.id}.`);
+      if (ctx.rotation.list().some((r) => r.workspaceId === w.id && isOpenRotation(r.state))) {
+        return err('ROTATION_IN_PROGRESS', `A rotation of "${w.name}" is not finished: resume it or roll it back first.`);
+      }
+      if (w.id === LOCAL_WORKSPACE_ID) {
+        // The app knows every key of its own service (through the service's process): choose, never type.
+        if (!input.keyId) return err(AppErrorCode.invalidRequest, "Choose one of the local service's keys; the app knows their secrets.");
+        const switched = await ctx.localAccess.switchTo(input.keyId);
+        return switched.ok ? ok(await toWorkspace(ctx, ctx.workspaces.get(LOCAL_WORKSPACE_ID)!)) : switched;
+      }
+      if (w.authMode === 'browser') return err(AppErrorCode.invalidRequest, 'A browser sign-in holds no key of its own: sign in with the browser again to change it.');
+      let next: { authKey: string; secret: string; algo: StoredWorkspace['signatureAlgo'] };
+      if (input.keyId) {
+        // A key of the same account whose secret the current key may read (auth_keys scopes).
+        const client = ctx.clientFor(w.id);
+        if (!client.ok) return client;
+        const keys = await listAuthKeys(client.value.api);
+        if (!keys.ok) return keys;
+        const chosen = keys.value.find((k) => k.id === input.keyId);
+        if (!chosen) return err('AUTH_KEYS_NOT_FOUND', `No Auth Key with id ${input.keyId}.`);
+        if (!chosen.isActive) return err('AUTH_KEY_INACTIVE', `The key ${short(chosen.authKey)} is inactive: activate it first, or choose an active key.`);
+        const secret = await secretOfKey(client.value.api, input.keyId);
+        if (!secret.ok) return secret;
+        next = { authKey: secret.value.authKey, secret: secret.value.secret, algo: chosen.signatureAlgo ?? 'sha384' };
+      } else {
+        next = { authKey: input.authKey!, secret: input.authSecret!, algo: w.signatureAlgo ?? 'sha384' };
+      }
+      // Proven before it is saved: a key that cannot sign in here never replaces one that could.
+      const candidate: StoredWorkspace = { ...w, authKey: next.authKey, signatureAlgo: next.algo };
+      const report = await testConnection({ workspace: candidate, secret: next.secret });
+      if (!report.ok) {
+        const failed = report.checks.find((c) => c.status === 'fail');
+        return err(failed?.code ?? 'CONNECTION_TEST_FAILED', `Not switched: ${failed ? `${failed.label}: ${failed.message}` : 'the connection test failed.'}`);
+      }
+      const stored = await storeSecret(ctx, w.id, next.secret);
+      if (!stored.ok) return stored;
+      const saved = await ctx.workspaces.upsert(candidate);
+      if (!saved.ok) return saved;
+      ctx.forgetClient(w.id);
+      return ok(await toWorkspace(ctx, saved.value));
+    },
+
+    'workspaces:restoreLocalAccess': () => ctx.localAccess.restore(),
   };
 }

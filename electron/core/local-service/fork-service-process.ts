@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseChildMessage, type ParentMessage } from '../../../shared/local-service/child-messages';
+import { createAdminRequests } from './admin-requests';
 import type { ServiceChild, ServiceExit, ServiceProcessPort, ServiceReady } from '../ports/service-process';
 
 export interface ForkOptions {
@@ -41,8 +42,13 @@ function tsxExecArgv(): string[] {
 }
 
 function wrapChild(proc: ChildProcess, start: ParentMessage): ServiceChild {
+  // Calls `send` (below) only once a request is made.
+  const admin = createAdminRequests((message) => send(message));
   const exited = new Promise<ServiceExit>((resolve) => {
-    proc.once('exit', (code, signal) => resolve({ code, signal }));
+    proc.once('exit', (code, signal) => {
+      admin.fail('the local service exited');
+      resolve({ code, signal });
+    });
     // Spawning failed (no such entry, EAGAIN): 'exit' may never come.
     proc.once('error', () => {
       if (proc.exitCode === null && proc.signalCode === null && proc.pid === undefined) resolve({ code: null, signal: null });
@@ -51,7 +57,8 @@ function wrapChild(proc: ChildProcess, start: ParentMessage): ServiceChild {
   const ready = new Promise<ServiceReady>((resolve, reject) => {
     proc.on('message', (raw) => {
       const message = parseChildMessage(raw);
-      if (message?.type === 'ready') resolve({ url: message.url, port: message.port, authKey: message.authKey, authSecret: message.authSecret });
+      if (message?.type === 'ready') resolve({ url: message.url, port: message.port, authKey: message.authKey, authSecret: message.authSecret, accessProblem: message.accessProblem });
+      else if (message?.type === 'admin-result' || message?.type === 'admin-failed') admin.onMessage(message);
       else if (message?.type === 'failed') reject(Object.assign(new Error(message.message), { code: message.code }));
     });
     void exited.then((exit) => reject(new Error(`the local service exited before it listened (${exit.signal ?? `code ${exit.code}`})`)));
@@ -59,9 +66,10 @@ function wrapChild(proc: ChildProcess, start: ParentMessage): ServiceChild {
   ready.catch(() => undefined);
   // A child killed mid-send makes the channel throw EPIPE/ERR_IPC_CHANNEL_CLOSED: never an unhandled error.
   proc.on('error', () => undefined);
-  const send = (message: ParentMessage) => {
-    if (!proc.connected) return;
+  const send = (message: ParentMessage): boolean => {
+    if (!proc.connected) return false;
     proc.send(message, (error) => void error);
+    return true;
   };
   send(start);
   const kill = () => {
@@ -72,6 +80,7 @@ function wrapChild(proc: ChildProcess, start: ParentMessage): ServiceChild {
     ready,
     exited,
     kill,
+    admin: (op) => admin.request(op),
     async stop(graceMs) {
       if (proc.exitCode !== null || proc.signalCode !== null) return exited;
       send({ type: 'stop' });

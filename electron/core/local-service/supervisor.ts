@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import type { AdminAnswer, AdminOp } from '../../../shared/local-service/child-messages';
 import type { ServiceStatus } from '../../../shared/ipc/service-models';
 import type { ServiceChild, ServiceExit, ServiceProcessPort, ServiceReady } from '../ports/service-process';
 import { initialState, statusOf, transition, type SupervisorEffect, type SupervisorEvent, type SupervisorPolicy } from './supervisor-state';
@@ -31,6 +32,8 @@ export interface ServiceSupervisor {
   current(): ServiceReady | null;
   /** The running child's process id (tests signal it). */
   pid(): number | undefined;
+  /** An admin request to the running child (its own keys, restoring full access); rejects while none runs. */
+  admin(op: AdminOp): Promise<AdminAnswer>;
   close(): Promise<void>;
 }
 
@@ -167,6 +170,10 @@ export function superviseLocalService(options: SupervisorOptions): ServiceSuperv
     status: () => statusOf(state),
     current: () => current,
     pid: () => child?.pid,
+    admin: (op) =>
+      child && (state.phase === 'running' || state.phase === 'unresponsive')
+        ? child.admin(op)
+        : Promise.reject(new Error(`the local service is ${state.phase === 'stopped' ? 'stopped' : 'restarting'}`)),
     async close() {
       dispatch({ type: 'stop' });
       if (!firstSettled) {

@@ -8,3 +8,11 @@ export interface DesktopPort {
   writeClipboard(text: string): Promise<void>;
   readClipboard(): Promise<string>;
 }
+
+/** Where no clipboard exists (a browser host on a machine with no display or clipboard tool). */
+export const CLIPBOARD_UNAVAILABLE = 'CLIPBOARD_UNAVAILABLE';
+
+/** Thrown by `writeClipboard` when there is no clipboard at all: the page then offers Reveal instead. */
+export class ClipboardUnavailableError extends Error {
+  readonly code = CLIPBOARD_UNAVAILABLE;
+}

@@ -1,4 +1,4 @@
-import type { DesktopPort } from './desktop';
+import { ClipboardUnavailableError, type DesktopPort } from './desktop';
 
 export interface RecordingDesktop extends DesktopPort {
   readonly opened: string[];
@@ -13,7 +13,11 @@ export interface RecordingDesktop extends DesktopPort {
  * memory. Used where no desktop exists (CI has no display, so no OS clipboard and no browser to open).
  * `onExternal` lets a test play the user in the "system browser".
  */
-export function createRecordingDesktop(onExternal?: (url: string) => void | Promise<void>): RecordingDesktop {
+export function createRecordingDesktop(onExternal?: (url: string) => void | Promise<void>, options: { clipboard?: boolean } = {}): RecordingDesktop {
+  // `clipboard: false` plays a machine with no clipboard at all (the browser host with no xclip).
+  const noClipboard = () => {
+    throw new ClipboardUnavailableError('No clipboard is available here (install wl-clipboard or xclip on Linux, or run the desktop app).');
+  };
   let clipboard = '';
   const desktop: RecordingDesktop = {
     opened: [],
@@ -27,10 +31,11 @@ export function createRecordingDesktop(onExternal?: (url: string) => void | Prom
       await onExternal?.(url);
     },
     async writeClipboard(text) {
+      if (options.clipboard === false) noClipboard();
       clipboard = text;
       desktop.clipboardWrites.push(text);
     },
-    readClipboard: async () => clipboard,
+    readClipboard: async () => (options.clipboard === false ? noClipboard() : clipboard),
   };
   return desktop;
 }

@@ -1,3 +1,5 @@
+import type { AdminAnswer, AdminOp } from '../../../shared/local-service/child-messages';
+
 /**
  * Runs the embedded local service in a process of its own, so a hung robot or a crash never freezes or
  * ends the app. Browser host: a forked Node process; Electron: utilityProcess. Core's supervisor
@@ -12,6 +14,8 @@ export interface ServiceReady {
   port: number;
   authKey: string;
   authSecret: string;
+  /** Why that key is not an active full-access one; null when it is (service/auth-keys/own-key.ts). */
+  accessProblem: string | null;
 }
 
 export interface ServiceExit {
@@ -29,4 +33,6 @@ export interface ServiceChild {
   stop(graceMs: number): Promise<ServiceExit>;
   /** Kill at once (SIGKILL): for a hung child that cannot answer a stop. */
   kill(): void;
+  /** The app's admin requests over the IPC channel (the service's own keys, restoring full access). */
+  admin(op: AdminOp): Promise<AdminAnswer>;
 }

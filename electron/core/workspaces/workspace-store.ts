@@ -19,6 +19,8 @@ export const storedWorkspaceSchema = z.object({
   slug: z.string().default(''),
   authMode: z.enum(['signature', 'bearer', 'browser']).default('signature'),
   tokenScopes: z.array(z.string()).nullable().default(null),
+  /** Local only: the user switched Local to this key (kept across restarts while it stays active). */
+  keyChosen: z.boolean().optional(),
 });
 export type StoredWorkspace = z.output<typeof storedWorkspaceSchema>;
 
@@ -36,8 +38,11 @@ export interface WorkspaceStore {
   setActive(id: string): Promise<Result<void>>;
   upsert(workspace: z.input<typeof storedWorkspaceSchema>): Promise<Result<StoredWorkspace>>;
   remove(id: string): Promise<Result<void>>;
-  /** The Local workspace always exists; its endpoint and key follow the embedded service each start. */
-  ensureLocal(endpoint: string, authKey: string): Promise<StoredWorkspace>;
+  /**
+   * The Local workspace always exists; its endpoint and key follow the embedded service each start, or
+   * the key the user switched it to (`keyChosen`).
+   */
+  ensureLocal(endpoint: string, authKey: string, keyChosen?: boolean): Promise<StoredWorkspace>;
   /** Auth mode and token scopes of the Local workspace (its endpoint and key are the app's). */
   setLocalAuth(authMode: 'signature' | 'bearer', tokenScopes: string[] | null): Promise<void>;
 }
@@ -95,7 +100,7 @@ export async function createWorkspaceStore(dataDir: string): Promise<WorkspaceSt
       data = { ...data, workspaces: data.workspaces.map((w) => (w.id === LOCAL_WORKSPACE_ID ? { ...w, authMode, tokenScopes } : w)) };
       await save();
     },
-    async ensureLocal(endpoint, authKey) {
+    async ensureLocal(endpoint, authKey, keyChosen = false) {
       const before = get(LOCAL_WORKSPACE_ID);
       // The user's choices (auth mode, token scopes) survive restarts; endpoint and key follow the service.
       const local: StoredWorkspace = {
@@ -108,6 +113,7 @@ export async function createWorkspaceStore(dataDir: string): Promise<WorkspaceSt
         slug: 'local',
         authMode: before?.authMode === 'bearer' ? 'bearer' : 'signature',
         tokenScopes: before?.tokenScopes ?? null,
+        ...(keyChosen ? { keyChosen: true } : {}),
       };
       data = { ...data, workspaces: [local, ...data.workspaces.filter((w) => w.id !== LOCAL_WORKSPACE_ID)] };
       await save();

@@ -2,7 +2,9 @@
 const HINTS: Record<string, string> = {
   INSUFFICIENT_AUTH_SCOPE:
     "This workspace's key, or the scopes its tokens are limited to, lacks the scope this screen needs. Widen the token scopes in Workspaces, or give the key the scope on the Auth Keys screen.",
-  AUTH_KEY_INACTIVE: 'The Auth Key of this workspace is inactive. Reactivate it on the Auth Keys screen of a workspace that can, or switch this workspace to another key.',
+  AUTH_KEY_INACTIVE:
+    'The Auth Key of this workspace is inactive. Switch this workspace to another key (Workspaces → Switch key) or reactivate it from a workspace that can; the Local workspace can always Restore full access.',
+  CLIPBOARD_UNAVAILABLE: 'There is no clipboard here: use Reveal to read the secret on screen instead.',
   SIGN_IN_REQUIRED: 'Sign in with the browser again in Workspaces.',
   VAULT_UNAVAILABLE: 'Assemblyline keeps secrets in the system keychain only; unlock or install it, then try again.',
   GET_ACCOUNT_UNKNOWN_AUTH_KEY: 'The service does not know this Auth Key: check it in Workspaces.',

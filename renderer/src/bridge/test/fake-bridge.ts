@@ -103,12 +103,16 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'workspaces:signInAvailable': () => ok({ available: false }),
     'workspaces:signIn': () => notFaked(),
     'workspaces:signInCancel': () => ok({}),
+    'workspaces:keyChoices': () => ok([]),
+    'workspaces:switchKey': () => notFaked(),
+    'workspaces:restoreLocalAccess': () => ok({ action: 'reactivated', authKey: 'local-key' }),
     'rotations:list': () => ok([]),
     'rotations:start': () => notFaked(),
     'rotations:resume': () => notFaked(),
     'rotations:rollback': () => notFaked(),
     'rotations:deleteOldKey': () => notFaked(),
     'authKeys:copySecret': () => ok({ clearsInSeconds: 30 }),
+    'authKeys:revealSecret': () => notFaked(),
     'files:scan': (req) => {
       const files = req.handles.map((h) => localFile(h.replace(/^fh-/, '')));
       return ok({ files, skipped: [], totalBytes: files.reduce((s, f) => s + f.size, 0) });

@@ -1,17 +1,24 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AuthKey } from '../../../../shared/ipc/template-models';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
 import { formatServiceDate } from '../../lib/template-dates';
 import { useNavigation } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
+import { RestoreAccessButton } from '../workspaces/RestoreAccessButton';
+import { KeyChangeDialog } from './KeyChangeDialog';
+import { workspacesUsingKey, type KeyChange } from './key-usage';
 import { ScopePicker } from './ScopePicker';
+import './keys.css';
+import { SecretReveal } from './SecretReveal';
+
+/** Codes after which the Local workspace gets its access back with "Restore full access". */
+const LOCKED_OUT = new Set(['AUTH_KEY_INACTIVE', 'INSUFFICIENT_AUTH_SCOPE', 'GET_ACCOUNT_UNKNOWN_AUTH_KEY', 'INVALID_SIGNATURE']);
 
 type Editing = { readonly mode: 'new' } | { readonly mode: 'edit'; readonly key: AuthKey } | null;
 
@@ -21,7 +28,21 @@ export const AuthKeysView = () => {
   const list = useBridgeQuery('authKeys:list', {});
   const workspaces = useBridgeQuery('workspaces:list', {});
   const [editing, setEditing] = useState<Editing>(null);
-  const [deleting, setDeleting] = useState<AuthKey | null>(null);
+  const [changing, setChanging] = useState<{ change: KeyChange; key: AuthKey } | null>(null);
+  // Which key's secret is being revealed; the secret itself lives only inside <SecretReveal>.
+  const [revealing, setRevealing] = useState<AuthKey | null>(null);
+  const [noClipboard, setNoClipboard] = useState<AuthKey | null>(null);
+  const stopRevealing = useCallback(() => setRevealing(null), []);
+  // Keyboard users land back on the Reveal button they started from once the secret is hidden.
+  const revealButtons = useRef(new Map<string, HTMLButtonElement>());
+  const lastRevealed = useRef<string | null>(null);
+  useEffect(() => {
+    if (revealing) lastRevealed.current = revealing.id;
+    else if (lastRevealed.current) {
+      revealButtons.current.get(lastRevealed.current)?.focus();
+      lastRevealed.current = null;
+    }
+  }, [revealing]);
   const client = useQueryClient();
   const toast = useToasts((s) => s.show);
   const navigate = useNavigation((s) => s.navigate);
@@ -31,21 +52,39 @@ export const AuthKeysView = () => {
   const update = useBridgeMutation('authKeys:update', {
     onSuccess: (k) => {
       toast(`${k.authKey.slice(0, 12)}… is now ${k.isActive ? 'active' : 'inactive'}.`, 'success');
+      setChanging(null);
       refresh();
+      // The workspaces that signed with it see the change at once (their screens read again).
+      void client.invalidateQueries({ queryKey: ['workspaces:list'] });
     },
-    onError: (e) => toast(`${e.code}: ${e.message}`, 'danger'),
+    onError: (e) => {
+      if (!changing) toast(`${e.code}: ${e.message}`, 'danger');
+    },
   });
   const remove = useBridgeMutation('authKeys:delete', {
     onSuccess: () => {
       toast('Deleted the key.', 'success');
-      setDeleting(null);
+      setChanging(null);
       refresh();
     },
   });
   const copy = useBridgeMutation('authKeys:copySecret', {
     onSuccess: (r) => toast(`The secret is on the clipboard; it is cleared in ${r.clearsInSeconds} seconds.`, 'success'),
-    onError: (e) => toast(`${e.code}: ${e.message}`, 'danger'),
+    onError: (e, request) => {
+      // No clipboard here (a browser host without one): offer Reveal instead of a dead end.
+      if (e.code === 'CLIPBOARD_UNAVAILABLE') setNoClipboard(list.data?.find((k) => k.id === request.id) ?? null);
+      else toast(`${e.code}: ${e.message}`, 'danger');
+    },
   });
+  const usersOf = (k: AuthKey) => workspacesUsingKey(k.authKey, workspaces.data ?? [], active);
+  const toggle = (k: AuthKey) => {
+    // Reactivating is harmless; deactivating a key some workspace signs with asks first.
+    if (k.isActive && usersOf(k).length > 0) {
+      update.reset();
+      setChanging({ change: 'deactivate', key: k });
+    } else update.mutate({ id: k.id, isActive: !k.isActive });
+  };
+  const changeError = changing?.change === 'deactivate' ? update.error : changing?.change === 'delete' ? remove.error : null;
 
   return (
     <div className="templates-view auth-keys-view">
@@ -57,7 +96,7 @@ export const AuthKeysView = () => {
       </div>
       <p className="muted">
         Keys of {active ? <strong>{active.name}</strong> : 'this workspace'}. Secrets stay in the main process: Copy secret puts one on the clipboard and clears it
-        shortly after.
+        shortly after; Reveal shows one here for 30 seconds after you confirm.
       </p>
       {list.isError && (
         <ErrorPanel
@@ -66,7 +105,12 @@ export const AuthKeysView = () => {
           message={list.error.message}
           httpCode={list.error.httpCode}
           data-testid="auth-keys-error"
-          action={<Button onClick={() => navigate({ name: 'workspaces' })}>Open Workspaces</Button>}
+          action={
+            <span className="button-row">
+              {active?.kind === 'local' && LOCKED_OUT.has(list.error.code) && <RestoreAccessButton variant="primary" />}
+              <Button onClick={() => navigate({ name: 'workspaces' })}>Open Workspaces</Button>
+            </span>
+          }
         />
       )}
       {!list.isError && (
@@ -98,7 +142,7 @@ export const AuthKeysView = () => {
                     <Button size="sm" onClick={() => setEditing({ mode: 'edit', key: k })} aria-label={`Edit ${k.authKey}`}>
                       Edit
                     </Button>
-                    <Button size="sm" busy={update.isPending && update.variables?.id === k.id} onClick={() => update.mutate({ id: k.id, isActive: !k.isActive })} aria-label={`${k.isActive ? 'Deactivate' : 'Activate'} ${k.authKey}`}>
+                    <Button size="sm" busy={update.isPending && update.variables?.id === k.id} onClick={() => toggle(k)} aria-label={`${k.isActive ? 'Deactivate' : 'Activate'} ${k.authKey}`}>
                       {k.isActive ? 'Deactivate' : 'Activate'}
                     </Button>
                     {k.canShowSecret && (
@@ -106,7 +150,25 @@ export const AuthKeysView = () => {
                         Copy secret
                       </Button>
                     )}
-                    <Button size="sm" variant="danger" onClick={() => setDeleting(k)} aria-label={`Delete ${k.authKey}`}>
+                    {k.canShowSecret && (
+                      <Button
+                        size="sm"
+                        ref={(el: HTMLButtonElement | null) => void (el ? revealButtons.current.set(k.id, el) : revealButtons.current.delete(k.id))}
+                        onClick={() => setRevealing(k)}
+                        aria-label={`Reveal secret of ${k.authKey}`}
+                      >
+                        Reveal
+                      </Button>
+                    )}
+                    <Button
+                      size="sm"
+                      variant="danger"
+                      onClick={() => {
+                        remove.reset();
+                        setChanging({ change: 'delete', key: k });
+                      }}
+                      aria-label={`Delete ${k.authKey}`}
+                    >
                       Delete
                     </Button>
                   </span>
@@ -116,22 +178,45 @@ export const AuthKeysView = () => {
           )}
         </section>
         <section className="template-detail-pane" aria-label="Auth Key form">
+          {revealing && <SecretReveal key={revealing.id} keyId={revealing.id} authKey={revealing.authKey} onClose={stopRevealing} />}
+          {noClipboard && !revealing && (
+            <div className="notice-panel" role="status" data-testid="no-clipboard">
+              <p>
+                There is no clipboard here, so the secret of <span className="mono">{noClipboard.authKey.slice(0, 12)}…</span> was not copied. Reveal it instead to read it
+                on screen.
+              </p>
+              <div className="template-actions">
+                <Button onClick={() => setNoClipboard(null)}>Dismiss</Button>
+                <Button
+                  variant="primary"
+                  onClick={() => {
+                    setRevealing(noClipboard);
+                    setNoClipboard(null);
+                  }}
+                >
+                  Reveal instead
+                </Button>
+              </div>
+            </div>
+          )}
           {editing ? <KeyForm key={editing.mode === 'edit' ? editing.key.id : 'new'} editing={editing} onDone={() => setEditing(null)} /> : <p className="muted empty-hint">Choose Edit on a key, or make a new one.</p>}
         </section>
       </div>
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete the key ${deleting?.authKey.slice(0, 12) ?? ''}…?`}
-        confirmLabel="Delete key"
-        tone="danger"
-        busy={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => deleting && remove.mutate({ id: deleting.id })}
-      >
-        Everything that signs with it stops working at once, and it cannot be restored. Deactivate it instead to try that safely first.
-        {remove.error && <ErrorPanel title="Not deleted" code={remove.error.code} message={remove.error.message} httpCode={remove.error.httpCode} />}
-      </ConfirmDialog>
+      {changing && (
+        <KeyChangeDialog
+          key={`${changing.change}-${changing.key.id}`}
+          change={changing.change}
+          authKey={changing.key}
+          users={usersOf(changing.key)}
+          current={active}
+          keys={list.data ?? []}
+          busy={changing.change === 'deactivate' ? update.isPending : remove.isPending}
+          error={changeError ?? null}
+          onCancel={() => setChanging(null)}
+          onConfirm={() => (changing.change === 'deactivate' ? update.mutate({ id: changing.key.id, isActive: false }) : remove.mutate({ id: changing.key.id }))}
+        />
+      )}
     </div>
   );
 };

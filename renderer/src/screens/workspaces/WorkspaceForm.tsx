@@ -89,6 +89,7 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
     >
       <h2 className="section-title">{existing ? `Edit "${existing.name}"` : 'Add a workspace'}</h2>
       {save.error && <ErrorPanel title="The workspace was not saved" code={save.error.code} message={save.error.message} httpCode={save.error.httpCode} />}
+      {local && <p className="small muted">Its endpoint and key belong to the local service: use Switch key to sign with another of its keys, or Restore full access.</p>}
       {!local && (
         <>
           <label className="form-field">

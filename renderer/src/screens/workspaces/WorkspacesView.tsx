@@ -10,11 +10,14 @@ import { Spinner } from '../../components/Spinner';
 import { useToasts } from '../../state/toast-store';
 import { ConnectionReportView } from './ConnectionReportView';
 import { RotationPanel } from '../auth-keys/RotationPanel';
+import { RestoreAccessButton } from './RestoreAccessButton';
+import { SwitchKeyForm } from './SwitchKeyForm';
 import { WorkspaceForm } from './WorkspaceForm';
+import '../auth-keys/keys.css';
 
 const MODE_LABEL = { signature: 'Signed requests', bearer: 'Bearer tokens', browser: 'Browser sign-in' } as const;
 
-type Pane = { kind: 'form'; workspace: Workspace | null } | { kind: 'test'; workspace: Workspace } | null;
+type Pane = { kind: 'form'; workspace: Workspace | null } | { kind: 'test'; workspace: Workspace } | { kind: 'switch'; workspace: Workspace } | null;
 
 /** Workspaces: the Local one and remote deployments; switch, add, edit, test, rotate keys, remove. */
 export const WorkspacesView = () => {
@@ -81,6 +84,11 @@ export const WorkspacesView = () => {
                     {w.authMode === 'bearer' && w.tokenScopes ? ` · limited to ${w.tokenScopes.join(', ')}` : ''} · key <span className="mono">{w.authKey.slice(0, 12)}…</span>
                   </span>
                   {!w.hasSecret && w.kind === 'remote' && <Badge tone="warning">No secret stored</Badge>}
+                  {w.accessProblem && (
+                    <span className="small workspace-access-problem" role="status" data-testid="access-problem">
+                      {w.accessProblem}
+                    </span>
+                  )}
                 </span>
                 <span className="template-badges workspace-actions">
                   {w.id !== activeId && (
@@ -103,6 +111,12 @@ export const WorkspacesView = () => {
                   <Button size="sm" onClick={() => setPane({ kind: 'form', workspace: w })} aria-label={`Edit ${w.name}`}>
                     Edit
                   </Button>
+                  {w.authMode !== 'browser' && (
+                    <Button size="sm" onClick={() => setPane({ kind: 'switch', workspace: w })} aria-label={`Switch key of ${w.name}`}>
+                      Switch key
+                    </Button>
+                  )}
+                  {w.kind === 'local' && <RestoreAccessButton size="sm" variant={w.accessProblem ? 'primary' : 'secondary'} />}
                   {w.kind === 'remote' && w.authMode !== 'browser' && (
                     <Button
                       size="sm"
@@ -126,6 +140,7 @@ export const WorkspacesView = () => {
         </section>
         <section className="template-detail-pane" aria-label="Workspace details">
           {pane?.kind === 'form' && <WorkspaceForm key={pane.workspace?.id ?? 'new'} existing={pane.workspace} onDone={() => setPane(null)} />}
+          {pane?.kind === 'switch' && <SwitchKeyForm key={`switch-${pane.workspace.id}`} workspace={pane.workspace} onDone={() => setPane(null)} />}
           {pane?.kind === 'test' && (
             <div className="template-detail">
               <h2 className="section-title">Test of "{pane.workspace.name}"</h2>

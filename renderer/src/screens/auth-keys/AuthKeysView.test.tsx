@@ -1,0 +1,108 @@
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AuthKey } from '../../../../shared/ipc/template-models';
+import { err, ok } from '../../../../shared/result';
+import { createFakeBridge } from '../../bridge/test/fake-bridge';
+import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { AuthKeysView } from './AuthKeysView';
+import { SecretReveal } from './SecretReveal';
+
+const SECRET = '0123456789abcdef0123456789abcdef01234567';
+const key = (authKey: string, over: Partial<AuthKey> = {}): AuthKey => ({
+  id: `id-${authKey}`,
+  authKey,
+  description: '',
+  isActive: true,
+  smartCdn: false,
+  scopes: null,
+  signatureAlgo: null,
+  canShowSecret: true,
+  created: null,
+  modified: null,
+  lastUsed: null,
+  ...over,
+});
+
+describe('Auth Keys: no lock-out in one click', () => {
+  afterEach(cleanup);
+
+  it('deactivating the key this workspace signs with asks first, names it, and says it will lose access', async () => {
+    const bridge = createFakeBridge({ 'authKeys:list': () => ok([key('local-key'), key('other-key', { scopes: ['templates:read'] })]) });
+    renderWithBridge(<AuthKeysView />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'Deactivate local-key' }));
+
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByTestId('key-users').textContent).toContain('Local (this computer) (this workspace)');
+    expect(within(dialog).getByRole('button', { name: 'Deactivate — this workspace will lose access' })).toBeTruthy();
+    expect(within(dialog).getByLabelText('Switch this workspace to')).toBeTruthy();
+    expect(document.activeElement?.textContent).toBe('Cancel');
+    expect(bridge.calls.some((c) => c.channel === 'authKeys:update')).toBe(false);
+  });
+
+  it('a key no workspace here uses is deactivated in one click', async () => {
+    const bridge = createFakeBridge({
+      'authKeys:list': () => ok([key('local-key'), key('other-key')]),
+      'authKeys:update': (r) => ok(key('other-key', { isActive: r.isActive ?? true })),
+    });
+    renderWithBridge(<AuthKeysView />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'Deactivate other-key' }));
+    await waitFor(() => expect(bridge.calls.some((c) => c.channel === 'authKeys:update')).toBe(true));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('where there is no clipboard, Copy secret offers Reveal instead of an error', async () => {
+    const bridge = createFakeBridge({
+      'authKeys:list': () => ok([key('other-key')]),
+      'authKeys:copySecret': () => err('CLIPBOARD_UNAVAILABLE', 'No clipboard is available here.'),
+    });
+    renderWithBridge(<AuthKeysView />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'Copy secret of other-key' }));
+    const notice = await screen.findByTestId('no-clipboard');
+    fireEvent.click(within(notice).getByRole('button', { name: 'Reveal instead' }));
+    expect((await screen.findByRole('dialog')).textContent).toContain('Reveal the secret of other-key');
+  });
+});
+
+describe('SecretReveal', () => {
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+  });
+
+  it('asks first, shows the secret, keeps it out of the query cache, and hides it after the time is up', async () => {
+    const bridge = createFakeBridge({ 'authKeys:revealSecret': () => ok({ authKey: 'other-key', secret: SECRET }) });
+    let open = true;
+    const onClose = () => (open = false);
+    const { client } = renderWithBridge(<SecretReveal keyId="id-other-key" authKey="other-key" onClose={onClose} maskAfterMs={200} />, bridge);
+    expect(bridge.calls.some((c) => c.channel === 'authKeys:revealSecret')).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Reveal secret' }));
+    expect((await screen.findByTestId('revealed-secret')).textContent).toBe(SECRET);
+    expect(JSON.stringify(client.getQueryCache().getAll().map((q) => q.state.data))).not.toContain(SECRET);
+    expect(JSON.stringify(client.getMutationCache().getAll().map((m) => m.state.data))).not.toContain(SECRET);
+    await waitFor(() => expect(open).toBe(false), { timeout: 2_000 });
+  });
+
+  it('hides the secret when the window loses focus', async () => {
+    const bridge = createFakeBridge({ 'authKeys:revealSecret': () => ok({ authKey: 'other-key', secret: SECRET }) });
+    let open = true;
+    renderWithBridge(<SecretReveal keyId="id-other-key" authKey="other-key" onClose={() => (open = false)} />, bridge);
+    fireEvent.click(screen.getByRole('button', { name: 'Reveal secret' }));
+    await screen.findByTestId('revealed-secret');
+    act(() => void window.dispatchEvent(new Event('blur')));
+    expect(open).toBe(false);
+  });
+
+  it('the secret leaves the DOM when the Auth Keys screen hides it', async () => {
+    const bridge = createFakeBridge({
+      'authKeys:list': () => ok([key('other-key')]),
+      'authKeys:revealSecret': () => ok({ authKey: 'other-key', secret: SECRET }),
+    });
+    renderWithBridge(<AuthKeysView />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'Reveal secret of other-key' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Reveal secret' }));
+    await screen.findByTestId('revealed-secret');
+    fireEvent.click(screen.getByRole('button', { name: 'Hide secret' }));
+    await waitFor(() => expect(document.body.innerHTML).not.toContain(SECRET));
+    expect(document.activeElement?.getAttribute('aria-label')).toBe('Reveal secret of other-key');
+  });
+});

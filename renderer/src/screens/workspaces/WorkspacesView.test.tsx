@@ -1,0 +1,60 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Workspace } from '../../../../shared/ipc/models';
+import { err, ok } from '../../../../shared/result';
+import { createFakeBridge } from '../../bridge/test/fake-bridge';
+import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { WorkspacesView } from './WorkspacesView';
+
+const local = (over: Partial<Workspace> = {}): Workspace => ({
+  id: 'local',
+  name: 'Local (this computer)',
+  kind: 'local',
+  endpoint: 'http://127.0.0.1:43210',
+  authKey: 'own-key-0000000000',
+  hasSecret: true,
+  slug: 'local',
+  authMode: 'signature',
+  signatureAlgo: 'sha384',
+  tokenScopes: null,
+  accessProblem: null,
+  ...over,
+});
+
+describe('Workspaces: Local can always get back in', () => {
+  afterEach(cleanup);
+
+  it('shows why Local has no full access and restores it on request', async () => {
+    let restored = false;
+    const bridge = createFakeBridge({
+      'workspaces:list': () => ok([local({ accessProblem: restored ? null : "The local service's full-access key own-key-0000… is inactive, so the app cannot use it." })]),
+      'workspaces:restoreLocalAccess': () => {
+        restored = true;
+        return ok({ action: 'reactivated', authKey: 'own-key-0000000000' });
+      },
+    });
+    renderWithBridge(<WorkspacesView />, bridge);
+    expect((await screen.findByTestId('access-problem')).textContent).toMatch(/is inactive/);
+    fireEvent.click(screen.getByRole('button', { name: 'Restore full access of Local' }));
+    await waitFor(() => expect(screen.queryByTestId('access-problem')).toBeNull());
+  });
+
+  it('switches Local to another active key of its service, listing only those', async () => {
+    const bridge = createFakeBridge({
+      'workspaces:list': () => ok([local()]),
+      'workspaces:keyChoices': () =>
+        ok([
+          { id: 'k-own', authKey: 'own-key-0000000000', description: '', isActive: true, scopes: null, fullScope: true },
+          { id: 'k-off', authKey: 'off-key-0000000000', description: 'old', isActive: false, scopes: null, fullScope: true },
+          { id: 'k-up', authKey: 'upl-key-0000000000', description: 'uploads', isActive: true, scopes: ['assemblies:write'], fullScope: false },
+        ]),
+      'workspaces:switchKey': (r) => (r.keyId === 'k-up' ? ok(local({ authKey: 'upl-key-0000000000' })) : err('AUTH_KEY_INACTIVE', 'inactive')),
+    });
+    renderWithBridge(<WorkspacesView />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'Switch key of Local (this computer)' }));
+    const select = await screen.findByLabelText('New key');
+    expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual(['upl-key-0000… · assemblies:write · uploads']);
+    fireEvent.click(screen.getByRole('button', { name: 'Switch key' }));
+    await waitFor(() => expect(bridge.calls.find((c) => c.channel === 'workspaces:switchKey')?.request).toEqual({ id: 'local', keyId: 'k-up' }));
+  });
+});
