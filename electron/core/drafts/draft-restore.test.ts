@@ -41,7 +41,10 @@ beforeEach(async () => {
   );
 });
 afterEach(async () => {
-  for (const s of open.splice(0)) s.draft.close();
+  for (const s of open.splice(0)) {
+    s.draft.close();
+    await s.store.flush(); // a write still pending would land in the folder being removed (ENOTEMPTY)
+  }
   await rm(dir, { recursive: true, force: true });
 });
 
