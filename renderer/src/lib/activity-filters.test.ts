@@ -48,6 +48,12 @@ describe('paging a long list', () => {
     expect(rowAt(pages, 100)?.id).toBe('b'.repeat(32));
     expect(rowAt(pages, 5)).toBeUndefined();
   });
+  it('shifts later pages by the runs that lead page 1', () => {
+    const first = Array.from({ length: 102 }, (_, i) => item({ id: `p1-${i}` }));
+    const pages = new Map([[1, first], [2, [item({ id: 'p2-0' })]]]);
+    expect(rowAt(pages, 101)?.id).toBe('p1-101');
+    expect(rowAt(pages, 102)?.id).toBe('p2-0');
+  });
   it('counts as running what the service runs, and a run of this app still creating or uploading', () => {
     expect(isItemBusy(item({ state: 'ASSEMBLY_EXECUTING' }))).toBe(true);
     expect(isItemBusy(item({ state: 'CREATING', id: null }))).toBe(true);

@@ -79,9 +79,17 @@ export function pagesFor(start: number, end: number, count: number, pageSize = P
   return pages.length > 0 ? pages : [1];
 }
 
-/** The row at `index` from the pages read so far; undefined while its page is on its way. */
-export const rowAt = (pages: ReadonlyMap<number, readonly AssemblyListItem[]>, index: number, pageSize = PAGE_SIZE): AssemblyListItem | undefined =>
-  pages.get(Math.floor(index / pageSize) + 1)?.[index % pageSize];
+/**
+ * The row at `index` from the pages read so far; undefined while its page is on its way. Page 1 may hold
+ * more than a page (runs of this app without an Assembly lead it): later pages shift by that much.
+ */
+export function rowAt(pages: ReadonlyMap<number, readonly AssemblyListItem[]>, index: number, pageSize = PAGE_SIZE): AssemblyListItem | undefined {
+  const first = pages.get(1);
+  const extra = first ? Math.max(0, first.length - pageSize) : 0;
+  if (index < pageSize + extra) return first?.[index];
+  const i = index - extra;
+  return pages.get(Math.floor(i / pageSize) + 1)?.[i % pageSize];
+}
 
 /** Key of a row: the Assembly id, or the run of this app that has none yet. */
 export const itemKey = (item: AssemblyListItem): string => item.id ?? `run:${item.run?.runId ?? ''}`;
