@@ -1,4 +1,5 @@
 import { keepPreviousData, useQueries, useQueryClient } from '@tanstack/react-query';
+import '../../styles/assemblies.css';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { AssemblyListItem, AssemblyListPage } from '../../../../shared/ipc/assembly-models';
 import { toAppError, unwrap } from '../../bridge/bridge-error';
