@@ -52,7 +52,10 @@ describe('Assembly detail', () => {
   });
 
   it('follows a running Assembly live: status and execution progress', async () => {
-    const bridge = createFakeBridge({ 'assemblies:get': () => ({ ok: true, value: { status: status({ ok: 'ASSEMBLY_EXECUTING', results: {} }), runId: null, replays: [] } }) });
+    const bridge = createFakeBridge({
+      'assemblies:get': () => ({ ok: true, value: { status: status({ ok: 'ASSEMBLY_EXECUTING', results: {} }), runId: null, replays: [] } }),
+      'assemblies:follow': () => ({ ok: true, value: { following: true } }),
+    });
     renderWithBridge(<App />, bridge);
     expect((await screen.findByTestId('assembly-state')).textContent).toBe('Processing');
     await waitFor(() => expect(bridge.calls.some((c) => c.channel === 'assemblies:follow')).toBe(true));

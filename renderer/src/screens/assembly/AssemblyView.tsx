@@ -60,7 +60,10 @@ export const AssemblyView = ({ assemblyId }: { assemblyId: string }) => {
         if (!isAssemblyBusy(status)) void client.invalidateQueries({ queryKey: bridgeKey('assemblies:notifications', { assemblyId }) });
       }
     });
-    void bridge.invoke('assemblies:follow', { assemblyId });
+    // It may have ended between the first read and the follow: then read it again instead.
+    void bridge.invoke('assemblies:follow', { assemblyId }).then((answer) => {
+      if (answer.ok && !answer.value.following) void client.invalidateQueries({ queryKey: bridgeKey('assemblies:get', { assemblyId }) });
+    });
     return off;
   }, [bridge, client, assemblyId, busy]);
 
