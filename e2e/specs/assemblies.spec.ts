@@ -133,9 +133,15 @@ test('a failed batch is bulk-replayed from Activity after a confirmation that st
   await dialog.getByRole('button', { name: 'Replay 3' }).click();
   await expect(dialog).toBeHidden();
 
-  // The replays (failing again, on the same broken inputs) join the failed list at the top.
-  await expect(ui.getByTestId('activity-count')).toHaveText('6 Assemblies match', { timeout: 20_000 });
-  for (let i = 0; i < 3; i++) await expect(rows(ui).nth(i)).toContainText('replay');
+  // The whole list comes back with the replays at the top, followed live until they end (failing again,
+  // on the same broken inputs).
+  await expect(ui.getByTestId('activity-count')).toContainText('7 Assemblies');
+  for (let i = 0; i < 3; i++) {
+    await expect(rows(ui).nth(i)).toContainText('replay');
+    await expect(rows(ui).nth(i).getByTestId('assembly-state')).toHaveText('Failed', { timeout: 20_000 });
+  }
+  await ui.getByRole('button', { name: 'Failed', exact: true }).click();
+  await expect(ui.getByTestId('activity-count')).toHaveText('6 Assemblies match');
   const listed = await sdk.listAssemblies({ pagesize: 50 });
   const failedIds = listed.items.filter((a) => !a.parent_id && a.error).map((a) => a.id);
   const replays = listed.items.filter((a) => a.parent_id);

@@ -59,7 +59,7 @@ describe('Activity: the Assembly browser', () => {
     expect(useNavigation.getState().route).toEqual({ name: 'assembly', assemblyId: id(10_000) });
   });
 
-  it('filters by state and words, and bulk-replays what matches after a confirmation that states the count', async () => {
+  it('filters by state and words, and bulk-replays what matches after a confirmation that states the count, then shows every Assembly', async () => {
     const seen: AssemblyListQuery[] = [];
     const bridge = createFakeBridge({ 'assemblies:list': serviceList(30, seen) });
     renderWithBridge(<App />, bridge);
@@ -77,6 +77,9 @@ describe('Activity: the Assembly browser', () => {
     expect(call.assemblyIds).toHaveLength(10);
     expect(call.assemblyIds).toContain(id(30));
 
+    // The replays lead the whole list: the filter is let go so they show, running.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'All' }).getAttribute('aria-pressed')).toBe('true'));
+    fireEvent.click(screen.getByRole('button', { name: 'Failed' }));
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search Assemblies' }), { target: { value: 'photo-27' } });
     await waitFor(() => expect(seen.at(-1)).toMatchObject({ state: 'failed', keywords: ['photo-27'] }));
     await waitFor(() => expect(screen.getAllByTestId('assembly-row')).toHaveLength(1));

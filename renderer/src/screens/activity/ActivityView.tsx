@@ -128,6 +128,8 @@ export const ActivityView = () => {
     try {
       const result = unwrap(await bridge.invoke('assemblies:replayMany', { assemblyIds: [...selected], ...(reparse ? { reparseTemplate: true } : {}) }));
       const started = formatCount(result.started.length, 'Assembly', 'Assemblies');
+      // The replays are new Assemblies of today, running: show the whole list, where they lead, live.
+      if (result.started.length > 0) clear();
       if (result.failed.length === 0) toast(`Replaying ${started}: they run at the top of the list.`, 'success');
       else {
         const firstFailure = result.failed[0]!;

@@ -102,9 +102,6 @@ export const AssemblyView = ({ assemblyId }: { assemblyId: string }) => {
           </Badge>
         </div>
         <div className="run-head-actions">
-          <Button variant="ghost" size="sm" onClick={() => navigate({ name: 'activity' })}>
-            Activity
-          </Button>
           {runId && (
             <Button size="sm" icon={<ArrowRightIcon />} onClick={() => navigate({ name: 'run', runId })}>
               Open its run
