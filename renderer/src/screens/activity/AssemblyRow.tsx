@@ -21,6 +21,10 @@ const filesLine = (item: AssemblyListItem): string => {
   return names.length === 1 ? names[0]! : `${names[0]!} and ${formatCount(names.length - 1, 'more file', 'more files')}`;
 };
 
+/** "2 files · 3.0 KB": what went in. */
+const totalsLine = (item: AssemblyListItem): string =>
+  [item.numInputFiles !== null ? formatCount(item.numInputFiles, 'file') : '', item.bytes !== null ? formatBytes(item.bytes) : ''].filter(Boolean).join(' · ');
+
 interface RowProps {
   readonly item: AssemblyListItem;
   readonly selected: boolean;
@@ -56,7 +60,7 @@ export const AssemblyRow = memo(({ item, selected, onOpen, onToggle }: RowProps)
           </span>
         </span>
         <span className="num asm-totals muted">
-          {uploading ? `Uploading ${formatPercent(item.run!.totals.bytesUploaded, item.run!.totals.bytesTotal)}` : item.bytes !== null ? formatBytes(item.bytes) : ''}
+          {uploading ? `Uploading ${formatPercent(item.run!.totals.bytesUploaded, item.run!.totals.bytesTotal)}` : totalsLine(item)}
         </span>
       </button>
     </div>
