@@ -1,3 +1,4 @@
+import { createAssemblyFollower } from './assemblies/assembly-follower';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { EventName, EventPayload } from '../../shared/ipc/contract';
@@ -219,6 +220,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   drafts.restore(draftStore.saved.files);
   draftRoots = () => drafts.rootPaths();
 
+  const assemblyFollower = createAssemblyFollower((update) => events.emit('assembly:updated', update));
   const ctx: HandlerContext = {
     version: ports.version,
     host: ports.host,
@@ -232,6 +234,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     vault,
     workspaces,
     runs,
+    assemblyFollower,
     transfers,
     files,
     drafts,
@@ -267,6 +270,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
       closed = true;
       // A copied secret does not outlive the app on the clipboard.
       await clipboard.flush();
+      assemblyFollower.close();
       await transfers.close();
       drafts.close();
       await draftStore.flush();

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { useRunEvents } from './bridge/run-events';
 import { TransferControllerProvider, useTransferEvents } from './bridge/transfer-events';
 import { Toaster } from './components/Toaster';
+import { AssemblyView } from './screens/assembly/AssemblyView';
 import { ActivityView } from './screens/activity/ActivityView';
 import { AppHeader } from './screens/shell/AppHeader';
 import { ConnectionBanner } from './screens/shell/ConnectionBanner';
@@ -63,6 +64,7 @@ export const App = () => {
           {route.name === 'transfers' && <TransfersView batchId={route.batchId} />}
           {route.name === 'activity' && <ActivityView />}
           {route.name === 'run' && <RunView key={route.runId} runId={route.runId} />}
+          {route.name === 'assembly' && <AssemblyView key={route.assemblyId} assemblyId={route.assemblyId} />}
           <Suspense
             fallback={
               <div className="center-pane">

@@ -41,6 +41,17 @@ import {
   transferSettingsSchema,
 } from './transfer-models';
 import {
+  assemblyDetailSchema,
+  assemblyIdSchema,
+  assemblyListPageSchema,
+  assemblyListQuerySchema,
+  assemblyNotificationsSchema,
+  assemblyUpdateSchema,
+  replayManyResultSchema,
+  replayOptionsSchema,
+  replayStartedSchema,
+} from './assembly-models';
+import {
   connectionReportSchema,
   connectionTestRequestSchema,
   keyChoiceSchema,
@@ -163,14 +174,41 @@ export const channels = {
   /** Cancel: stops the uploads and DELETEs the Assembly. */
   'runs:cancel': { request: z.object({ runId: z.string() }), response: runSchema },
 
+  /**
+   * The workspace's Assemblies (GET /assemblies: state, dates, keywords, page), newest first, with this
+   * app's runs merged in: one row per Assembly, carrying its run's extras when the app started it.
+   */
+  'assemblies:list': { request: assemblyListQuerySchema, response: assemblyListPageSchema },
+  /** Any Assembly's status record by id (not only runs of this app). */
+  'assemblies:get': { request: z.object({ workspaceId: z.string().optional(), assemblyId: assemblyIdSchema }), response: assemblyDetailSchema },
+  /** Follow a running Assembly live (core's watcher: SSE, polling fallback) → `assembly:updated` until it ends. */
+  'assemblies:follow': { request: z.object({ workspaceId: z.string().optional(), assemblyId: assemblyIdSchema }), response: z.object({ following: z.boolean() }) },
+  /** Every notification delivery attempt (GET /assembly_notifications/{id}). */
+  'assemblies:notifications': { request: z.object({ workspaceId: z.string().optional(), assemblyId: assemblyIdSchema }), response: assemblyNotificationsSchema },
+  /** Run an ended Assembly again (POST /assemblies/{id}/replay): a new Assembly with `parent_id`. */
+  'assemblies:replay': {
+    request: replayOptionsSchema.extend({ workspaceId: z.string().optional(), assemblyId: assemblyIdSchema }),
+    response: replayStartedSchema,
+  },
+  /** Replay many (a filtered selection of Activity) with the same options; each outcome is reported. */
+  'assemblies:replayMany': {
+    request: replayOptionsSchema.extend({ workspaceId: z.string().optional(), assemblyIds: z.array(assemblyIdSchema).min(1).max(1000) }),
+    response: replayManyResultSchema,
+  },
+
   /** Download one result file of a run (a URL its status record gave) into the downloads folder. */
   'results:download': {
     request: z.object({ runId: z.string(), url: z.string().url(), name: z.string().min(1) }),
     response: z.object({ path: z.string() }),
   },
-  /** A preview of a run's result file (made by core, so the renderer needs no network), as files:thumbnail. */
+  /**
+   * A preview of a run's result file (made by core, so the renderer needs no network), as files:thumbnail.
+   * `assemblyId` instead of `runId`: a file of any Assembly of the workspace (core re-reads its status record).
+   */
   'results:thumbnail': {
-    request: z.object({ runId: z.string(), url: z.string().url(), size: z.number().int().min(16).max(512).default(160) }),
+    request: z
+      .object({ runId: z.string().optional(), assemblyId: assemblyIdSchema.optional(), url: z.string().url(), size: z.number().int().min(16).max(512).default(160) })
+      .refine((r) => (r.runId === undefined) !== (r.assemblyId === undefined), 'Name either a run or an Assembly.'),
     response: mediaPreviewSchema,
   },
   /** Open a file results:download saved with the default app, or show it in the file manager. Nothing else. */
@@ -226,6 +264,8 @@ export const events = {
   'run:updated': runUpdateSchema,
   /** Upload progress: totals plus the files that changed. */
   'run:progress': runProgressSchema,
+  /** An Assembly followed with `assemblies:follow` changed (status re-read, or execution progress). */
+  'assembly:updated': assemblyUpdateSchema,
   /** The draft changed (files added while a folder is walked, removed, cleared). */
   'draft:updated': draftSummarySchema,
   /** The transfer queue changed: totals and the changed transfers, batches and rows (coalesced). */

@@ -1,6 +1,7 @@
 import type { ServiceStatus } from '../../../shared/ipc/service-models';
 import type { Result } from '../../../shared/result';
 import type { ApiClient } from '../api/api-client';
+import type { AssemblyFollower } from '../assemblies/assembly-follower';
 import type { Draft } from '../drafts/draft';
 import type { DraftPorts } from './draft-handlers';
 import type { FileHandleRegistry } from '../files/file-handles';
@@ -26,6 +27,8 @@ export interface HandlerContext {
   vault: Vault;
   workspaces: WorkspaceStore;
   runs: RunManager;
+  /** Follows Assemblies a detail view shows (not runs of this app) → `assembly:updated`. */
+  assemblyFollower: AssemblyFollower;
   /** The durable transfer queue (batches into Assemblies, tus + multipart, pacing, checksums). */
   transfers: TransferEngine;
   /** Handles of what the user picked: the only files the page can name. */

@@ -1,6 +1,7 @@
 import type { Handlers } from '../ipc/handlers';
 import { createAppHandlers } from './app-handlers';
 import type { HandlerContext } from './context';
+import { createAssemblyHandlers, createStatusMemo } from './assembly-handlers';
 import { createAuthKeyHandlers } from './auth-key-handlers';
 import { createCredentialHandlers } from './credential-handlers';
 import { createDownloadLedger } from '../files/download-ledger';
@@ -20,6 +21,8 @@ import { createWorkspaceHandlers } from './workspace-handlers';
 export function createHandlers(ctx: HandlerContext): Handlers {
   // What results:download wrote: the only files shell:openPath/revealPath will touch.
   const downloads = createDownloadLedger();
+  // Status records of any Assembly the page looked at: what results:thumbnail may fetch for it.
+  const statuses = createStatusMemo();
   return {
     ...createAppHandlers(ctx),
     ...createServiceHandlers(ctx),
@@ -28,7 +31,8 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createDraftHandlers(ctx),
     ...createRunHandlers(ctx),
     ...createTransferHandlers(ctx),
-    ...createResultHandlers(ctx, downloads),
+    ...createAssemblyHandlers(ctx, statuses),
+    ...createResultHandlers(ctx, downloads, statuses),
     ...createShellHandlers(ctx, downloads),
     ...createTemplateHandlers(ctx),
     ...createCredentialHandlers(ctx),

@@ -6,16 +6,34 @@ import type { DownloadLedger } from '../files/download-ledger';
 import { resultFileOfRun } from '../files/result-urls';
 import { previewUrl } from '../files/thumbnails';
 import type { AssemblyFile } from '../../../shared/api/assembly-status';
+import { getAssemblyStatus } from '../assemblies/assembly-api';
+import type { StatusMemo } from './assembly-handlers';
 import type { HandlerContext } from './context';
 
 /** Core fetches only URLs the run's own status record gave (see files/result-urls.ts), never one the page made up. */
-export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLedger): Pick<Handlers, 'results:download' | 'results:thumbnail'> {
+export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLedger, statuses: StatusMemo): Pick<Handlers, 'results:download' | 'results:thumbnail'> {
   const checkUrl = (runId: string, url: string): Result<AssemblyFile> => {
     const run = ctx.runs.get(runId);
     if (!run.ok) return run;
     const file = resultFileOfRun(run.value.status, url);
     if (!file) return err(BridgeErrorCode.urlNotOfRun, 'Only the result files of this run can be fetched.');
     return ok(file);
+  };
+  /**
+   * Any Assembly of the active workspace: the URL must be in that Assembly's status record as core last
+   * read it (the detail view read it); if not, core reads the record again once (a result just added).
+   */
+  const checkAssemblyUrl = async (assemblyId: string, url: string): Promise<Result<AssemblyFile>> => {
+    const client = ctx.clientFor(undefined);
+    if (!client.ok) return client;
+    const { api, workspaceId } = client.value;
+    const known = resultFileOfRun(statuses.get(workspaceId, assemblyId) ?? null, url);
+    if (known) return ok(known);
+    const fresh = await getAssemblyStatus(api, assemblyId);
+    if (!fresh.ok) return fresh;
+    statuses.set(workspaceId, assemblyId, fresh.value);
+    const file = resultFileOfRun(fresh.value, url);
+    return file ? ok(file) : err(BridgeErrorCode.urlNotOfRun, 'Only the files of this Assembly can be fetched.');
   };
   return {
     'results:download': async ({ runId, url, name }) => {
@@ -29,8 +47,8 @@ export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLed
         return err(AppErrorCode.network, `Could not download ${name}: ${cause instanceof Error ? cause.message : String(cause)}`);
       }
     },
-    'results:thumbnail': async ({ runId, url, size }) => {
-      const allowed = checkUrl(runId, url);
+    'results:thumbnail': async ({ runId, assemblyId, url, size }) => {
+      const allowed = runId !== undefined ? checkUrl(runId, url) : await checkAssemblyUrl(assemblyId ?? '', url);
       if (!allowed.ok) return allowed;
       try {
         // The status record's type and duration choose the preview (poster frame, waveform, image).

@@ -16,8 +16,10 @@ export const LocalThumbnail = ({ handle, relativePath, kind, size }: { handle: s
   return <ThumbBox size={size} kind={kind} dataUrl={thumb.data?.dataUrl ?? null} duration={thumb.data?.duration ?? null} />;
 };
 
-export const ResultThumbnail = ({ runId, url, kind, size }: { runId: string; url: string | null; kind: MediaKind; size: number }) => {
-  const thumb = useBridgeQuery('results:thumbnail', { runId, url: url ?? 'about:blank', size: Math.min(512, size * 2) }, { enabled: kind !== 'other' && url !== null, staleTime: Infinity });
+/** A result of a run of this app (`runId`), or of any Assembly of the workspace (`assemblyId`). */
+export const ResultThumbnail = ({ runId, assemblyId, url, kind, size }: { runId?: string; assemblyId?: string; url: string | null; kind: MediaKind; size: number }) => {
+  const owner = runId !== undefined ? { runId } : { assemblyId: assemblyId ?? '' };
+  const thumb = useBridgeQuery('results:thumbnail', { ...owner, url: url ?? 'about:blank', size: Math.min(512, size * 2) }, { enabled: kind !== 'other' && url !== null, staleTime: Infinity });
   return <ThumbBox size={size} kind={kind} dataUrl={thumb.data?.dataUrl ?? null} duration={thumb.data?.duration ?? null} />;
 };
 

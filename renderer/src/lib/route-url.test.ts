@@ -8,6 +8,7 @@ const ROUTES: [Route, string][] = [
   [{ name: 'transfers' }, '#/transfers'],
   [{ name: 'transfers', batchId: 'b_12' }, '#/transfers?batch=b_12'],
   [{ name: 'run', runId: 'run_3f9a' }, '#/run/run_3f9a'],
+  [{ name: 'assembly', assemblyId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90' }, '#/assemblies/a1b2c3d4e5f60718293a4b5c6d7e8f90'],
   [{ name: 'templates' }, '#/templates'],
   [{ name: 'templates', selectedId: '0123456789abcdef0123456789abcdef' }, '#/templates/0123456789abcdef0123456789abcdef'],
   [{ name: 'templates', selectedId: 'builtin/resize@1' }, '#/templates/builtin%2Fresize%401'],
@@ -44,6 +45,13 @@ describe('route ↔ hash', () => {
       expect(parseRoute(hash)).toEqual({ name: 'upload' });
     },
   );
+
+  it('an Assembly hash takes only a 32-hex id (lower-cased); anything else there is Activity', () => {
+    expect(parseRoute('#/assemblies/A1B2C3D4E5F60718293A4B5C6D7E8F90')).toEqual({ name: 'assembly', assemblyId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90' });
+    for (const hash of ['#/assemblies', '#/assemblies/nope', '#/assemblies/..%2Ftemplates', '#/assemblies/a1b2c3d4e5f60718293a4b5c6d7e8f90/x']) {
+      expect(parseRoute(hash)).toEqual({ name: 'activity' });
+    }
+  });
 
   it('an empty batch filter is the whole queue', () => {
     expect(parseRoute('#/transfers?batch=')).toEqual({ name: 'transfers' });

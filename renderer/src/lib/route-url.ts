@@ -21,6 +21,8 @@ export function formatRoute(route: Route): string {
   switch (route.name) {
     case 'run':
       return `#/run/${enc(route.runId)}`;
+    case 'assembly':
+      return `#/assemblies/${enc(route.assemblyId)}`;
     case 'transfers':
       return route.batchId ? `#/transfers?batch=${enc(route.batchId)}` : '#/transfers';
     case 'templates':
@@ -56,6 +58,10 @@ export function parseRoute(hash: string): Route {
   if (head === 'run') {
     const runId = second === undefined || third !== undefined ? null : dec(second);
     return runId ? { name: 'run', runId } : UPLOAD;
+  }
+  if (head === 'assemblies') {
+    const assemblyId = second === undefined || third !== undefined ? null : dec(second);
+    return assemblyId && /^[0-9a-f]{32}$/i.test(assemblyId) ? { name: 'assembly', assemblyId: assemblyId.toLowerCase() } : { name: 'activity' };
   }
   if (head === 'transfers') {
     if (second !== undefined) return UPLOAD;

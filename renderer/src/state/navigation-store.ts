@@ -8,6 +8,8 @@ export type Route =
   /** The transfer queue; `batchId` narrows the list to one batch (from a run's "Files are in Transfers"). */
   | { readonly name: 'transfers'; readonly batchId?: string }
   | { readonly name: 'run'; readonly runId: string }
+  /** Any Assembly of the workspace by id (Activity's detail); runs of this app keep `run`. */
+  | { readonly name: 'assembly'; readonly assemblyId: string }
   | { readonly name: 'templates'; readonly selectedId?: string }
   | { readonly name: 'credentials' }
   | { readonly name: 'workspaces' }

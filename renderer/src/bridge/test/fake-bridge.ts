@@ -1,5 +1,6 @@
 import type { AssemblylineBridge, PickedFile, PickedRoot } from '../../../../shared/ipc/bridge';
 import type { ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload } from '../../../../shared/ipc/contract';
+import type { AssemblyListItem } from '../../../../shared/ipc/assembly-models';
 import type { AppInfo, Run, SelectedFile } from '../../../../shared/ipc/models';
 import type { RunUpdate } from '../../../../shared/ipc/run-update';
 import type { Template } from '../../../../shared/ipc/template-models';
@@ -73,6 +74,22 @@ export const sampleTemplate = (over: Partial<Template> = {}): Template => ({
   lastUsed: null,
   builtinVersion: null,
   ...over,
+});
+
+/** A run as a row of Activity's list (core's merge: the run's extras on its Assembly). */
+export const runAsListItem = (run: Run): AssemblyListItem => ({
+  id: run.assemblyId,
+  parentId: null,
+  templateId: null,
+  state: run.error?.code ?? run.state,
+  error: run.error?.code ?? null,
+  created: run.createdAt,
+  fileNames: run.files.map((f) => f.relativePath.split('/').pop() ?? f.relativePath),
+  numInputFiles: run.totals.filesTotal,
+  bytes: run.totals.bytesTotal,
+  executionDuration: null,
+  notifyUrl: null,
+  run: { runId: run.runId, state: run.state, totals: run.totals },
 });
 
 const notFaked = () => ({ ok: false as const, error: { code: 'NOT_IN_FAKE', message: 'Not faked.' } });
@@ -159,6 +176,18 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
       runs.set(run.runId, canceled);
       return ok(canceled);
     },
+    // Activity's list: the runs held, as core merges them (a test overrides it for service-only Assemblies).
+    'assemblies:list': (req) => {
+      const items = [...runs.values()].reverse().map(runAsListItem);
+      const size = req.pageSize ?? 100;
+      const page = req.page ?? 1;
+      return ok({ items: items.slice((page - 1) * size, page * size), count: items.length, page, pageSize: size });
+    },
+    'assemblies:get': (req) => ok({ status: { ok: 'ASSEMBLY_COMPLETED', assembly_id: req.assemblyId, uploads: [], results: {} }, runId: null, replays: [] }),
+    'assemblies:follow': () => ok({ following: false }),
+    'assemblies:notifications': () => ok({ notifyUrl: null, attempts: [], pending: [] }),
+    'assemblies:replay': (req) => ok({ parentId: req.assemblyId, assemblyId: 'f'.repeat(32) }),
+    'assemblies:replayMany': (req) => ok({ started: req.assemblyIds.map((parentId, i) => ({ parentId, assemblyId: String(i).padStart(32, 'e') })), failed: [] }),
     'results:download': (req) => ok({ path: `/home/me/Downloads/${req.name}` }),
     'results:thumbnail': () => ok({ dataUrl: null, kind: 'other', duration: null }),
     'shell:openPath': () => ok({}),

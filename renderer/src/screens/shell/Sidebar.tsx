@@ -36,7 +36,7 @@ const ITEMS = [
 ] as const;
 
 const isActive = (route: Route, name: (typeof ITEMS)[number]['name']): boolean =>
-  route.name === name || (name === 'activity' && route.name === 'run') || (name === 'templates' && route.name === 'template-editor');
+  route.name === name || (name === 'activity' && (route.name === 'run' || route.name === 'assembly')) || (name === 'templates' && route.name === 'template-editor');
 
 /** Tab reaches the list; arrow keys, Home and End move between items, as in a native sidebar. */
 export const Sidebar = () => {

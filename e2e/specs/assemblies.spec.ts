@@ -1,0 +1,149 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Transloadit } from '@transloadit/node';
+import type { Page } from '@playwright/test';
+import sharp from 'sharp';
+import type { RunningApp } from '../fixtures/app';
+import { expect, test } from '../fixtures/app';
+import { screenshotPath } from '../fixtures/paths';
+
+/**
+ * Activity is the Assembly browser of the workspace: Assemblies another client started (the vendor's own
+ * Node SDK, run from the test against the app's local service) appear there, filters and search find them,
+ * one is replayed with new steps from its detail, and a failed batch is bulk-replayed.
+ */
+
+// The SDK is given the local service's key and secret from core, as any other client on this machine would be.
+const browserHost = (running: RunningApp) => {
+  if (running.kind !== 'browser-host') throw new Error('assemblies.spec.ts reads the local key from the browser host core');
+  return running;
+};
+
+async function sdkFor(running: RunningApp): Promise<Transloadit> {
+  const { core } = browserHost(running).app;
+  const workspaces = await core.handlers['workspaces:list']({});
+  const authKey = workspaces.ok ? workspaces.value[0]!.authKey : '';
+  const authSecret = (await core.vault.get('local')) ?? '';
+  return new Transloadit({ authKey, authSecret, endpoint: core.localServiceUrl! });
+}
+
+const steps = { ':original': { robot: '/upload/handle' }, small: { use: ':original', robot: '/image/resize', width: 48 } };
+
+async function photo(dir: string, name: string): Promise<string> {
+  const file = path.join(dir, name);
+  await sharp({ create: { width: 120, height: 80, channels: 3, background: '#2a7d5f' } }).jpeg().toFile(file);
+  return file;
+}
+
+/** An Assembly the resize step fails on: the "photo" is not an image. */
+async function brokenAssembly(sdk: Transloadit, dir: string, name: string): Promise<void> {
+  const file = path.join(dir, name);
+  await writeFile(file, 'this is not a jpeg');
+  await sdk.createAssembly({ files: { file }, params: { steps, fields: { batch: 'nightly' } }, waitForCompletion: true }).catch(() => undefined);
+}
+
+const rows = (ui: Page) => ui.getByTestId('assembly-row');
+const openActivity = async (ui: Page) => {
+  await ui.getByRole('button', { name: 'Activity' }).click();
+  await expect(ui.getByRole('list', { name: 'Recent Assemblies' })).toBeVisible();
+};
+
+test('Assemblies started by another client appear in Activity, filters find them, and one is replayed with new steps', async ({ ui, running, workDir }) => {
+  const sdk = await sdkFor(running);
+  const harbour = await sdk.createAssembly({ files: { photo: await photo(workDir, 'harbour.jpg') }, params: { steps, fields: { client: 'sdk-e2e' } }, waitForCompletion: true });
+  const lighthouse = await sdk.createAssembly({ files: { photo: await photo(workDir, 'lighthouse.jpg') }, params: { steps, fields: { client: 'sdk-e2e' } }, waitForCompletion: true });
+  await brokenAssembly(sdk, workDir, 'broken.jpg');
+  expect([harbour.ok, lighthouse.ok]).toEqual(['ASSEMBLY_COMPLETED', 'ASSEMBLY_COMPLETED']);
+
+  await openActivity(ui);
+  await expect(ui.getByTestId('activity-count')).toHaveText('3 Assemblies');
+  await expect(rows(ui)).toHaveCount(3);
+  await expect(rows(ui).first()).toContainText('broken.jpg');
+
+  // State filter: only the failed one, with its error code on the row.
+  await ui.getByRole('button', { name: 'Failed', exact: true }).click();
+  await expect(ui.getByTestId('activity-count')).toHaveText('1 Assembly match');
+  await expect(rows(ui)).toHaveCount(1);
+  await expect(rows(ui).getByTestId('assembly-state')).toHaveText('Failed');
+  await ui.getByRole('button', { name: 'All', exact: true }).click();
+
+  // Search: a file name, then a field value with today's date range.
+  await ui.getByRole('searchbox', { name: 'Search Assemblies' }).fill('lighthouse');
+  await expect(rows(ui)).toHaveCount(1);
+  await expect(rows(ui)).toHaveAttribute('data-id', String(lighthouse.assembly_id));
+  await ui.getByRole('searchbox', { name: 'Search Assemblies' }).fill('sdk-e2e');
+  await ui.getByRole('button', { name: 'Today' }).click();
+  await expect(rows(ui)).toHaveCount(2);
+  await ui.getByRole('button', { name: 'Yesterday' }).click();
+  await expect(ui.getByText('No Assemblies match')).toBeVisible();
+  await ui.getByRole('button', { name: 'Clear filters' }).first().click();
+  await expect(rows(ui)).toHaveCount(3);
+  await ui.screenshot({ path: screenshotPath('activity-browser.png'), animations: 'disabled' });
+
+  // The detail of an Assembly this app did not start.
+  await ui.getByRole('button', { name: `Open ${String(lighthouse.assembly_id)}` }).click();
+  await expect(ui).toHaveURL(new RegExp(`#/assemblies/${String(lighthouse.assembly_id)}$`));
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed');
+  await expect(ui.getByTestId('assembly-fields')).toContainText('sdk-e2e');
+  await expect(ui.getByTestId('upload-meta')).toHaveText('120 × 80');
+  await expect(ui.getByTestId('assembly-result').getByTestId('thumb')).toHaveAttribute('data-preview', 'ready');
+
+  // Replay with new steps: a new Assembly, followed live until it completes, linked to its parent.
+  await ui.getByRole('button', { name: 'Replay…' }).click();
+  await ui.getByLabel('With new steps').check();
+  await ui.getByLabel('New steps (JSON)').fill(JSON.stringify({ ':original': { robot: '/upload/handle' }, tiny: { use: ':original', robot: '/image/resize', width: 16 } }));
+  await ui.screenshot({ path: screenshotPath('assembly-replay.png'), animations: 'disabled' });
+  await ui.getByRole('button', { name: 'Replay', exact: true }).click();
+  await expect(ui).not.toHaveURL(new RegExp(`#/assemblies/${String(lighthouse.assembly_id)}$`));
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed', { timeout: 20_000 });
+  await expect(ui.getByTestId('parent-link')).toHaveText(String(lighthouse.assembly_id));
+  await expect(ui.getByTestId('result-step')).toHaveAttribute('data-step', 'tiny');
+  await expect(ui.getByTestId('assembly-result')).toContainText('16 × 11');
+  const replayId = new URL(ui.url()).hash.split('/').pop()!;
+  const replayed = await sdk.getAssembly(replayId);
+  expect([replayed.ok, replayed.parent_id]).toEqual(['ASSEMBLY_COMPLETED', lighthouse.assembly_id]);
+  await ui.emulateMedia({ colorScheme: 'dark' });
+  await ui.screenshot({ path: screenshotPath('assembly-detail-dark.png'), animations: 'disabled', fullPage: true });
+  await ui.emulateMedia({ colorScheme: 'light' });
+
+  // The parent links to it, and Activity lists it first.
+  await ui.getByTestId('parent-link').click();
+  await expect(ui.getByTestId('replay-link')).toHaveText(replayId);
+  await openActivity(ui);
+  await expect(rows(ui).first()).toHaveAttribute('data-id', replayId);
+  await expect(rows(ui).first()).toContainText('replay');
+});
+
+test('a failed batch is bulk-replayed from Activity after a confirmation that states the count', async ({ ui, running, workDir }) => {
+  const sdk = await sdkFor(running);
+  for (const name of ['night-1.jpg', 'night-2.jpg', 'night-3.jpg']) await brokenAssembly(sdk, workDir, name);
+  await sdk.createAssembly({ files: { photo: await photo(workDir, 'fine.jpg') }, params: { steps }, waitForCompletion: true });
+
+  await openActivity(ui);
+  await expect(ui.getByTestId('activity-count')).toHaveText('4 Assemblies');
+  await ui.getByRole('button', { name: 'Failed', exact: true }).click();
+  await expect(ui.getByTestId('activity-count')).toHaveText('3 Assemblies match');
+  await ui.getByRole('button', { name: 'Select all 3' }).click();
+  await expect(ui.getByTestId('selection-count')).toHaveText('3 Assemblies selected');
+  await ui.getByRole('button', { name: 'Replay 3…' }).click();
+  const dialog = ui.getByRole('dialog', { name: 'Replay 3 Assemblies?' });
+  await expect(dialog.getByTestId('replay-consequences')).toContainText('Each of the 3 selected Assemblies runs again');
+  await ui.screenshot({ path: screenshotPath('activity-bulk-replay.png'), animations: 'disabled' });
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await dialog.getByRole('button', { name: 'Replay 3' }).click();
+  await expect(dialog).toBeHidden();
+
+  // The whole list comes back with the replays at the top, followed live until they end (failing again,
+  // on the same broken inputs).
+  await expect(ui.getByTestId('activity-count')).toContainText('7 Assemblies');
+  for (let i = 0; i < 3; i++) {
+    await expect(rows(ui).nth(i)).toContainText('replay');
+    await expect(rows(ui).nth(i).getByTestId('assembly-state')).toHaveText('Failed', { timeout: 20_000 });
+  }
+  await ui.getByRole('button', { name: 'Failed', exact: true }).click();
+  await expect(ui.getByTestId('activity-count')).toHaveText('6 Assemblies match');
+  const listed = await sdk.listAssemblies({ pagesize: 50 });
+  const failedIds = listed.items.filter((a) => !a.parent_id && a.error).map((a) => a.id);
+  const replays = listed.items.filter((a) => a.parent_id);
+  expect(replays.map((a) => a.parent_id).sort()).toEqual([...failedIds].sort());
+});

@@ -1,0 +1,72 @@
+import type { AssemblyStatus } from '../../../shared/api/assembly-status';
+import { isAssemblyBusy, SseEvent } from '../../../shared/api/codes';
+import type { AssemblyUpdate } from '../../../shared/ipc/assembly-models';
+import type { Result } from '../../../shared/result';
+import { watchAssembly, type AssemblyWatcher } from '../watch/assembly-watcher';
+
+export interface AssemblyFollower {
+  /** Follow a busy Assembly until it ends (once per key); false when it has already ended. */
+  follow(key: string, initial: AssemblyStatus, getStatus: (url: string) => Promise<Result<AssemblyStatus>>): boolean;
+  close(): void;
+}
+
+/** At most this many Assemblies followed at once (detail views open); the oldest is let go first. */
+const MAX_FOLLOWED = 20;
+
+/**
+ * Detail views of Assemblies this app did not start follow them through core's watcher (SSE on the
+ * update stream, polling as a fallback), like runs. Each re-read status and each execution-progress
+ * event becomes an `assembly:updated` event.
+ */
+export function createAssemblyFollower(emit: (update: AssemblyUpdate) => void): AssemblyFollower {
+  const watchers = new Map<string, AssemblyWatcher>();
+  return {
+    follow(key, initial, getStatus) {
+      if (watchers.has(key)) return true;
+      if (!isAssemblyBusy(initial) || !initial.assembly_id) return false;
+      const assemblyId = initial.assembly_id;
+      if (watchers.size >= MAX_FOLLOWED) {
+        const [oldest] = watchers.keys();
+        if (oldest !== undefined) {
+          watchers.get(oldest)?.stop();
+          watchers.delete(oldest);
+        }
+      }
+      const watcher = watchAssembly({
+        initial,
+        getStatus,
+        onStatus: (status) => emit({ assemblyId, status, progress: null }),
+        onEvent: (name, data) => {
+          if (name !== SseEvent.executionProgress) return;
+          const progress = executionProgress(data);
+          if (progress) emit({ assemblyId, status: null, progress });
+        },
+        minRefreshIntervalMs: 250,
+      });
+      watchers.set(key, watcher);
+      void watcher.done.then(() => {
+        if (watchers.get(key) === watcher) watchers.delete(key);
+      });
+      return true;
+    },
+    close() {
+      for (const watcher of watchers.values()) watcher.stop();
+      watchers.clear();
+    },
+  };
+}
+
+/** `{"progress_combined":n,"progress_per_original_file":[{"original_id","progress"}]}` → the event's progress; null when unreadable. */
+export function executionProgress(data: unknown): AssemblyUpdate['progress'] {
+  if (typeof data !== 'object' || data === null) return null;
+  const d = data as Record<string, unknown>;
+  if (typeof d.progress_combined !== 'number') return null;
+  const perFile = Array.isArray(d.progress_per_original_file) ? d.progress_per_original_file : [];
+  return {
+    combined: d.progress_combined,
+    perFile: perFile.flatMap((f: unknown) => {
+      const r = f as Record<string, unknown> | null;
+      return r && typeof r.original_id === 'string' && typeof r.progress === 'number' ? [{ originalId: r.original_id, progress: r.progress }] : [];
+    }),
+  };
+}

@@ -1,0 +1,202 @@
+// The assemblies:* channels and results:thumbnail for any Assembly, through core's dispatch, against the
+// real embedded local service (and a second one as a remote workspace limited to one token scope).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalService, type LocalService } from '../../../service/index';
+import type { AssemblyDetail, AssemblyListPage, AssemblyNotifications, AssemblyUpdate, ReplayManyResult } from '../../../shared/ipc/assembly-models';
+import type { MediaPreview, Workspace } from '../../../shared/ipc/models';
+import { createApiClient, type ApiClient } from '../api/api-client';
+import { createCore, type Core } from '../create-core';
+import { dispatch } from '../ipc/dispatch';
+import { createRecordingDesktop } from '../ports/recording-desktop';
+import { createKeyringSecretStore } from '../vault/keyring-secret-store';
+
+let dir = '';
+let core: Core;
+let remote: LocalService;
+let api: ApiClient;
+let receiver: Server;
+let receiverUrl = '';
+const received: string[] = [];
+const updates: AssemblyUpdate[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'al-assemblies-'));
+  core = await createCore({
+    dataDir: path.join(dir, 'data'),
+    downloadsDir: path.join(dir, 'downloads'),
+    secretStore: createKeyringSecretStore('assemblyline-assemblies-test'),
+    desktop: createRecordingDesktop(),
+    host: 'browser',
+    version: '0.0.0',
+  });
+  core.onEvent((name, payload) => {
+    if (name === 'assembly:updated') updates.push(payload as AssemblyUpdate);
+  });
+  remote = await startLocalService({ dataDir: path.join(dir, 'remote-service') });
+  const local = await dispatch(core.handlers, 'workspaces:list', {});
+  const authKey = local.ok ? (local.value as Workspace[])[0]!.authKey : '';
+  api = createApiClient({ endpoint: core.localServiceUrl!, authKey, getSecret: () => core.vault.get('local') });
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push(body);
+      res.writeHead(200).end('thanks');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+}, 60_000);
+afterAll(async () => {
+  await core.close();
+  await remote.close();
+  receiver.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const call = async <T>(channel: Parameters<typeof dispatch>[1], request: unknown): Promise<T> => {
+  const answer = await dispatch(core.handlers, channel, request);
+  if (!answer.ok) throw new Error(`${channel}: ${answer.error.code} ${answer.error.message}`);
+  return answer.value as T;
+};
+const failure = async (channel: Parameters<typeof dispatch>[1], request: unknown) => {
+  const answer = await dispatch(core.handlers, channel, request);
+  return answer.ok ? null : answer.error;
+};
+
+const resize = { ':original': { robot: '/upload/handle' }, small: { use: ':original', robot: '/image/resize', width: 32 } };
+const photo = async (name: string, data?: Buffer) => ({
+  field: 'file',
+  name,
+  data: new Blob([data ?? (await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3070c0' } }).jpeg().toBuffer())], { type: 'image/jpeg' }),
+});
+async function create(name: string, fields: Record<string, string>, bad = false, notifyUrl?: string): Promise<string> {
+  const made = await api.createAssembly({
+    instructions: { steps: resize, fields, ...(notifyUrl ? { notify_url: notifyUrl } : {}) },
+    expectedUploads: 0,
+    files: [await photo(name, bad ? Buffer.from('not a jpeg') : undefined)],
+  });
+  if (!made.ok) throw new Error(made.error.message);
+  return made.value.assembly_id!;
+}
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > end) return value;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+const ended = (d: AssemblyDetail) => d.status.ok === 'ASSEMBLY_COMPLETED' || typeof d.status.error === 'string';
+const detail = (assemblyId: string) => until(() => call<AssemblyDetail>('assemblies:get', { assemblyId }), ended);
+
+describe('the Assembly browser in core', () => {
+  let done1 = '';
+  let done2 = '';
+  let failed = '';
+
+  it('lists Assemblies another client made, filtered by state, date and keywords, with paging', async () => {
+    done1 = await create('beach.jpg', { client: 'script-a' }, false, receiverUrl);
+    done2 = await create('forest.jpg', { client: 'script-b' });
+    failed = await create('broken.jpg', { client: 'script-a' }, true);
+    await Promise.all([done1, done2, failed].map(detail));
+
+    const all = await call<AssemblyListPage>('assemblies:list', {});
+    expect(all.count).toBe(3);
+    expect(all.items.map((i) => i.id)).toEqual([failed, done2, done1]);
+    expect(all.items[2]).toMatchObject({ state: 'ASSEMBLY_COMPLETED', error: null, fileNames: ['beach.jpg'], notifyUrl: receiverUrl, run: null });
+    expect(all.items[2]!.created).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000Z$/);
+
+    const failures = await call<AssemblyListPage>('assemblies:list', { state: 'failed' });
+    expect(failures.items.map((i) => [i.id, i.error === null])).toEqual([[failed, false]]);
+    const scriptA = await call<AssemblyListPage>('assemblies:list', { keywords: ['script-a'] });
+    expect(scriptA.items.map((i) => i.id)).toEqual([failed, done1]);
+    const both = await call<AssemblyListPage>('assemblies:list', { keywords: ['script-a', 'beach'] });
+    expect(both.items.map((i) => i.id)).toEqual([done1]);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await call<AssemblyListPage>('assemblies:list', { fromDate: today, toDate: today })).count).toBe(3);
+    expect((await call<AssemblyListPage>('assemblies:list', { toDate: '2020-01-01' })).count).toBe(0);
+    const page2 = await call<AssemblyListPage>('assemblies:list', { page: 2, pageSize: 2 });
+    expect([page2.count, page2.items.map((i) => i.id)]).toEqual([3, [done1]]);
+  });
+
+  it('reads any Assembly with its results, previews only its own files, and lists its notification attempts', async () => {
+    const read = await call<AssemblyDetail>('assemblies:get', { assemblyId: done1 });
+    expect(read).toMatchObject({ runId: null, replays: [], status: { assembly_id: done1, ok: 'ASSEMBLY_COMPLETED', fields: { client: 'script-a' } } });
+    const result = read.status.results?.small?.[0];
+    expect(result?.meta?.width).toBe(32);
+    const preview = await call<MediaPreview>('results:thumbnail', { assemblyId: done1, url: result!.ssl_url!, size: 64 });
+    expect(preview.dataUrl).toMatch(/^data:image\/jpeg;base64,/);
+    // A URL of another Assembly is not this one's: core does not fetch it.
+    const other = (await call<AssemblyDetail>('assemblies:get', { assemblyId: done2 })).status.results?.small?.[0]?.ssl_url;
+    expect(await failure('results:thumbnail', { assemblyId: done1, url: other, size: 64 })).toMatchObject({ code: 'URL_NOT_OF_RUN' });
+    expect(await failure('results:thumbnail', { url: other, size: 64 })).toMatchObject({ code: 'INVALID_IPC_REQUEST' });
+
+    const failedOne = await call<AssemblyDetail>('assemblies:get', { assemblyId: failed });
+    expect(failedOne.status.error).toBeTruthy();
+    expect(await failure('assemblies:get', { assemblyId: '0'.repeat(32) })).toMatchObject({ code: 'ASSEMBLY_NOT_FOUND' });
+    expect(await failure('assemblies:get', { assemblyId: '../templates' })).toMatchObject({ code: 'INVALID_IPC_REQUEST' });
+
+    const notes = await until(
+      () => call<AssemblyNotifications>('assemblies:notifications', { assemblyId: done1 }),
+      (n) => n.attempts.length > 0,
+    );
+    expect(notes.notifyUrl).toBe(receiverUrl);
+    expect(notes.attempts[0]).toMatchObject({ url: receiverUrl, successful: true, responseCode: 200, responseData: 'thanks', replay: false });
+    expect(received.some((body) => body.includes(done1))).toBe(true);
+  });
+
+  it('replays one Assembly with new steps; the replay completes and links to its parent', async () => {
+    const steps = { ':original': { robot: '/upload/handle' }, tiny: { use: ':original', robot: '/image/resize', width: 16 } };
+    const started = await call<{ parentId: string; assemblyId: string }>('assemblies:replay', { assemblyId: done2, steps });
+    expect(started.parentId).toBe(done2);
+    const replay = await detail(started.assemblyId);
+    expect(replay.status).toMatchObject({ ok: 'ASSEMBLY_COMPLETED', parent_id: done2 });
+    expect(replay.status.results?.tiny?.[0]?.meta?.width).toBe(16);
+    expect((await call<AssemblyDetail>('assemblies:get', { assemblyId: done2 })).replays).toEqual([started.assemblyId]);
+    const top = await call<AssemblyListPage>('assemblies:list', { pageSize: 1 });
+    expect(top.items[0]).toMatchObject({ id: started.assemblyId, parentId: done2 });
+  });
+
+  it('bulk-replays a selection and reports each one that the service refused with its code', async () => {
+    const missing = 'f'.repeat(32);
+    const result = await call<ReplayManyResult>('assemblies:replayMany', { assemblyIds: [failed, missing], steps: resize });
+    expect(result.failed).toEqual([{ parentId: missing, code: 'ASSEMBLY_NOT_FOUND', message: expect.any(String) }]);
+    expect(result.started.map((s) => s.parentId)).toEqual([failed]);
+    // The broken input fails again, as a new Assembly of its own.
+    const again = await detail(result.started[0]!.assemblyId);
+    expect(again.status.parent_id).toBe(failed);
+    expect(await failure('assemblies:replay', { assemblyId: done1, notifyUrl: 'ftp://nope' })).toMatchObject({ code: 'ASSEMBLY_INVALID_NOTIFY_URL' });
+  });
+
+  it('follows a running Assembly live until it ends', async () => {
+    const waiting = await api.createAssembly({ instructions: { steps: resize }, expectedUploads: 1 });
+    const id = waiting.ok ? waiting.value.assembly_id! : '';
+    expect(await call('assemblies:follow', { assemblyId: id })).toEqual({ following: true });
+    await api.cancelAssembly(waiting.ok ? waiting.value.assembly_ssl_url! : '');
+    const last = await until(async () => updates.filter((u) => u.assemblyId === id && u.status?.ok === 'ASSEMBLY_CANCELED'), (u) => u.length > 0, 10_000);
+    expect(last.length).toBeGreaterThan(0);
+    expect(await call('assemblies:follow', { assemblyId: id })).toEqual({ following: false });
+  });
+
+  it('explains a workspace whose tokens lack assemblies:read with the service code', async () => {
+    const ws = await call<Workspace>('workspaces:save', {
+      name: 'Templates only',
+      endpoint: remote.url,
+      authKey: remote.authKey,
+      authSecret: remote.authSecret,
+      slug: 'templates-only',
+      authMode: 'bearer',
+      tokenScopes: ['templates:read'],
+    });
+    expect(await failure('assemblies:list', { workspaceId: ws.id })).toMatchObject({ code: 'INSUFFICIENT_AUTH_SCOPE' });
+    await call('workspaces:save', { name: 'Templates only', endpoint: remote.url, authKey: remote.authKey, authSecret: '', slug: 'templates-only', authMode: 'signature', tokenScopes: null, id: ws.id });
+    expect((await call<AssemblyListPage>('assemblies:list', { workspaceId: ws.id })).count).toBe(0);
+  });
+});

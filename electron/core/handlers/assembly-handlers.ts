@@ -1,0 +1,106 @@
+import type { AssemblyStatus } from '../../../shared/api/assembly-status';
+import type { ReplayManyResult } from '../../../shared/ipc/assembly-models';
+import { ok, type Result } from '../../../shared/result';
+import { getAssemblyStatus, getNotifications, listAssemblies, replayAssembly } from '../assemblies/assembly-api';
+import { mergeRuns } from '../assemblies/merge-runs';
+import type { Handlers } from '../ipc/handlers';
+import { withApi, type HandlerContext } from './context';
+
+type AssemblyChannels = 'assemblies:list' | 'assemblies:get' | 'assemblies:follow' | 'assemblies:notifications' | 'assemblies:replay' | 'assemblies:replayMany';
+
+/** Replays sent at once by a bulk replay (the service paces the rest with 413/429, which the client retries). */
+const REPLAY_CONCURRENCY = 4;
+
+/** The last status records read per workspace and Assembly: results:thumbnail checks URLs against them. */
+export interface StatusMemo {
+  get(workspaceId: string, assemblyId: string): AssemblyStatus | undefined;
+  set(workspaceId: string, assemblyId: string, status: AssemblyStatus): void;
+}
+
+export function createStatusMemo(limit = 200): StatusMemo {
+  const memo = new Map<string, AssemblyStatus>();
+  const key = (w: string, a: string) => `${w}\u0000${a.toLowerCase()}`;
+  return {
+    get: (w, a) => memo.get(key(w, a)),
+    set: (w, a, status) => {
+      const k = key(w, a);
+      memo.delete(k);
+      memo.set(k, status);
+      if (memo.size > limit) memo.delete(memo.keys().next().value as string);
+    },
+  };
+}
+
+/** Activity's Assembly browser and the detail of any Assembly: list, status, live follow, notifications, replay. */
+export function createAssemblyHandlers(ctx: HandlerContext, statuses: StatusMemo): Pick<Handlers, AssemblyChannels> {
+  // Replays this app started, by parent: the service's list cannot filter by parent_id.
+  const replays = new Map<string, string[]>();
+  const noteReplay = (parentId: string, childId: string) => replays.set(parentId, [...(replays.get(parentId) ?? []), childId]);
+
+  const runsOf = (workspaceId: string) => ctx.runs.list().filter((run) => run.workspaceId === workspaceId);
+
+  const readStatus = async (workspaceId: string | undefined, assemblyId: string): Promise<Result<{ workspaceId: string; status: AssemblyStatus }>> =>
+    withApi(ctx, workspaceId, async (api, id) => {
+      const status = await getAssemblyStatus(api, assemblyId);
+      if (!status.ok) return status;
+      statuses.set(id, assemblyId, status.value);
+      return ok({ workspaceId: id, status: status.value });
+    });
+
+  return {
+    'assemblies:list': ({ workspaceId, ...query }) =>
+      withApi(ctx, workspaceId, async (api, id) => {
+        const page = await listAssemblies(api, { workspaceId, ...query });
+        if (!page.ok) return page;
+        const merged = mergeRuns(page.value, runsOf(id), { workspaceId, ...query });
+        return ok({ ...merged, page: query.page, pageSize: query.pageSize });
+      }),
+
+    'assemblies:get': async ({ workspaceId, assemblyId }) => {
+      const read = await readStatus(workspaceId, assemblyId);
+      if (!read.ok) return read;
+      const wanted = assemblyId.toLowerCase();
+      const run = runsOf(read.value.workspaceId).find((r) => r.assemblyId?.toLowerCase() === wanted);
+      return ok({ status: read.value.status, runId: run?.runId ?? null, replays: replays.get(wanted) ?? [] });
+    },
+
+    'assemblies:follow': ({ workspaceId, assemblyId }) =>
+      withApi(ctx, workspaceId, async (api, id) => {
+        const status = await getAssemblyStatus(api, assemblyId);
+        if (!status.ok) return status;
+        statuses.set(id, assemblyId, status.value);
+        const following = ctx.assemblyFollower.follow(`${id}:${assemblyId.toLowerCase()}`, status.value, async (url) => {
+          const next = await api.getAssembly(url);
+          if (next.ok) statuses.set(id, assemblyId, next.value);
+          return next;
+        });
+        return ok({ following });
+      }),
+
+    'assemblies:notifications': ({ workspaceId, assemblyId }) => withApi(ctx, workspaceId, (api) => getNotifications(api, assemblyId)),
+
+    'assemblies:replay': ({ workspaceId, assemblyId, ...options }) =>
+      withApi(ctx, workspaceId, async (api) => {
+        const started = await replayAssembly(api, assemblyId, options);
+        if (started.ok) noteReplay(started.value.parentId, started.value.assemblyId);
+        return started;
+      }),
+
+    'assemblies:replayMany': ({ workspaceId, assemblyIds, ...options }) =>
+      withApi(ctx, workspaceId, async (api) => {
+        const result: ReplayManyResult = { started: [], failed: [] };
+        const queue = [...new Set(assemblyIds.map((a) => a.toLowerCase()))];
+        const worker = async () => {
+          for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+            const started = await replayAssembly(api, next, options);
+            if (started.ok) {
+              noteReplay(started.value.parentId, started.value.assemblyId);
+              result.started.push(started.value);
+            } else result.failed.push({ parentId: next, code: started.error.code, message: started.error.message });
+          }
+        };
+        await Promise.all(Array.from({ length: REPLAY_CONCURRENCY }, worker));
+        return ok(result);
+      }),
+  };
+}

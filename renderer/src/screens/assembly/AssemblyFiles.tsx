@@ -1,0 +1,103 @@
+import type { AssemblyFile } from '../../../../shared/api/assembly-status';
+import type { AssemblyUpdate } from '../../../../shared/ipc/assembly-models';
+import { ResultThumbnail } from '../../components/Thumbnail';
+import { formatBytes, formatPlayTime } from '../../lib/format';
+import { mediaKindOf } from '../../lib/selection';
+import { useToasts } from '../../state/toast-store';
+import { dimensionsOf, resultNameOf, resultUrlOf } from '../run/ResultCard';
+
+/** "640 × 480 · 0:04" from a file's meta: what a producer checks first. */
+export const metaLine = (file: AssemblyFile): string => {
+  const parts: string[] = [];
+  const dims = dimensionsOf(file);
+  if (dims) parts.push(dims);
+  const duration = file.meta?.duration;
+  if (typeof duration === 'number') parts.push(formatPlayTime(duration));
+  return parts.join(' · ');
+};
+
+/** The uploads with their meta, and per-file processing progress while it runs (when the Assembly asked for it). */
+export const AssemblyFiles = ({ uploads, progress }: { uploads: readonly AssemblyFile[]; progress: AssemblyUpdate['progress'] }) => {
+  const perFile = new Map((progress?.perFile ?? []).map((p) => [p.originalId, p.progress]));
+  return (
+    <section aria-labelledby="asm-uploads-title">
+      <h2 id="asm-uploads-title" className="section-title">
+        Uploads <span className="muted num">· {uploads.length.toLocaleString('en-US')}</span>
+      </h2>
+      {uploads.length === 0 ? (
+        <p className="muted">No files were uploaded to this Assembly.</p>
+      ) : (
+        <ul className="asm-files" aria-label="Uploads">
+          {uploads.slice(0, 500).map((file, i) => {
+            const done = file.id ? perFile.get(file.id) : undefined;
+            return (
+              <li key={file.id ?? i} className="asm-file" data-testid="assembly-upload">
+                <span className="asm-file-name">{resultNameOf(file)}</span>
+                <span className="muted small">{file.mime ?? file.type ?? ''}</span>
+                <span className="num small">{typeof file.size === 'number' ? formatBytes(file.size) : ''}</span>
+                <span className="num small" data-testid="upload-meta">
+                  {metaLine(file)}
+                </span>
+                {done !== undefined && <span className="num small">{Math.round(done)} %</span>}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {uploads.length > 500 && <p className="muted small">And {(uploads.length - 500).toLocaleString('en-US')} more (see the status record).</p>}
+    </section>
+  );
+};
+
+/** Results per step, each with its preview (core fetches it, only from this Assembly's own record). */
+export const AssemblyResults = ({ assemblyId, results }: { assemblyId: string; results: Record<string, AssemblyFile[]> }) => {
+  const toast = useToasts((s) => s.show);
+  const steps = Object.entries(results);
+  if (steps.length === 0) return null;
+  const copy = async (url: string, name: string) => {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast(`URL of ${name} copied.`, 'success');
+    } catch {
+      toast('Could not copy: the clipboard is not available here.', 'danger');
+    }
+  };
+  return (
+    <section aria-labelledby="asm-results-title">
+      <h2 id="asm-results-title" className="section-title">
+        Results
+      </h2>
+      {steps.map(([step, files]) => (
+        <div key={step} className="result-group" data-testid="result-step" data-step={step}>
+          <h3 className="group-title">
+            <code>{step}</code> <span className="muted">· {files.length}</span>
+          </h3>
+          <ul className="asm-results">
+            {files.slice(0, 200).map((file, i) => {
+              const name = resultNameOf(file);
+              const url = resultUrlOf(file);
+              return (
+                <li key={file.id ?? i} className="asm-result" data-testid="assembly-result">
+                  <ResultThumbnail assemblyId={assemblyId} url={url} kind={mediaKindOf({ mime: file.mime, name })} size={64} />
+                  <span className="asm-result-main">
+                    <span className="asm-file-name" title={name}>
+                      {name}
+                    </span>
+                    <span className="muted small num">
+                      {[typeof file.size === 'number' ? formatBytes(file.size) : '', metaLine(file)].filter(Boolean).join(' · ')}
+                    </span>
+                  </span>
+                  {url && (
+                    <button type="button" className="link-btn small" onClick={() => void copy(url, name)} aria-label={`Copy URL of ${name}`}>
+                      Copy URL
+                    </button>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ))}
+    </section>
+  );
+};

@@ -1,0 +1,84 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AssemblyStatus } from '../../../../shared/api/assembly-status';
+import { App } from '../../App';
+import { createFakeBridge } from '../../bridge/test/fake-bridge';
+import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { useNavigation } from '../../state/navigation-store';
+
+const ID = 'a'.repeat(32);
+const PARENT = 'b'.repeat(32);
+const status = (over: Partial<AssemblyStatus> = {}): AssemblyStatus => ({
+  ok: 'ASSEMBLY_COMPLETED',
+  assembly_id: ID,
+  parent_id: PARENT,
+  fields: { client: 'script-a' },
+  execution_duration: 1.5,
+  uploads: [{ id: 'u1', name: 'beach.jpg', size: 2048, mime: 'image/jpeg', meta: { width: 640, height: 480 } }],
+  results: { small: [{ id: 'r1', name: 'beach.jpg', size: 512, mime: 'image/jpeg', ssl_url: 'http://127.0.0.1:1/r/beach.jpg', meta: { width: 32, height: 24 } }] },
+  notify_url: 'http://127.0.0.1:9/hook',
+  ...over,
+});
+
+describe('Assembly detail', () => {
+  beforeEach(() => useNavigation.setState({ route: { name: 'assembly', assemblyId: ID } }));
+  afterEach(cleanup);
+
+  it('shows state, fields, uploads with meta, results with previews from this Assembly, notification attempts and the raw record', async () => {
+    const bridge = createFakeBridge({
+      'assemblies:get': () => ({ ok: true, value: { status: status(), runId: null, replays: [] } }),
+      'assemblies:notifications': () => ({
+        ok: true,
+        value: { notifyUrl: 'http://127.0.0.1:9/hook', attempts: [{ url: 'http://127.0.0.1:9/hook', replay: false, attempt: 1, started: '2026/11/25 08:00:00 GMT', duration: 0.01, responseCode: 500, responseData: 'boom', error: null, successful: false }], pending: [] },
+      }),
+    });
+    renderWithBridge(<App />, bridge);
+    expect((await screen.findByTestId('assembly-state')).textContent).toBe('Completed');
+    expect(screen.getByTestId('assembly-fields').textContent).toContain('script-a');
+    expect(screen.getByTestId('upload-meta').textContent).toBe('640 × 480');
+    expect(screen.getByTestId('assembly-result').textContent).toContain('32 × 24');
+    await waitFor(() => expect(bridge.calls.some((c) => c.channel === 'results:thumbnail' && (c.request as { assemblyId?: string }).assemblyId === ID)).toBe(true));
+    expect((await screen.findByTestId('notification-attempt')).textContent).toContain('HTTP 500');
+    expect(screen.getByTestId('raw-status').textContent).toContain('"assembly_id"');
+    fireEvent.click(screen.getByTestId('parent-link'));
+    expect(useNavigation.getState().route).toEqual({ name: 'assembly', assemblyId: PARENT });
+  });
+
+  it('shows a failed Assembly with its code and message', async () => {
+    renderWithBridge(<App />, createFakeBridge({ 'assemblies:get': () => ({ ok: true, value: { status: status({ ok: null, error: 'INVALID_INPUT_ERROR', message: 'No file suited the step.' }), runId: null, replays: [] } }) }));
+    const panel = await screen.findByTestId('assembly-error');
+    expect(within(panel).getByText('INVALID_INPUT_ERROR')).toBeTruthy();
+    expect(panel.textContent).toContain('No file suited the step.');
+  });
+
+  it('follows a running Assembly live: status and execution progress', async () => {
+    const bridge = createFakeBridge({
+      'assemblies:get': () => ({ ok: true, value: { status: status({ ok: 'ASSEMBLY_EXECUTING', results: {} }), runId: null, replays: [] } }),
+      'assemblies:follow': () => ({ ok: true, value: { following: true } }),
+    });
+    renderWithBridge(<App />, bridge);
+    expect((await screen.findByTestId('assembly-state')).textContent).toBe('Processing');
+    await waitFor(() => expect(bridge.calls.some((c) => c.channel === 'assemblies:follow')).toBe(true));
+    expect(screen.getByRole('button', { name: 'Replay…' }).hasAttribute('disabled')).toBe(true);
+    bridge.emit('assembly:updated', { assemblyId: ID, status: null, progress: { combined: 40, perFile: [{ originalId: 'u1', progress: 40 }] } });
+    await waitFor(() => expect(screen.getByTestId('execution-progress').textContent).toContain('40 %'));
+    bridge.emit('assembly:updated', { assemblyId: ID, status: status(), progress: null });
+    await waitFor(() => expect(screen.getByTestId('assembly-state').textContent).toBe('Completed'));
+  });
+
+  it('replays with new steps, refusing broken JSON first, and opens the new Assembly', async () => {
+    const bridge = createFakeBridge({ 'assemblies:get': () => ({ ok: true, value: { status: status(), runId: null, replays: [] } }) });
+    renderWithBridge(<App />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'Replay…' }));
+    fireEvent.click(screen.getByLabelText('With new steps'));
+    const editor = screen.getByLabelText('New steps (JSON)');
+    fireEvent.change(editor, { target: { value: '{ "tiny": }' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Replay' }));
+    expect((await screen.findByTestId('replay-steps-error')).textContent).toMatch(/line 1/);
+    expect(bridge.calls.some((c) => c.channel === 'assemblies:replay')).toBe(false);
+    fireEvent.change(editor, { target: { value: '{ "tiny": { "robot": "/image/resize", "use": ":original", "width": 16 } }' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Replay' }));
+    await waitFor(() => expect(useNavigation.getState().route).toEqual({ name: 'assembly', assemblyId: 'f'.repeat(32) }));
+    expect(bridge.calls.find((c) => c.channel === 'assemblies:replay')?.request).toEqual({ assemblyId: ID, steps: { tiny: { robot: '/image/resize', use: ':original', width: 16 } } });
+  });
+});
