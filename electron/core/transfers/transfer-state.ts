@@ -251,13 +251,18 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
       for (const input of event.files) {
         const placement = placeFile(t.batcher, input, t.batching, t.limits, t.label);
         t.batcher = placement.state;
-        const batchId = batchIdOf(t.id, placement.batch.seq);
-        const batch = s.batches.get(batchId) ?? newBatch(c, t.id, placement.batch);
+        const batch = s.batches.get(batchIdOf(t.id, placement.batch.seq)) ?? newBatch(c, t.id, placement.batch);
+        // 100,000 of these live in memory: one shape for all, and the batch's own id string (not a copy per file).
         const f: FileRec = {
-          ...input,
           id: fileIdOf(t.id, t.nextFile++),
           transferId: t.id,
-          batchId,
+          batchId: batch.id,
+          path: input.path,
+          relativePath: input.relativePath,
+          name: input.name,
+          size: input.size,
+          mime: input.mime,
+          mtimeMs: input.mtimeMs,
           state: 'queued',
           bytesSent: 0,
           method: null,
