@@ -4,10 +4,11 @@ import path from 'node:path';
 import type { DraftFile } from '../../electron/core/transfers/draft-feed';
 
 /**
- * `count` small files (0.5–2 KB) in folders of 1,000 (`roll-NNN/clip-NNNN.jpg`) under `root`. With
+ * `count` small files (0.5–2 KB) in folders of 1,000 (`roll-NNN/clip-NNNN<ext>`) under `root`. With
  * `reuse`, a tree this function finished earlier (its `.complete-<count>` mark) is kept as it is.
  */
-export async function makeSmallFileTree(root: string, count: number, reuse = false): Promise<void> {
+export async function makeSmallFileTree(root: string, count: number, o: { reuse?: boolean; ext?: string } = {}): Promise<void> {
+  const { reuse = false, ext = '.jpg' } = o;
   const mark = path.join(root, `.complete-${String(count)}`);
   if (reuse && (await access(mark).then(() => true, () => false))) return;
   const blob = randomBytes(2048);
@@ -15,7 +16,7 @@ export async function makeSmallFileTree(root: string, count: number, reuse = fal
     const sub = path.join(root, `roll-${String(d).padStart(3, '0')}`);
     await mkdir(sub, { recursive: true });
     const n = Math.min(1000, count - d * 1000);
-    await Promise.all(Array.from({ length: n }, (_, i) => writeFile(path.join(sub, `clip-${String(i).padStart(4, '0')}.jpg`), blob.subarray(0, 512 + ((i * 7) % 1500)))));
+    await Promise.all(Array.from({ length: n }, (_, i) => writeFile(path.join(sub, `clip-${String(i).padStart(4, '0')}${ext}`), blob.subarray(0, 512 + ((i * 7) % 1500)))));
   }
   await writeFile(mark, '');
 }
