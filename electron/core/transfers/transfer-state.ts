@@ -476,6 +476,14 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
           }
         } else {
           b.state = 'completed';
+          // Nothing left to compare with: such a file must not look verified, nor stay "Verifying".
+          for (const id of b.assemblyFiles) {
+            const f = s.files.get(id)!;
+            if (f.state !== 'uploaded' || f.serviceMd5) continue;
+            f.state = 'unverified';
+            f.note = 'Not verified: the service recorded no checksum for this file.';
+            touchFile(c, f);
+          }
         }
         touchBatch(c, b);
       }
