@@ -134,12 +134,23 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     files: active.coalescer.files(),
   });
 
+  // The last few whole statuses read back: the run view asks for one run many times (runs:get, and a
+  // result check per thumbnail), and reading and parsing 4 MB each time would cost more than keeping them.
+  const readBack = new Map<string, AssemblyStatus>();
+  const READ_BACK_KEPT = 2;
+
   /** The run with its status whole: read back from the run store for a finished run (runs:get, results). */
   const whole = (active: ActiveRun): Run => {
     const run = snapshot(active);
     if (!active.statusOnDisk || !deps.store || storeClosed) return run;
+    const kept = readBack.get(run.runId);
+    if (kept) return { ...run, status: kept };
     try {
-      return { ...run, status: deps.store.statusOf(run.runId) ?? run.status };
+      const status = deps.store.statusOf(run.runId);
+      if (!status) return run;
+      readBack.set(run.runId, status);
+      for (const id of readBack.keys()) if (readBack.size > READ_BACK_KEPT) readBack.delete(id);
+      return { ...run, status };
     } catch {
       return run;
     }
