@@ -17,12 +17,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Upload } from 'tus-js-client';
 import { spawnService, type ServiceProcess } from '../service/testing/service-process';
+import { cpuSeconds, fmt, seconds } from './lib/bench-kit';
 
 const FILES = Number(process.env.BENCH_FILES ?? 2000);
 const FILE_BYTES = Number(process.env.BENCH_FILE_KB ?? 10) * 1024;
@@ -42,18 +42,7 @@ interface Status {
   uploads?: unknown[];
 }
 
-const fmt = (n: number, digits = 1): string => n.toFixed(digits);
 
-/** CPU seconds (user + system, all threads) a process has used, from /proc (Linux); NaN elsewhere. */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${String(pid)}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-const seconds = (startNs: bigint): number => Number(process.hrtime.bigint() - startNs) / 1e9;
 
 async function waitForCompletion(url: string): Promise<Status> {
   for (;;) {

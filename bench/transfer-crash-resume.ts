@@ -18,19 +18,14 @@ import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { coreCrashPorts, type CoreChildConfig } from '../electron/core/crash/core-crash-ports';
 import { createCore } from '../electron/core/create-core';
-import { spawnService } from '../service/testing/service-process';
+import { MiB, ROOT, runBench, verdict, withBenchService } from './lib/bench-kit';
 
-const MiB = 1024 * 1024;
 const SIZE = Number(process.env.BENCH_SIZE_MB ?? 1024) * MiB;
-const AUTH_KEY = 'bench-crash-key';
-const AUTH_SECRET = randomBytes(20).toString('hex');
-const ROOT = new URL('..', import.meta.url).pathname;
 
 async function writeRandom(file: string): Promise<string> {
   const out = createWriteStream(file);
@@ -79,9 +74,7 @@ async function runAndKill(configPath: string, killAt: number): Promise<{ runId: 
 }
 
 async function main(): Promise<void> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'bench-crash-resume-'));
-  const service = await spawnService(['--port', '0', '--data-dir', path.join(dir, 'service'), '--auth-key', AUTH_KEY], { ASSEMBLYLINE_AUTH_SECRET: AUTH_SECRET });
-  try {
+  await withBenchService('bench-crash-resume-', async (dir, service) => {
     const file = path.join(dir, 'in', 'master.mov');
     await mkdir(path.dirname(file), { recursive: true });
     console.log(`writing a ${String(SIZE / MiB)} MiB file…`);
@@ -90,14 +83,14 @@ async function main(): Promise<void> {
     await mkdir(dataDir, { recursive: true });
     await writeFile(
       path.join(dataDir, 'workspaces.json'),
-      JSON.stringify({ version: 1, activeWorkspaceId: 'remote', workspaces: [{ id: 'remote', name: 'Remote', kind: 'remote', endpoint: service.url, authKey: AUTH_KEY }] }),
+      JSON.stringify({ version: 1, activeWorkspaceId: 'remote', workspaces: [{ id: 'remote', name: 'Remote', kind: 'remote', endpoint: service.url, authKey: service.authKey }] }),
     );
     const config: CoreChildConfig = {
       dataDir,
       files: [{ path: file, relativePath: 'in/master.mov', name: 'master.mov', size: SIZE, mime: null }],
       steps: { ':original': { robot: '/upload/handle' } },
       chunkSize: 16 * MiB,
-      remote: { workspaceId: 'remote', authSecret: AUTH_SECRET },
+      remote: { workspaceId: 'remote', authSecret: service.authSecret },
     };
     const configPath = path.join(dir, 'config.json');
     await writeFile(configPath, JSON.stringify(config));
@@ -120,18 +113,12 @@ async function main(): Promise<void> {
       const intact = final.value.state === 'ASSEMBLY_COMPLETED' && uploads.length === 1 && uploads[0]!.md5hash === md5;
       console.log(`after the restart: ${final.value.state} in ${((Date.now() - started) / 1000).toFixed(1)} s, ${String(uploads.length)} upload, md5 ${intact ? 'equal' : 'DIFFERENT'}`);
       const again = Math.max(0, sent - kept);
-      console.log(`bytes sent again: ${(again / MiB).toFixed(2)} MiB — ${again <= 16 * MiB ? 'meets' : 'MISSES'} the goal of ≤ 16 MiB`);
+      console.log(`bytes sent again: ${(again / MiB).toFixed(2)} MiB — ${verdict(again <= 16 * MiB)} the goal of ≤ 16 MiB`);
       if (!intact) process.exitCode = 1;
     } finally {
       await core.close();
     }
-  } finally {
-    await service.kill();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -11,50 +11,20 @@
  *
  * Reference in the same run: the same walk alone (no engine), to show what the queue costs on top.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, opendir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { DraftFeed, DraftFile } from '../electron/core/transfers/draft-feed';
+import type { DraftFeed } from '../electron/core/transfers/draft-feed';
 import { openEngine } from '../electron/core/transfers/testing/engine-fixture';
-import { spawnService } from '../service/testing/service-process';
+import { MiB as MB, runBench, verdict, withBenchService } from './lib/bench-kit';
+import { makeSmallFileTree, walkTree as walk } from './lib/file-tree';
 
 const FILES = Number(process.env.BENCH_FILES ?? 100_000);
 const UNTIL = process.env.BENCH_UNTIL ?? 'done';
-const AUTH_KEY = 'bench-scale-key';
-const AUTH_SECRET = randomBytes(20).toString('hex');
-const MB = 1024 * 1024;
-
-async function makeTree(root: string): Promise<void> {
-  const blob = randomBytes(2048);
-  for (let d = 0; d * 1000 < FILES; d++) {
-    const sub = path.join(root, `roll-${String(d).padStart(3, '0')}`);
-    await mkdir(sub, { recursive: true });
-    const n = Math.min(1000, FILES - d * 1000);
-    await Promise.all(Array.from({ length: n }, (_, i) => writeFile(path.join(sub, `clip-${String(i).padStart(4, '0')}.jpg`), blob.subarray(0, 512 + ((i * 7) % 1500)))));
-  }
-}
-
-/** A streaming walk (opendir, one folder at a time), as the drafts' walk feeds the engine. */
-async function* walk(root: string, base = path.basename(root)): AsyncGenerator<DraftFile> {
-  for await (const entry of await opendir(root)) {
-    const full = path.join(root, entry.name);
-    const rel = `${base}/${entry.name}`;
-    if (entry.isDirectory()) yield* walk(full, rel);
-    else if (entry.isFile()) {
-      const st = await stat(full);
-      yield { path: full, relativePath: rel, name: entry.name, size: st.size, mime: 'image/jpeg', mtimeMs: st.mtimeMs };
-    }
-  }
-}
 
 async function main(): Promise<void> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'bench-transfer-scale-'));
-  const service = await spawnService(['--port', '0', '--data-dir', path.join(dir, 'service'), '--auth-key', AUTH_KEY], { ASSEMBLYLINE_AUTH_SECRET: AUTH_SECRET });
-  try {
+  await withBenchService('bench-transfer-scale-', async (dir, service) => {
     const root = path.join(dir, 'shoot');
     console.log(`writing ${String(FILES)} files…`);
-    await makeTree(root);
+    await makeSmallFileTree(root, FILES);
 
     let t0 = process.hrtime.bigint();
     let n = 0;
@@ -62,7 +32,7 @@ async function main(): Promise<void> {
     const walkS = Number(process.hrtime.bigint() - t0) / 1e9;
     console.log(`reference: the walk alone: ${String(n)} files in ${walkS.toFixed(2)} s`);
 
-    const h = await openEngine({ url: service.url, authKey: AUTH_KEY, authSecret: AUTH_SECRET }, path.join(dir, 'core'));
+    const h = await openEngine(service, path.join(dir, 'core'));
     let peak = process.memoryUsage().rss;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
     try {
@@ -102,22 +72,16 @@ async function main(): Promise<void> {
       const rowsMs = Number(process.hrtime.bigint() - rowsStart) / 1e6;
       console.log(`transfers:rows (offset 50,000, search) over ${String(page.total)} matches: ${rowsMs.toFixed(1)} ms`);
       console.log('');
-      console.log(`first request on the wire: ${(firstByteS ?? NaN).toFixed(2)} s after start (${firstByteS !== null && firstByteS <= 2 ? 'meets' : 'MISSES'} the goal of ≤ 2 s)`);
+      console.log(`first request on the wire: ${(firstByteS ?? NaN).toFixed(2)} s after start (${verdict(firstByteS !== null && firstByteS <= 2)} the goal of ≤ 2 s)`);
       const mem = process.memoryUsage();
       console.log(`at the end: RSS ${(mem.rss / MB).toFixed(0)} MB, heap used ${(mem.heapUsed / MB).toFixed(0)} MB, external ${(mem.external / MB).toFixed(0)} MB, array buffers ${(mem.arrayBuffers / MB).toFixed(0)} MB`);
-      console.log(`core RSS peak: ${(peak / MB).toFixed(0)} MB (${peak < 500 * MB ? 'meets' : 'MISSES'} the goal of < 500 MB)`);
+      console.log(`core RSS peak: ${(peak / MB).toFixed(0)} MB (${verdict(peak < 500 * MB)} the goal of < 500 MB)`);
       if (queuedS !== null) console.log(`queueing cost: ${(queuedS / walkS).toFixed(2)} × the walk alone`);
     } finally {
       clearInterval(sampler);
       await h.close();
     }
-  } finally {
-    await service.kill();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -15,24 +15,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { feedOf, type DraftFile } from '../electron/core/transfers/draft-feed';
 import { openEngine } from '../electron/core/transfers/testing/engine-fixture';
-import { spawnService, type ServiceProcess } from '../service/testing/service-process';
+import { fmt, ROOT, runBench, seconds, verdict, withBenchService, type BenchService } from './lib/bench-kit';
 
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
 const CLI_FILES = Number(process.env.BENCH_CLI_FILES ?? 1_000);
 const FILE_BYTES = Number(process.env.BENCH_FILE_KB ?? 10) * 1024;
 const ONLY = process.env.BENCH_ONLY ?? '';
-const AUTH_KEY = 'bench-engine-key';
-const AUTH_SECRET = randomBytes(20).toString('hex');
-const ROOT = new URL('..', import.meta.url).pathname;
 const STEPS = { ':original': { robot: '/upload/handle' } };
 
-const seconds = (startNs: bigint): number => Number(process.hrtime.bigint() - startNs) / 1e9;
-const fmt = (n: number, digits = 1): string => n.toFixed(digits);
 
 async function makeFolder(dir: string, count: number): Promise<DraftFile[]> {
   await mkdir(dir, { recursive: true });
@@ -46,11 +40,11 @@ async function makeFolder(dir: string, count: number): Promise<DraftFile[]> {
   return files;
 }
 
-function cli(service: ServiceProcess, inputDir: string, stepsFile: string, single: boolean): Promise<number> {
+function cli(service: BenchService, inputDir: string, stepsFile: string, single: boolean): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
     const args = [path.join(ROOT, 'node_modules/@transloadit/node/dist/cli.js'), 'assemblies', 'create', ...(single ? ['--single-assembly'] : []), '--steps', stepsFile, '-i', inputDir, '--endpoint', service.url, '-j'];
-    const child = spawn(process.execPath, args, { env: { ...process.env, TRANSLOADIT_KEY: AUTH_KEY, TRANSLOADIT_SECRET: AUTH_SECRET }, stdio: ['ignore', 'pipe', 'pipe'], cwd: inputDir });
+    const child = spawn(process.execPath, args, { env: { ...process.env, TRANSLOADIT_KEY: service.authKey, TRANSLOADIT_SECRET: service.authSecret }, stdio: ['ignore', 'pipe', 'pipe'], cwd: inputDir });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-4000)));
     child.stderr.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-4000)));
@@ -58,8 +52,8 @@ function cli(service: ServiceProcess, inputDir: string, stepsFile: string, singl
   });
 }
 
-async function viaEngine(service: ServiceProcess, dataDir: string, files: DraftFile[]): Promise<{ s: number; assemblies: number }> {
-  const h = await openEngine({ url: service.url, authKey: AUTH_KEY, authSecret: AUTH_SECRET }, dataDir);
+async function viaEngine(service: BenchService, dataDir: string, files: DraftFile[]): Promise<{ s: number; assemblies: number }> {
+  const h = await openEngine(service, dataDir);
   try {
     const start = process.hrtime.bigint();
     const t = await h.engine.start({ instructions: { steps: STEPS }, feed: feedOf('bench', files) });
@@ -78,9 +72,7 @@ async function viaEngine(service: ServiceProcess, dataDir: string, files: DraftF
 }
 
 async function main(): Promise<void> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'bench-engine-small-'));
-  const service = await spawnService(['--port', '0', '--data-dir', path.join(dir, 'service'), '--auth-key', AUTH_KEY], { ASSEMBLYLINE_AUTH_SECRET: AUTH_SECRET });
-  try {
+  await withBenchService('bench-engine-small-', async (dir, service) => {
     console.log(`writing ${String(FILES)} + ${String(CLI_FILES)} files of ${String(FILE_BYTES / 1024)} KB… (service ${service.url})`);
     const files = await makeFolder(path.join(dir, 'engine-input'), FILES);
     await makeFolder(path.join(dir, 'cli-input'), CLI_FILES);
@@ -106,21 +98,15 @@ async function main(): Promise<void> {
     }
     console.log('');
     if (rates.engine !== undefined) {
-      console.log(`engine ${fmt(rates.engine, 0)} files/s: ${rates.engine >= 500 ? 'meets' : 'MISSES'} the goal of ≥ 500 files/s`);
+      console.log(`engine ${fmt(rates.engine, 0)} files/s: ${verdict(rates.engine >= 500)} the goal of ≥ 500 files/s`);
       for (const [name, key] of [['--single-assembly', 'single'], ['one Assembly per file', 'perFile']] as const) {
         const ref = rates[key];
         if (ref === undefined) continue;
         const ratio = rates.engine / ref;
-        console.log(`ratio engine / CLI ${name}: ${fmt(ratio, 2)} (${ratio >= 3 ? 'meets' : 'MISSES'} the goal of ≥ 3)`);
+        console.log(`ratio engine / CLI ${name}: ${fmt(ratio, 2)} (${verdict(ratio >= 3)} the goal of ≥ 3)`);
       }
     }
-  } finally {
-    await service.kill();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -16,13 +16,14 @@
  * (what the user sees as "Uploaded 100%"); the Assembly's completion after that is printed separately.
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream, readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Upload } from 'tus-js-client';
+import { cpuSeconds, fmt } from './lib/bench-kit';
 
 interface Server {
   url: string;
@@ -31,15 +32,6 @@ interface Server {
   close(): Promise<void>;
 }
 
-/** CPU time of a process from /proc (Linux); NaN elsewhere. */
-function processCpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${String(pid)}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 const MiB = 1024 * 1024;
 const sizeBytes = Number(process.env.BENCH_SIZE_MB ?? 1024) * MiB;
@@ -96,7 +88,7 @@ function spawnServer(args: readonly string[]): Promise<Server> {
       child.stdout?.resume();
       resolve({
         url,
-        cpuSeconds: () => processCpuSeconds(child.pid),
+        cpuSeconds: () => cpuSeconds(child.pid),
         close: () =>
           new Promise<void>((done) => {
             child.once('exit', () => done());
@@ -191,7 +183,6 @@ async function uploadToService(service: Server, file: string): Promise<{ upload:
 const uploadToTusSink = (tusUrl: string, file: string): Promise<void> => tusUpload(tusUrl, file, { filename: 'big.bin' });
 
 const rate = (m: Measurement): number => sizeBytes / MiB / m.seconds;
-const fmt = (n: number, digits = 1): string => n.toFixed(digits);
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'al-bench-'));

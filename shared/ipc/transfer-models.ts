@@ -121,6 +121,8 @@ export const transferFileStateSchema = z.enum([
   'uploaded',
   /** The service's md5hash equals the one computed while reading. */
   'verified',
+  /** Delivered and its Assembly ended, but the service recorded no md5hash to compare with. */
+  'unverified',
   'failed',
   'canceled',
   /** Left out when its turn came (unchanged since an earlier upload). */

@@ -11,7 +11,7 @@ import { createProgressCoalescer, type CoalescerFile, type ProgressCoalescer } f
 import { watchAssembly, type AssemblyWatcher } from '../watch/assembly-watcher';
 import type { RunStore, StoredRun } from './run-store';
 import { createRunUpdates } from './run-update-delta';
-import { deliveredUploadIds, errorOfStatus, isDelivered, RUN_CREATING, stateOfStatus, statusFingerprint } from './run-state';
+import { deliveredUploadIds, errorOfStatus, isDelivered, RUN_CREATING, stateOfStatus, statusFingerprint, statusHeader } from './run-state';
 
 export interface RunManagerDeps {
   events: CoreEvents;
@@ -85,6 +85,8 @@ interface ActiveRun {
   watcher: AssemblyWatcher | null;
   cancelRequested: boolean;
   finished: boolean;
+  /** A finished run's status is kept whole in the run store only; `run.status` holds its header. */
+  statusOnDisk: boolean;
   lastFingerprint: string;
   settled: Promise<void>;
   settle: () => void;
@@ -114,29 +116,68 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   let closing = false;
   let storeClosed = false;
   // Persistence must never break a run: a late callback after close, or a full disk, only loses history.
-  const persist = (write: (store: RunStore) => void) => {
-    if (!deps.store || storeClosed) return;
+  const persist = (write: (store: RunStore) => void): boolean => {
+    if (!deps.store || storeClosed) return false;
     try {
       write(deps.store);
+      return true;
     } catch {
       // The run goes on in memory.
+      return false;
     }
   };
 
+  /** The run as in memory: a finished run's status is its header (enough for lists). */
   const snapshot = (active: ActiveRun): Run => ({
     ...active.run,
     totals: active.uploadTotals ?? active.coalescer.totals(),
     files: active.coalescer.files(),
   });
 
-  function publish(active: ActiveRun) {
+  // The last few whole statuses read back: the run view asks for one run many times (runs:get, and a
+  // result check per thumbnail), and reading and parsing 4 MB each time would cost more than keeping them.
+  const readBack = new Map<string, AssemblyStatus>();
+  const READ_BACK_KEPT = 2;
+
+  /** The run with its status whole: read back from the run store for a finished run (runs:get, results). */
+  const whole = (active: ActiveRun): Run => {
+    const run = snapshot(active);
+    if (!active.statusOnDisk || !deps.store || storeClosed) return run;
+    const kept = readBack.get(run.runId);
+    if (kept) return { ...run, status: kept };
+    try {
+      const status = deps.store.statusOf(run.runId);
+      if (!status) return run;
+      readBack.set(run.runId, status);
+      for (const id of readBack.keys()) if (readBack.size > READ_BACK_KEPT) readBack.delete(id);
+      return { ...run, status };
+    } catch {
+      return run;
+    }
+  };
+
+  /**
+   * A finished run keeps only its status header in memory (100 Assemblies of 1,000 files held ~400 MB);
+   * the run store has it whole. Only once it was written, so a failed write loses nothing the view needs.
+   */
+  function shelve(active: ActiveRun, written: boolean) {
+    active.watcher = null;
+    updates.forget(active.run.runId);
+    if (!written || !active.run.status) return;
+    active.run.status = statusHeader(active.run.status);
+    active.statusOnDisk = true;
+  }
+
+  function publish(active: ActiveRun): boolean {
     const { run } = active;
-    persist((store) =>
+    if (active.statusOnDisk) return true;
+    const written = persist((store) =>
       store.updateRun(run.runId, { state: run.state, error: run.error, assemblyId: run.assemblyId, status: run.status, finished: active.finished }),
     );
     // File rows never travel in run:updated (run:progress has them): not built here.
     deps.events.emit('run:updated', updates.next({ ...active.run, totals: active.uploadTotals ?? active.coalescer.totals(), files: [] }));
     if (run.status) statusHook?.(run.runId, run.status);
+    return written;
   }
 
   function makeActive(run: Run, api: ApiClient | null, files: LocalFile[], coalescerFiles: CoalescerFile[]): ActiveRun {
@@ -161,6 +202,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       watcher: null,
       cancelRequested: false,
       finished: false,
+      statusOnDisk: false,
       lastFingerprint: '',
       settled,
       settle,
@@ -189,7 +231,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     active.watcher?.stop();
     active.coalescer.flush();
     active.coalescer.dispose();
-    publish(active);
+    shelve(active, publish(active));
     active.settle();
     try {
       deps.onFinished?.(active.files);
@@ -241,7 +283,9 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     const active = makeActive(run, client.ok ? client.value.api : null, stored.files, stored.files);
     active.lastFingerprint = statusFingerprint(stored.status);
     if (stored.finished) {
+      // The store loaded its status as a header (statusOf reads it whole).
       active.finished = true;
+      active.statusOnDisk = stored.status !== null;
       active.coalescer.dispose();
       active.settle();
       return;
@@ -339,7 +383,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       if (!opened.ok) return opened;
       this.attach(opened.value.runId, input.status);
       const active = runs.get(opened.value.runId)!;
-      return ok(snapshot(active));
+      return ok(whole(active));
     },
     setUploadTotals(runId, totals) {
       const active = runs.get(runId);
@@ -370,15 +414,15 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     list: () => [...runs.values()].map(snapshot).sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
     get(runId) {
       const active = runs.get(runId);
-      return active ? ok(snapshot(active)) : err(AppErrorCode.notFound, `No run with id ${runId}.`);
+      return active ? ok(whole(active)) : err(AppErrorCode.notFound, `No run with id ${runId}.`);
     },
     async cancel(runId) {
       const active = runs.get(runId);
       if (!active) return err(AppErrorCode.notFound, `No run with id ${runId}.`);
-      if (active.finished) return ok(snapshot(active));
+      if (active.finished) return ok(whole(active));
       if (active.cancelRequested) {
         await active.settled;
-        return ok(snapshot(active));
+        return ok(whole(active));
       }
       active.cancelRequested = true;
       try {
@@ -392,13 +436,13 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
         finish(active);
       }
       // Still creating: begin() cancels the Assembly as soon as the service answers.
-      return ok(snapshot(active));
+      return ok(whole(active));
     },
     async settled(runId) {
       const active = runs.get(runId);
       if (!active) return err(AppErrorCode.notFound, `No run with id ${runId}.`);
       await active.settled;
-      return ok(snapshot(active));
+      return ok(whole(active));
     },
     async restore() {
       if (!deps.store) return;

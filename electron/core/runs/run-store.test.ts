@@ -45,6 +45,28 @@ describe('run store (real SQLite)', () => {
     ]);
   });
 
+  it('loads a finished run with its status header only, and reads the whole status on demand', () => {
+    const d = path.join(dir, 'c');
+    const store = openRunStore(d);
+    const uploads = Array.from({ length: 3 }, (_, i) => ({ id: `u${i}`, name: `f${i}.jpg`, ssl_url: `http://127.0.0.1:1/f${i}.jpg` }));
+    const base = { workspaceId: 'local', createdAt: '2026-01-01T00:00:00.000Z', instructions: { steps: {} }, error: null, files: [] };
+    store.insert({ ...base, runId: 'done', state: 'CREATING', assemblyId: null, status: null, finished: false });
+    store.insert({ ...base, runId: 'live', state: 'CREATING', assemblyId: null, status: null, finished: false });
+    const status = { ok: 'ASSEMBLY_COMPLETED', assembly_id: 'a1', assembly_ssl_url: 'http://127.0.0.1:1/assemblies/a1', uploads, results: { ':original': uploads } };
+    store.updateRun('done', { state: 'ASSEMBLY_COMPLETED', error: null, assemblyId: 'a1', status, finished: true });
+    store.updateRun('live', { state: 'ASSEMBLY_UPLOADING', error: null, assemblyId: 'a2', status: { ok: 'ASSEMBLY_UPLOADING', uploads }, finished: false });
+    store.close();
+
+    const reopened = openRunStore(d);
+    const byId = new Map(reopened.load().map((r) => [r.runId, r]));
+    // The run list needs the header (state, URL); the uploads and results stay on disk until the run view asks.
+    expect(byId.get('done')!.status).toEqual({ ok: 'ASSEMBLY_COMPLETED', assembly_id: 'a1', assembly_ssl_url: 'http://127.0.0.1:1/assemblies/a1' });
+    expect(byId.get('live')!.status?.uploads).toHaveLength(3);
+    expect(reopened.statusOf('done')).toEqual(status);
+    expect(reopened.statusOf('nope')).toBeNull();
+    reopened.close();
+  });
+
   it('sets an unreadable database aside and starts empty', async () => {
     const d = path.join(dir, 'b');
     await mkdir(d, { recursive: true });

@@ -33,6 +33,9 @@ export interface RunStore {
   /** Batched: called with the coalesced progress, a few times a second. */
   updateFiles(runId: string, files: ReadonlyArray<{ fileId: string; state: FileUploadState; bytesUploaded: number; error?: string | undefined }>): void;
   setUploadUrl(runId: string, fileId: string, uploadUrl: string): void;
+  /** A run's last status, whole (finished runs keep only its header in memory; see statusHeader). */
+  statusOf(runId: string): AssemblyStatus | null;
+  /** Every run; a finished run's status comes as its header only (statusOf has it whole). */
   load(): StoredRun[];
   close(): void;
 }
@@ -88,7 +91,11 @@ function openAt(file: string): RunStore {
   const updateRun = db.prepare('UPDATE runs SET state = ?, error = ?, assembly_id = ?, status = ?, finished = ? WHERE run_id = ?');
   const updateFile = db.prepare('UPDATE run_files SET state = ?, bytes_uploaded = ?, error = ? WHERE run_id = ? AND file_id = ?');
   const setUrl = db.prepare('UPDATE run_files SET upload_url = ? WHERE run_id = ? AND file_id = ?');
-  const allRuns = db.prepare('SELECT * FROM runs ORDER BY created_at');
+  // A finished run's uploads and results (megabytes for a 1,000-file Assembly) stay on disk until asked for.
+  const allRuns = db.prepare(
+    "SELECT run_id, workspace_id, created_at, instructions, state, error, assembly_id, finished, CASE WHEN finished = 1 AND json_valid(status) THEN json_remove(status, '$.uploads', '$.results', '$.tus_uploads') ELSE status END AS status FROM runs ORDER BY created_at",
+  );
+  const statusOfRun = db.prepare('SELECT status FROM runs WHERE run_id = ?');
   const filesOf = db.prepare('SELECT * FROM run_files WHERE run_id = ? ORDER BY seq');
 
   const insertAll = db.transaction((run: StoredRun) => {
@@ -106,6 +113,7 @@ function openAt(file: string): RunStore {
     updateRun: (runId, c) => void updateRun.run(c.state, json(c.error), c.assemblyId, json(c.status), c.finished ? 1 : 0, runId),
     updateFiles: (runId, files) => updateMany(runId, files),
     setUploadUrl: (runId, fileId, url) => void setUrl.run(url, runId, fileId),
+    statusOf: (runId) => parseWith(assemblyStatusSchema, (statusOfRun.get(runId) as { status: string | null } | undefined)?.status ?? null),
     load: () =>
       (allRuns.all() as RunRow[]).map((row) => ({
         runId: row.run_id,

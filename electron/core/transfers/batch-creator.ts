@@ -24,6 +24,8 @@ export interface CreateBatchJob {
   ledger(path: string): LedgerEntry | null;
   bucket: TokenBucket | null;
   onBytes(bytes: number): void;
+  /** Aborted when the queue abandons this request (paused, or a file of it canceled): the upload stops. */
+  signal?: AbortSignal;
 }
 
 export type CreateBatchOutcome =
@@ -169,7 +171,13 @@ export async function createBatchAssembly(job: CreateBatchJob): Promise<CreateBa
       open: () => {
         // Each attempt of the request reads (and hashes) the file again from its start.
         if (i === 0) cursors = multipart.map(() => newCursor());
-        return readRange(f.path, 0, f.size, cursors[i]!, job.bucket, job.onBytes);
+        const stream = readRange(f.path, 0, f.size, cursors[i]!, job.bucket, job.onBytes);
+        // A failing body ends the request: fetch stops sending and answers with an error.
+        const stop = () => stream.destroy(new Error('The queue stopped this request.'));
+        if (job.signal?.aborted) stop();
+        job.signal?.addEventListener('abort', stop, { once: true });
+        stream.once('close', () => job.signal?.removeEventListener('abort', stop));
+        return stream;
       },
     })),
   });

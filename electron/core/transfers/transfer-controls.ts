@@ -50,24 +50,37 @@ function pauseFile(c: Ctx, f: FileRec): boolean {
   return true;
 }
 
+/**
+ * Abandon a batch's create request on the wire (the engine aborts it): the batch is queued again under a new
+ * generation (a new marker), its files in that request become `to`. Looking for the old marker would adopt
+ * an Assembly the abandoned request may have made, with files it should not carry; a late answer of that
+ * request is for an old generation, and the Assembly it made is canceled.
+ */
+function abandonCreate(c: Ctx, b: BatchRec, to: 'queued' | 'paused'): number {
+  if (b.state !== 'creating' || !c.s.inFlight.delete(`c:${b.id}`)) return 0;
+  c.out.commands.push({ kind: 'abort-create', batchId: b.id });
+  b.state = 'queued';
+  b.generation++;
+  b.ambiguous = false;
+  touchBatch(c, b);
+  let n = 0;
+  for (const id of b.fileIds) {
+    const f = c.s.files.get(id)!;
+    if (f.state !== 'uploading') continue;
+    f.state = to;
+    f.bytesSent = 0;
+    touchFile(c, f);
+    n++;
+  }
+  return n;
+}
+
 function cancelFile(c: Ctx, f: FileRec): boolean {
   if (DONE_FILE_STATES.has(f.state) || f.state === 'canceled') return false;
   if (c.s.inFlight.delete(`f:${f.id}`)) c.out.commands.push({ kind: 'abort-file', fileId: f.id });
   const b = f.batchId ? c.s.batches.get(f.batchId) : undefined;
-  // A file inside a create request on the wire: that request is abandoned and the batch created again without
-  // it, under a new generation (a new marker). Looking for the old marker would adopt the abandoned Assembly,
-  // which carries the canceled file, and its late answer would then cancel the batch's own Assembly.
-  if (b && f.state === 'uploading' && f.method === 'multipart' && c.s.inFlight.delete(`c:${b.id}`)) {
-    c.out.commands.push({ kind: 'abort-create', batchId: b.id });
-    b.state = 'queued';
-    b.generation++;
-    b.ambiguous = false;
-    for (const id of b.fileIds) {
-      const other = c.s.files.get(id)!;
-      if (other.state === 'uploading') other.state = 'queued';
-      touchFile(c, other);
-    }
-  }
+  // A file inside a create request on the wire: that request is abandoned and the batch created again without it.
+  if (b && f.state === 'uploading' && f.method === 'multipart') abandonCreate(c, b, 'queued');
   f.state = 'canceled';
   f.retryAt = null;
   touchFile(c, f);
@@ -131,6 +144,9 @@ export function control(s: EngineState, action: TransferAction, scope: TransferS
       touchBatch(c, b);
       affected++;
     }
+    // A create request on the wire stops too: its files show Paused at once, and the batch is created
+    // again (those bytes sent again) on resume. Pausing single files leaves such a request alone.
+    for (const b of batches) affected += abandonCreate(c, b, 'paused');
     for (const f of files) if (pauseFile(c, f)) affected++;
   } else if (action === 'resume') {
     if (scope.kind === 'all' && s.paused) {

@@ -144,3 +144,48 @@ describe('batching, unreadable files and controls', () => {
     await h.close();
   }, 60_000);
 });
+
+describe('pause all during a create request', () => {
+  it('stops the request on the wire: no Assembly gets those files while paused; on resume each file arrives once', async () => {
+    const root = await mkdtemp(path.join(dir, 'pause-create-'));
+    // 1.2 MB of small files in one create request, read at 400 KB/s: ~3 s on the wire.
+    const files = await makeFiles(root, Array.from({ length: 60 }, (_, i) => ({ relativePath: `p/${i}.bin`, size: 20_000 })));
+    const h = await openEngine(service, await mkdtemp(path.join(dir, 'data-')), { batchMode: 'per-drop', bandwidthLimitBps: 400 * 1024 });
+    const listed = async () => {
+      const list = await h.api.request('GET', '/assemblies', { pagesize: 50, type: 'all' });
+      if (!list.ok) throw new Error(list.error.message);
+      return (list.value as { items: Array<{ id: string; ok?: string }> }).items.map((a) => a.id);
+    };
+    const before = await listed();
+    const t = await h.engine.start({ instructions: { steps }, feed: feedOf('p', files) });
+    if (!t.ok) throw new Error(t.error.message);
+    await until(() => h.engine.batchesOf(t.value.id)[0]?.state === 'creating', 5_000, 'the create request');
+    await new Promise((r) => setTimeout(r, 500));
+    h.engine.control('pause', { kind: 'all' });
+    // Every row says Paused at once (none left "Uploading").
+    const rows = () => h.engine.rows({ offset: 0, limit: 100 }).rows;
+    expect(rows().map((r) => r.state)).toEqual(files.map(() => 'paused'));
+
+    // Well past the time the request needed.
+    await new Promise((r) => setTimeout(r, 4_500));
+    // The request stopped: the service holds at most the aborted request's Assembly, without uploads and
+    // with part of the bytes (had it gone on: 60 uploads, 1.2 MB, the Assembly canceled only afterwards).
+    const fresh = await Promise.all(
+      (await listed()).filter((id) => !before.includes(id)).map(async (id) => {
+        const a = await h.api.getAssembly(`${h.api.endpoint}/assemblies/${id}`);
+        if (!a.ok) throw new Error(a.error.message);
+        return { uploads: a.value.uploads?.length ?? 0, bytes: a.value.bytes_received ?? 0 };
+      }),
+    );
+    expect(fresh.every((a) => a.uploads === 0 && a.bytes < 1_000_000)).toBe(true);
+    expect(rows().every((r) => r.state === 'paused')).toBe(true);
+
+    h.engine.saveSettings({ bandwidthLimitBps: 0 });
+    h.engine.control('resume', { kind: 'all' });
+    const done = await h.engine.settled(t.value.id);
+    expect(done.state).toBe('done');
+    expect(rows().every((r) => r.state === 'verified')).toBe(true);
+    expectDeliveredOnce(await assembliesOf(h, t.value.id), files);
+    await h.close();
+  }, 60_000);
+});

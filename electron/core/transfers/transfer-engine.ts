@@ -122,6 +122,8 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
   const fileRuns = new Map<string, string>();
   /** `runs:start` waits for the first answer to its batch's create request. */
   const createWaiters = new Map<string, () => void>();
+  /** Create requests on the wire, by batch: abandoning one aborts it. */
+  const createAborts = new Map<string, AbortController>();
   const waiters = new Map<string, Array<(t: Transfer) => void>>();
   const sortCache = new Map<string, { version: number; ids: string[] }>();
   const speed = createSpeedMeter();
@@ -279,8 +281,10 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
         return;
       }
       case 'abort-create':
-        // The request goes on; its answer is for a generation the queue no longer waits for, and the
-        // Assembly it made (if any) is canceled when that answer comes.
+        // The request's body stops; if it still made an Assembly, its answer is for a generation the
+        // queue no longer waits for, and that Assembly is canceled when the answer comes.
+        createAborts.get(command.batchId)?.abort();
+        createAborts.delete(command.batchId);
         return;
       case 'cancel-assembly':
         return track(cancelAssembly(command.batchId, command.assemblyUrl, command.runId));
@@ -320,6 +324,8 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       return dispatch({ kind: 'batch-create-failed', batchId: b.id, generation: command.generation, error: api.error, failure: 'transient', ambiguous: b.ambiguous, excluded: [] });
     }
     const files = (ids: string[]) => ids.map((id) => state.files.get(id)!);
+    const abort = new AbortController();
+    createAborts.set(b.id, abort);
     const outcome = await createBatchAssembly({
       api: api.value,
       instructions: t.instructions,
@@ -330,6 +336,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       ledger: (p) => store.ledgerGet(p),
       bucket: state.settings.bandwidthLimitBps > 0 ? bucket : null,
       onBytes: () => undefined,
+      signal: abort.signal,
     }).catch((cause: unknown) => ({
       ok: false as const,
       error: { code: AppErrorCode.internal, message: cause instanceof Error ? cause.message : String(cause) },
@@ -337,6 +344,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       ambiguous: true,
       excluded: [],
     }));
+    if (createAborts.get(b.id) === abort) createAborts.delete(b.id);
     if (closing) return;
     const openedRun = fileRuns.get(b.id) ?? null;
     const wake = () => {
@@ -611,7 +619,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       totalsDirty = true;
       return ok(parsed.data);
     },
-    pathsInUse: () => [...state.files.values()].filter((f) => f.state !== 'verified' && f.state !== 'skipped').map((f) => f.path),
+    pathsInUse: () => [...state.files.values()].filter((f) => f.state !== 'verified' && f.state !== 'unverified' && f.state !== 'skipped').map((f) => f.path),
     batchesOf: (transferId) => [...state.batches.values()].filter((b) => b.transferId === transferId).map((b) => toBatch(b, state)),
     settled(transferId) {
       const t = state.transfers.get(transferId);
@@ -664,6 +672,7 @@ function runFileState(state: FileRec['state']): FileUploadState {
   switch (state) {
     case 'uploaded':
     case 'verified':
+    case 'unverified':
     case 'skipped':
       return 'uploaded';
     case 'paused':

@@ -173,7 +173,7 @@ export type EngineEvent =
   | { kind: 'assembly-status'; batchId: string; checks: ServiceCheck[]; terminal: boolean; error: AppError | null }
   | { kind: 'settings'; settings: TransferSettings };
 
-export const DONE_FILE_STATES: ReadonlySet<TransferFileState> = new Set(['uploaded', 'verified', 'skipped']);
+export const DONE_FILE_STATES: ReadonlySet<TransferFileState> = new Set(['uploaded', 'verified', 'unverified', 'skipped']);
 /** States in which a file takes no more part in its batch's current Assembly. */
 export const OUT_FILE_STATES: ReadonlySet<TransferFileState> = new Set(['canceled', 'skipped']);
 export const TERMINAL_BATCH_STATES: ReadonlySet<BatchState> = new Set(['completed', 'failed', 'canceled']);

@@ -212,6 +212,31 @@ describe('controls', () => {
     expect([file(s, 0).state, file(s, 1).state]).toEqual(['verified', 'canceled']);
   });
 
+  it('pause all while a create request is on the wire stops it: its files show Paused at once, it goes again on resume', () => {
+    const s = queue({}, [5, 5]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    const first = pump(s, 0).commands[0] as Extract<Command, { kind: 'create-batch' }>;
+    expect([file(s, 0).state, file(s, 1).state]).toEqual(['uploading', 'uploading']);
+    const paused = control(s, 'pause', { kind: 'all' }, 0);
+    expect(kinds(paused.commands)).toEqual(['abort-create']);
+    expect([file(s, 0).state, file(s, 1).state, batch(s).state]).toEqual(['paused', 'paused', 'queued']);
+    expect(pump(s, 0).commands).toEqual([]);
+    // The aborted request's answer (an error, or an Assembly it still made) is for the old generation.
+    reduce(s, { kind: 'batch-create-failed', batchId: first.batchId, generation: first.generation, error: { code: 'NETWORK_ERROR', message: 'aborted' }, failure: 'transient', ambiguous: true, excluded: [] }, 0);
+    expect([file(s, 0).state, batch(s).state, batch(s).ambiguous]).toEqual(['paused', 'queued', false]);
+    control(s, 'resume', { kind: 'all' }, 0);
+    const again = pump(s, 0).commands[0] as Extract<Command, { kind: 'create-batch' }>;
+    expect(again).toMatchObject({ kind: 'create-batch', generation: first.generation + 1, multipart: [`${T}:0`, `${T}:1`], lookFirst: false });
+  });
+
+  it('pausing one file leaves a create request on the wire alone (it cannot take the file out)', () => {
+    const s = queue({}, [5, 5]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    pump(s, 0);
+    expect(control(s, 'pause', { kind: 'files', ids: [`${T}:0`] }, 0)).toMatchObject({ affected: 0, commands: [] });
+    expect(batch(s).state).toBe('creating');
+  });
+
   it('"send without the failed files" (cancel the failed ones) re-creates the batch; retry of a canceled file makes a batch of its own', () => {
     const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
     reduce(s, { kind: 'scan-ended', transferId: T }, 0);
@@ -249,6 +274,25 @@ describe('controls', () => {
     expect(s.effective).toBe(1);
     reduce(s, { kind: 'settings', settings: { ...s.settings, concurrency: 6 } }, 0);
     expect(s.effective).toBe(6);
+  });
+});
+
+describe('a service that gives no md5hash', () => {
+  it('ends a completed batch with its unchecked files "unverified" (done, not verified), saying so', () => {
+    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    created(s);
+    pump(s, 0);
+    reduce(s, { kind: 'file-uploaded', fileId: `${T}:0`, md5: 'x' }, 0);
+    reduce(s, { kind: 'file-uploaded', fileId: `${T}:1`, md5: 'y' }, 0);
+    // The status lists file 0 with an md5, file 1 without.
+    reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [{ fileId: `${T}:0`, serviceMd5: 'x', delivered: true }, { fileId: `${T}:1`, serviceMd5: null, delivered: true }], terminal: false, error: null }, 0);
+    expect([file(s, 0).state, file(s, 1).state, batch(s).state]).toEqual(['verified', 'uploaded', 'processing']);
+    const last = reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [{ fileId: `${T}:1`, serviceMd5: null, delivered: true }], terminal: true, error: null }, 0);
+    expect([file(s, 0).state, file(s, 1).state, batch(s).state]).toEqual(['verified', 'unverified', 'completed']);
+    expect(file(s, 1).note).toMatch(/^Not verified: the service recorded no checksum/);
+    expect(last.changes.files.has(`${T}:1`)).toBe(true);
+    expect(kinds(last.commands)).not.toContain('remember-verified');
   });
 });
 

@@ -251,13 +251,18 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
       for (const input of event.files) {
         const placement = placeFile(t.batcher, input, t.batching, t.limits, t.label);
         t.batcher = placement.state;
-        const batchId = batchIdOf(t.id, placement.batch.seq);
-        const batch = s.batches.get(batchId) ?? newBatch(c, t.id, placement.batch);
+        const batch = s.batches.get(batchIdOf(t.id, placement.batch.seq)) ?? newBatch(c, t.id, placement.batch);
+        // 100,000 of these live in memory: one shape for all, and the batch's own id string (not a copy per file).
         const f: FileRec = {
-          ...input,
           id: fileIdOf(t.id, t.nextFile++),
           transferId: t.id,
-          batchId,
+          batchId: batch.id,
+          path: input.path,
+          relativePath: input.relativePath,
+          name: input.name,
+          size: input.size,
+          mime: input.mime,
+          mtimeMs: input.mtimeMs,
           state: 'queued',
           bytesSent: 0,
           method: null,
@@ -471,6 +476,14 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
           }
         } else {
           b.state = 'completed';
+          // Nothing left to compare with: such a file must not look verified, nor stay "Verifying".
+          for (const id of b.assemblyFiles) {
+            const f = s.files.get(id)!;
+            if (f.state !== 'uploaded' || f.serviceMd5) continue;
+            f.state = 'unverified';
+            f.note = 'Not verified: the service recorded no checksum for this file.';
+            touchFile(c, f);
+          }
         }
         touchBatch(c, b);
       }

@@ -119,6 +119,7 @@ export function totalsOf(s: EngineState, speedBps: number, etaSeconds: number | 
         break;
       case 'uploaded':
       case 'verified':
+      case 'unverified':
         totals.filesDone++;
         break;
       case 'failed':

@@ -19,7 +19,7 @@ const STATES: Record<TransferFilter, readonly TransferFileState[] | undefined> =
   active: ['uploading', 'uploaded'],
   queued: ['queued', 'paused'],
   failed: ['failed'],
-  done: ['verified', 'skipped'],
+  done: ['verified', 'unverified', 'skipped'],
   canceled: ['canceled'],
 };
 

@@ -41,7 +41,7 @@ interface Handlers {
 }
 
 const HIDDEN = /(^|\/)(\.[^/]*|Thumbs\.db|desktop\.ini)$/i;
-const DONE: readonly TransferFileState[] = ['verified', 'skipped'];
+const DONE: readonly TransferFileState[] = ['verified', 'unverified', 'skipped'];
 
 export interface FakeTransfers {
   readonly draftRows: DraftRow[];

@@ -15,6 +15,7 @@ export const FILE_STATE: Record<TransferFileState, { label: string; tone: StateT
   paused: { label: 'Paused', tone: 'warning' },
   uploaded: { label: 'Verifying', tone: 'info' },
   verified: { label: 'Done', tone: 'success' },
+  unverified: { label: 'Not verified', tone: 'warning' },
   failed: { label: 'Failed', tone: 'danger' },
   canceled: { label: 'Canceled', tone: 'neutral' },
   skipped: { label: 'Skipped', tone: 'neutral' },

@@ -1,0 +1,68 @@
+// What every benchmark here repeats: a temp folder, a local service in its own process with a fresh key
+// and secret, timing and formatting, CPU seconds from /proc, and the verdict line.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { spawnService, type ServiceProcess } from '../../service/testing/service-process';
+
+/** The repository's root (bench/ runs with it as cwd, but say so). */
+export const ROOT = new URL('../..', import.meta.url).pathname;
+export const MiB = 1024 * 1024;
+
+export interface BenchService extends ServiceProcess {
+  authKey: string;
+  authSecret: string;
+}
+
+export interface BenchServiceOptions {
+  /** More arguments for `service/cli.ts`. */
+  args?: string[];
+  env?: Record<string, string>;
+  /** Arguments for Node itself (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
+}
+
+/**
+ * A fresh temp folder (`<prefix>…`) and a local service on it (`<dir>/service`), both gone afterwards,
+ * whatever `body` does.
+ */
+export async function withBenchService<T>(prefix: string, body: (dir: string, service: BenchService) => Promise<T>, options: BenchServiceOptions = {}): Promise<T> {
+  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  const authKey = `${prefix.replace(/[^a-z]+/g, '-')}key`;
+  const authSecret = randomBytes(20).toString('hex');
+  try {
+    const child = await spawnService(['--port', '0', '--data-dir', path.join(dir, 'service'), '--auth-key', authKey, ...(options.args ?? [])], { ASSEMBLYLINE_AUTH_SECRET: authSecret, ...options.env }, options.nodeArgs);
+    try {
+      return await body(dir, Object.assign(child, { authKey, authSecret }));
+    } finally {
+      await child.kill();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs a benchmark's main; a throw prints and exits 1. */
+export function runBench(main: () => Promise<void>): void {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
+
+export const seconds = (startNs: bigint): number => Number(process.hrtime.bigint() - startNs) / 1e9;
+export const fmt = (n: number, digits = 1): string => n.toFixed(digits);
+/** The word each benchmark prints next to a goal. */
+export const verdict = (met: boolean): string => (met ? 'meets' : 'MISSES');
+
+/** CPU seconds (user + system, all threads) a process has used, from /proc (Linux); NaN elsewhere. */
+export function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${String(pid)}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
