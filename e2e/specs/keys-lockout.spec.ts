@@ -1,29 +1,8 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
 import { createApiClient } from '../../electron/core/api/api-client';
-import { createRecordingDesktop } from '../../electron/core/ports/recording-desktop';
-import { launchBrowserApp, type BrowserApp } from '../../electron/web/launch';
 import { expect, test, type RunningApp } from '../fixtures/app';
-import { repoPath, screenshotPath } from '../fixtures/paths';
-
-const version = (JSON.parse(readFileSync(repoPath('package.json'), 'utf8')) as { version: string }).version;
-
-/** The app on a data dir of the test's choosing, so it can be quit and started again. */
-async function launch(browser: Browser, dataDir: string): Promise<{ app: BrowserApp; ui: Page }> {
-  const app = await launchBrowserApp({
-    dataDir,
-    downloadsDir: path.join(dataDir, 'downloads'),
-    rendererDir: repoPath('dist/renderer'),
-    pageBridgeFile: repoPath('dist/web/page-bridge.js'),
-    version,
-    desktop: createRecordingDesktop(),
-  });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  const ui = await context.newPage();
-  await ui.goto(app.host.url);
-  return { app, ui };
-}
+import { screenshotPath } from '../fixtures/paths';
+import { launchOnDataDir } from '../fixtures/relaunch';
 
 // Admins: one click must not lock the workspace out, and a new key's secret can be read where no
 // clipboard exists. The browser host with the real core and the real embedded local service.
@@ -111,7 +90,7 @@ test('after a restart with its key inactive, Local says why instead of taking a 
   const dataDir = path.join(workDir, 'app-data');
   let ownKey = '';
   let narrow = '';
-  const first = await launch(browser, dataDir);
+  const first = await launchOnDataDir(browser, dataDir);
   try {
     await openAuthKeys(first.ui);
     narrow = await createKey(first.ui, 'uploads only', false);
@@ -125,7 +104,7 @@ test('after a restart with its key inactive, Local says why instead of taking a 
     await first.app.close();
   }
 
-  const second = await launch(browser, dataDir);
+  const second = await launchOnDataDir(browser, dataDir);
   try {
     const ui = second.ui;
     await ui.getByRole('button', { name: 'Workspaces' }).click();

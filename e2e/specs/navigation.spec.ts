@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
-import { createRecordingDesktop } from '../../electron/core/ports/recording-desktop';
-import { launchBrowserApp, type BrowserApp } from '../../electron/web/launch';
+import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/app';
-import { repoPath, screenshotPath } from '../fixtures/paths';
+import { screenshotPath } from '../fixtures/paths';
+import { launchConnected, quitApp } from '../fixtures/relaunch';
 import { openAssembly, startTransfer, transferList } from '../fixtures/transfers';
 
 /**
@@ -14,8 +12,6 @@ import { openAssembly, startTransfer, transferList } from '../fixtures/transfers
  * land there), and the Upload view's draft — files, steps, Template and fields — is kept by core, across a
  * reload and a restart of the app.
  */
-
-const version = (JSON.parse(readFileSync(repoPath('package.json'), 'utf8')) as { version: string }).version;
 
 async function setTransferSettings(ui: Page, values: readonly (readonly [string, string])[]): Promise<void> {
   await ui.getByRole('button', { name: 'Settings' }).click();
@@ -104,27 +100,6 @@ test('the screen and the run are in the URL: a reload mid-run lands on the run; 
   await expect.poll(() => hashOf(ui)).toBe('#/upload');
 });
 
-async function launch(browser: Browser, dataDir: string): Promise<{ app: BrowserApp; ui: Page }> {
-  const app = await launchBrowserApp({
-    dataDir,
-    downloadsDir: path.join(dataDir, 'downloads'),
-    rendererDir: repoPath('dist/renderer'),
-    pageBridgeFile: repoPath('dist/web/page-bridge.js'),
-    version,
-    desktop: createRecordingDesktop(),
-  });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  const ui = await context.newPage();
-  await ui.goto(app.host.url);
-  await expect(ui.getByTestId('connection-dot')).toHaveAttribute('aria-label', 'Connected');
-  return { app, ui };
-}
-
-async function quit(running: { app: BrowserApp; ui: Page }): Promise<void> {
-  await running.ui.context().close();
-  await running.app.close();
-}
-
 interface Bridge {
   invoke(channel: string, request: object): Promise<{ ok: boolean; value?: unknown }>;
 }
@@ -152,7 +127,7 @@ test('the Upload draft — files, custom steps, Template and fields — survives
     await expect(rows(ui).filter({ hasText: 'shoot/b.txt' })).toHaveCount(0);
   };
 
-  const first = await launch(browser, dataDir);
+  const first = await launchConnected(browser, dataDir);
   let templateId = '';
   try {
     const ui = first.ui;
@@ -182,12 +157,12 @@ test('the Upload draft — files, custom steps, Template and fields — survives
     await ui.getByLabel('Field title').fill('Summer shoot');
     await expect.poll(async () => (await keptChoice(ui))?.templateFields).toEqual({ title: 'Summer shoot' });
   } finally {
-    await quit(first);
+    await quitApp(first);
   }
 
   // A restart on the same data dir: core picks the roots again (the browser host's staged copies were
   // kept), and the page finds the Template and its field as they were.
-  const second = await launch(browser, dataDir);
+  const second = await launchConnected(browser, dataDir);
   try {
     const ui = second.ui;
     await expectDraft(ui);
@@ -206,7 +181,7 @@ test('the Upload draft — files, custom steps, Template and fields — survives
     await expect(transferList(ui).getByTestId('batch-state').first()).toHaveText('Completed');
     await expect(ui.getByRole('button', { name: /^Done 3$/ })).toBeVisible();
   } finally {
-    await quit(second);
+    await quitApp(second);
   }
 });
 

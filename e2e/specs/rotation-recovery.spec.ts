@@ -1,31 +1,9 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
 import { createApiClient } from '../../electron/core/api/api-client';
-import { createRecordingDesktop } from '../../electron/core/ports/recording-desktop';
-import { launchBrowserApp, type BrowserApp, type BrowserAppOptions } from '../../electron/web/launch';
 import { startLocalService, type LocalService } from '../../service/index';
 import { expect, test } from '../fixtures/app';
-import { repoPath, screenshotPath } from '../fixtures/paths';
-
-const version = (JSON.parse(readFileSync(repoPath('package.json'), 'utf8')) as { version: string }).version;
-
-/** The app on a data dir of the test's choosing, so it can be "quit" mid-rotation and started again. */
-async function launch(browser: Browser, dataDir: string, extra: Partial<BrowserAppOptions> = {}): Promise<{ app: BrowserApp; ui: Page }> {
-  const app = await launchBrowserApp({
-    dataDir,
-    downloadsDir: path.join(dataDir, 'downloads'),
-    rendererDir: repoPath('dist/renderer'),
-    pageBridgeFile: repoPath('dist/web/page-bridge.js'),
-    version,
-    desktop: createRecordingDesktop(),
-    ...extra,
-  });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  const ui = await context.newPage();
-  await ui.goto(app.host.url);
-  return { app, ui };
-}
+import { screenshotPath } from '../fixtures/paths';
+import { launchOnDataDir } from '../fixtures/relaunch';
 
 let remote: LocalService;
 test.beforeEach(async ({ workDir }) => {
@@ -40,7 +18,7 @@ test('a rotation cut short is reported, rolls back cleanly, and after a restart 
   const oldKeyClient = createApiClient({ endpoint: remote.url, authKey: remote.authKey, getSecret: async () => remote.authSecret, maxRetries: 0 });
 
   // First run: the assistant stops right after switching the workspace, as if the app had quit there.
-  const first = await launch(browser, dataDir, { rotationStopAfter: 'switch' });
+  const first = await launchOnDataDir(browser, dataDir, { rotationStopAfter: 'switch' });
   try {
     const saved = await first.app.core.handlers['workspaces:save']({ name: 'Studio', endpoint: remote.url, authKey: remote.authKey, authSecret: remote.authSecret, slug: 'studio', authMode: 'signature', signatureAlgo: 'sha384', tokenScopes: null });
     expect(saved.ok).toBe(true);
@@ -71,7 +49,7 @@ test('a rotation cut short is reported, rolls back cleanly, and after a restart 
   }
 
   // Next start: the interrupted rotation is waiting with Resume; resuming finishes it.
-  const second = await launch(browser, dataDir);
+  const second = await launchOnDataDir(browser, dataDir);
   try {
     const ui = second.ui;
     await ui.getByRole('button', { name: 'Workspaces' }).click();

@@ -1,12 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
-import { createRecordingDesktop } from '../../electron/core/ports/recording-desktop';
-import { launchBrowserApp, type BrowserApp } from '../../electron/web/launch';
+import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/app';
-import { repoPath } from '../fixtures/paths';
+import { launchConnected } from '../fixtures/relaunch';
 import { startTransfer, transferList } from '../fixtures/transfers';
 
 /**
@@ -15,24 +12,6 @@ import { startTransfer, transferList } from '../fixtures/transfers';
  */
 
 const FILES = 400;
-const version = (JSON.parse(readFileSync(repoPath('package.json'), 'utf8')) as { version: string }).version;
-
-async function launch(browser: Browser, dataDir: string): Promise<{ app: BrowserApp; ui: Page }> {
-  const app = await launchBrowserApp({
-    dataDir,
-    downloadsDir: path.join(dataDir, 'downloads'),
-    rendererDir: repoPath('dist/renderer'),
-    pageBridgeFile: repoPath('dist/web/page-bridge.js'),
-    version,
-    desktop: createRecordingDesktop(),
-  });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  const ui = await context.newPage();
-  await ui.goto(app.host.url);
-  await expect(ui.getByTestId('connection-dot')).toHaveAttribute('aria-label', 'Connected');
-  return { app, ui };
-}
-
 /** What the page's bridge answers (the channels the screens use), for the final accounting. */
 interface Bridge {
   invoke(channel: string, request: object): Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
@@ -78,7 +57,7 @@ test('quit mid-transfer and start again: the queue continues from disk and every
   );
   const dataDir = path.join(workDir, 'app-data');
 
-  const first = await launch(browser, dataDir);
+  const first = await launchConnected(browser, dataDir);
   try {
     const ui = first.ui;
     // Slow enough to stop in the middle: 1 MB/s, every file by tus (resumable), Assemblies of 100 files.
@@ -109,7 +88,7 @@ test('quit mid-transfer and start again: the queue continues from disk and every
   }
 
   // Next start, same data dir: nothing is added again; Transfers picks up where it stopped.
-  const second = await launch(browser, dataDir);
+  const second = await launchConnected(browser, dataDir);
   try {
     const ui = second.ui;
     await ui.getByRole('button', { name: /^Transfers/ }).click();
