@@ -55,7 +55,7 @@ describe('Activity: the Assembly browser', () => {
     const rows = await screen.findAllByTestId('assembly-row');
     expect(rows.length).toBeLessThan(60);
     expect(seen.every((q) => q.pageSize === 100)).toBe(true);
-    fireEvent.click(within(rows[0]!).getByRole('button', { name: `Open ${id(10_000)}` }));
+    fireEvent.click(within(rows[0]!).getByRole('button', { name: new RegExp(id(10_000)) }));
     expect(useNavigation.getState().route).toEqual({ name: 'assembly', assemblyId: id(10_000) });
   });
 
@@ -94,7 +94,7 @@ describe('Activity: the Assembly browser', () => {
     expect(list.textContent).toContain('this app');
     bridge.emit('run:updated', { run: sampleRun({ state: 'ASSEMBLY_COMPLETED' }), delta: null });
     await waitFor(() => expect(list.textContent).toContain('Completed'), { timeout: 3000 });
-    fireEvent.click(within(list).getByRole('button', { name: /^Open / }));
+    fireEvent.click(within(list).getByTestId('assembly-open'));
     expect(useNavigation.getState().route).toEqual({ name: 'run', runId: 'run-1' });
   });
 });

@@ -35,7 +35,6 @@ interface RowProps {
 /** One Assembly: select box, state, id, when, files, and (for runs of this app) upload progress. Fixed height. */
 export const AssemblyRow = memo(({ item, selected, onOpen, onToggle }: RowProps) => {
   const view = itemStateView(item);
-  const label = item.id ?? item.run?.runId ?? '';
   const uploading = item.run && view.busy && item.run.totals.bytesTotal > 0 && item.run.totals.bytesUploaded < item.run.totals.bytesTotal;
   return (
     <div className={`asm-row${selected ? ' selected' : ''}`} data-testid="assembly-row" data-state={item.state} data-id={item.id ?? ''}>
@@ -44,7 +43,7 @@ export const AssemblyRow = memo(({ item, selected, onOpen, onToggle }: RowProps)
       ) : (
         <span className="asm-check" aria-hidden="true" />
       )}
-      <button type="button" className="asm-open" onClick={() => onOpen(item)} aria-label={`Open ${label}`}>
+      <button type="button" className="asm-open" data-testid="assembly-open" onClick={() => onOpen(item)}>
         <Badge tone={view.tone} data-testid="assembly-state">
           {view.label}
         </Badge>

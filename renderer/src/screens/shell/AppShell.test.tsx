@@ -43,7 +43,7 @@ describe('App shell', () => {
     expect(document.activeElement).toBe(activity);
     fireEvent.click(activity);
     expect(activity.getAttribute('aria-current')).toBe('page');
-    const row = await screen.findByRole('button', { name: /^Open / });
+    const row = await screen.findByTestId('assembly-open');
     expect(row.textContent).toContain('2 files · 3.0 KB');
     fireEvent.click(row);
     await waitFor(() => expect(screen.getByTestId('run-state').textContent).toBe('Completed'));
