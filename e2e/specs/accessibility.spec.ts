@@ -61,7 +61,7 @@ const auditor = (ui: Page) => {
   };
 };
 
-test('Upload (empty, files picked), Transfers, a run with results and Activity pass axe in both themes', async ({ ui, workDir }) => {
+test('Upload (empty, files picked), Transfers, a run with results, Activity and an Assembly'\''s detail pass axe in both themes', async ({ ui, workDir }) => {
   test.setTimeout(300_000);
   const { check, assertNone } = auditor(ui);
 
@@ -105,6 +105,17 @@ test('Upload (empty, files picked), Transfers, a run with results and Activity p
   await nav(ui, 'Activity').click();
   await expect(ui.getByRole('list', { name: 'Recent Assemblies' })).toBeVisible();
   await check('Activity');
+  // The detail of that Assembly, as for any Assembly of the workspace.
+  const assemblyId = await ui.getByTestId('assembly-row').first().getAttribute('data-id');
+  expect(assemblyId).toMatch(/^[0-9a-f]{32}$/);
+  await ui.evaluate((hash) => {
+    (globalThis as unknown as { location: { hash: string } }).location.hash = hash;
+  }, `#/assemblies/${assemblyId}`);
+  await expect(ui.getByTestId('assembly-facts')).toBeVisible();
+  await check('Assembly detail');
+  await ui.getByRole('button', { name: 'Replay…' }).click();
+  await expect(ui.getByTestId('replay-panel')).toBeVisible();
+  await check('Assembly detail (replay)');
   assertNone();
 });
 
