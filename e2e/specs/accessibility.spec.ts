@@ -61,7 +61,7 @@ const auditor = (ui: Page) => {
   };
 };
 
-test('Upload (empty, files picked), Transfers, a run with results, Activity and an Assembly'\''s detail pass axe in both themes', async ({ ui, workDir }) => {
+test('Upload (empty, files picked), Transfers, a run with results, Activity and an Assembly detail pass axe in both themes', async ({ ui, workDir }) => {
   test.setTimeout(300_000);
   const { check, assertNone } = auditor(ui);
 
