@@ -191,7 +191,7 @@ describe('Transfers view', () => {
     fireEvent.keyDown(list, { key: 'Delete' });
     const dialog = await screen.findByRole('dialog', { name: 'Cancel the batch Assembly 1 · Files 1–10?' });
     expect(document.activeElement?.textContent).toBe('Cancel');
-    expect(controls().some((c) => c.action === 'cancel')).toBe(false);
+    expect(controls().some((c) => (c as { action: string }).action === 'cancel')).toBe(false);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel batch' }));
     await waitFor(() => expect(controls().at(-1)).toEqual({ action: 'cancel', scope: { kind: 'batch', id: batchId } }));
     await nextFrame();
