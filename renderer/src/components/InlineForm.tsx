@@ -25,6 +25,14 @@ export const InlineForm = ({ dirty, onCancel, children, ...form }: InlineFormPro
   useEffect(() => {
     ref.current?.querySelector<HTMLElement>(FIRST_FIELD)?.focus();
   }, []);
+  // "Discard changes" closes the form only once the question is closed: closing a modal <dialog> gives
+  // the focus back to the field it came from, which would undo the screen giving it to the opener.
+  const discarding = useRef(false);
+  useEffect(() => {
+    if (asking || !discarding.current) return;
+    discarding.current = false;
+    onCancel();
+  }, [asking, onCancel]);
 
   return (
     <>
@@ -51,8 +59,8 @@ export const InlineForm = ({ dirty, onCancel, children, ...form }: InlineFormPro
           editing.current?.focus();
         }}
         onConfirm={() => {
+          discarding.current = true;
           setAsking(false);
-          onCancel();
         }}
       >
         What you changed in this form is not saved. Cancel keeps the form open as it is.
