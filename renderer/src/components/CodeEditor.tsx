@@ -128,7 +128,9 @@ export const CodeEditor = ({ value, onChange, readOnly = false, diagnostics = []
           appHighlighting,
           EditorState.readOnly.of(readOnly),
           EditorView.editable.of(!readOnly),
-          EditorView.contentAttributes.of({ 'aria-label': label, ...(readOnly ? { 'aria-readonly': 'true' } : {}) }),
+          // An explicit tabindex on the editable text: one Tab stop as before, and axe then sees that a long
+          // document's scroll area holds focusable content (scrollable-region-focusable).
+          EditorView.contentAttributes.of({ 'aria-label': label, ...(readOnly ? { 'aria-readonly': 'true' } : { tabindex: '0' }) }),
           aria.current.of(ariaOf()),
           EditorView.updateListener.of((u) => {
             if (!u.docChanged) return;
