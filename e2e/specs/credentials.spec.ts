@@ -6,6 +6,7 @@ import { expect, test } from '../fixtures/app';
 import { startAndOpenAssembly } from '../fixtures/transfers';
 import { generatePhotoFolder } from '../fixtures/images';
 import { screenshotPath } from '../fixtures/paths';
+import { setStepsText } from '../fixtures/steps-editor';
 
 let sftp: SftpServer;
 test.beforeAll(async () => {
@@ -103,7 +104,7 @@ test('a wrong key fails the export with the step error, and nothing is written',
   await ui.getByRole('button', { name: 'Upload' }).click();
   await ui.getByText('Custom steps (JSON)').click();
   const target = path.join(sftp.root, 'never');
-  await ui.getByTestId('steps-editor').fill(JSON.stringify({ ':original': { robot: '/upload/handle' }, out: { robot: '/sftp/store', use: ':original', credentials: 'wrong-key', path: `${target}/x.jpg` } }));
+  await setStepsText(ui, JSON.stringify({ ':original': { robot: '/upload/handle' }, out: { robot: '/sftp/store', use: ':original', credentials: 'wrong-key', path: `${target}/x.jpg` } }));
   const { dir } = await generatePhotoFolder(workDir, 'photos');
   await ui.getByLabel('Choose folder').setInputFiles(dir);
   await startAndOpenAssembly(ui);

@@ -5,11 +5,12 @@ import sharp from 'sharp';
 import { expect, test } from '../fixtures/app';
 import { screenshotPath } from '../fixtures/paths';
 import { openAssembly, startTransfer } from '../fixtures/transfers';
+import { setStepsText } from '../fixtures/steps-editor';
 
 /** Custom steps in the Upload view, as a user pastes them. */
 async function useCustomSteps(ui: Page, steps: unknown): Promise<void> {
   await ui.getByText('Custom steps (JSON)').click();
-  await ui.getByTestId('steps-editor').fill(JSON.stringify(steps, null, 2));
+  await setStepsText(ui, JSON.stringify(steps, null, 2));
   await expect(ui.getByTestId('steps-error')).toHaveCount(0);
 }
 

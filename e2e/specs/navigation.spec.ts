@@ -6,6 +6,7 @@ import { expect, test } from '../fixtures/app';
 import { screenshotPath } from '../fixtures/paths';
 import { launchConnected, quitApp } from '../fixtures/relaunch';
 import { openAssembly, startTransfer, transferList } from '../fixtures/transfers';
+import { setStepsText, stepsText } from '../fixtures/steps-editor';
 
 /**
  * Screens remember where the user was: the screen and the item are in the URL (reload, Back and Forward
@@ -137,14 +138,14 @@ test('the Upload draft — files, custom steps, Template and fields — survives
     await expect(ui.getByLabel('Selection totals')).toHaveText(/^4 files · /);
     await ui.getByRole('button', { name: 'Remove shoot/b.txt' }).click();
     await ui.getByRole('radio', { name: /Custom steps \(JSON\)/ }).check();
-    await ui.getByTestId('steps-editor').fill(CUSTOM);
+    await setStepsText(ui, CUSTOM);
     await expect.poll(async () => (await keptChoice(ui))?.customText).toBe(CUSTOM);
 
     // A reload: the same files, Custom chosen, the text as typed.
     await ui.reload();
     await expectDraft(ui);
     await expect(ui.getByRole('radio', { name: /Custom steps \(JSON\)/ })).toBeChecked();
-    await expect(ui.getByTestId('steps-editor')).toHaveValue(CUSTOM);
+    await expect.poll(() => stepsText(ui)).toBe(CUSTOM);
 
     // Then a Template with a field of the user's own.
     await ui.getByRole('radio', { name: /A Template/ }).check();
@@ -172,7 +173,7 @@ test('the Upload draft — files, custom steps, Template and fields — survives
     await ui.screenshot({ path: screenshotPath('navigation-draft-after-restart.png') });
     // The custom text was kept beside the Template.
     await ui.getByRole('radio', { name: /Custom steps \(JSON\)/ }).check();
-    await expect(ui.getByTestId('steps-editor')).toHaveValue(CUSTOM);
+    await expect.poll(() => stepsText(ui)).toBe(CUSTOM);
 
     // The restored files are real: they upload.
     await ui.getByText('Just store the originals').click();

@@ -2,6 +2,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { expect, test } from '../fixtures/app';
 import { startTransfer, transferList } from '../fixtures/transfers';
+import { screenshotPath } from '../fixtures/paths';
+import { setStepsText } from '../fixtures/steps-editor';
 
 async function addOnePhoto(ui: import('@playwright/test').Page, workDir: string): Promise<void> {
   const file = path.join(workDir, 'photo.jpg');
@@ -13,12 +15,21 @@ async function addOnePhoto(ui: import('@playwright/test').Page, workDir: string)
 test('custom steps with a robot the local service does not run fail with the service error code and message', async ({ ui, workDir }) => {
   await addOnePhoto(ui, workDir);
   await ui.getByText('Custom steps (JSON)').click();
-  const editor = ui.getByTestId('steps-editor');
   // A robot that does not exist at all is caught in the editor, by the same rules the service applies.
-  await editor.fill(JSON.stringify({ ':original': { robot: '/upload/handle' }, sparkle: { robot: '/image/sparkle', use: ':original' } }, null, 2));
+  const sparkle = JSON.stringify({ ':original': { robot: '/upload/handle' }, sparkle: { robot: '/image/sparkle', use: ':original' } }, null, 2);
+  await setStepsText(ui, sparkle);
   await expect(ui.getByTestId('steps-error')).toContainText('uses the robot "/image/sparkle", which does not exist');
+  // Marked at its line in the editor, as the list says.
+  const robotLine = sparkle.split('\n').findIndex((l) => l.includes('/image/sparkle')) + 1;
+  await expect(ui.getByTestId('steps-error-line')).toHaveText(`Line ${robotLine}`);
+  const marked = ui.getByTestId('steps-editor').locator('.cm-line', { has: ui.locator('.cm-lintRange-error') });
+  await expect(marked).toHaveCount(1);
+  await expect(marked).toContainText('/image/sparkle');
+  await expect(ui.getByTestId('steps-editor').locator('.cm-lint-marker-error')).toHaveCount(1);
+  await ui.screenshot({ path: screenshotPath('steps-editor-marker.png'), animations: 'disabled' });
   // One the real service has but the local one does not run is the service's to refuse.
-  await editor.fill(JSON.stringify({ ':original': { robot: '/upload/handle' }, merged: { robot: '/image/merge', use: ':original' } }, null, 2));
+  await setStepsText(ui, JSON.stringify({ ':original': { robot: '/upload/handle' }, merged: { robot: '/image/merge', use: ':original' } }, null, 2));
+  await expect(ui.getByTestId('steps-editor').locator('.cm-lintRange-error')).toHaveCount(0);
   await expect(ui.getByTestId('steps-error')).toHaveCount(0);
   await startTransfer(ui, 'Start · 1 file');
 
@@ -40,15 +51,17 @@ test('custom steps with a robot the local service does not run fail with the ser
 test('invalid JSON in the steps editor is shown at the field and Start stays disabled', async ({ ui, workDir }) => {
   await addOnePhoto(ui, workDir);
   await ui.getByText('Custom steps (JSON)').click();
-  const editor = ui.getByTestId('steps-editor');
-  await editor.fill('{ ":original": { "robot": "/upload/handle" }, }');
+  await setStepsText(ui, '{ ":original": { "robot": "/upload/handle" }, }');
   await expect(ui.getByTestId('steps-error')).toBeVisible();
-  await expect(editor).toHaveAttribute('aria-invalid', 'true');
+  // The editable text is named and invalid for assistive technology, and the error is marked where it is.
+  await expect(ui.getByRole('textbox', { name: 'Steps (JSON)' })).toHaveAttribute('aria-invalid', 'true');
+  await expect(ui.getByTestId('steps-editor').locator('.cm-lintRange-error')).toHaveCount(1);
   await expect(ui.getByRole('button', { name: /^Start/ })).toBeDisabled();
   await expect(ui.getByText('Fix the JSON in the steps editor to start.')).toBeVisible();
 
   // Fixing it enables Start again.
-  await editor.fill('{ ":original": { "robot": "/upload/handle", "result": true } }');
+  await setStepsText(ui, '{ ":original": { "robot": "/upload/handle", "result": true } }');
+  await expect(ui.getByRole('textbox', { name: 'Steps (JSON)' })).not.toHaveAttribute('aria-invalid', 'true');
   await expect(ui.getByTestId('steps-error')).toHaveCount(0);
   await expect(ui.getByRole('button', { name: /^Start/ })).toBeEnabled();
 });

@@ -6,6 +6,7 @@ import { App } from './App';
 import { BridgeProvider } from './bridge/BridgeProvider';
 import { waitForBridge } from './bridge/get-bridge';
 import { NoBridge } from './screens/shell/NoBridge';
+import { rememberRoute } from './state/navigation-store';
 import { applyTheme, useTheme } from './state/theme-store';
 import './styles/app.css';
 
@@ -17,6 +18,8 @@ const start = async (): Promise<void> => {
     root.render(<NoBridge />);
     return;
   }
+  // Electron starts without a hash; the browser host's URL carries the screen already.
+  if (bridge.host === 'electron') rememberRoute(window, window.localStorage);
   // Core is the "server": errors are data already, so retries would only delay showing them.
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } } });
   root.render(

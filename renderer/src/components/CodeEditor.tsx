@@ -1,10 +1,10 @@
 import { json } from '@codemirror/lang-json';
 import { defaultHighlightStyle, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
-import { EditorState } from '@codemirror/state';
+import { Compartment, EditorSelection, EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
-import { useEffect, useRef } from 'react';
+import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
 
 /** A message for one line of the document (1-based), shown in the gutter and underlined. */
 export interface LineDiagnostic {
@@ -12,6 +12,11 @@ export interface LineDiagnostic {
   /** 1-based; the whole line when absent. */
   readonly column?: number;
   readonly message: string;
+}
+
+/** For a "Go to" link: put the cursor at a line (and column, 1-based) and focus the editor. */
+export interface CodeEditorHandle {
+  readonly focusAt: (line: number, column?: number) => void;
 }
 
 export interface CodeEditorProps {
@@ -23,6 +28,11 @@ export interface CodeEditorProps {
   readonly 'data-testid'?: string;
   /** Fixed height keeps the layout still while the content grows. */
   readonly height?: string;
+  /** `aria-invalid` on the editable text (a form field with problems). */
+  readonly invalid?: boolean;
+  /** `aria-describedby`: the id of the text that lists the problems. */
+  readonly describedBy?: string;
+  readonly handleRef?: Ref<CodeEditorHandle>;
 }
 
 /** Colours come from the app's CSS variables, so the editor follows the light and dark themes. */
@@ -90,9 +100,12 @@ export function shadowMount(host: HTMLElement): { root: ShadowRoot; parent: HTML
 }
 
 /** JSON editing and viewing with CodeMirror 6: syntax highlighting, line numbers, diagnostics at the line. */
-export const CodeEditor = ({ value, onChange, readOnly = false, diagnostics = [], label, height = '360px', ...rest }: CodeEditorProps) => {
+export const CodeEditor = ({ value, onChange, readOnly = false, diagnostics = [], label, height = '360px', invalid, describedBy, handleRef, ...rest }: CodeEditorProps) => {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
+  // The ARIA state that changes while typing (invalid, its description) lives in its own compartment.
+  const aria = useRef(new Compartment());
+  const ariaOf = () => EditorView.contentAttributes.of({ ...(invalid ? { 'aria-invalid': 'true' } : {}), ...(describedBy ? { 'aria-describedby': describedBy } : {}) });
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
   // Texts this editor reported itself. React may render one of them after the user typed on (a render
@@ -115,7 +128,10 @@ export const CodeEditor = ({ value, onChange, readOnly = false, diagnostics = []
           appHighlighting,
           EditorState.readOnly.of(readOnly),
           EditorView.editable.of(!readOnly),
-          EditorView.contentAttributes.of({ 'aria-label': label, ...(readOnly ? { 'aria-readonly': 'true' } : {}) }),
+          // An explicit tabindex on the editable text: one Tab stop as before, and axe then sees that a long
+          // document's scroll area holds focusable content (scrollable-region-focusable).
+          EditorView.contentAttributes.of({ 'aria-label': label, ...(readOnly ? { 'aria-readonly': 'true' } : { tabindex: '0' }) }),
+          aria.current.of(ariaOf()),
           EditorView.updateListener.of((u) => {
             if (!u.docChanged) return;
             const text = u.state.doc.toString();
@@ -153,6 +169,25 @@ export const CodeEditor = ({ value, onChange, readOnly = false, diagnostics = []
     const editor = view.current;
     if (editor) editor.dispatch(setDiagnostics(editor.state, toDiagnostics(editor.state, diagnostics)));
   }, [diagnostics, value]);
+
+  useEffect(() => {
+    view.current?.dispatch({ effects: aria.current.reconfigure(ariaOf()) });
+  }, [invalid, describedBy]);
+
+  useImperativeHandle(
+    handleRef,
+    () => ({
+      focusAt: (lineNumber, column) => {
+        const editor = view.current;
+        if (!editor) return;
+        const line = editor.state.doc.line(Math.min(Math.max(1, lineNumber), editor.state.doc.lines));
+        const at = Math.min(line.from + Math.max(0, (column ?? 1) - 1), line.to);
+        editor.dispatch({ selection: EditorSelection.cursor(at), scrollIntoView: true });
+        editor.focus();
+      },
+    }),
+    [],
+  );
 
   return <div ref={host} className="code-editor" style={{ height }} data-testid={rest['data-testid']} />;
 };

@@ -28,6 +28,9 @@ export interface VirtualListProps {
   readonly onKeyDown?: (event: KeyboardEvent<HTMLDivElement>) => void;
   readonly 'aria-multiselectable'?: AriaAttributes['aria-multiselectable'];
   readonly 'aria-activedescendant'?: string;
+  /** The id of the visible text that lists the list's keys, and the keys themselves (Transfers). */
+  readonly 'aria-describedby'?: string;
+  readonly 'aria-keyshortcuts'?: string;
   readonly 'data-testid'?: string;
   readonly handleRef?: Ref<VirtualListHandle>;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../../../shared/api/presets';
-import { checkStepsText, formatSteps } from './step-checks';
+import { checkStepsText, formatSteps, stepsMarkers } from './step-checks';
 
 const problemsOf = (text: string) => {
   const r = checkStepsText(text);
@@ -56,3 +56,30 @@ describe('checkStepsText', () => {
     expect(checkStepsText('{ ":original": { "robot": "/upload/handle" }, "s": { "robot": "/s3/store", "use": ":original" } }').kind).toBe('ok');
   });
 });
+
+describe('stepsMarkers (the steps editor\'s line markers)', () => {
+  it('puts a problem at its parameter\'s line, or its step\'s when the parameter is not written', () => {
+    const text = JSON.stringify({ ':original': { robot: '/upload/handle' }, resized: { robot: '/image/resize', use: ':nothing', width: 100 }, sparkle: { robot: '/image/sparkle', use: ':original' } }, null, 2);
+    const check = checkStepsText(text);
+    expect(check.kind).toBe('invalid');
+    const markers = stepsMarkers(text, check);
+    const lines = text.split('\n');
+    const at = (needle: string) => lines.findIndex((l) => l.includes(needle)) + 1;
+    const sparkle = markers.find((m) => m.message.includes('/image/sparkle'));
+    expect([at('"sparkle"'), at('"/image/sparkle"')]).toContain(sparkle?.line);
+    const use = markers.find((m) => m.message.includes(':nothing'));
+    expect(use?.line).toBe(at('":nothing"'));
+    expect(markers.every((m) => /\([A-Z_]+\)$/.test(m.message))).toBe(true);
+  });
+
+  it('marks a syntax error at its line and column', () => {
+    const text = '{\n  ":original": {\n    "robot": "/upload/handle",\n  }\n}';
+    expect(stepsMarkers(text, checkStepsText(text))).toEqual([{ line: 4, column: 3, message: expect.stringContaining('Unexpected token }') }]);
+  });
+
+  it('marks nothing on valid steps', () => {
+    const text = formatSteps({ ':original': { robot: '/upload/handle', result: true } });
+    expect(stepsMarkers(text, checkStepsText(text))).toEqual([]);
+  });
+});
+

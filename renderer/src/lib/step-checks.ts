@@ -2,7 +2,7 @@ import { ErrorCode } from '../../../shared/api/codes';
 import { stepsSchema, type Steps } from '../../../shared/api/instructions';
 import { isRealRobot } from '../../../shared/api/known-robots';
 import { checkSteps, type StepProblem, type StepRuleOptions } from '../../../shared/api/step-rules';
-import { parseJsonWithPosition, type JsonSyntaxError } from './json-position';
+import { lineOfPath, parseJsonWithPosition, type JsonSyntaxError } from './json-position';
 
 export type { StepProblem } from '../../../shared/api/step-rules';
 
@@ -39,3 +39,25 @@ export const checkStepsText = (text: string): StepsCheck => {
 };
 
 export const formatSteps = (steps: Steps): string => JSON.stringify(steps, null, 2);
+
+/** A problem placed at its line of the custom steps text (1-based), for the editor's gutter and list. */
+export interface StepsMarker {
+  readonly line: number;
+  readonly column?: number;
+  readonly message: string;
+}
+
+/**
+ * The line of a problem in custom steps, where the steps are the document's top level (a Template's are
+ * under "steps": template-checks.ts): its parameter, else its step, else line 1.
+ */
+export const lineOfStepProblem = (text: string, where: { readonly step?: string | undefined; readonly parameter?: string | undefined }): number =>
+  where.step === undefined ? 1 : (lineOfPath(text, [where.step, ...(where.parameter !== undefined ? [where.parameter] : [])]) ?? 1);
+
+/** What the steps editor marks: the syntax error at its line and column, or each problem at its line. */
+export const stepsMarkers = (text: string, check: StepsCheck): StepsMarker[] => {
+  if (check.kind === 'syntax') return [{ line: check.error.line, column: check.error.column, message: check.error.message }];
+  if (check.kind === 'invalid') return check.problems.map((p) => ({ line: lineOfStepProblem(text, p), message: `${p.message} (${p.code})` }));
+  return [];
+};
+

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { followLocation, useNavigation } from './navigation-store';
+import { followLocation, LAST_ROUTE_KEY, rememberRoute, useNavigation } from './navigation-store';
 
 const waitFor = async (check: () => boolean) => {
   for (let i = 0; i < 50 && !check(); i += 1) await new Promise((r) => setTimeout(r, 10));
@@ -86,3 +86,69 @@ describe('a reload', () => {
     expect(fresh.useNavigation.getState().route).toEqual({ name: 'template-editor', id: 'builtin/resize@1', copy: true });
   });
 });
+
+describe('a restart (Electron loads the page without a hash)', () => {
+  const memory = () => {
+    const items = new Map<string, string>();
+    return { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v) };
+  };
+  const start = (url: string) => {
+    window.history.replaceState(null, '', url);
+    useNavigation.setState({ route: { name: 'upload' } });
+  };
+
+  it('reopens the screen and item shown last, in the URL too', () => {
+    const storage = memory();
+    start('/index.html');
+    const first = rememberRoute(window, storage);
+    useNavigation.getState().navigate({ name: 'templates', selectedId: 'builtin/resize@1' });
+    useNavigation.getState().navigate({ name: 'run', runId: 'r7' });
+    first();
+
+    start('/index.html');
+    const before = window.history.length;
+    const second = rememberRoute(window, storage);
+    expect(useNavigation.getState().route).toEqual({ name: 'run', runId: 'r7' });
+    expect(window.location.hash).toBe('#/run/r7');
+    // Replaced, not pushed: Back does not step through an empty Upload view first.
+    expect(window.history.length).toBe(before);
+    second();
+  });
+
+  it('a hash in the URL wins over the remembered screen, and becomes the remembered one', () => {
+    const storage = memory();
+    storage.setItem(LAST_ROUTE_KEY, '#/run/r7');
+    start('/index.html#/activity');
+    useNavigation.setState({ route: { name: 'activity' } });
+    const stop = rememberRoute(window, storage);
+    expect(useNavigation.getState().route).toEqual({ name: 'activity' });
+    expect(storage.getItem(LAST_ROUTE_KEY)).toBe('#/activity');
+    stop();
+  });
+
+  it('a remembered hash that names nothing (an older version, a typo) opens Upload', () => {
+    const storage = memory();
+    storage.setItem(LAST_ROUTE_KEY, '#/no-such-screen/42');
+    start('/index.html');
+    const stop = rememberRoute(window, storage);
+    expect(useNavigation.getState().route).toEqual({ name: 'upload' });
+    stop();
+  });
+
+  it('storage that refuses (disabled, full) still starts, on Upload', () => {
+    start('/index.html');
+    const broken = {
+      getItem: () => {
+        throw new Error('SecurityError');
+      },
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+    };
+    const stop = rememberRoute(window, broken);
+    useNavigation.getState().navigate({ name: 'cdn' });
+    expect(useNavigation.getState().route).toEqual({ name: 'cdn' });
+    stop();
+  });
+});
+

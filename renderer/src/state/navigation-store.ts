@@ -77,6 +77,44 @@ export function followLocation(win: Window): () => void {
   };
 }
 
+/** Where the last screen shown is kept (Electron: app://app is one stable origin across restarts). */
+export const LAST_ROUTE_KEY = 'assemblyline.lastRoute';
+
+/**
+ * Electron loads index.html without a hash at every start, which would always open on Upload. This
+ * remembers the hash of each screen shown and, on a start without a hash, reopens the last one (replacing
+ * the entry: Back does not lead to an empty Upload first). A hash in the URL always wins. A remembered
+ * item that is gone shows its screen's "not found" state (a run: NOT_FOUND and "Back to Activity"); a
+ * remembered hash that names nothing is Upload. Call before the first render, so Upload never flashes.
+ * Returns the unsubscribe function.
+ */
+export function rememberRoute(win: Window, storage: Pick<Storage, 'getItem' | 'setItem'>): () => void {
+  const save = (route: Route) => {
+    try {
+      storage.setItem(LAST_ROUTE_KEY, formatRoute(route));
+    } catch {
+      // Storage full or disabled: the app still works, it only opens on Upload next time.
+    }
+  };
+  if (win.location.hash === '') {
+    let saved: string | null = null;
+    try {
+      saved = storage.getItem(LAST_ROUTE_KEY);
+    } catch {
+      saved = null;
+    }
+    if (saved) {
+      const route = parseRoute(saved);
+      writeHash(route, true);
+      useNavigation.setState({ route });
+    }
+  }
+  save(useNavigation.getState().route);
+  return useNavigation.subscribe((state, previous) => {
+    if (state.route !== previous.route) save(state.route);
+  });
+}
+
 /** Keeps the navigation store and the URL in step while the app is mounted. */
 export const useLocationRoute = (): void => {
   useEffect(() => followLocation(window), []);

@@ -106,3 +106,34 @@ describe('SecretReveal', () => {
     expect(document.activeElement?.getAttribute('aria-label')).toBe('Reveal secret of other-key');
   });
 });
+
+describe('Auth Keys: the key form and the keyboard', () => {
+  afterEach(cleanup);
+
+  it('Escape asks before dropping a changed key form, then closes it and returns to New key', async () => {
+    const bridge = createFakeBridge({ 'authKeys:list': () => ok([key('other-key')]) });
+    renderWithBridge(<AuthKeysView />, bridge);
+    const create = await screen.findByRole('button', { name: 'New key' });
+    await waitFor(() => expect((create as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(create);
+    const description = await screen.findByLabelText('Description');
+    expect(document.activeElement).toBe(description);
+    fireEvent.change(description, { target: { value: 'CI uploads' } });
+    fireEvent.keyDown(description, { key: 'Escape' });
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard changes' }));
+    expect(screen.queryByRole('form', { name: 'New Auth Key' })).toBeNull();
+    expect(document.activeElement).toBe(create);
+    expect(bridge.calls.some((c) => c.channel === 'authKeys:create')).toBe(false);
+  });
+
+  it('Escape closes an untouched Edit form at once', async () => {
+    renderWithBridge(<AuthKeysView />, createFakeBridge({ 'authKeys:list': () => ok([key('other-key')]) }));
+    const edit = await screen.findByRole('button', { name: 'Edit other-key' });
+    fireEvent.click(edit);
+    fireEvent.keyDown(await screen.findByLabelText('Description'), { key: 'Escape' });
+    expect(screen.queryByRole('form', { name: 'Edit other-key' })).toBeNull();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(edit);
+  });
+});
+

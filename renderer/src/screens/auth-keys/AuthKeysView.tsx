@@ -6,9 +6,12 @@ import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorPanel } from '../../components/ErrorPanel';
+import { InlineForm } from '../../components/InlineForm';
+import { isDirty } from '../../lib/form-dirty';
 import { Spinner } from '../../components/Spinner';
 import { formatServiceDate } from '../../lib/template-dates';
 import { useNavigation } from '../../state/navigation-store';
+import { useReturnFocus } from '../../hooks/use-return-focus';
 import { useToasts } from '../../state/toast-store';
 import { RestoreAccessButton } from '../workspaces/RestoreAccessButton';
 import { KeyChangeDialog } from './KeyChangeDialog';
@@ -28,6 +31,11 @@ export const AuthKeysView = () => {
   const list = useBridgeQuery('authKeys:list', {});
   const workspaces = useBridgeQuery('workspaces:list', {});
   const [editing, setEditing] = useState<Editing>(null);
+  const opener = useReturnFocus();
+  const closeForm = () => {
+    setEditing(null);
+    opener.restore();
+  };
   const [changing, setChanging] = useState<{ change: KeyChange; key: AuthKey } | null>(null);
   // Which key's secret is being revealed; the secret itself lives only inside <SecretReveal>.
   const [revealing, setRevealing] = useState<AuthKey | null>(null);
@@ -90,7 +98,10 @@ export const AuthKeysView = () => {
     <div className="templates-view auth-keys-view">
       <div className="section-head">
         <h1 className="page-title">Auth Keys</h1>
-        <Button variant="primary" onClick={() => setEditing({ mode: 'new' })} disabled={!list.data}>
+        <Button variant="primary" onClick={(e) => {
+            opener.from(e.currentTarget);
+            setEditing({ mode: 'new' });
+          }} disabled={!list.data}>
           New key
         </Button>
       </div>
@@ -139,7 +150,10 @@ export const AuthKeysView = () => {
                     {k.smartCdn && <Badge tone="info">Smart CDN</Badge>}
                   </span>
                   <span className="credential-actions key-actions">
-                    <Button size="sm" onClick={() => setEditing({ mode: 'edit', key: k })} aria-label={`Edit ${k.authKey}`}>
+                    <Button size="sm" onClick={(e) => {
+                        opener.from(e.currentTarget);
+                        setEditing({ mode: 'edit', key: k });
+                      }} aria-label={`Edit ${k.authKey}`}>
                       Edit
                     </Button>
                     <Button size="sm" busy={update.isPending && update.variables?.id === k.id} onClick={() => toggle(k)} aria-label={`${k.isActive ? 'Deactivate' : 'Activate'} ${k.authKey}`}>
@@ -199,7 +213,7 @@ export const AuthKeysView = () => {
               </div>
             </div>
           )}
-          {editing ? <KeyForm key={editing.mode === 'edit' ? editing.key.id : 'new'} editing={editing} onDone={() => setEditing(null)} /> : <p className="muted empty-hint">Choose Edit on a key, or make a new one.</p>}
+          {editing ? <KeyForm key={editing.mode === 'edit' ? editing.key.id : 'new'} editing={editing} onDone={closeForm} /> : <p className="muted empty-hint">Choose Edit on a key, or make a new one.</p>}
         </section>
       </div>
       )}
@@ -228,6 +242,8 @@ const KeyForm = ({ editing, onDone }: { editing: NonNullable<Editing>; onDone: (
   const [scopes, setScopes] = useState<string[]>(existing?.scopes ?? ['assemblies:write', 'templates:read']);
   const [smartCdn, setSmartCdn] = useState(existing?.smartCdn ?? false);
   const [algo, setAlgo] = useState<'' | 'sha1' | 'sha256' | 'sha384'>(existing?.signatureAlgo ?? '');
+  const values = { description, allScopes, scopes, smartCdn, algo };
+  const [initial] = useState(values);
   const client = useQueryClient();
   const toast = useToasts((s) => s.show);
   const onSuccess = (k: AuthKey) => {
@@ -241,9 +257,11 @@ const KeyForm = ({ editing, onDone }: { editing: NonNullable<Editing>; onDone: (
   const tooLong = description.length > 255;
   const request = { description, scopes: allScopes ? null : scopes, smartCdn, signatureAlgo: algo === '' ? null : algo };
   return (
-    <form
+    <InlineForm
       className="template-detail"
       aria-label={existing ? `Edit ${existing.authKey}` : 'New Auth Key'}
+      dirty={isDirty(initial, values)}
+      onCancel={onDone}
       onSubmit={(e) => {
         e.preventDefault();
         if (existing) update.mutate({ id: existing.id, ...request });
@@ -284,6 +302,6 @@ const KeyForm = ({ editing, onDone }: { editing: NonNullable<Editing>; onDone: (
           {existing ? 'Save key' : 'Create key'}
         </Button>
       </div>
-    </form>
+    </InlineForm>
   );
 };

@@ -6,6 +6,8 @@ import type { Credential } from '../../../../shared/ipc/template-models';
 import { useBridgeMutation } from '../../bridge/use-bridge';
 import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
+import { InlineForm } from '../../components/InlineForm';
+import { isDirty } from '../../lib/form-dirty';
 import { useToasts } from '../../state/toast-store';
 import { CredentialTestReportView } from './CredentialTestReportView';
 import { TestPathField } from './TestPathField';
@@ -24,6 +26,7 @@ export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: 
   const [values, setValues] = useState<Record<string, string>>(existing?.values ?? {});
   const [extraName, setExtraName] = useState('');
   const [testPath, setTestPath] = useState('');
+  const [initial] = useState({ name, type, values });
   const client = useQueryClient();
   const toast = useToasts((s) => s.show);
   const onSuccess = (c: Credential) => {
@@ -55,9 +58,11 @@ export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: 
   const runTest = () => test.mutate({ ...(existing ? { id: existing.id } : {}), draft: { type, values: shownValues(), clear: [] }, ...(testPath.trim() ? { path: testPath.trim() } : {}) });
 
   return (
-    <form
+    <InlineForm
       className="template-detail credential-form"
       aria-label={existing ? `Edit ${existing.name}` : 'New credentials'}
+      dirty={isDirty(initial, { name, type, values })}
+      onCancel={onDone}
       onSubmit={(e) => {
         e.preventDefault();
         const request = { name, type, values };
@@ -138,6 +143,6 @@ export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: 
           Save credentials
         </Button>
       </div>
-    </form>
+    </InlineForm>
   );
 };

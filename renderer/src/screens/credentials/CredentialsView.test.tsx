@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CREDENTIAL_TYPES } from '../../../../shared/api/credential-types';
+import { ok } from '../../../../shared/result';
 import { createFakeBridge } from '../../bridge/test/fake-bridge';
 import { renderWithBridge } from '../../bridge/test/render-with-bridge';
 import { CredentialsView } from './CredentialsView';
@@ -66,3 +67,37 @@ describe('Credentials form', () => {
     });
   });
 });
+
+describe('Credentials form and the keyboard', () => {
+  afterEach(cleanup);
+
+  it('Escape closes the form opened by Edit and returns to that Edit button', async () => {
+    const saved = { id: 'c1', name: 'media_sftp', type: 'sftp', values: { host: 'sftp.example.com', user: 'deploy' }, secretsSet: ['password'], created: null, modified: null };
+    renderWithBridge(<CredentialsView />, createFakeBridge({ 'credentials:list': () => ok([saved]) }));
+    const edit = await screen.findByRole('button', { name: 'Edit media_sftp' });
+    fireEvent.click(edit);
+    const form = await screen.findByRole('form', { name: 'Edit media_sftp' });
+    expect(document.activeElement).toBe(screen.getByTestId('credential-name'));
+    // A password typed and deleted again leaves nothing to lose: no question.
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 's3cret' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: '' } });
+    fireEvent.keyDown(screen.getByLabelText('Password'), { key: 'Escape' });
+    expect(form.isConnected).toBe(false);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(edit);
+  });
+
+  it('Escape on a changed form asks before discarding it, and nothing is saved', async () => {
+    const bridge = createFakeBridge();
+    renderWithBridge(<CredentialsView />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'New credentials' }));
+    fireEvent.change(screen.getByTestId('credential-name'), { target: { value: 'media_sftp' } });
+    // Escape with a typed name: nothing is lost without a question.
+    fireEvent.keyDown(screen.getByTestId('credential-name'), { key: 'Escape' });
+    const dialog = await screen.findByRole('dialog', { name: 'Discard your changes?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Discard changes' }));
+    expect(screen.queryByRole('form', { name: 'New credentials' })).toBeNull();
+    expect(bridge.calls.some((c) => c.channel === 'credentials:create')).toBe(false);
+  });
+});
+

@@ -10,6 +10,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
 import { formatServiceDate } from '../../lib/template-dates';
+import { useReturnFocus } from '../../hooks/use-return-focus';
 import { useToasts } from '../../state/toast-store';
 import { CredentialForm, type Editing } from './CredentialForm';
 import { CredentialTestPane } from './CredentialTestPane';
@@ -21,6 +22,15 @@ type Pane = Editing | { readonly mode: 'test'; readonly credential: Credential }
 export const CredentialsView = () => {
   const list = useBridgeQuery('credentials:list', {});
   const [pane, setPane] = useState<Pane>(null);
+  const opener = useReturnFocus();
+  const openPane = (next: Pane, target: EventTarget) => {
+    opener.from(target);
+    setPane(next);
+  };
+  const closePane = () => {
+    setPane(null);
+    opener.restore();
+  };
   const [deleting, setDeleting] = useState<Credential | null>(null);
   const client = useQueryClient();
   const toast = useToasts((s) => s.show);
@@ -36,7 +46,7 @@ export const CredentialsView = () => {
     <div className="templates-view">
       <div className="section-head">
         <h1 className="page-title">Template credentials</h1>
-        <Button variant="primary" onClick={() => setPane({ mode: 'new' })}>
+        <Button variant="primary" onClick={(e) => openPane({ mode: 'new' }, e.currentTarget)}>
           New credentials
         </Button>
       </div>
@@ -63,10 +73,10 @@ export const CredentialsView = () => {
                         {s} set
                       </Badge>
                     ))}
-                    <Button size="sm" onClick={() => setPane({ mode: 'test', credential: c })} aria-label={`Test ${c.name}`}>
+                    <Button size="sm" onClick={(e) => openPane({ mode: 'test', credential: c }, e.currentTarget)} aria-label={`Test ${c.name}`}>
                       Test
                     </Button>
-                    <Button size="sm" onClick={() => setPane({ mode: 'edit', credential: c })} aria-label={`Edit ${c.name}`}>
+                    <Button size="sm" onClick={(e) => openPane({ mode: 'edit', credential: c }, e.currentTarget)} aria-label={`Edit ${c.name}`}>
                       Edit
                     </Button>
                     <Button size="sm" variant="danger" onClick={() => setDeleting(c)} aria-label={`Delete ${c.name}`}>
@@ -79,8 +89,8 @@ export const CredentialsView = () => {
           )}
         </section>
         <section className="template-detail-pane" aria-label="Credential details">
-          {pane?.mode === 'test' && <CredentialTestPane key={pane.credential.id} credential={pane.credential} onClose={() => setPane(null)} />}
-          {(pane?.mode === 'new' || pane?.mode === 'edit') && <CredentialForm key={pane.mode === 'edit' ? pane.credential.id : 'new'} editing={pane} onDone={() => setPane(null)} />}
+          {pane?.mode === 'test' && <CredentialTestPane key={pane.credential.id} credential={pane.credential} onClose={closePane} />}
+          {(pane?.mode === 'new' || pane?.mode === 'edit') && <CredentialForm key={pane.mode === 'edit' ? pane.credential.id : 'new'} editing={pane} onDone={closePane} />}
           {pane === null && <p className="muted empty-hint">Choose Test or Edit on a credential, or make new ones.</p>}
         </section>
       </div>

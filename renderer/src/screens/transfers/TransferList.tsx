@@ -6,6 +6,7 @@ import { lineAt } from '../../lib/transfer-layout';
 import { useNavigation } from '../../state/navigation-store';
 import { useTransferController } from '../../bridge/transfer-events';
 import { BatchLine, LINE_HEIGHT, PlaceholderLine, RowLine, type Control } from './TransferLines';
+import { TRANSFER_KEYS_ID, TRANSFER_SHORTCUTS } from './SelectionBar';
 import { useTransfers } from './transfer-store';
 
 /**
@@ -31,10 +32,12 @@ export interface TransferListProps {
   readonly selection: ListSelection;
   readonly onSelect: (action: SelectionAction) => void;
   readonly onControl: Control;
+  /** P, R, Delete…: true when the key did something (see key-target.ts). */
+  readonly onShortcut?: (key: string) => boolean;
 }
 
 /** The queue as one virtualized list: a header line per batch, then its files; only lines in view exist. */
-export const TransferList = ({ selection, onSelect, onControl }: TransferListProps) => {
+export const TransferList = ({ selection, onSelect, onControl, onShortcut }: TransferListProps) => {
   const controller = useTransferController();
   const count = useTransfers((s) => s.layout.count);
   const handle = useRef<VirtualListHandle>(null);
@@ -55,6 +58,10 @@ export const TransferList = ({ selection, onSelect, onControl }: TransferListPro
         event.preventDefault();
         navigate({ name: 'run', runId });
       }
+      return;
+    }
+    if (!event.ctrlKey && !event.metaKey && !event.altKey && onShortcut?.(event.key)) {
+      event.preventDefault();
       return;
     }
     const action = keyToAction(event.key, event.shiftKey, 10);
@@ -83,6 +90,8 @@ export const TransferList = ({ selection, onSelect, onControl }: TransferListPro
         role="grid"
         rowRole="presentation"
         aria-multiselectable
+        aria-describedby={TRANSFER_KEYS_ID}
+        aria-keyshortcuts={TRANSFER_SHORTCUTS}
         aria-activedescendant={selection.focus === null ? undefined : `tline-${selection.focus}`}
         count={count}
         rowHeight={LINE_HEIGHT}

@@ -165,6 +165,64 @@ describe('Transfers view', () => {
     expect(screen.queryByText(/files selected/)).toBeNull();
   });
 
+  it('acts on the focused batch from the keyboard: P pauses, R resumes, Delete asks then cancels; the bar names it', async () => {
+    bridge.queue.seed(20, 10);
+    renderWithBridge(<App />, bridge);
+    const list = await screen.findByRole('grid', { name: 'Files in the transfer queue' });
+    await waitFor(() => expect(within(list).getAllByTestId('transfer-row').length).toBeGreaterThan(5));
+    // The keys are listed on screen and read with the grid.
+    expect(screen.getByText(/resume or retry/).id).toBe(list.getAttribute('aria-describedby'));
+    list.focus();
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    const bar = screen.getByTestId('transfer-target');
+    const batchId = bridge.queue.batches[0]?.id;
+    expect(bar.textContent).toContain('Assembly 1 · Files 1–10');
+    const controls = () => bridge.calls.filter((c) => c.channel === 'transfers:control').map((c) => c.request);
+
+    fireEvent.keyDown(list, { key: 'p' });
+    await waitFor(() => expect(controls()).toEqual([{ action: 'pause', scope: { kind: 'batch', id: batchId } }]));
+    await nextFrame();
+    await waitFor(() => expect(within(bar).getByRole('button', { name: 'Resume batch' })).toBeTruthy());
+    fireEvent.keyDown(list, { key: 'r' });
+    await waitFor(() => expect(controls().at(-1)).toEqual({ action: 'resume', scope: { kind: 'batch', id: batchId } }));
+    await nextFrame();
+
+    // Delete asks first (Cancel focused); only the confirmation cancels.
+    fireEvent.keyDown(list, { key: 'Delete' });
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel the batch Assembly 1 · Files 1–10?' });
+    expect(document.activeElement?.textContent).toBe('Cancel');
+    expect(controls().some((c) => (c as { action: string }).action === 'cancel')).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel batch' }));
+    await waitFor(() => expect(controls().at(-1)).toEqual({ action: 'cancel', scope: { kind: 'batch', id: batchId } }));
+    await nextFrame();
+    await waitFor(() => expect(within(screen.getAllByTestId('transfer-batch')[0] as HTMLElement).getByTestId('batch-state').textContent).toBe('Canceled'));
+    // A canceled batch offers Retry, by key as by the bar's button.
+    await waitFor(() => expect(within(bar).getByRole('button', { name: 'Retry batch' })).toBeTruthy());
+    fireEvent.keyDown(list, { key: 'R' });
+    await waitFor(() => expect(controls().at(-1)).toEqual({ action: 'retry', scope: { kind: 'batch', id: batchId } }));
+  });
+
+  it('acts on the focused file when nothing is selected, with the bar\'s buttons too', async () => {
+    bridge.queue.seed(20, 10);
+    renderWithBridge(<App />, bridge);
+    const list = await screen.findByRole('grid', { name: 'Files in the transfer queue' });
+    await waitFor(() => expect(within(list).getAllByTestId('transfer-row').length).toBeGreaterThan(5));
+    list.focus();
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    const file = bridge.queue.rows[0];
+    const bar = screen.getByTestId('transfer-target');
+    expect(bar.textContent).toContain(file?.relativePath);
+    fireEvent.click(within(bar).getByRole('button', { name: 'Pause file' }));
+    await waitFor(() => expect(bridge.calls.find((c) => c.channel === 'transfers:control')?.request).toEqual({ action: 'pause', scope: { kind: 'files', ids: [file?.id] } }));
+    // Backspace (Delete on a Mac) on the paused file asks first; Cancel in the question keeps it.
+    await nextFrame();
+    fireEvent.keyDown(list, { key: 'Backspace' });
+    const dialog = await screen.findByRole('dialog', { name: `Cancel ${file?.relativePath}?` });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(bridge.calls.filter((c) => c.channel === 'transfers:control')).toHaveLength(1);
+  });
+
   it('changes concurrency live from the settings panel and refuses a bad value', async () => {
     bridge.queue.seed(10, 10);
     renderWithBridge(<App />, bridge);
@@ -195,6 +253,16 @@ describe('Transfers view', () => {
     expect((await screen.findByTestId('batch-filter')).textContent).toContain('Files 11–20');
     await waitFor(() => expect(screen.getAllByTestId('transfer-row')).toHaveLength(10));
     expect(rowsCalls(bridge).at(-1)?.request).toMatchObject({ batchId: batch?.id });
+    fireEvent.click(screen.getByRole('button', { name: 'Show every batch' }));
+    await waitFor(() => expect(screen.getAllByTestId('transfer-batch')).toHaveLength(3));
+  });
+
+  it('a link to a batch that left the queue (a restart reopened it) says so, with the way back to every batch', async () => {
+    bridge.queue.seed(30, 10);
+    useNavigation.setState({ route: { name: 'transfers', batchId: 'batch-gone' } });
+    renderWithBridge(<App />, bridge);
+    expect((await screen.findByTestId('batch-filter')).textContent).toBe('Batch: no longer in the queue');
+    expect(await screen.findByText(/This batch is no longer in the queue/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Show every batch' }));
     await waitFor(() => expect(screen.getAllByTestId('transfer-batch')).toHaveLength(3));
   });

@@ -19,6 +19,8 @@ import { useNavigation } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
 import { useDebounced } from '../../hooks/use-debounced';
 import { useNow } from '../../hooks/use-now';
+import { itemsAt, keyTarget, scopeOf, shortcutFor, targetName, type KeyTarget } from './key-target';
+import { SelectionBar } from './SelectionBar';
 import { TransferList } from './TransferList';
 import { TransferSettingsForm } from './TransferSettingsForm';
 import { useTransfers } from './transfer-store';
@@ -92,7 +94,8 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
   const rowsLoaded = useTransfers((s) => s.rowsLoaded);
   const rowsError = useTransfers((s) => s.rowsError);
   const lineCount = useTransfers((s) => s.layout.count);
-  const batchLabel = useTransfers((s) => (batchId ? (s.batches.get(batchId)?.label ?? 'one batch') : null));
+  // A link to a batch that left the queue (a restart, a cleared queue) says so instead of "no files".
+  const batchLabel = useTransfers((s) => (batchId ? (s.batches.get(batchId)?.label ?? null) : null));
   const [filter, setFilter] = useState<TransferFilter>('all');
   const [search, setSearch] = useState('');
   const debouncedSearch = useDebounced(search, 200);
@@ -127,8 +130,16 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
     setSelection((s) => reduceSelection(s, action, layout.count, idAt));
   }, []);
 
-  const selectedIds = [...selection.selected];
-  const onSelected = (action: TransferAction) => selectedIds.length > 0 && onControl(action, { kind: 'files', ids: selectedIds });
+  // P, R and Delete in the list act on the selection, else on the focused batch or file (key-target.ts).
+  const [askCancel, setAskCancel] = useState<KeyTarget | null>(null);
+  const onShortcut = (key: string): boolean => {
+    const target = keyTarget([...selection.selected], itemsAt(useTransfers.getState(), selection.focus));
+    const action = target && shortcutFor(key, target.actions);
+    if (!target || !action) return false;
+    if (action === 'cancel') setAskCancel(target);
+    else onControl(action, scopeOf(target));
+    return true;
+  };
 
   if (!loaded) {
     return (
@@ -186,46 +197,23 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
               <input className="input tx-search" type="search" placeholder="Search paths" aria-label="Search paths" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
               {batchId && (
                 <span className="chip chip-active" data-testid="batch-filter">
-                  Batch: {batchLabel}
+                  Batch: {batchLabel ?? 'no longer in the queue'}
                   <button type="button" className="icon-btn" aria-label="Show every batch" onClick={() => navigate({ name: 'transfers' })}>
                     <CloseIcon />
                   </button>
                 </span>
               )}
             </div>
-            <div className="tx-selection" aria-live="polite">
-              {selectedIds.length > 0 ? (
-                <>
-                  <span className="num">{formatCount(selectedIds.length, 'file')} selected</span>
-                  <Button size="sm" onClick={() => onSelected('pause')}>
-                    Pause
-                  </Button>
-                  <Button size="sm" onClick={() => onSelected('resume')}>
-                    Resume
-                  </Button>
-                  <Button size="sm" onClick={() => onSelected('retry')}>
-                    Retry
-                  </Button>
-                  <Button size="sm" variant="danger" onClick={() => onSelected('cancel')}>
-                    Cancel
-                  </Button>
-                  <Button size="sm" variant="ghost" onClick={() => setSelection(emptySelection)}>
-                    Clear selection
-                  </Button>
-                </>
-              ) : (
-                <span className="muted small">Click, Shift-click or use the arrow keys and Space to select files.</span>
-              )}
-            </div>
+            <SelectionBar selection={selection} onControl={onControl} onAskCancel={setAskCancel} onClear={() => setSelection(emptySelection)} onOpenRun={(runId) => navigate({ name: 'run', runId })} />
             {rowsError && <ErrorPanel title="Could not read these files" code={rowsError.code} message={rowsError.message} action={<Button onClick={() => controller.reload()}>Try again</Button>} />}
             {!rowsLoaded ? (
               <div className="tx-list-wrap tx-loading">
                 <Spinner size={18} label="Loading files" />
               </div>
             ) : lineCount === 0 && !rowsError ? (
-              <EmptyState title="No files match">{debouncedSearch ? `No path contains “${debouncedSearch}” here.` : `No ${FILTER_LABEL[filter].toLowerCase()} files right now.`}</EmptyState>
+              <EmptyState title="No files match">{batchId && batchLabel === null ? 'This batch is no longer in the queue: show every batch to see the rest.' : debouncedSearch ? `No path contains “${debouncedSearch}” here.` : `No ${FILTER_LABEL[filter].toLowerCase()} files right now.`}</EmptyState>
             ) : (
-              <TransferList selection={selection} onSelect={onSelect} onControl={onControl} />
+              <TransferList selection={selection} onSelect={onSelect} onControl={onControl} onShortcut={onShortcut} />
             )}
           </>
         )}
@@ -242,6 +230,20 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
           <p className="muted small">Speed settings apply to running transfers at once; batching and skip rules to the next drop.</p>
         </section>
       )}
+      <ConfirmDialog
+        open={askCancel !== null}
+        title={askCancel ? `Cancel ${askCancel.kind === 'batch' ? 'the batch ' : ''}${targetName(askCancel)}?` : ''}
+        confirmLabel={askCancel?.kind === 'batch' ? 'Cancel batch' : askCancel?.kind === 'file' ? 'Cancel file' : 'Cancel files'}
+        tone="danger"
+        onConfirm={() => {
+          if (askCancel) onControl('cancel', scopeOf(askCancel));
+          setAskCancel(null);
+        }}
+        onCancel={() => setAskCancel(null)}
+      >
+        {askCancel?.kind === 'batch' ? 'Its files not yet sent stay on your disk and its Assembly is canceled.' : 'Files not yet sent stay on your disk.'} Files already done are
+        kept. Retry brings canceled files back.
+      </ConfirmDialog>
       <ConfirmDialog
         open={confirmCancel}
         title="Cancel every transfer?"

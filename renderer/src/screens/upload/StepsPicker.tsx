@@ -1,11 +1,17 @@
-import { useRef } from 'react';
+import { lazy, Suspense, useMemo, useRef } from 'react';
 import { PRESETS } from '../../../../shared/api/presets';
 import type { Steps } from '../../../../shared/api/instructions';
 import type { PlanWarning } from '../../../../shared/ipc/transfer-models';
+import type { CodeEditorHandle } from '../../components/CodeEditor';
 import { FieldWarnings } from '../../components/FieldWarnings';
-import type { StepsCheck } from '../../lib/step-checks';
+import { Spinner } from '../../components/Spinner';
+import { stepsMarkers, type StepsCheck } from '../../lib/step-checks';
 import { CUSTOM_PRESET, TEMPLATE_PRESET, useStepsChoice } from '../../state/steps-store';
 import { TemplatePicker } from './TemplatePicker';
+
+// CodeMirror loads when Custom is chosen, not with the app's first screen.
+const CodeEditor = lazy(() => import('../../components/CodeEditor').then((m) => ({ default: m.CodeEditor })));
+const EDITOR_HEIGHT = '240px';
 
 const summary = (steps: Steps): string =>
   Object.entries(steps)
@@ -18,14 +24,9 @@ export const StepsPicker = ({ check, warnings = [] }: { check: StepsCheck; warni
   const customText = useStepsChoice((s) => s.customText);
   const choose = useStepsChoice((s) => s.choose);
   const setCustomText = useStepsChoice((s) => s.setCustomText);
-  const editor = useRef<HTMLTextAreaElement>(null);
-
-  const goToError = (offset: number) => {
-    const el = editor.current;
-    if (!el) return;
-    el.focus();
-    el.setSelectionRange(offset, Math.min(offset + 1, el.value.length));
-  };
+  const editor = useRef<CodeEditorHandle>(null);
+  // Each problem at its line: a mark in the gutter and under the text, and "Line N" in the list below.
+  const markers = useMemo(() => stepsMarkers(customText, check), [customText, check]);
 
   return (
     <fieldset className="steps-picker">
@@ -63,30 +64,37 @@ export const StepsPicker = ({ check, warnings = [] }: { check: StepsCheck; warni
         </>
       ) : presetId === CUSTOM_PRESET ? (
         <div className="steps-editor-wrap">
-          <label htmlFor="steps-editor" className="field-label">
+          <span className="field-label" aria-hidden="true">
             Steps (JSON)
-          </label>
-          <textarea
-            id="steps-editor"
-            ref={editor}
-            className={`steps-editor mono${check.kind === 'ok' ? '' : ' invalid'}`}
-            data-testid="steps-editor"
-            spellCheck={false}
-            autoCapitalize="off"
-            autoComplete="off"
-            aria-invalid={check.kind !== 'ok'}
-            aria-describedby="steps-status"
-            value={customText}
-            onChange={(e) => setCustomText(e.currentTarget.value)}
-            rows={10}
-          />
+          </span>
+          <div className={`steps-editor-frame${check.kind === 'ok' ? '' : ' invalid'}`}>
+            <Suspense
+              fallback={
+                <div className="code-editor center-pane" style={{ height: EDITOR_HEIGHT }}>
+                  <Spinner size={18} label="Loading the editor" />
+                </div>
+              }
+            >
+              <CodeEditor
+                value={customText}
+                onChange={setCustomText}
+                diagnostics={markers}
+                label="Steps (JSON)"
+                height={EDITOR_HEIGHT}
+                invalid={check.kind !== 'ok'}
+                describedBy="steps-status"
+                handleRef={editor}
+                data-testid="steps-editor"
+              />
+            </Suspense>
+          </div>
           <div id="steps-status" className="steps-status" aria-live="polite">
             {check.kind === 'syntax' && (
               <div className="steps-error" data-testid="steps-error">
                 <span>
                   {check.error.message}: expected {check.error.expected}.
                 </span>
-                <button type="button" className="link-btn" onClick={() => goToError(check.error.offset)}>
+                <button type="button" className="link-btn" onClick={() => editor.current?.focusAt(check.error.line, check.error.column)}>
                   Go to error
                 </button>
               </div>
@@ -95,7 +103,10 @@ export const StepsPicker = ({ check, warnings = [] }: { check: StepsCheck; warni
               <ul className="steps-error" data-testid="steps-error">
                 {check.problems.map((p, i) => (
                   <li key={i}>
-                    {p.message} <code className="code-chip">{p.code}</code>
+                    <button type="button" className="link-btn" onClick={() => editor.current?.focusAt(markers[i]?.line ?? 1)} data-testid="steps-error-line">
+                      Line {markers[i]?.line ?? 1}
+                    </button>
+                    : {p.message} <code className="code-chip">{p.code}</code>
                   </li>
                 ))}
               </ul>

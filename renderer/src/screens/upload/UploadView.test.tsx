@@ -1,3 +1,4 @@
+import { EditorView } from '@codemirror/view';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../App';
@@ -19,7 +20,17 @@ const file = (name: string, relative?: string, size = 10) => {
   return f;
 };
 
-const typeSteps = (text: string) => fireEvent.change(screen.getByTestId('steps-editor'), { target: { value: text } });
+/** The steps editor is CodeMirror in a shadow root (loaded when Custom is chosen): replace its text as typing does. */
+const stepsEditor = async () => {
+  const host = await screen.findByTestId('steps-editor');
+  await waitFor(() => expect(host.shadowRoot?.querySelector('.cm-editor')).toBeTruthy());
+  const root = host.shadowRoot as ShadowRoot;
+  return { root, view: EditorView.findFromDOM(root.querySelector('.cm-editor') as HTMLElement) as EditorView };
+};
+const typeSteps = async (text: string) => {
+  const { view } = await stepsEditor();
+  act(() => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }));
+};
 
 describe('Upload view', () => {
   let bridge: FakeBridge;
@@ -104,14 +115,42 @@ describe('Upload view', () => {
     pickFiles('Choose files', [file('a.jpg')]);
     await waitFor(() => expect(screen.getAllByTestId('file-row')).toHaveLength(1));
     fireEvent.click(screen.getByRole('radio', { name: /Custom steps \(JSON\)/ }));
-    typeSteps('{\n  ":original": {\n    "robot": "/upload/handle",\n  }\n}');
+    await typeSteps('{\n  ":original": {\n    "robot": "/upload/handle",\n  }\n}');
     expect(screen.getByTestId('steps-error').textContent).toContain('Unexpected token } at line 4, column 3');
+    const { root, view } = await stepsEditor();
+    // Marked in the editor at that line, and the editable text says it is invalid.
+    await waitFor(() => expect(root.querySelector('.cm-lintRange-error')).toBeTruthy());
+    expect(root.querySelector('.cm-lintRange-error')?.closest('.cm-line')?.textContent).toBe('  }');
+    expect(root.querySelector('.cm-content')?.getAttribute('aria-invalid')).toBe('true');
+    // "Go to error" puts the cursor there.
+    fireEvent.click(screen.getByRole('button', { name: 'Go to error' }));
+    expect(view.state.doc.lineAt(view.state.selection.main.head).number).toBe(4);
+    // happy-dom fires selectionchange synchronously inside CodeMirror's update (browsers do not): leave the editor first.
+    act(() => view.contentDOM.blur());
     const start = screen.getByRole('button', { name: /^Start/ }) as HTMLButtonElement;
     expect(start.disabled).toBe(true);
     expect(screen.getByText('Fix the JSON in the steps editor to start.')).toBeTruthy();
-    typeSteps('{ ":original": { "robot": "/upload/handle", "result": true } }');
+    await typeSteps('{ ":original": { "robot": "/upload/handle", "result": true } }');
     expect(screen.queryByTestId('steps-error')).toBeNull();
+    await waitFor(() => expect(root.querySelector('.cm-lintRange-error')).toBeNull());
+    expect(root.querySelector('.cm-content')?.getAttribute('aria-invalid')).toBeNull();
     await waitFor(() => expect(start.disabled).toBe(false));
+  });
+
+  it('marks each step problem at its line in the custom steps editor, and Line N goes there', async () => {
+    renderWithBridge(<App />, bridge);
+    fireEvent.click(screen.getByRole('radio', { name: /Custom steps \(JSON\)/ }));
+    await typeSteps(JSON.stringify({ ':original': { robot: '/upload/handle' }, sparkle: { robot: '/image/sparkle', use: ':original' } }, null, 2));
+    expect(screen.getByTestId('steps-error').textContent).toContain('/image/sparkle');
+    const { root, view } = await stepsEditor();
+    await waitFor(() => expect(root.querySelector('.cm-lintRange-error')).toBeTruthy());
+    const marked = root.querySelector('.cm-lintRange-error')?.closest('.cm-line')?.textContent ?? '';
+    expect(marked).toMatch(/sparkle/);
+    const line = screen.getByTestId('steps-error-line');
+    fireEvent.click(line);
+    const cursorLine = view.state.doc.lineAt(view.state.selection.main.head);
+    expect(line.textContent).toBe(`Line ${cursorLine.number}`);
+    expect(cursorLine.text).toBe(marked);
   });
 
   it('shows the pre-flight summary: files after the skip rules, what they left out, Assemblies and methods', async () => {

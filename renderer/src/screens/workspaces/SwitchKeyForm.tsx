@@ -4,6 +4,7 @@ import type { Workspace } from '../../../../shared/ipc/models';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
+import { InlineForm } from '../../components/InlineForm';
 import { Spinner } from '../../components/Spinner';
 import { useToasts } from '../../state/toast-store';
 
@@ -38,9 +39,12 @@ export const SwitchKeyForm = ({ workspace, onDone }: { workspace: Workspace; onD
   const canSubmit = typing ? authKey.trim() !== '' && authSecret !== '' : chosen !== '';
 
   return (
-    <form
+    <InlineForm
       className="template-detail"
       aria-label={`Switch key of ${workspace.name}`}
+      // A key picked from the list is one click away again; typed ones are worth a question.
+      dirty={authKey !== '' || authSecret !== ''}
+      onCancel={onDone}
       onSubmit={(e) => {
         e.preventDefault();
         switchKey.mutate(typing ? { id: workspace.id, authKey: authKey.trim(), authSecret } : { id: workspace.id, keyId: chosen });
@@ -105,6 +109,6 @@ export const SwitchKeyForm = ({ workspace, onDone }: { workspace: Workspace; onD
           Switch key
         </Button>
       </div>
-    </form>
+    </InlineForm>
   );
 };

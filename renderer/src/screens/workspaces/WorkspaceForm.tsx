@@ -5,6 +5,8 @@ import type { AuthMode, ConnectionReport } from '../../../../shared/ipc/workspac
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
+import { InlineForm } from '../../components/InlineForm';
+import { isDirty } from '../../lib/form-dirty';
 import { useToasts } from '../../state/toast-store';
 import { ConnectionReportView } from './ConnectionReportView';
 import { ScopePicker } from '../auth-keys/ScopePicker';
@@ -27,6 +29,8 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
   const [limitScopes, setLimitScopes] = useState(existing?.tokenScopes !== null && existing?.tokenScopes !== undefined);
   const [tokenScopes, setTokenScopes] = useState<string[]>(existing?.tokenScopes ?? []);
   const [report, setReport] = useState<ConnectionReport | null>(null);
+  const values = { name, endpoint, slug, authKey, authSecret, authMode, limitScopes, tokenScopes };
+  const [initial] = useState(values);
   const client = useQueryClient();
   const toast = useToasts((s) => s.show);
 
@@ -79,9 +83,11 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
   const canSave = local || (name.trim() !== '' && endpointOk && (browser || (authKey.trim() !== '' && (!needsSecret || authSecret !== ''))));
 
   return (
-    <form
+    <InlineForm
       className="template-detail workspace-form"
       aria-label={existing ? `Edit ${existing.name}` : 'Add a workspace'}
+      dirty={isDirty(initial, values)}
+      onCancel={onDone}
       onSubmit={(e) => {
         e.preventDefault();
         save.mutate(draft());
@@ -191,6 +197,6 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
           Save workspace
         </Button>
       </div>
-    </form>
+    </InlineForm>
   );
 };

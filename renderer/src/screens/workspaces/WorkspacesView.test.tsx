@@ -58,3 +58,52 @@ describe('Workspaces: Local can always get back in', () => {
     await waitFor(() => expect(bridge.calls.find((c) => c.channel === 'workspaces:switchKey')?.request).toEqual({ id: 'local', keyId: 'k-up' }));
   });
 });
+
+describe('Workspaces: the inline form and the keyboard', () => {
+  afterEach(cleanup);
+
+  it('Escape closes an untouched form at once and gives the focus back to the button that opened it', async () => {
+    renderWithBridge(<WorkspacesView />, createFakeBridge({ 'workspaces:list': () => ok([local()]) }));
+    const add = await screen.findByRole('button', { name: 'Add workspace' });
+    add.focus();
+    fireEvent.click(add);
+    const form = await screen.findByRole('form', { name: 'Add a workspace' });
+    // The form takes the focus, so Escape (and Tab) work from inside it.
+    expect(document.activeElement).toBe(screen.getByLabelText('Workspace name'));
+    fireEvent.keyDown(document.activeElement as Element, { key: 'Escape' });
+    expect(form.isConnected).toBe(false);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(add);
+  });
+
+  it('Escape on a changed form asks first: Cancel keeps what was typed, Discard closes it', async () => {
+    renderWithBridge(<WorkspacesView />, createFakeBridge({ 'workspaces:list': () => ok([local()]) }));
+    const add = await screen.findByRole('button', { name: 'Add workspace' });
+    fireEvent.click(add);
+    const name = await screen.findByLabelText('Workspace name');
+    fireEvent.change(name, { target: { value: 'Production' } });
+    fireEvent.keyDown(name, { key: 'Escape' });
+
+    const dialog = await screen.findByRole('dialog', { name: 'Discard your changes?' });
+    expect(document.activeElement?.textContent).toBe('Cancel');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect((screen.getByLabelText('Workspace name') as HTMLInputElement).value).toBe('Production');
+    expect(document.activeElement).toBe(screen.getByLabelText('Workspace name'));
+
+    fireEvent.keyDown(screen.getByLabelText('Workspace name'), { key: 'Escape' });
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard changes' }));
+    expect(screen.queryByRole('form', { name: 'Add a workspace' })).toBeNull();
+    expect(document.activeElement).toBe(add);
+  });
+
+  it('Escape closes Switch key and returns to its row button', async () => {
+    renderWithBridge(<WorkspacesView />, createFakeBridge({ 'workspaces:list': () => ok([local()]), 'workspaces:keyChoices': () => ok([]) }));
+    const open = await screen.findByRole('button', { name: 'Switch key of Local (this computer)' });
+    fireEvent.click(open);
+    const form = await screen.findByRole('form', { name: 'Switch key of Local (this computer)' });
+    fireEvent.keyDown(within(form).getByRole('button', { name: 'Cancel' }), { key: 'Escape' });
+    expect(screen.queryByRole('form', { name: 'Switch key of Local (this computer)' })).toBeNull();
+    expect(document.activeElement).toBe(open);
+  });
+});
+

@@ -7,6 +7,7 @@ import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
+import { useReturnFocus } from '../../hooks/use-return-focus';
 import { useToasts } from '../../state/toast-store';
 import { ConnectionReportView } from './ConnectionReportView';
 import { RotationPanel } from '../auth-keys/RotationPanel';
@@ -25,6 +26,15 @@ export const WorkspacesView = () => {
   const list = useBridgeQuery('workspaces:list', {});
   const rotations = useBridgeQuery('rotations:list', {});
   const [pane, setPane] = useState<Pane>(null);
+  const opener = useReturnFocus();
+  const openPane = (next: Pane, target: EventTarget) => {
+    opener.from(target);
+    setPane(next);
+  };
+  const closeForm = () => {
+    setPane(null);
+    opener.restore();
+  };
   const [removing, setRemoving] = useState<Workspace | null>(null);
   const [rotating, setRotating] = useState<Workspace | null>(null);
   const client = useQueryClient();
@@ -59,7 +69,7 @@ export const WorkspacesView = () => {
     <div className="templates-view workspaces-view">
       <div className="section-head">
         <h1 className="page-title">Workspaces</h1>
-        <Button variant="primary" onClick={() => setPane({ kind: 'form', workspace: null })}>
+        <Button variant="primary" onClick={(e) => openPane({ kind: 'form', workspace: null }, e.currentTarget)}>
           Add workspace
         </Button>
       </div>
@@ -108,11 +118,11 @@ export const WorkspacesView = () => {
                       Test
                     </Button>
                   )}
-                  <Button size="sm" onClick={() => setPane({ kind: 'form', workspace: w })} aria-label={`Edit ${w.name}`}>
+                  <Button size="sm" onClick={(e) => openPane({ kind: 'form', workspace: w }, e.currentTarget)} aria-label={`Edit ${w.name}`}>
                     Edit
                   </Button>
                   {w.authMode !== 'browser' && (
-                    <Button size="sm" onClick={() => setPane({ kind: 'switch', workspace: w })} aria-label={`Switch key of ${w.name}`}>
+                    <Button size="sm" onClick={(e) => openPane({ kind: 'switch', workspace: w }, e.currentTarget)} aria-label={`Switch key of ${w.name}`}>
                       Switch key
                     </Button>
                   )}
@@ -139,8 +149,8 @@ export const WorkspacesView = () => {
           </ul>
         </section>
         <section className="template-detail-pane" aria-label="Workspace details">
-          {pane?.kind === 'form' && <WorkspaceForm key={pane.workspace?.id ?? 'new'} existing={pane.workspace} onDone={() => setPane(null)} />}
-          {pane?.kind === 'switch' && <SwitchKeyForm key={`switch-${pane.workspace.id}`} workspace={pane.workspace} onDone={() => setPane(null)} />}
+          {pane?.kind === 'form' && <WorkspaceForm key={pane.workspace?.id ?? 'new'} existing={pane.workspace} onDone={closeForm} />}
+          {pane?.kind === 'switch' && <SwitchKeyForm key={`switch-${pane.workspace.id}`} workspace={pane.workspace} onDone={closeForm} />}
           {pane?.kind === 'test' && (
             <div className="template-detail">
               <h2 className="section-title">Test of "{pane.workspace.name}"</h2>
