@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
 import Store from 'electron-store';
+import { notifyOptionsFromEnv } from '../../shared/local-service/notify-options';
 import { createCore, type Core } from '../core/create-core';
 import { guardProcess } from '../core/process-guard';
 import { createAppWindow } from './app-window';
@@ -37,7 +38,8 @@ async function start(): Promise<void> {
     host: 'electron',
     version: app.getVersion(),
     // The embedded service in a utilityProcess: a hang or crash there never freezes or ends the app.
-    localService: { process: createUtilityServiceProcess(utilityProcess, join(appDir, 'dist', 'electron', 'service-child.cjs')) },
+    // Its notify options (ASSEMBLYLINE_NOTIFY_*) are read here, at the composition root, never by core.
+    localService: { process: createUtilityServiceProcess(utilityProcess, join(appDir, 'dist', 'electron', 'service-child.cjs')), notifications: notifyOptionsFromEnv(process.env) },
   });
   registerIpc(
     ipcMain,

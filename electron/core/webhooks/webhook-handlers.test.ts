@@ -106,7 +106,7 @@ describe('notifications in core', () => {
   });
 
   it('says why a webhook is not verified: wrong signature, unknown prefix, none, not a form', async () => {
-    const post = (body: BodyInit, type: string) => fetch(tester.url!, { method: 'POST', body, headers: { 'content-type': type } });
+    const post = (body: string | FormData, type: string) => fetch(tester.url!, { method: 'POST', body, headers: { 'content-type': type } });
     const status = JSON.stringify({ ok: 'ASSEMBLY_COMPLETED', assembly_id: 'a'.repeat(32) });
     const wrong = createHmac('sha1', 'not the secret').update(status).digest('hex');
     await post(new URLSearchParams({ transloadit: status, signature: wrong }).toString(), 'application/x-www-form-urlencoded');
