@@ -66,6 +66,7 @@ export const NotificationReplay = ({ assemblyId }: { assemblyId: string }) => {
       {replay.isError && <ErrorPanel data-testid="notification-replay-error" title="The service did not replay the notification" code={replay.error.code} message={replay.error.message} />}
       {result && !replay.isPending && (
         <p className="notify-result small" role="status" data-testid="notification-replay-result">
+          <span className="muted">{result.queued ? 'Replay:' : 'First attempt:'}</span>
           {result.queued ? (
             <Badge tone="neutral">Queued</Badge>
           ) : (
@@ -73,7 +74,7 @@ export const NotificationReplay = ({ assemblyId }: { assemblyId: string }) => {
           )}
           <span className="mono asm-url">{result.notifyUrl}</span>
           {result.duration !== null && <span className="muted num">{result.duration.toFixed(2)} s</span>}
-          {!result.success && !result.queued && <span className="muted">{result.error ?? result.responseData ?? ''} — the service retries it.</span>}
+          {!result.success && !result.queued && <span className="muted">{result.error ?? result.responseData ?? ''} The service retries it; the attempts above show how it went.</span>}
         </p>
       )}
     </div>
