@@ -56,7 +56,8 @@ test('a webhook reaches the in-app tester verified, a failing receiver is retrie
     expect(assemblyId).toBeTruthy();
 
     // Its detail: the tester received the notification, signature verified with the Local key's secret.
-    await ui.evaluate((hash) => (location.hash = hash), `#/assemblies/${assemblyId}`);
+    // A deep link to the Assembly detail (the run view shows the run, the detail every notification).
+    await ui.evaluate((hash) => void ((globalThis as unknown as { location: { hash: string } }).location.hash = hash), `#/assemblies/${assemblyId}`);
     await expect(ui.getByTestId('assembly-state')).toHaveText('Completed');
     const tester = ui.getByTestId('webhook-tester');
     const received = tester.getByTestId('webhook-received').filter({ hasText: assemblyId! });

@@ -40,10 +40,13 @@ export const NotificationReplay = ({ assemblyId }: { assemblyId: string }) => {
 
   return (
     <div className="notify-replay" data-testid="notification-replay">
-      <label className="form-field">
-        <span className="small">Replay the notification to (empty: its notify URL)</span>
+      <div className="form-field">
+        <label className="small" htmlFor={`notify-replay-${assemblyId}`}>
+          Replay the notification to (empty: its notify URL)
+        </label>
         <span className="notify-row">
           <input
+            id={`notify-replay-${assemblyId}`}
             className="input"
             type="url"
             aria-label="Notification replay URL"
@@ -61,7 +64,7 @@ export const NotificationReplay = ({ assemblyId }: { assemblyId: string }) => {
           </Button>
         </span>
         {problem && <span className="field-error">{problem}</span>}
-      </label>
+      </div>
       {start.isError && <ErrorPanel title="The webhook tester could not start" code={start.error.code} message={start.error.message} />}
       {replay.isError && <ErrorPanel data-testid="notification-replay-error" title="The service did not replay the notification" code={replay.error.code} message={replay.error.message} />}
       {result && !replay.isPending && (
