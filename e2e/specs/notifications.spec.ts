@@ -94,6 +94,8 @@ test('a webhook reaches the in-app tester verified, a failing receiver is retrie
     await expect(received.getByTestId('webhook-verified')).toHaveText(['✓ Verified (sha1)', '✓ Verified (sha1)']);
     await tester.scrollIntoViewIfNeeded();
     await ui.screenshot({ path: screenshotPath('notifications-tester.png') });
+    await ui.emulateMedia({ colorScheme: 'dark' });
+    await ui.screenshot({ path: screenshotPath('notifications-tester-dark.png') });
   } finally {
     flaky.server.close();
   }

@@ -25,6 +25,14 @@ let closing = false;
 guardProcess(process, (code, message) => core?.reportError(code, message));
 
 async function start(): Promise<void> {
+  let notifications;
+  try {
+    notifications = notifyOptionsFromEnv(process.env);
+  } catch (cause) {
+    // A malformed ASSEMBLYLINE_NOTIFY_* is said by name; the app does not run with a value nobody meant.
+    console.error(`Assemblyline could not start: ${cause instanceof Error ? cause.message : String(cause)}`);
+    return app.exit(1);
+  }
   const appDir = app.getAppPath();
   denyPermissions(session.defaultSession);
   handleAppProtocol(protocol, join(appDir, 'dist', 'renderer'));
@@ -39,7 +47,7 @@ async function start(): Promise<void> {
     version: app.getVersion(),
     // The embedded service in a utilityProcess: a hang or crash there never freezes or ends the app.
     // Its notify options (ASSEMBLYLINE_NOTIFY_*) are read here, at the composition root, never by core.
-    localService: { process: createUtilityServiceProcess(utilityProcess, join(appDir, 'dist', 'electron', 'service-child.cjs')), notifications: notifyOptionsFromEnv(process.env) },
+    localService: { process: createUtilityServiceProcess(utilityProcess, join(appDir, 'dist', 'electron', 'service-child.cjs')), notifications },
   });
   registerIpc(
     ipcMain,
