@@ -41,7 +41,13 @@ async function onMessage(raw: unknown): Promise<void> {
   if (starting || service) return;
   starting = true;
   try {
-    service = await startLocalService({ dataDir: message.dataDir, port: message.port });
+    const notifications = message.notifications;
+    service = await startLocalService({
+      dataDir: message.dataDir,
+      port: message.port,
+      // Tests shorten the retry delays (ASSEMBLYLINE_NOTIFY_RETRY_DELAYS, read by the host's composition root).
+      ...(notifications ? { notifications } : {}),
+    });
     send({ type: 'ready', url: service.url, port: service.port, authKey: service.authKey, authSecret: service.authSecret, accessProblem: service.accessProblem });
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;

@@ -28,6 +28,8 @@ import { createTransferEngine, type TransferEngine } from './transfers/transfer-
 import { createVault, type Vault } from './vault/vault';
 import { createWorkspaceClient, refreshTokenAccount } from './workspaces/workspace-client';
 import { createWorkspaceStore, LOCAL_WORKSPACE_ID, type StoredWorkspace } from './workspaces/workspace-store';
+import type { NotifyOptions } from '../../shared/local-service/notify-options';
+import { createWebhookTester, type WebhookTesterService } from './webhooks/webhook-tester';
 
 /** The embedded service is restarting or hung: the request was not sent. */
 export { LOCAL_SERVICE_UNAVAILABLE };
@@ -43,6 +45,8 @@ export interface CorePorts {
   version: string;
   localService?: {
     port?: number;
+    /** The service's notify options (`ASSEMBLYLINE_NOTIFY_*`, read by the host's composition root). */
+    notifications?: NotifyOptions;
     /** How the service's own process is started: utilityProcess in Electron; default a forked Node process running the source entry. */
     process?: ServiceProcessPort;
     /** Health-check and backoff tuning (tests use short intervals). */
@@ -111,6 +115,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     process: ports.localService?.process ?? createForkServiceProcess({ entry: sourceServiceEntry() }),
     dataDir: path.join(ports.dataDir, 'local-service'),
     port: ports.localService?.port ?? 0,
+    ...(ports.localService?.notifications ? { notifications: ports.localService.notifications } : {}),
     ...ports.localService?.supervision,
     onStatus: (status) => events.emit('service:status', status),
     // A restart keeps port, key and secret; a first start after a failed one brings them in now. (The
@@ -221,6 +226,16 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   draftRoots = () => drafts.rootPaths();
 
   const assemblyFollower = createAssemblyFollower((update) => events.emit('assembly:updated', update));
+  // The webhook tester verifies with every workspace key's secret (the active one first); they stay here.
+  const webhooks: WebhookTesterService = createWebhookTester({
+    candidates: async () => {
+      const active = workspaces.activeId();
+      const ordered = [...workspaces.list()].sort((a, b) => Number(b.id === active) - Number(a.id === active));
+      const found = await Promise.all(ordered.map(async (w) => ({ workspaceId: w.id, name: w.name, secret: await secretOf(w.id).catch(() => null) })));
+      return found.filter((c): c is { workspaceId: string; name: string; secret: string } => c.secret !== null && c.secret !== '');
+    },
+    onReceived: (webhook) => events.emit('webhooks:received', webhook),
+  });
   const ctx: HandlerContext = {
     version: ports.version,
     host: ports.host,
@@ -243,6 +258,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     desktop: ports.desktop,
     clipboard,
     localAccess,
+    webhooks,
     clientFor,
     secretOf,
     // A new secret or refresh token must not be served from an old client's token cache.
@@ -271,6 +287,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
       // A copied secret does not outlive the app on the clipboard.
       await clipboard.flush();
       assemblyFollower.close();
+      await webhooks.close();
       await transfers.close();
       drafts.close();
       await draftStore.flush();

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
 import Store from 'electron-store';
+import { notifyOptionsFromEnv } from '../../shared/local-service/notify-options';
 import { createCore, type Core } from '../core/create-core';
 import { guardProcess } from '../core/process-guard';
 import { createAppWindow } from './app-window';
@@ -24,6 +25,14 @@ let closing = false;
 guardProcess(process, (code, message) => core?.reportError(code, message));
 
 async function start(): Promise<void> {
+  let notifications;
+  try {
+    notifications = notifyOptionsFromEnv(process.env);
+  } catch (cause) {
+    // A malformed ASSEMBLYLINE_NOTIFY_* is said by name; the app does not run with a value nobody meant.
+    console.error(`Assemblyline could not start: ${cause instanceof Error ? cause.message : String(cause)}`);
+    return app.exit(1);
+  }
   const appDir = app.getAppPath();
   denyPermissions(session.defaultSession);
   handleAppProtocol(protocol, join(appDir, 'dist', 'renderer'));
@@ -37,7 +46,8 @@ async function start(): Promise<void> {
     host: 'electron',
     version: app.getVersion(),
     // The embedded service in a utilityProcess: a hang or crash there never freezes or ends the app.
-    localService: { process: createUtilityServiceProcess(utilityProcess, join(appDir, 'dist', 'electron', 'service-child.cjs')) },
+    // Its notify options (ASSEMBLYLINE_NOTIFY_*) are read here, at the composition root, never by core.
+    localService: { process: createUtilityServiceProcess(utilityProcess, join(appDir, 'dist', 'electron', 'service-child.cjs')), notifications },
   });
   registerIpc(
     ipcMain,

@@ -10,9 +10,9 @@ import type { ServiceChild, ServiceExit, ServiceProcessPort, ServiceReady } from
  */
 export function createUtilityServiceProcess(utility: typeof UtilityProcessModule, entry: string): ServiceProcessPort {
   return {
-    spawn({ dataDir, port }) {
+    spawn({ dataDir, port, notifications }) {
       const child = utility.fork(entry, [], { serviceName: 'Assemblyline local service', stdio: 'inherit' });
-      return wrapUtilityChild(child, { type: 'start', dataDir, port });
+      return wrapUtilityChild(child, { type: 'start', dataDir, port, ...(notifications ? { notifications } : {}) });
     },
   };
 }

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDataDir, defaultDownloadsDir } from './host-paths';
+import { notifyOptionsFromEnv } from '../../shared/local-service/notify-options';
 import { guardProcess } from '../core/process-guard';
 import { launchBrowserApp } from './launch';
 import { browserOpenPlan } from './open-plan';
@@ -27,6 +28,8 @@ try {
     version,
     port: optionalPort(env.ASSEMBLYLINE_PORT) ?? 0,
     localServicePort: optionalPort(env.ASSEMBLYLINE_SERVICE_PORT),
+    // The embedded service's notify options (ASSEMBLYLINE_NOTIFY_*): read here, never by core.
+    localService: { notifications: notifyOptionsFromEnv(env) },
   });
   // From here on no stray rejection or exception ends the host: logged, shown on the page, and it goes on.
   guardProcess(process, app.core.reportError);

@@ -11,6 +11,8 @@ export type Step = z.infer<typeof stepSchema>;
 export const stepsSchema = z.record(z.string(), stepSchema);
 export type Steps = z.infer<typeof stepsSchema>;
 
+export const NOTIFICATION_PAYLOAD_OPTIONS = ['without_result_meta_data', 'without_results', 'without_upload_meta_data', 'without_uploads'] as const;
+
 /** What the user chose to run: raw steps or a Template, plus custom fields. */
 export const instructionsSchema = z
   .object({
@@ -18,6 +20,8 @@ export const instructionsSchema = z
     template_id: z.string().min(1).optional(),
     fields: z.record(z.string(), z.string()).optional(),
     notify_url: z.string().optional(),
+    /** What the notification leaves out (service-facts §3); empty or absent = the full status. */
+    notification_payload: z.array(z.enum(NOTIFICATION_PAYLOAD_OPTIONS)).optional(),
   })
   .refine((v) => v.steps !== undefined || v.template_id !== undefined, {
     message: 'Give either steps or a template_id.',

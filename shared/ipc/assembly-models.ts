@@ -103,6 +103,28 @@ export const replayOptionsSchema = z.object({
 });
 export type ReplayOptions = z.infer<typeof replayOptionsSchema>;
 
+/** Send an ended Assembly's notification again (POST /assembly_notifications/{id}/replay), optionally elsewhere. */
+export const notificationReplayRequestSchema = z.object({
+  workspaceId: z.string().optional(),
+  assemblyId: assemblyIdSchema,
+  /** This replay only (the stored notify_url stays); empty = the stored one. */
+  notifyUrl: z.string().max(2048).optional(),
+  /** Wait for the first attempt's outcome (default), or only queue it. */
+  wait: z.boolean().default(true),
+});
+
+/** The first attempt's outcome (with `wait`), or that it was queued. */
+export const notificationReplaySchema = z.object({
+  success: z.boolean(),
+  queued: z.boolean(),
+  notifyUrl: z.string().nullable(),
+  responseCode: z.number().nullable(),
+  responseData: z.string().nullable(),
+  error: z.string().nullable(),
+  duration: z.number().nullable(),
+});
+export type NotificationReplay = z.infer<typeof notificationReplaySchema>;
+
 export const replayStartedSchema = z.object({ parentId: z.string(), assemblyId: z.string() });
 
 export const replayManyResultSchema = z.object({

@@ -47,10 +47,13 @@ import {
   assemblyListQuerySchema,
   assemblyNotificationsSchema,
   assemblyUpdateSchema,
+  notificationReplayRequestSchema,
+  notificationReplaySchema,
   replayManyResultSchema,
   replayOptionsSchema,
   replayStartedSchema,
 } from './assembly-models';
+import { receivedWebhookSchema, webhookTesterSchema } from './webhook-models';
 import {
   connectionReportSchema,
   connectionTestRequestSchema,
@@ -185,6 +188,15 @@ export const channels = {
   'assemblies:follow': { request: z.object({ workspaceId: z.string().optional(), assemblyId: assemblyIdSchema }), response: z.object({ following: z.boolean() }) },
   /** Every notification delivery attempt (GET /assembly_notifications/{id}). */
   'assemblies:notifications': { request: z.object({ workspaceId: z.string().optional(), assemblyId: assemblyIdSchema }), response: assemblyNotificationsSchema },
+  /** Send an ended Assembly's notification again, optionally to another URL (POST /assembly_notifications/{id}/replay). */
+  'assemblies:replayNotification': { request: notificationReplayRequestSchema, response: notificationReplaySchema },
+  /**
+   * The in-app webhook tester: core's receiver on a loopback URL (started on demand, stopped on quit).
+   * Signatures are verified in core with the workspaces' key secrets; only the outcome crosses.
+   */
+  'webhooks:start': { request: z.object({}), response: webhookTesterSchema },
+  'webhooks:list': { request: z.object({}), response: webhookTesterSchema },
+  'webhooks:clear': { request: z.object({}), response: webhookTesterSchema },
   /** Run an ended Assembly again (POST /assemblies/{id}/replay): a new Assembly with `parent_id`. */
   'assemblies:replay': {
     request: replayOptionsSchema.extend({ workspaceId: z.string().optional(), assemblyId: assemblyIdSchema }),
@@ -266,6 +278,8 @@ export const events = {
   'run:progress': runProgressSchema,
   /** An Assembly followed with `assemblies:follow` changed (status re-read, or execution progress). */
   'assembly:updated': assemblyUpdateSchema,
+  /** The webhook tester received a notification (verified in core). */
+  'webhooks:received': receivedWebhookSchema,
   /** The draft changed (files added while a folder is walked, removed, cleared). */
   'draft:updated': draftSummarySchema,
   /** The transfer queue changed: totals and the changed transfers, batches and rows (coalesced). */

@@ -4,6 +4,8 @@
  * the environment, which other local users can read (`ps`, /proc/<pid>/environ).
  */
 
+import { parseNotifyOptions, type NotifyOptions } from './notify-options';
+
 /**
  * Core's admin requests: the app owns the embedded service, so it may read its keys and restore full
  * access here, beside the API and never through it (the HTTP auth stays as strict as the spec's).
@@ -27,7 +29,7 @@ export type AdminAnswer =
 
 /** Core → child: start listening (once), close cleanly and exit, or an admin request. */
 export type ParentMessage =
-  | { readonly type: 'start'; readonly dataDir: string; readonly port: number }
+  | { readonly type: 'start'; readonly dataDir: string; readonly port: number; readonly notifications?: NotifyOptions }
   | { readonly type: 'stop' }
   | ({ readonly type: 'admin'; readonly requestId: number } & AdminOp);
 
@@ -81,7 +83,9 @@ export function parseParentMessage(value: unknown): ParentMessage | null {
     return null;
   }
   if (value.type === 'start' && typeof value.dataDir === 'string' && value.dataDir.length > 0 && isPort(value.port)) {
-    return { type: 'start', dataDir: value.dataDir, port: value.port };
+    // Malformed notify options are dropped (the service then runs with its defaults), never guessed.
+    const notifications = value.notifications === undefined ? null : parseNotifyOptions(value.notifications);
+    return { type: 'start', dataDir: value.dataDir, port: value.port, ...(notifications ? { notifications } : {}) };
   }
   return null;
 }

@@ -2,6 +2,7 @@ import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import type {
   AssemblyListItem,
   AssemblyNotifications,
+  NotificationReplay,
   ParsedAssemblyListQuery,
   ReplayOptions,
 } from '../../../shared/ipc/assembly-models';
@@ -69,4 +70,26 @@ export async function replayAssembly(api: ApiClient, assemblyId: string, options
   const id = str(answer.value.assembly_id);
   if (!id) return err(AppErrorCode.invalidResponse, 'The service answered the replay without the new Assembly id.');
   return ok({ parentId: assemblyId.toLowerCase(), assemblyId: id });
+}
+
+/**
+ * `POST /assembly_notifications/{id}/replay` with `notify_url` (this replay only) and `wait`: with `wait`
+ * the first attempt's outcome; without, that it was queued. Refusals keep the service's code.
+ */
+export async function replayNotification(api: ApiClient, assemblyId: string, options: { notifyUrl?: string | undefined; wait: boolean }): Promise<Result<NotificationReplay>> {
+  const params: Record<string, unknown> = { wait: options.wait };
+  const url = options.notifyUrl?.trim();
+  if (url) params.notify_url = url;
+  const answer = await api.request('POST', `/assembly_notifications/${assemblyId.toLowerCase()}/replay`, params);
+  if (!answer.ok) return answer;
+  const v = answer.value;
+  return ok({
+    success: v.success === true,
+    queued: !options.wait,
+    notifyUrl: str(v.notify_url) ?? url ?? null,
+    responseCode: num(v.notify_response_code),
+    responseData: typeof v.notify_response_data === 'string' ? v.notify_response_data.slice(0, 1000) : null,
+    error: str(v.notify_error),
+    duration: num(v.notify_duration),
+  });
 }

@@ -1,12 +1,12 @@
 import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import type { ReplayManyResult } from '../../../shared/ipc/assembly-models';
 import { ok, type Result } from '../../../shared/result';
-import { getAssemblyStatus, getNotifications, listAssemblies, replayAssembly } from '../assemblies/assembly-api';
+import { getAssemblyStatus, getNotifications, listAssemblies, replayAssembly, replayNotification } from '../assemblies/assembly-api';
 import { mergeRuns } from '../assemblies/merge-runs';
 import type { Handlers } from '../ipc/handlers';
 import { withApi, type HandlerContext } from './context';
 
-type AssemblyChannels = 'assemblies:list' | 'assemblies:get' | 'assemblies:follow' | 'assemblies:notifications' | 'assemblies:replay' | 'assemblies:replayMany';
+type AssemblyChannels = 'assemblies:list' | 'assemblies:get' | 'assemblies:follow' | 'assemblies:notifications' | 'assemblies:replayNotification' | 'assemblies:replay' | 'assemblies:replayMany';
 
 /** Replays sent at once by a bulk replay (the service paces the rest with 413/429, which the client retries). */
 const REPLAY_CONCURRENCY = 4;
@@ -78,6 +78,8 @@ export function createAssemblyHandlers(ctx: HandlerContext, statuses: StatusMemo
       }),
 
     'assemblies:notifications': ({ workspaceId, assemblyId }) => withApi(ctx, workspaceId, (api) => getNotifications(api, assemblyId)),
+
+    'assemblies:replayNotification': ({ workspaceId, assemblyId, notifyUrl, wait }) => withApi(ctx, workspaceId, (api) => replayNotification(api, assemblyId, { notifyUrl, wait })),
 
     'assemblies:replay': ({ workspaceId, assemblyId, ...options }) =>
       withApi(ctx, workspaceId, async (api) => {

@@ -12,6 +12,7 @@ import type { KeyRotation } from '../rotation/key-rotation';
 import type { RunManager } from '../runs/run-manager';
 import type { TransferEngine } from '../transfers/transfer-engine';
 import type { Vault } from '../vault/vault';
+import type { WebhookTesterService } from '../webhooks/webhook-tester';
 import type { WorkspaceStore } from '../workspaces/workspace-store';
 
 /** What handlers may use: built once by createCore, passed to every domain's handler factory. */
@@ -41,6 +42,8 @@ export interface HandlerContext {
   desktop: DesktopPort;
   /** Copies secrets to the clipboard and clears them again. */
   clipboard: ClipboardGuard;
+  /** The in-app webhook tester's receiver (loopback, started on demand, closed with core). */
+  webhooks: WebhookTesterService;
   /** The Local workspace's key: restore full access, switch keys (through the service's child process). */
   localAccess: LocalAccess;
   /** The API client of a workspace (the active one when id is undefined). */

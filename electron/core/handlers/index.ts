@@ -15,6 +15,7 @@ import { createTemplateHandlers } from './template-handlers';
 import { createTransferHandlers } from './transfer-handlers';
 import { createRotationHandlers } from './rotation-handlers';
 import { createSignInHandlers } from './sign-in-handlers';
+import { createWebhookHandlers } from './webhook-handlers';
 import { createWorkspaceHandlers } from './workspace-handlers';
 
 /** Every channel of the contract; `Handlers` fails to compile if one is missing. */
@@ -32,6 +33,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createRunHandlers(ctx),
     ...createTransferHandlers(ctx),
     ...createAssemblyHandlers(ctx, statuses),
+    ...createWebhookHandlers(ctx),
     ...createResultHandlers(ctx, downloads, statuses),
     ...createShellHandlers(ctx, downloads),
     ...createTemplateHandlers(ctx),

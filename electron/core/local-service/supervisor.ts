@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import type { AdminAnswer, AdminOp } from '../../../shared/local-service/child-messages';
+import type { NotifyOptions } from '../../../shared/local-service/notify-options';
 import type { ServiceStatus } from '../../../shared/ipc/service-models';
 import type { ServiceChild, ServiceExit, ServiceProcessPort, ServiceReady } from '../ports/service-process';
 import { initialState, statusOf, transition, type SupervisorEffect, type SupervisorEvent, type SupervisorPolicy } from './supervisor-state';
@@ -9,6 +10,8 @@ export interface SupervisorOptions {
   dataDir: string;
   /** 0 (default): an ephemeral port for the first start, then the same one on every restart. */
   port?: number;
+  /** The service's notify options (the host read them from its environment), sent at every start. */
+  notifications?: NotifyOptions;
   healthIntervalMs?: number;
   healthTimeoutMs?: number;
   maxHealthFailures?: number;
@@ -108,7 +111,7 @@ export function superviseLocalService(options: SupervisorOptions): ServiceSuperv
     let startError: string | null = null;
     let started: ServiceChild;
     try {
-      started = options.process.spawn({ dataDir: options.dataDir, port });
+      started = options.process.spawn({ dataDir: options.dataDir, port, ...(options.notifications ? { notifications: options.notifications } : {}) });
     } catch (cause) {
       // Could not even create the process: the same backoff as a crash.
       return void queueMicrotask(() => dispatch({ type: 'exited', reason: `could not start: ${describe(cause)}` }));

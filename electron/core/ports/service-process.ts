@@ -1,4 +1,5 @@
 import type { AdminAnswer, AdminOp } from '../../../shared/local-service/child-messages';
+import type { NotifyOptions } from '../../../shared/local-service/notify-options';
 
 /**
  * Runs the embedded local service in a process of its own, so a hung robot or a crash never freezes or
@@ -6,7 +7,8 @@ import type { AdminAnswer, AdminOp } from '../../../shared/local-service/child-m
  * (electron/core/local-service/supervisor.ts) starts, health-checks and restarts it through this port.
  */
 export interface ServiceProcessPort {
-  spawn(options: { dataDir: string; port: number }): ServiceChild;
+  /** `notifications`: the service's notify options (retry delays, …), sent in the start message. */
+  spawn(options: { dataDir: string; port: number; notifications?: NotifyOptions }): ServiceChild;
 }
 
 export interface ServiceReady {

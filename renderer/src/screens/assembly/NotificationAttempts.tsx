@@ -1,18 +1,25 @@
 import { useBridgeQuery } from '../../bridge/use-bridge';
 import { Badge } from '../../components/Badge';
 import { ErrorPanel } from '../../components/ErrorPanel';
+import { WebhookTesterPanel } from '../webhooks/WebhookTesterPanel';
+import { NotificationReplay } from './NotificationReplay';
 
-/** Every delivery of the Assembly's notification (GET /assembly_notifications/{id}), oldest first. */
+/**
+ * Every delivery of the Assembly's notification (GET /assembly_notifications/{id}), oldest first; once it
+ * ended, replaying it (to another URL too) and the in-app webhook tester's received notifications.
+ */
 export const NotificationAttempts = ({ assemblyId, hasNotifyUrl, busy }: { assemblyId: string; hasNotifyUrl: boolean; busy: boolean }) => {
-  const notes = useBridgeQuery('assemblies:notifications', { assemblyId }, { enabled: hasNotifyUrl, refetchInterval: (q) => ((q.state.data?.pending.length ?? 0) > 0 ? 3000 : false) });
-  if (!hasNotifyUrl) return null;
+  const notes = useBridgeQuery('assemblies:notifications', { assemblyId }, { enabled: hasNotifyUrl || !busy, refetchInterval: (q) => ((q.state.data?.pending.length ?? 0) > 0 ? 3000 : false) });
+  // Without a notify URL there are no attempts, but an ended Assembly can still notify a URL given now.
+  if (!hasNotifyUrl && busy) return null;
   return (
     <section aria-labelledby="asm-notes-title">
       <h2 id="asm-notes-title" className="section-title">
         Notifications
       </h2>
       {notes.isError && <ErrorPanel title="Could not read the notification attempts" code={notes.error.code} message={notes.error.message} />}
-      {notes.data && notes.data.attempts.length === 0 && notes.data.pending.length === 0 && (
+      {!hasNotifyUrl && <p className="muted">It was made without a notify URL; a replay can send its notification to one.</p>}
+      {hasNotifyUrl && notes.data && notes.data.attempts.length === 0 && notes.data.pending.length === 0 && (
         <p className="muted">{busy ? 'Sent once the Assembly ends.' : 'No attempt yet.'}</p>
       )}
       {notes.data && notes.data.attempts.length > 0 && (
@@ -48,6 +55,8 @@ export const NotificationAttempts = ({ assemblyId, hasNotifyUrl, busy }: { assem
           {notes.data.pending.map((p) => `Next attempt ${p.nextAttempt ?? 'soon'} to ${p.url ?? 'the notify URL'}`).join('; ')}
         </p>
       )}
+      {!busy && <NotificationReplay assemblyId={assemblyId} />}
+      <WebhookTesterPanel assemblyId={assemblyId} />
     </section>
   );
 };

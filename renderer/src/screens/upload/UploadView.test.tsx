@@ -7,6 +7,7 @@ import { renderWithBridge } from '../../bridge/test/render-with-bridge';
 import { useNavigation } from '../../state/navigation-store';
 import { useStepsChoice } from '../../state/steps-store';
 import { resetTransfers } from '../transfers/transfer-store';
+import { useNotifyChoice } from './notify-store';
 
 const pickFiles = (label: 'Choose files' | 'Choose folder', files: File[]) => {
   const input = screen.getByLabelText(label) as HTMLInputElement;
@@ -191,6 +192,29 @@ describe('Upload view', () => {
     expect(bridge.calls.find((c) => c.channel === 'transfers:start')?.request).toMatchObject({ instructions: { steps: { thumbs: { robot: '/image/resize', width: 256 } } } });
     await waitFor(() => expect(screen.getAllByTestId('transfer-row')).toHaveLength(2));
     expect(bridge.calls.some((c) => c.channel === 'runs:start')).toBe(false);
+  });
+
+  it('sends the notify URL and what the notification leaves out; a malformed URL holds Start', async () => {
+    useNotifyChoice.setState({ url: '', leaveOut: [] });
+    renderWithBridge(<App />, bridge);
+    pickFiles('Choose files', [file('a.jpg')]);
+    await waitFor(() => expect(screen.getAllByTestId('file-row')).toHaveLength(1));
+    const start = screen.getByRole('button', { name: /^Start/ }) as HTMLButtonElement;
+    await waitFor(() => expect(start.disabled).toBe(false));
+    const url = screen.getByRole('textbox', { name: 'Notify URL' });
+    fireEvent.change(url, { target: { value: 'example.com/hook' } });
+    expect(start.disabled).toBe(true);
+    expect(screen.getByText('Fix the notify URL to start.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Use the in-app tester' }));
+    await waitFor(() => expect((url as HTMLInputElement).value).toBe('http://127.0.0.1:45678/webhook'));
+    fireEvent.click(within(screen.getByRole('group', { name: 'Leave out of the notification' })).getByLabelText('Results'));
+    await waitFor(() => expect(start.disabled).toBe(false));
+    fireEvent.click(start);
+    await waitFor(() => expect(useNavigation.getState().route.name).toBe('transfers'));
+    expect(bridge.calls.find((c) => c.channel === 'transfers:start')?.request).toMatchObject({
+      instructions: { notify_url: 'http://127.0.0.1:45678/webhook', notification_payload: ['without_results'] },
+    });
+    useNotifyChoice.setState({ url: '', leaveOut: [] });
   });
 
   it('shows the code and message when the transfer cannot start', async () => {
