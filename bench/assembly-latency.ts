@@ -24,7 +24,7 @@ import path from 'node:path';
 import { EventSource } from 'eventsource';
 import { Upload } from 'tus-js-client';
 import type { AssemblyStatus } from '../shared/api/assembly-status';
-import { SseEvent } from '../shared/api/codes';
+import { SseEvent, SseMessage } from '../shared/api/codes';
 import { launchBenchApp, median, openBenchBrowser, percentile, type BenchApp, type BenchBrowser } from './lib/app-kit';
 import { fmt, runBench, verdict } from './lib/bench-kit';
 
@@ -104,9 +104,13 @@ async function main(): Promise<void> {
       stream!.addEventListener('error', () => reject(new Error('the update stream did not open')));
     });
     stream.addEventListener(SseEvent.uploadFinished, () => sseAt.push(Date.now()));
+    let finishedAt: number | null = null;
+    stream.addEventListener('message', (event) => {
+      if (String(event.data).trim() === SseMessage.finished) finishedAt ??= Date.now();
+    });
 
     // The app: the Assembly's detail, followed live by core.
-    await ui.evaluate((hash) => void (location.hash = hash), `#/assemblies/${assemblyId}`);
+    await ui.evaluate(`void (location.hash = '#/assemblies/${assemblyId}')`);
     await ui.getByTestId('assembly-state').waitFor();
     await ui.locator('#asm-uploads-title').waitFor();
     // Let core's follow (assemblies:follow → update stream) settle before the first event.
@@ -160,7 +164,7 @@ async function main(): Promise<void> {
     console.log('');
     console.log(`${String(EVENTS)} uploads into one Assembly in ${fmt((Date.now() - started) / 1000, 0)} s; it ended ${final.ok ?? final.error ?? '?'}; page clock offset ${fmt(clockOffset, 1)} ms`);
     for (const r of rows) console.log(summary(r));
-    if (screen.completedAt !== null) console.log(`completed on screen ${fmt(screen.completedAt - t0[EVENTS - 1]!, 0)} ms after the last upload was recorded`);
+    if (screen.completedAt !== null && finishedAt !== null) console.log(`the end (ASSEMBLY_COMPLETED): on screen ${fmt(screen.completedAt - finishedAt, 0)} ms after \`assembly_finished\` reached the plain client`);
     if (missed > 0) console.log(`NOTE: ${String(missed)} uploads never showed on screen`);
     if (browser.errors.length > 0) console.log(`page errors: ${browser.errors.join(' | ')}`);
     const sorted = (r: Row) => r.latencies.slice().sort((a, b) => a - b);

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { Transloadit } from '@transloadit/node';
+import { Transloadit, type CreateAssemblyParams, type TemplateContent } from '@transloadit/node';
 import type { Page } from '@playwright/test';
 import type { RunningApp } from '../fixtures/app';
 import { expect, test } from '../fixtures/app';
@@ -36,27 +36,23 @@ async function sdkFor(running: RunningApp): Promise<Transloadit> {
   return new Transloadit({ authKey, authSecret, endpoint: core.localServiceUrl! });
 }
 
-interface Recorder {
-  __progressSeen: number[];
-}
-
 /**
  * Every value the "Processing progress" bar shows, recorded in the page as it changes (a MutationObserver:
- * a poll from the test could miss values between two reads).
+ * a poll from the test could miss values between two reads). A string: the page's own globals.
  */
 const recordProgress = (ui: Page) =>
-  ui.evaluate(() => {
-    const w = globalThis as unknown as Recorder;
-    w.__progressSeen = [];
+  ui.evaluate(`(() => {
+    globalThis.__progressSeen = [];
     const read = () => {
       const bar = document.querySelector('[role="progressbar"][aria-label="Processing progress"]');
-      const value = bar?.getAttribute('aria-valuenow');
-      if (value !== null && value !== undefined && w.__progressSeen.at(-1) !== Number(value)) w.__progressSeen.push(Number(value));
+      const value = bar ? bar.getAttribute('aria-valuenow') : null;
+      if (value !== null && globalThis.__progressSeen.at(-1) !== Number(value)) globalThis.__progressSeen.push(Number(value));
     };
     new MutationObserver(read).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-valuenow'] });
     read();
-  });
-const progressSeen = (ui: Page) => ui.evaluate(() => (globalThis as unknown as Recorder).__progressSeen);
+  })()`);
+const progressSeen = (ui: Page) => ui.evaluate('globalThis.__progressSeen') as Promise<number[]>;
+const openDetail = (ui: Page, assemblyId: string) => ui.evaluate(`void (location.hash = '#/assemblies/${assemblyId}')`);
 
 /** Several values strictly between 0 and 100, never going back: the encode's own report, not 0 → 100. */
 function expectMovingProgress(seen: number[]) {
@@ -70,9 +66,11 @@ test('the detail of an Assembly another client started shows its encode progress
   const file = await video(path.join(workDir, 'sdk'));
   await recordProgress(ui);
   // The SDK returns once the file is up; the encode runs on.
-  const created = await sdk.createAssembly({ files: { clip: file }, params: { steps: encodeSteps, emit_execution_progress: true }, waitForCompletion: false });
+  // emit_execution_progress is a documented Assembly parameter the SDK's types do not list.
+  const params = { steps: encodeSteps, emit_execution_progress: true } as CreateAssemblyParams;
+  const created = await sdk.createAssembly({ files: { clip: file }, params, waitForCompletion: false });
   const assemblyId = String(created.assembly_id);
-  await ui.evaluate((hash) => void (location.hash = hash), `#/assemblies/${assemblyId}`);
+  await openDetail(ui, assemblyId);
   const state = ui.getByTestId('assembly-state');
   await expect(state).toHaveText('Processing');
   const bar = ui.getByRole('progressbar', { name: 'Processing progress' });
@@ -85,7 +83,8 @@ test('the detail of an Assembly another client started shows its encode progress
 
 test('the run view of an upload with a progress-reporting Template says "Processing N %" as the encode moves', async ({ ui, running, workDir }) => {
   const sdk = await sdkFor(running);
-  await sdk.createTemplate({ name: 'encode-with-progress', template: { emit_execution_progress: true, steps: encodeSteps } });
+  const template = { emit_execution_progress: true, steps: encodeSteps } as TemplateContent;
+  await sdk.createTemplate({ name: 'encode-with-progress', template });
   await video(path.join(workDir, 'upload'));
 
   await ui.getByLabel('Choose folder').setInputFiles(path.join(workDir, 'upload'));
