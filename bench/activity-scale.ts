@@ -18,6 +18,9 @@
  *   process at the same time.
  *
  *   npm run -s build && npm run bench:activity-scale
+ *
+ * BENCH_PROFILE=1 prints each phase's top self time in the page (CDP CPU profile); with
+ * BENCH_RENDERER_DIR=<an unminified build> the names are readable.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -26,7 +29,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { AssemblyState } from '../service/assemblies/assembly-state';
 import { openDatabase } from '../service/store/database';
-import { collectLongTasks, launchBenchApp, LONG_TASK_MS, longTaskLine, median, observeLongTasks, openBenchBrowser, serviceDataDir, type BenchApp, type BenchBrowser, type LongTasks } from './lib/app-kit';
+import { collectLongTasks, launchBenchApp, LONG_TASK_MS, longTaskLine, median, observeLongTasks, openBenchBrowser, profiled, serviceDataDir, type BenchApp, type BenchBrowser, type LongTasks } from './lib/app-kit';
 import { fmt, runBench, verdict } from './lib/bench-kit';
 
 const ASSEMBLIES = Number(process.env.BENCH_ASSEMBLIES ?? 10_000);
@@ -139,7 +142,7 @@ async function phase(browser: BenchBrowser, name: string, body: () => Promise<vo
   await observeLongTasks(browser.ui);
   await observeLongTasks(browser.bare);
   const t0 = Date.now();
-  await body();
+  await profiled(browser.ui, body);
   const seconds = (Date.now() - t0) / 1000;
   return { name, ui: await collectLongTasks(browser.ui), bare: await collectLongTasks(browser.bare), seconds };
 }
@@ -168,6 +171,15 @@ async function main(): Promise<void> {
       const page = await bench.api.request('GET', '/assemblies', { page: 1, pagesize: 100 });
       raw.push(performance.now() - start);
       if (!page.ok || page.value.count !== ASSEMBLIES + 1) throw new Error(`GET /assemblies: ${page.ok ? String(page.value.count) : page.error.code}`);
+    }
+
+    // And through core's handler (the service read plus core's merge with this app's runs), as the page asks.
+    const viaCore: number[] = [];
+    for (let i = 0; i < OPENS; i++) {
+      const start = performance.now();
+      const page = await bench.app.core.handlers['assemblies:list']({ state: 'all', keywords: [], page: 1, pageSize: 100 });
+      viaCore.push(performance.now() - start);
+      if (!page.ok) throw new Error(`assemblies:list: ${page.error.code}`);
     }
 
     const first = await openActivity(ui);
@@ -228,6 +240,7 @@ async function main(): Promise<void> {
     console.log(`Activity: "${count ?? ''}"`);
     console.log(`first page on screen, first open after start: ${fmt(first, 0)} ms; ${String(OPENS)} later opens: median ${fmt(median(sortedLater), 0)} ms, max ${fmt(sortedLater.at(-1) ?? 0, 0)} ms`);
     console.log(`reference: GET /assemblies (100 a page) by a plain signed client: first ${fmt(raw[0]!, 0)} ms, then median ${fmt(median(rawSorted), 0)} ms`);
+    console.log(`reference: core's assemblies:list (the same page, merged with this app's runs): median ${fmt(median(viaCore.sort((a, b) => a - b)), 0)} ms`);
     console.log(`ratio first open / plain client's first read: ${fmt(first / raw[0]!, 1)}`);
     console.log('');
     for (const p of phases) {

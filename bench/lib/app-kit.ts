@@ -135,3 +135,41 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 export const median = (sorted: readonly number[]) => percentile(sorted, 0.5);
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+
+/**
+ * BENCH_PROFILE=1: a CDP CPU profile of the app's page around `body`; prints its top self time (the app's
+ * own bundle apart from the browser's work). With an unminified build (BENCH_RENDERER_DIR) names are readable.
+ */
+export async function profiled<T>(page: Page, body: () => Promise<T>): Promise<T> {
+  if (process.env.BENCH_PROFILE !== '1') return body();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  try {
+    return await body();
+  } finally {
+    const { profile } = (await cdp.send('Profiler.stop')) as { profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] } };
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const self = new Map<string, number>();
+    let ours = 0;
+    let total = 0;
+    profile.samples.forEach((id, i) => {
+      const node = byId.get(id);
+      const dt = (profile.timeDeltas[i] ?? 0) / 1000;
+      total += dt;
+      if (!node) return;
+      const f = node.callFrame;
+      const key = f.url ? `${f.functionName || '(anonymous)'} ${path.basename(f.url)}:${String(f.lineNumber + 1)}` : f.functionName;
+      if (f.url.includes('/assets/')) ours += dt;
+      self.set(key, (self.get(key) ?? 0) + dt);
+    });
+    console.log(`profile: ${fmt(total / 1000, 1)} s sampled, the app's own JavaScript ${fmt(ours / 1000, 1)} s; top self time:`);
+    for (const [k, ms] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${fmt(ms, 0).padStart(6)} ms  ${k}`);
+  }
+}
