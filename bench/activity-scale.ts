@@ -15,7 +15,8 @@
  * - **long tasks** (PerformanceObserver 'longtask') while scrolling the list by a wheel (10 px a frame), a
  *   flick (60 px a frame), and jumps to random places (a dragged scrollbar: rows read page by page), then
  *   while filtering (state chips, typing a search, day ranges); reference: a bare page in its own renderer
- *   process at the same time.
+ *   process at the same time — while scrolling, a plain static list of 2,000 rows of the same height
+ *   scrolled the same way (what scrolling and painting cost this machine without the app), else idle.
  *
  *   npm run -s build && npm run bench:activity-scale
  *
@@ -162,7 +163,7 @@ async function main(): Promise<void> {
 
     bench = await launchBenchApp(dir);
     browser = await openBenchBrowser(bench.app);
-    const { ui } = browser;
+    const { ui, bare } = browser;
 
     // The reference: the same page read by a plain signed client.
     const raw: number[] = [];
@@ -192,6 +193,11 @@ async function main(): Promise<void> {
     }
     await sleep(500);
 
+    // The reference page: a plain list of static rows of the same height and text, no app, no framework,
+    // scrolled the same way at the same time (what scrolling and painting cost this machine on their own).
+    await bare.setContent(
+      `<!doctype html><title>bare list</title><style>body{margin:0;font:14px system-ui}#l{height:760px;overflow:auto}#l div{height:56px;box-sizing:border-box;border-bottom:1px solid #ddd;padding:8px}</style><div id="l" aria-label="Recent Assemblies">${Array.from({ length: 2000 }, (_, i) => `<div><b>Completed</b> a1b2c3d4e5f6${String(i).padStart(20, '0')}<br>Nov 25, 2026, 8:00 AM · frame-${String(i)}.jpg</div>`).join('')}</div>`,
+    );
     const phases: Phase[] = [];
     for (const [name, px, jump] of [
       ['scrolling, a wheel (10 px a frame)', 10, false],
@@ -200,9 +206,9 @@ async function main(): Promise<void> {
     ] as const) {
       phases.push(
         await phase(browser, name, async () => {
-          await startScrolling(ui, px, jump);
+          await Promise.all([startScrolling(ui, px, jump), startScrolling(bare, px, jump)]);
           await sleep(SCROLL_S * 1000);
-          await stopScrolling(ui);
+          await Promise.all([stopScrolling(ui), stopScrolling(bare)]);
         }),
       );
       await ui.evaluate('(() => { let el = document.querySelector(\'[aria-label="Recent Assemblies"]\'); while (el && el.scrollHeight <= el.clientHeight) el = el.parentElement; if (el) el.scrollTop = 0; })()');
@@ -245,7 +251,7 @@ async function main(): Promise<void> {
     console.log('');
     for (const p of phases) {
       console.log(longTaskLine(p.name, p.ui, p.seconds));
-      console.log(longTaskLine('  reference: bare page, same time', p.bare, p.seconds));
+      console.log(longTaskLine(p.name.startsWith('scrolling') ? '  reference: plain static list, same way' : '  reference: bare page, idle', p.bare, p.seconds));
     }
     console.log(`filter steps, action → count shown: ${filterSteps.map((s) => `${s.step} ${String(s.ms)} ms`).join(', ')}`);
     if (browser.errors.length > 0) console.log(`page errors: ${browser.errors.join(' | ')}`);
@@ -253,7 +259,7 @@ async function main(): Promise<void> {
     const firstMet = first <= GOAL_FIRST_PAGE_MS && (sortedLater.at(-1) ?? 0) <= GOAL_FIRST_PAGE_MS;
     console.log('');
     console.log(`first page: ${fmt(first, 0)} ms on the first open, ${fmt(sortedLater.at(-1) ?? 0, 0)} ms at worst later (${verdict(firstMet)} the goal of ≤ ${String(GOAL_FIRST_PAGE_MS)} ms)`);
-    console.log(`longest renderer task while scrolling and filtering: ${fmt(worst, 0)} ms (${verdict(worst <= LONG_TASK_MS)} the goal of ≤ ${String(LONG_TASK_MS)} ms); the bare page's longest: ${fmt(Math.max(...phases.map((p) => p.bare.max)), 0)} ms`);
+    console.log(`longest renderer task while scrolling and filtering: ${fmt(worst, 0)} ms (${verdict(worst <= LONG_TASK_MS)} the goal of ≤ ${String(LONG_TASK_MS)} ms); the reference page's longest: ${fmt(Math.max(...phases.map((p) => p.bare.max)), 0)} ms`);
   } finally {
     await browser?.close();
     await bench?.close();
