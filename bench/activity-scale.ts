@@ -20,8 +20,9 @@
  *
  *   npm run -s build && npm run bench:activity-scale
  *
- * BENCH_PROFILE=1 prints each phase's top self time in the page (CDP CPU profile); with
- * BENCH_RENDERER_DIR=<an unminified build> the names are readable.
+ * BENCH_PROFILE=1 prints each phase's top self time in the page (CDP CPU profile; with
+ * BENCH_RENDERER_DIR=<an unminified build> the names are readable), BENCH_TRACE=1 its main-thread time by
+ * kind of work (a Chromium trace). BENCH_SCROLL_S (12) per scrolling phase, BENCH_OPENS (5).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -30,7 +31,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { AssemblyState } from '../service/assemblies/assembly-state';
 import { openDatabase } from '../service/store/database';
-import { collectLongTasks, launchBenchApp, LONG_TASK_MS, longTaskLine, median, observeLongTasks, openBenchBrowser, profiled, serviceDataDir, type BenchApp, type BenchBrowser, type LongTasks } from './lib/app-kit';
+import { collectLongTasks, launchBenchApp, LONG_TASK_MS, longTaskLine, median, observeLongTasks, openBenchBrowser, profiled, serviceDataDir, traced, type BenchApp, type BenchBrowser, type LongTasks } from './lib/app-kit';
 import { fmt, runBench, verdict } from './lib/bench-kit';
 
 const ASSEMBLIES = Number(process.env.BENCH_ASSEMBLIES ?? 10_000);
@@ -143,7 +144,7 @@ async function phase(browser: BenchBrowser, name: string, body: () => Promise<vo
   await observeLongTasks(browser.ui);
   await observeLongTasks(browser.bare);
   const t0 = Date.now();
-  await profiled(browser.ui, body);
+  await traced(browser.browser, browser.ui, () => profiled(browser.ui, body));
   const seconds = (Date.now() - t0) / 1000;
   return { name, ui: await collectLongTasks(browser.ui), bare: await collectLongTasks(browser.bare), seconds };
 }

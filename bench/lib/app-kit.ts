@@ -173,3 +173,38 @@ export async function profiled<T>(page: Page, body: () => Promise<T>): Promise<T
     for (const [k, ms] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${fmt(ms, 0).padStart(6)} ms  ${k}`);
   }
 }
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  dur?: number;
+  tid: number;
+  pid: number;
+  args?: { name?: string };
+}
+
+/**
+ * BENCH_TRACE=1: a Chromium trace around `body`; prints where the busiest renderer main thread spent its
+ * time, by event (nested events count in their parents too): paint and layout against script.
+ */
+export async function traced<T>(browser: Browser, page: Page, body: () => Promise<T>): Promise<T> {
+  if (process.env.BENCH_TRACE !== '1') return body();
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  try {
+    return await body();
+  } finally {
+    const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+    const mains = new Set(trace.traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${String(e.pid)}:${String(e.tid)}`));
+    const perThread = new Map<string, Map<string, number>>();
+    for (const e of trace.traceEvents) {
+      const key = `${String(e.pid)}:${String(e.tid)}`;
+      if (e.ph !== 'X' || !e.dur || !mains.has(key)) continue;
+      const names = perThread.get(key) ?? new Map<string, number>();
+      names.set(e.name, (names.get(e.name) ?? 0) + e.dur / 1000);
+      perThread.set(key, names);
+    }
+    const byName = [...perThread.values()].sort((a, b) => (b.get('RunTask') ?? 0) - (a.get('RunTask') ?? 0))[0];
+    console.log('trace, the busiest page main thread (ms):');
+    for (const [k, ms] of [...(byName ?? new Map<string, number>()).entries()].sort((a, b) => b[1] - a[1]).slice(0, 14)) console.log(`  ${fmt(ms, 0).padStart(6)} ms  ${k}`);
+  }
+}
