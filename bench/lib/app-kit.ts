@@ -126,7 +126,7 @@ export const collectLongTasks = async (page: Page): Promise<LongTasks> => {
 };
 
 export const longTaskLine = (name: string, t: LongTasks, seconds: number) =>
-  `${name.padEnd(40)} ${String(t.count).padStart(4)} long tasks in ${fmt(seconds, 0).padStart(3)} s  max ${fmt(t.max, 0).padStart(4)} ms  p95 ${fmt(t.p95, 0).padStart(4)} ms  > 50 ms: ${String(t.over50).padStart(3)}`;
+  `${name.padEnd(40)} ${String(t.count).padStart(4)} long tasks in ${fmt(seconds, 0).padStart(3)} s  max ${fmt(t.max, 0).padStart(4)} ms  p95 ${fmt(t.p95, 0).padStart(4)} ms  > 50 ms: ${String(t.over50).padStart(3)}  total ${fmt(t.totalMs, 0).padStart(5)} ms`;
 
 /** The p-th percentile (0–1) of sorted values, nearest rank; 0 for none. */
 export function percentile(sorted: readonly number[], p: number): number {
