@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { AssemblyStatus } from '../../../shared/api/assembly-status';
-import { isAssemblyBusy } from '../../../shared/api/codes';
+import { isAssemblyBusy, SseEvent } from '../../../shared/api/codes';
 import type { Instructions } from '../../../shared/api/instructions';
 import type { FileUploadState, LocalFile, Run } from '../../../shared/ipc/models';
 import { AppErrorCode, err, ok, type AppError, type Result } from '../../../shared/result';
 import type { ApiClient } from '../api/api-client';
+import { executionProgress } from '../assemblies/assembly-follower';
 import type { CoreEvents } from '../events';
 import { systemClock, type Clock } from '../uploads/clock';
 import { createProgressCoalescer, type CoalescerFile, type ProgressCoalescer } from '../uploads/progress-coalescer';
@@ -257,6 +258,13 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       initial: status,
       getStatus: (url) => api.getAssembly(url),
       onStatus: (s) => applyStatus(active, s),
+      // `emit_execution_progress` (asked by the steps or the Template): the run view shows it as the
+      // detail view does, so it travels as the same event rather than a run:updated per percent.
+      onEvent: (name, data) => {
+        const assemblyId = active.run.assemblyId;
+        const progress = name === SseEvent.executionProgress ? executionProgress(data) : null;
+        if (progress && assemblyId && !closing) deps.events.emit('assembly:updated', { assemblyId, status: null, progress });
+      },
       clock,
       ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
     });

@@ -22,4 +22,31 @@ describe('VirtualList', () => {
     expect(screen.getAllByTestId('row')).toHaveLength(3);
     expect(screen.getByRole('list', { name: 'Few' }).style.height).toBe('122px');
   });
+
+  it('keeps a row\'s DOM node by its key when a row is added above it, and asks keys for rendered rows only', () => {
+    const asked: number[] = [];
+    const list = (ids: string[]) => (
+      <VirtualList
+        count={10_000}
+        rowHeight={40}
+        label="Assemblies"
+        fallbackRows={10}
+        overscan={2}
+        getRowKey={(i) => {
+          asked.push(i);
+          return ids[i] ?? `placeholder-${String(i)}`;
+        }}
+        renderRow={(i) => <span data-testid="row">{ids[i] ?? 'loading'}</span>}
+      />
+    );
+    const { rerender } = render(list(['b', 'c']));
+    const before = screen.getByText('b').parentElement;
+    asked.length = 0;
+    rerender(list(['a', 'b', 'c']));
+    expect(screen.getAllByTestId('row')[0]?.textContent).toBe('a');
+    // Same element for b, one row lower: focus inside it stays where the user left it.
+    expect(screen.getByText('b').parentElement).toBe(before);
+    // Not 10,000 keys per render: only the rows on screen.
+    expect(asked.length).toBeLessThanOrEqual(20);
+  });
 });

@@ -70,7 +70,10 @@ export const VirtualList = ({
     overscan,
     initialRect: { width: 0, height: fallbackHeight },
     observeElementRect: observeRect,
-    ...(getRowKey ? { getItemKey: getRowKey } : {}),
+    // No getItemKey: the virtualizer keys its size cache by it and recomputes every row's measurement
+    // (O(count)) whenever that function changes — on each render for an inline one, 10,000 rows per scroll
+    // frame in Activity (bench:activity-scale). Rows have one fixed height, so nothing needs that cache;
+    // the row keys are asked for the rendered rows only, below.
   });
   useImperativeHandle(handleRef, () => ({ scrollToIndex: (index: number) => virtualizer.scrollToIndex(index, { align: 'auto' }) }), [virtualizer]);
 
@@ -99,7 +102,7 @@ export const VirtualList = ({
       <div className="vlist-inner" style={{ height: virtualizer.getTotalSize() }}>
         {items.map((item) => (
           <div
-            key={item.key}
+            key={getRowKey ? getRowKey(item.index) : item.key}
             className="vrow"
             role={rowRole === 'presentation' ? 'presentation' : rowRole}
             {...(rowRole === 'presentation' ? {} : { 'aria-setsize': count, 'aria-posinset': item.index + 1 })}

@@ -211,6 +211,28 @@ describe('Run view', () => {
     expect(screen.getByTestId('service-time').textContent).toBe('0.4 s');
   });
 
+  it('shows the service\'s execution progress while processing, only for its own Assembly', async () => {
+    const assemblyId = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+    const up = { bytesTotal: 3000, bytesUploaded: 3000, filesTotal: 2, filesUploaded: 2, speedBps: 0, etaSeconds: null };
+    withRun(bridge, sampleRun({ state: 'ASSEMBLY_EXECUTING', assemblyId, totals: up, status: { ok: 'ASSEMBLY_EXECUTING', assembly_id: assemblyId } }));
+    renderWithBridge(<App />, bridge);
+    await waitFor(() => expect(screen.getByTestId('batch-phase').textContent).toBe('Uploaded · processing on the service'));
+    const batch = screen.getByTestId('batch-progress');
+    // Before any progress event the bar is indeterminate.
+    expect(within(batch).getByRole('progressbar').getAttribute('aria-valuenow')).toBeNull();
+    act(() => bridge.emit('assembly:updated', { assemblyId: 'ffffffffffffffffffffffffffffffff', status: null, progress: { combined: 90, perFile: [] } }));
+    act(() => bridge.emit('assembly:updated', { assemblyId, status: null, progress: { combined: 43.4, perFile: [] } }));
+    await waitFor(() => expect(screen.getByTestId('batch-phase').textContent).toBe('Processing 43 % on the service'));
+    expect(within(batch).getByRole('progressbar', { name: 'Processing progress' }).getAttribute('aria-valuenow')).toBe('43');
+    expect(batch.textContent).toContain('43%');
+    act(() => bridge.emit('assembly:updated', { assemblyId, status: null, progress: { combined: 71, perFile: [] } }));
+    await waitFor(() => expect(screen.getByTestId('batch-phase').textContent).toBe('Processing 71 % on the service'));
+    // Once it ends, the upload figures again.
+    act(() => bridge.emit('run:updated', { run: sampleRun({ state: 'ASSEMBLY_COMPLETED', assemblyId, totals: up, status: { ok: 'ASSEMBLY_COMPLETED', assembly_id: assemblyId } }), delta: null }));
+    await waitFor(() => expect(screen.getByTestId('batch-phase').textContent).toBe('Upload finished'));
+    expect(within(batch).getByRole('progressbar', { name: 'Upload progress' })).toBeTruthy();
+  });
+
   it('points to Transfers, filtered to its batch, for a run whose files the transfer engine holds', async () => {
     bridge.queue.seed(4, 2);
     const batch = bridge.queue.batches[1];

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Run } from '../../../../shared/ipc/models';
+import { useBridge } from '../../bridge/BridgeProvider';
 import { storeRun } from '../../bridge/run-events';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Badge } from '../../components/Badge';
@@ -49,6 +50,22 @@ const failureFacts = (error: RunFailure) => [
   ...(error.reason ? [{ label: 'Reason', value: error.reason }] : []),
 ];
 
+/**
+ * The run's execution progress (0–100) from `assembly:updated`: core's run watcher forwards
+ * `assembly_execution_progress` when the Assembly asked for it (`emit_execution_progress`); null otherwise.
+ */
+const useExecutionProgress = (assemblyId: string | null, busy: boolean): number | null => {
+  const bridge = useBridge();
+  const [progress, setProgress] = useState<{ assemblyId: string; combined: number } | null>(null);
+  useEffect(() => {
+    if (!assemblyId || !busy) return;
+    return bridge.on('assembly:updated', (update) => {
+      if (update.assemblyId === assemblyId && update.progress) setProgress({ assemblyId, combined: update.progress.combined });
+    });
+  }, [bridge, assemblyId, busy]);
+  return busy && progress && progress.assemblyId === assemblyId ? progress.combined : null;
+};
+
 /** A line of result cards: the card's fixed height plus the gap. */
 const RESULT_ROW_HEIGHT = 128;
 
@@ -66,6 +83,7 @@ export const RunView = ({ runId }: { runId: string }) => {
   // Canceling ends the Assembly for good: the user confirms first (Cancel has focus in the dialog).
   const [confirmingCancel, setConfirmingCancel] = useState(false);
   const now = useNow(Boolean(view?.busy));
+  const processed = useExecutionProgress(run?.assemblyId ?? null, Boolean(view?.busy));
   // Runs the transfer engine created keep their files in Transfers, in the batch that follows this run.
   const batchId = useTransfers((s) => {
     for (const b of s.batches.values()) if (b.runId === runId) return b.id;
@@ -210,7 +228,7 @@ export const RunView = ({ runId }: { runId: string }) => {
         </div>
       )}
 
-      <BatchProgress totals={run.totals} view={view} state={run.state} storeOnly={storeOnly} executionStart={run.status?.execution_start ?? null} now={now} />
+      <BatchProgress totals={run.totals} view={view} state={run.state} storeOnly={storeOnly} executionStart={run.status?.execution_start ?? null} now={now} processed={processed} />
 
       {completed && (
         <section className="results" aria-labelledby="results-title">
