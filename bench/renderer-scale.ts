@@ -84,7 +84,7 @@ const collect = async (page: Page): Promise<LongTasks> => {
  */
 const startScrolling = (page: Page, px: number) =>
   page.evaluate(`(() => {
-    let el = document.querySelector('[role="listbox"][aria-label="Files in the transfer queue"]');
+    let el = document.querySelector('[role="grid"][aria-label="Files in the transfer queue"]');
     while (el && el.scrollHeight <= el.clientHeight) el = el.parentElement;
     if (!el) throw new Error('no scrollable queue list');
     let dir = 1;
@@ -132,7 +132,10 @@ function summarize(profile: { nodes: ProfileNode[]; samples: number[]; timeDelta
 interface TraceEvent {
   name: string;
   ph: string;
+  ts: number;
   dur?: number;
+  /** Thread (CPU) time: less than `dur` when the thread waited for a core. */
+  tdur?: number;
   tid: number;
   pid: number;
   args?: { name?: string };
@@ -142,18 +145,51 @@ interface TraceEvent {
 function mainThreadTime(trace: { traceEvents: TraceEvent[] }): string[] {
   // The busiest renderer main thread is the app's (the bare page does nothing).
   const mains = new Set(trace.traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${String(e.pid)}:${String(e.tid)}`));
-  const perThread = new Map<string, Map<string, number>>();
+  const perThread = new Map<string, Map<string, { wall: number; cpu: number }>>();
   for (const e of trace.traceEvents) {
     const key = `${String(e.pid)}:${String(e.tid)}`;
     if (e.ph !== 'X' || !e.dur || !mains.has(key)) continue;
-    const names = perThread.get(key) ?? new Map<string, number>();
-    names.set(e.name, (names.get(e.name) ?? 0) + e.dur / 1000);
+    const names = perThread.get(key) ?? new Map<string, { wall: number; cpu: number }>();
+    const sum = names.get(e.name) ?? { wall: 0, cpu: 0 };
+    sum.wall += e.dur / 1000;
+    sum.cpu += (e.tdur ?? 0) / 1000;
+    names.set(e.name, sum);
     perThread.set(key, names);
   }
-  const byName = [...perThread.values()].sort((a, b) => (b.get('RunTask') ?? 0) - (a.get('RunTask') ?? 0))[0];
-  if (!byName) return ['trace: no renderer main thread found'];
-  const top = [...byName.entries()].sort((a, b) => b[1] - a[1]).slice(0, 14);
-  return ["trace of the transferring phase, the page's main thread (ms, nested events also count in their parents):", ...top.map(([k, ms]) => `  ${fmt(ms, 0).padStart(6)} ms  ${k}`)];
+  const busiest = [...perThread.entries()].sort((a, b) => (b[1].get('RunTask')?.wall ?? 0) - (a[1].get('RunTask')?.wall ?? 0))[0];
+  if (!busiest) return ['trace: no renderer main thread found'];
+  const [thread, byName] = busiest;
+  // CPU time (the thread's own) is what the page costs; wall time also holds the waits for a core.
+  const top = [...byName.entries()].sort((a, b) => b[1].cpu - a[1].cpu).slice(0, 14);
+  return [
+    "trace of the transferring phase, the page's main thread (wall / CPU ms, nested events also count in their parents):",
+    ...top.map(([k, t]) => `  ${fmt(t.wall, 0).padStart(6)} / ${fmt(t.cpu, 0).padStart(6)} ms  ${k}`),
+    ...longTaskBreakdown(trace.traceEvents.filter((e) => `${String(e.pid)}:${String(e.tid)}` === thread && e.ph === 'X')),
+  ];
+}
+
+/** The traced tasks over 50 ms, each with the kinds of work inside it (which frame, what it did). */
+function longTaskBreakdown(events: TraceEvent[]): string[] {
+  const tasks = events.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > LIMIT_MS * 1000).sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0));
+  const runTasks = events.filter((e) => e.name === 'RunTask');
+  const wall = runTasks.reduce((a, e) => a + (e.dur ?? 0), 0) / 1000;
+  const cpu = runTasks.reduce((a, e) => a + (e.tdur ?? 0), 0) / 1000;
+  const longCpu = tasks.filter((e) => (e.tdur ?? 0) > LIMIT_MS * 1000).length;
+  const lines = [
+    `main thread: tasks ${fmt(wall / 1000, 1)} s of wall time, ${fmt(cpu / 1000, 1)} s on a core (the rest waiting for one)`,
+    `tasks over ${String(LIMIT_MS)} ms in the trace: ${String(tasks.length)} (${String(longCpu)} with > ${String(LIMIT_MS)} ms on a core); the longest, wall / CPU ms, with what ran inside (wall ms):`,
+  ];
+  for (const task of tasks.slice(0, 8)) {
+    const end = task.ts + (task.dur ?? 0);
+    const inside = new Map<string, number>();
+    for (const e of events) {
+      if (e === task || e.ts < task.ts || e.ts >= end || e.name === 'RunTask') continue;
+      inside.set(e.name, (inside.get(e.name) ?? 0) + (e.dur ?? 0) / 1000);
+    }
+    const parts = [...inside.entries()].sort((a, b) => b[1] - a[1]).slice(0, 7);
+    lines.push(`  ${fmt((task.dur ?? 0) / 1000, 0).padStart(4)} / ${fmt((task.tdur ?? 0) / 1000, 0).padStart(3)} ms: ${parts.map(([k, ms]) => `${k} ${fmt(ms, 0)}`).join(', ')}`);
+  }
+  return lines;
 }
 
 async function main(): Promise<void> {
@@ -223,7 +259,7 @@ async function main(): Promise<void> {
     const started = Date.now();
     await startButton.click();
     await ui.getByRole('heading', { name: 'Transfers' }).waitFor();
-    await ui.getByRole('listbox', { name: 'Files in the transfer queue' }).getByTestId('transfer-batch').first().waitFor();
+    await ui.getByRole('grid', { name: 'Files in the transfer queue' }).getByTestId('transfer-batch').first().waitFor();
     if (cdp) await cdp.send('Profiler.start');
     if (TRACE) await browser.startTracing(ui, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
     await startScrolling(ui, SCROLL_PX);
@@ -244,7 +280,12 @@ async function main(): Promise<void> {
     const transferS = (Date.now() - started) / 1000;
     await stopScrolling(ui);
     const transferring = await collect(ui);
-    const traceLines = TRACE ? mainThreadTime(JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] }) : [];
+    let traceLines: string[] = [];
+    if (TRACE) {
+      const raw = await browser.stopTracing();
+      await writeFile(path.join(TMP, 'renderer-scale-trace.json'), raw);
+      traceLines = mainThreadTime(JSON.parse(raw.toString()) as { traceEvents: TraceEvent[] });
+    }
     const bareTasks = await collect(bare);
     let profileLines: string[] = [];
     if (cdp) {
