@@ -21,7 +21,7 @@
  * gets a handle): the browser host's own folder picking is checked by e2e/specs/folder-pick.spec.ts, and
  * Chromium's cost of reading a picked folder is its own, not the queue's.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,7 +29,7 @@ import { chromium, type Browser, type CDPSession, type Page } from 'playwright-c
 import { createRecordingDesktop } from '../electron/core/ports/recording-desktop';
 import { createFileSecretStore } from '../electron/core/vault/file-secret-store';
 import { launchBrowserApp, type BrowserApp } from '../electron/web/launch';
-import { fmt, ROOT, runBench, verdict } from './lib/bench-kit';
+import { cpuSeconds, fmt, ROOT, runBench, verdict } from './lib/bench-kit';
 import { makeSmallFileTree } from './lib/file-tree';
 
 const FILES = Number(process.env.BENCH_FILES ?? 100_000);
@@ -39,6 +39,12 @@ const SCROLL_PX = Number(process.env.BENCH_SCROLL_PX ?? 60);
 const PROFILE = process.env.BENCH_PROFILE === '1';
 /** BENCH_TRACE=1: a Chromium trace of the transferring phase, its main-thread time by kind of work. */
 const TRACE = process.env.BENCH_TRACE === '1';
+/**
+ * BENCH_BUSY_MS=n: one more reference, a page in its own renderer process spending n ms of plain
+ * JavaScript per animation frame (set it to the Transfers view's own CPU per frame, from the trace): the
+ * long tasks a page that busy gets from the machine alone.
+ */
+const BUSY_MS = Number(process.env.BENCH_BUSY_MS ?? 0);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TMP = path.join(ROOT, 'bench/.tmp');
 const LIMIT_MS = 50;
@@ -57,6 +63,34 @@ interface PageGlobals {
   __observer?: { disconnect(): void };
   __scrolling: boolean;
   PerformanceObserver: new (cb: (list: { getEntries(): Array<{ duration: number }> }) => void) => { observe(o: object): void; disconnect(): void };
+}
+
+/**
+ * CPU seconds used so far by the browser's processes (renderers, GPU/display compositor, browser): the
+ * Chromium descendants of this process, from /proc. Painting and compositing in software (no GPU here)
+ * costs CPU outside the page's main thread too, on the same two cores.
+ */
+function browserCpuSeconds(): number {
+  const parent = new Map<number, number>();
+  const comm = new Map<number, string>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      parent.set(Number(name), Number(fields[1]));
+      comm.set(Number(name), stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const isOurs = (pid: number): boolean => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === process.pid) return true;
+    return false;
+  };
+  let total = 0;
+  for (const [pid, name] of comm) if (/chrom/i.test(name) && isOurs(pid)) total += cpuSeconds(pid);
+  return total;
 }
 
 /** Starts recording long tasks in the page (from now on; what came before is not counted). */
@@ -143,8 +177,9 @@ interface TraceEvent {
 
 /** Where the page's main thread spent the traced time, by event (nested events count in their parents too). */
 function mainThreadTime(trace: { traceEvents: TraceEvent[] }): string[] {
-  // The busiest renderer main thread is the app's (the bare page does nothing).
-  const mains = new Set(trace.traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${String(e.pid)}:${String(e.tid)}`));
+  // The app's main thread: the renderer main thread that dispatched scroll events (the references do not scroll).
+  const scrolled = new Set(trace.traceEvents.filter((e) => e.name === 'EventDispatch' && (e.args as { data?: { type?: string } } | undefined)?.data?.type === 'scroll').map((e) => `${String(e.pid)}:${String(e.tid)}`));
+  const mains = new Set(trace.traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${String(e.pid)}:${String(e.tid)}`).filter((k) => scrolled.has(k)));
   const perThread = new Map<string, Map<string, { wall: number; cpu: number }>>();
   for (const e of trace.traceEvents) {
     const key = `${String(e.pid)}:${String(e.tid)}`;
@@ -234,6 +269,14 @@ async function main(): Promise<void> {
     // The bare page: its own context (its own renderer process), in the same browser.
     const bare = await (await browser.newContext()).newPage();
     await bare.setContent('<!doctype html><title>bare</title><p>nothing</p>');
+    const busy = BUSY_MS > 0 ? await (await browser.newContext()).newPage() : null;
+    if (busy) {
+      await busy.setContent('<!doctype html><title>busy</title><p>busy</p>');
+      await busy.evaluate(`(() => {
+        const frame = () => { const end = performance.now() + ${String(BUSY_MS)}; while (performance.now() < end); requestAnimationFrame(frame); };
+        requestAnimationFrame(frame);
+      })()`);
+    }
 
     // The folder as a picked root (Electron's preload registers real paths the same way).
     const handle = app.core.files.register(root);
@@ -256,7 +299,9 @@ async function main(): Promise<void> {
     }
     await observe(ui);
     await observe(bare);
+    if (busy) await observe(busy);
     const started = Date.now();
+    const cpuAtStart = browserCpuSeconds();
     await startButton.click();
     await ui.getByRole('heading', { name: 'Transfers' }).waitFor();
     await ui.getByRole('grid', { name: 'Files in the transfer queue' }).getByTestId('transfer-batch').first().waitFor();
@@ -278,6 +323,7 @@ async function main(): Promise<void> {
       }
     }
     const transferS = (Date.now() - started) / 1000;
+    const transferCpu = browserCpuSeconds() - cpuAtStart;
     await stopScrolling(ui);
     const transferring = await collect(ui);
     let traceLines: string[] = [];
@@ -287,6 +333,8 @@ async function main(): Promise<void> {
       traceLines = mainThreadTime(JSON.parse(raw.toString()) as { traceEvents: TraceEvent[] });
     }
     const bareTasks = await collect(bare);
+    const busyTasks = busy ? await collect(busy) : null;
+    await busy?.close();
     let profileLines: string[] = [];
     if (cdp) {
       const { profile } = (await cdp.send('Profiler.stop')) as { profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] } };
@@ -296,16 +344,20 @@ async function main(): Promise<void> {
 
     await new Promise((r) => setTimeout(r, 2000));
     await observe(ui);
+    const cpuAtIdle = browserCpuSeconds();
     await startScrolling(ui, SCROLL_PX);
     await new Promise((r) => setTimeout(r, IDLE_S * 1000));
     await stopScrolling(ui);
+    const finishedCpu = browserCpuSeconds() - cpuAtIdle;
     const finished = await collect(ui);
 
     console.log('');
     console.log(`${String(verified)} of ${String(FILES)} files verified after ${fmt(transferS, 1)} s (${fmt(verified / transferS, 0)} files/s), the list scrolled ${String(SCROLL_PX)} px per frame`);
     console.log(line('transferring (Transfers view)', transferring, transferS));
     console.log(line('reference: bare page, same time', bareTasks, transferS));
+    if (busyTasks) console.log(line(`reference: ${String(BUSY_MS)} ms of JS per frame`, busyTasks, transferS));
     console.log(line('reference: queue finished', finished, IDLE_S));
+    console.log(`browser CPU (all Chromium processes) per second: transferring ${fmt(transferCpu / transferS, 2)} s, queue finished ${fmt(finishedCpu / IDLE_S, 2)} s`);
     for (const l of profileLines) console.log(l);
     for (const l of traceLines) console.log(l);
     if (errors.length > 0) console.log(`page errors: ${errors.join(' | ')}`);

@@ -93,14 +93,18 @@ export const VirtualList = ({
       onKeyDown={onKeyDown}
       {...aria}
     >
-      <div className="vlist-inner" style={{ height: virtualizer.getTotalSize() }}>
+      {/* While scrolling, rows take no pointer events: a row passing under a still mouse would otherwise
+          cost a hit test, four mouse events and a hover repaint per frame. */}
+      <div className={virtualizer.isScrolling ? 'vlist-inner scrolling' : 'vlist-inner'} style={{ height: virtualizer.getTotalSize() }}>
         {items.map((item) => (
           <div
             key={item.key}
             className="vrow"
             role={rowRole === 'presentation' ? 'presentation' : rowRole}
             {...(rowRole === 'presentation' ? {} : { 'aria-setsize': count, 'aria-posinset': item.index + 1 })}
-            style={{ transform: `translateY(${item.start}px)`, height: rowHeight }}
+            // `top`, not a transform: a row never moves once placed, and a transform per row is a paint
+            // chunk and property node per row that every frame's pre-paint and layerization walk.
+            style={{ top: item.start, height: rowHeight }}
           >
             {renderRow(item.index)}
           </div>

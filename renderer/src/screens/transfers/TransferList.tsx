@@ -86,7 +86,7 @@ export const TransferList = ({ selection, onSelect, onControl }: TransferListPro
         aria-activedescendant={selection.focus === null ? undefined : `tline-${selection.focus}`}
         count={count}
         rowHeight={LINE_HEIGHT}
-        overscan={8}
+        overscan={4}
         fallbackRows={16}
         onRangeChange={onRange}
         onKeyDown={onKeyDown}
