@@ -1,5 +1,6 @@
-import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { observeElementRect, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useImperativeHandle, useRef, type AriaAttributes, type KeyboardEvent, type Key, type ReactNode, type Ref } from 'react';
+import { chunkedRange } from '../lib/chunked-range';
 
 export interface VirtualListHandle {
   /** Bring a row into view (keyboard focus moving past the edge). */
@@ -14,6 +15,11 @@ export interface VirtualListProps {
   readonly label: string;
   readonly className?: string;
   readonly overscan?: number;
+  /**
+   * Render rows in whole chunks of this many (default 1: row by row). A scroll inside the same chunks then
+   * changes no DOM, so the browser does not lay out or repaint anything for that frame (see chunkedRange).
+   */
+  readonly chunk?: number;
   /** Rows to render when the viewport has no measured height yet (first paint, tests). */
   readonly fallbackRows?: number;
   /** Cap the list at this many rows and shrink it to fit fewer (the height depends only on `count`). */
@@ -43,6 +49,7 @@ export const VirtualList = ({
   label,
   className,
   overscan = 6,
+  chunk = 1,
   fallbackRows = 30,
   maxVisibleRows,
   getRowKey,
@@ -60,11 +67,13 @@ export const VirtualList = ({
       observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : { width: rect.width, height: fallbackHeight })),
     [fallbackHeight],
   );
+  const rangeExtractor = useCallback((range: Range) => chunkedRange(range, chunk), [chunk]);
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
     overscan,
+    rangeExtractor,
     initialRect: { width: 0, height: fallbackHeight },
     observeElementRect: observeRect,
     ...(getRowKey ? { getItemKey: getRowKey } : {}),

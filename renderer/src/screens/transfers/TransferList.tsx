@@ -86,7 +86,8 @@ export const TransferList = ({ selection, onSelect, onControl }: TransferListPro
         aria-activedescendant={selection.focus === null ? undefined : `tline-${selection.focus}`}
         count={count}
         rowHeight={LINE_HEIGHT}
-        overscan={4}
+        overscan={2}
+        chunk={8}
         fallbackRows={16}
         onRangeChange={onRange}
         onKeyDown={onKeyDown}
