@@ -21,7 +21,7 @@
  * gets a handle): the browser host's own folder picking is checked by e2e/specs/folder-pick.spec.ts, and
  * Chromium's cost of reading a picked folder is its own, not the queue's.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,7 +29,7 @@ import { chromium, type Browser, type CDPSession, type Page } from 'playwright-c
 import { createRecordingDesktop } from '../electron/core/ports/recording-desktop';
 import { createFileSecretStore } from '../electron/core/vault/file-secret-store';
 import { launchBrowserApp, type BrowserApp } from '../electron/web/launch';
-import { fmt, ROOT, runBench, verdict } from './lib/bench-kit';
+import { cpuSeconds, fmt, ROOT, runBench, verdict } from './lib/bench-kit';
 import { makeSmallFileTree } from './lib/file-tree';
 
 const FILES = Number(process.env.BENCH_FILES ?? 100_000);
@@ -39,6 +39,12 @@ const SCROLL_PX = Number(process.env.BENCH_SCROLL_PX ?? 60);
 const PROFILE = process.env.BENCH_PROFILE === '1';
 /** BENCH_TRACE=1: a Chromium trace of the transferring phase, its main-thread time by kind of work. */
 const TRACE = process.env.BENCH_TRACE === '1';
+/**
+ * BENCH_BUSY_MS=n: one more reference, a page in its own renderer process spending n ms of plain
+ * JavaScript per animation frame (set it to the Transfers view's own CPU per frame, from the trace): the
+ * long tasks a page that busy gets from the machine alone.
+ */
+const BUSY_MS = Number(process.env.BENCH_BUSY_MS ?? 0);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TMP = path.join(ROOT, 'bench/.tmp');
 const LIMIT_MS = 50;
@@ -57,6 +63,34 @@ interface PageGlobals {
   __observer?: { disconnect(): void };
   __scrolling: boolean;
   PerformanceObserver: new (cb: (list: { getEntries(): Array<{ duration: number }> }) => void) => { observe(o: object): void; disconnect(): void };
+}
+
+/**
+ * CPU seconds used so far by the browser's processes (renderers, GPU/display compositor, browser): the
+ * Chromium descendants of this process, from /proc. Painting and compositing in software (no GPU here)
+ * costs CPU outside the page's main thread too, on the same two cores.
+ */
+function browserCpuSeconds(): number {
+  const parent = new Map<number, number>();
+  const comm = new Map<number, string>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      parent.set(Number(name), Number(fields[1]));
+      comm.set(Number(name), stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const isOurs = (pid: number): boolean => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === process.pid) return true;
+    return false;
+  };
+  let total = 0;
+  for (const [pid, name] of comm) if (/chrom/i.test(name) && isOurs(pid)) total += cpuSeconds(pid);
+  return total;
 }
 
 /** Starts recording long tasks in the page (from now on; what came before is not counted). */
@@ -84,7 +118,7 @@ const collect = async (page: Page): Promise<LongTasks> => {
  */
 const startScrolling = (page: Page, px: number) =>
   page.evaluate(`(() => {
-    let el = document.querySelector('[role="listbox"][aria-label="Files in the transfer queue"]');
+    let el = document.querySelector('[role="grid"][aria-label="Files in the transfer queue"]');
     while (el && el.scrollHeight <= el.clientHeight) el = el.parentElement;
     if (!el) throw new Error('no scrollable queue list');
     let dir = 1;
@@ -132,7 +166,10 @@ function summarize(profile: { nodes: ProfileNode[]; samples: number[]; timeDelta
 interface TraceEvent {
   name: string;
   ph: string;
+  ts: number;
   dur?: number;
+  /** Thread (CPU) time: less than `dur` when the thread waited for a core. */
+  tdur?: number;
   tid: number;
   pid: number;
   args?: { name?: string };
@@ -140,20 +177,54 @@ interface TraceEvent {
 
 /** Where the page's main thread spent the traced time, by event (nested events count in their parents too). */
 function mainThreadTime(trace: { traceEvents: TraceEvent[] }): string[] {
-  // The busiest renderer main thread is the app's (the bare page does nothing).
-  const mains = new Set(trace.traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${String(e.pid)}:${String(e.tid)}`));
-  const perThread = new Map<string, Map<string, number>>();
+  // The app's main thread: the renderer main thread that dispatched scroll events (the references do not scroll).
+  const scrolled = new Set(trace.traceEvents.filter((e) => e.name === 'EventDispatch' && (e.args as { data?: { type?: string } } | undefined)?.data?.type === 'scroll').map((e) => `${String(e.pid)}:${String(e.tid)}`));
+  const mains = new Set(trace.traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${String(e.pid)}:${String(e.tid)}`).filter((k) => scrolled.has(k)));
+  const perThread = new Map<string, Map<string, { wall: number; cpu: number }>>();
   for (const e of trace.traceEvents) {
     const key = `${String(e.pid)}:${String(e.tid)}`;
     if (e.ph !== 'X' || !e.dur || !mains.has(key)) continue;
-    const names = perThread.get(key) ?? new Map<string, number>();
-    names.set(e.name, (names.get(e.name) ?? 0) + e.dur / 1000);
+    const names = perThread.get(key) ?? new Map<string, { wall: number; cpu: number }>();
+    const sum = names.get(e.name) ?? { wall: 0, cpu: 0 };
+    sum.wall += e.dur / 1000;
+    sum.cpu += (e.tdur ?? 0) / 1000;
+    names.set(e.name, sum);
     perThread.set(key, names);
   }
-  const byName = [...perThread.values()].sort((a, b) => (b.get('RunTask') ?? 0) - (a.get('RunTask') ?? 0))[0];
-  if (!byName) return ['trace: no renderer main thread found'];
-  const top = [...byName.entries()].sort((a, b) => b[1] - a[1]).slice(0, 14);
-  return ["trace of the transferring phase, the page's main thread (ms, nested events also count in their parents):", ...top.map(([k, ms]) => `  ${fmt(ms, 0).padStart(6)} ms  ${k}`)];
+  const busiest = [...perThread.entries()].sort((a, b) => (b[1].get('RunTask')?.wall ?? 0) - (a[1].get('RunTask')?.wall ?? 0))[0];
+  if (!busiest) return ['trace: no renderer main thread found'];
+  const [thread, byName] = busiest;
+  // CPU time (the thread's own) is what the page costs; wall time also holds the waits for a core.
+  const top = [...byName.entries()].sort((a, b) => b[1].cpu - a[1].cpu).slice(0, 14);
+  return [
+    "trace of the transferring phase, the page's main thread (wall / CPU ms, nested events also count in their parents):",
+    ...top.map(([k, t]) => `  ${fmt(t.wall, 0).padStart(6)} / ${fmt(t.cpu, 0).padStart(6)} ms  ${k}`),
+    ...longTaskBreakdown(trace.traceEvents.filter((e) => `${String(e.pid)}:${String(e.tid)}` === thread && e.ph === 'X')),
+  ];
+}
+
+/** The traced tasks over 50 ms, each with the kinds of work inside it (which frame, what it did). */
+function longTaskBreakdown(events: TraceEvent[]): string[] {
+  const tasks = events.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > LIMIT_MS * 1000).sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0));
+  const runTasks = events.filter((e) => e.name === 'RunTask');
+  const wall = runTasks.reduce((a, e) => a + (e.dur ?? 0), 0) / 1000;
+  const cpu = runTasks.reduce((a, e) => a + (e.tdur ?? 0), 0) / 1000;
+  const longCpu = tasks.filter((e) => (e.tdur ?? 0) > LIMIT_MS * 1000).length;
+  const lines = [
+    `main thread: tasks ${fmt(wall / 1000, 1)} s of wall time, ${fmt(cpu / 1000, 1)} s on a core (the rest waiting for one)`,
+    `tasks over ${String(LIMIT_MS)} ms in the trace: ${String(tasks.length)} (${String(longCpu)} with > ${String(LIMIT_MS)} ms on a core); the longest, wall / CPU ms, with what ran inside (wall ms):`,
+  ];
+  for (const task of tasks.slice(0, 8)) {
+    const end = task.ts + (task.dur ?? 0);
+    const inside = new Map<string, number>();
+    for (const e of events) {
+      if (e === task || e.ts < task.ts || e.ts >= end || e.name === 'RunTask') continue;
+      inside.set(e.name, (inside.get(e.name) ?? 0) + (e.dur ?? 0) / 1000);
+    }
+    const parts = [...inside.entries()].sort((a, b) => b[1] - a[1]).slice(0, 7);
+    lines.push(`  ${fmt((task.dur ?? 0) / 1000, 0).padStart(4)} / ${fmt((task.tdur ?? 0) / 1000, 0).padStart(3)} ms: ${parts.map(([k, ms]) => `${k} ${fmt(ms, 0)}`).join(', ')}`);
+  }
+  return lines;
 }
 
 async function main(): Promise<void> {
@@ -198,6 +269,14 @@ async function main(): Promise<void> {
     // The bare page: its own context (its own renderer process), in the same browser.
     const bare = await (await browser.newContext()).newPage();
     await bare.setContent('<!doctype html><title>bare</title><p>nothing</p>');
+    const busy = BUSY_MS > 0 ? await (await browser.newContext()).newPage() : null;
+    if (busy) {
+      await busy.setContent('<!doctype html><title>busy</title><p>busy</p>');
+      await busy.evaluate(`(() => {
+        const frame = () => { const end = performance.now() + ${String(BUSY_MS)}; while (performance.now() < end); requestAnimationFrame(frame); };
+        requestAnimationFrame(frame);
+      })()`);
+    }
 
     // The folder as a picked root (Electron's preload registers real paths the same way).
     const handle = app.core.files.register(root);
@@ -220,10 +299,12 @@ async function main(): Promise<void> {
     }
     await observe(ui);
     await observe(bare);
+    if (busy) await observe(busy);
     const started = Date.now();
+    const cpuAtStart = browserCpuSeconds();
     await startButton.click();
     await ui.getByRole('heading', { name: 'Transfers' }).waitFor();
-    await ui.getByRole('listbox', { name: 'Files in the transfer queue' }).getByTestId('transfer-batch').first().waitFor();
+    await ui.getByRole('grid', { name: 'Files in the transfer queue' }).getByTestId('transfer-batch').first().waitFor();
     if (cdp) await cdp.send('Profiler.start');
     if (TRACE) await browser.startTracing(ui, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
     await startScrolling(ui, SCROLL_PX);
@@ -242,10 +323,18 @@ async function main(): Promise<void> {
       }
     }
     const transferS = (Date.now() - started) / 1000;
+    const transferCpu = browserCpuSeconds() - cpuAtStart;
     await stopScrolling(ui);
     const transferring = await collect(ui);
-    const traceLines = TRACE ? mainThreadTime(JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] }) : [];
+    let traceLines: string[] = [];
+    if (TRACE) {
+      const raw = await browser.stopTracing();
+      await writeFile(path.join(TMP, 'renderer-scale-trace.json'), raw);
+      traceLines = mainThreadTime(JSON.parse(raw.toString()) as { traceEvents: TraceEvent[] });
+    }
     const bareTasks = await collect(bare);
+    const busyTasks = busy ? await collect(busy) : null;
+    await busy?.close();
     let profileLines: string[] = [];
     if (cdp) {
       const { profile } = (await cdp.send('Profiler.stop')) as { profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] } };
@@ -255,16 +344,20 @@ async function main(): Promise<void> {
 
     await new Promise((r) => setTimeout(r, 2000));
     await observe(ui);
+    const cpuAtIdle = browserCpuSeconds();
     await startScrolling(ui, SCROLL_PX);
     await new Promise((r) => setTimeout(r, IDLE_S * 1000));
     await stopScrolling(ui);
+    const finishedCpu = browserCpuSeconds() - cpuAtIdle;
     const finished = await collect(ui);
 
     console.log('');
     console.log(`${String(verified)} of ${String(FILES)} files verified after ${fmt(transferS, 1)} s (${fmt(verified / transferS, 0)} files/s), the list scrolled ${String(SCROLL_PX)} px per frame`);
     console.log(line('transferring (Transfers view)', transferring, transferS));
     console.log(line('reference: bare page, same time', bareTasks, transferS));
+    if (busyTasks) console.log(line(`reference: ${String(BUSY_MS)} ms of JS per frame`, busyTasks, transferS));
     console.log(line('reference: queue finished', finished, IDLE_S));
+    console.log(`browser CPU (all Chromium processes) per second: transferring ${fmt(transferCpu / transferS, 2)} s, queue finished ${fmt(finishedCpu / IDLE_S, 2)} s`);
     for (const l of profileLines) console.log(l);
     for (const l of traceLines) console.log(l);
     if (errors.length > 0) console.log(`page errors: ${errors.join(' | ')}`);

@@ -17,6 +17,16 @@ describe('VirtualList', () => {
     expect(list.querySelector('[role="listitem"]')?.getAttribute('aria-setsize')).toBe('100000');
   });
 
+  it('renders whole chunks of rows when asked, so a short scroll changes nothing', () => {
+    render(<VirtualList count={100_000} rowHeight={40} label="Chunked" fallbackRows={20} overscan={2} chunk={8} renderRow={(i) => <span data-testid="row">Row {i}</span>} />);
+    const rows = screen.getAllByTestId('row');
+    // Rows 0–19 in view and 2 of overscan, widened to the chunks of 8 holding them: 0–23.
+    expect(rows).toHaveLength(24);
+    expect(rows.at(-1)?.textContent).toBe('Row 23');
+    // Rows are placed by their offset, not moved by a transform.
+    expect((rows.at(-1)?.parentElement as HTMLElement).style.top).toBe(`${23 * 40}px`);
+  });
+
   it('shrinks to fit a short list when capped', () => {
     render(<VirtualList count={3} rowHeight={40} label="Few" maxVisibleRows={10} renderRow={(i) => <span data-testid="row">Row {i}</span>} />);
     expect(screen.getAllByTestId('row')).toHaveLength(3);

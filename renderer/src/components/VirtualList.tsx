@@ -1,5 +1,6 @@
-import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { observeElementRect, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useImperativeHandle, useRef, type AriaAttributes, type KeyboardEvent, type Key, type ReactNode, type Ref } from 'react';
+import { chunkedRange } from '../lib/chunked-range';
 
 export interface VirtualListHandle {
   /** Bring a row into view (keyboard focus moving past the edge). */
@@ -14,6 +15,11 @@ export interface VirtualListProps {
   readonly label: string;
   readonly className?: string;
   readonly overscan?: number;
+  /**
+   * Render rows in whole chunks of this many (default 1: row by row). A scroll inside the same chunks then
+   * changes no DOM, so the browser does not lay out or repaint anything for that frame (see chunkedRange).
+   */
+  readonly chunk?: number;
   /** Rows to render when the viewport has no measured height yet (first paint, tests). */
   readonly fallbackRows?: number;
   /** Cap the list at this many rows and shrink it to fit fewer (the height depends only on `count`). */
@@ -46,6 +52,7 @@ export const VirtualList = ({
   label,
   className,
   overscan = 6,
+  chunk = 1,
   fallbackRows = 30,
   maxVisibleRows,
   getRowKey,
@@ -63,11 +70,13 @@ export const VirtualList = ({
       observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : { width: rect.width, height: fallbackHeight })),
     [fallbackHeight],
   );
+  const rangeExtractor = useCallback((range: Range) => chunkedRange(range, chunk), [chunk]);
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
     overscan,
+    rangeExtractor,
     initialRect: { width: 0, height: fallbackHeight },
     observeElementRect: observeRect,
     // No getItemKey: the virtualizer keys its size cache by it and recomputes every row's measurement
@@ -99,14 +108,18 @@ export const VirtualList = ({
       onKeyDown={onKeyDown}
       {...aria}
     >
-      <div className="vlist-inner" style={{ height: virtualizer.getTotalSize() }}>
+      {/* While scrolling, rows take no pointer events: a row passing under a still mouse would otherwise
+          cost a hit test, four mouse events and a hover repaint per frame. */}
+      <div className={virtualizer.isScrolling ? 'vlist-inner scrolling' : 'vlist-inner'} style={{ height: virtualizer.getTotalSize() }}>
         {items.map((item) => (
           <div
             key={getRowKey ? getRowKey(item.index) : item.key}
             className="vrow"
             role={rowRole === 'presentation' ? 'presentation' : rowRole}
             {...(rowRole === 'presentation' ? {} : { 'aria-setsize': count, 'aria-posinset': item.index + 1 })}
-            style={{ transform: `translateY(${item.start}px)`, height: rowHeight }}
+            // `top`, not a transform: a row never moves once placed, and a transform per row is a paint
+            // chunk and property node per row that every frame's pre-paint and layerization walk.
+            style={{ top: item.start, height: rowHeight }}
           >
             {renderRow(item.index)}
           </div>

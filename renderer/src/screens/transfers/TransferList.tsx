@@ -95,7 +95,8 @@ export const TransferList = ({ selection, onSelect, onControl, onShortcut }: Tra
         aria-activedescendant={selection.focus === null ? undefined : `tline-${selection.focus}`}
         count={count}
         rowHeight={LINE_HEIGHT}
-        overscan={8}
+        overscan={2}
+        chunk={8}
         fallbackRows={16}
         onRangeChange={onRange}
         onKeyDown={onKeyDown}
