@@ -36,7 +36,7 @@ describe('emit_execution_progress', () => {
   };
 
   it('reports a video encode moving from ffmpeg time, per original file, then 100', async () => {
-    const video = await readFile(await writeVideo(join(dir, 'long.mp4'), 20));
+    const video = await readFile(await writeVideo(join(dir, 'long.mp4'), 40));
     const created = await start(
       { emit_execution_progress: true, steps: { ':original': { robot: '/upload/handle' }, enc: { use: ':original', robot: '/video/encode', width: 640, height: 480 } } },
       [{ name: 'long.mp4', data: video, type: 'video/mp4' }],
@@ -46,18 +46,17 @@ describe('emit_execution_progress', () => {
     expect(names.at(-1)).toBe('assembly_finished');
     const progress = events.filter((e) => e.event === 'assembly_execution_progress').map((e) => JSON.parse(e.data) as Progress);
     const during = progress.filter((p) => p.progress_combined > 0 && p.progress_combined < 100);
-    // Several distinct values while the one encode runs: only ffmpeg's own report can produce them
-    // (the steps alone give 50 then 100 for this two-step Assembly).
+    // A value strictly between 50 and 100 while the one encode runs: only ffmpeg's own report can produce
+    // it (the steps alone give 50 then 100 for this two-step Assembly). How many such values arrive depends
+    // on how fast the machine encodes (events are sent at most every PROGRESS_EMIT_INTERVAL_MS).
     const values = new Set(during.map((p) => p.progress_combined));
-    expect(values.size, JSON.stringify(progress)).toBeGreaterThanOrEqual(2);
-    expect([...values].some((v) => v > 50 && v < 100)).toBe(true);
+    expect([...values].some((v) => v > 50 && v < 100), JSON.stringify(progress)).toBe(true);
     const combined = progress.map((p) => p.progress_combined);
     expect(combined).toEqual([...combined].sort((a, b) => a - b)); // never goes back
     const status = (await (await fetch(String(created.assembly_ssl_url))).json()) as { uploads: { original_id: string }[]; progress_combined: number };
     const originalId = status.uploads[0]!.original_id;
     const perFile = during.map((p) => p.progress_per_original_file.find((f) => f.original_id === originalId)?.progress);
     expect(perFile.every((v) => typeof v === 'number' && v > 0 && v <= 100)).toBe(true);
-    expect(new Set(perFile).size).toBeGreaterThanOrEqual(2);
     expect(progress.at(-1)!.progress_combined).toBe(100);
     expect(status.progress_combined).toBe(100);
   }, 90_000);
