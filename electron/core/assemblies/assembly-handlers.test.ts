@@ -13,6 +13,7 @@ import type { MediaPreview, Workspace } from '../../../shared/ipc/models';
 import { createApiClient, type ApiClient } from '../api/api-client';
 import { createCore, type Core } from '../create-core';
 import { dispatch } from '../ipc/dispatch';
+import { channelCaller } from '../ipc/dispatch-testing';
 import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
 
@@ -60,15 +61,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const call = async <T>(channel: Parameters<typeof dispatch>[1], request: unknown): Promise<T> => {
-  const answer = await dispatch(core.handlers, channel, request);
-  if (!answer.ok) throw new Error(`${channel}: ${answer.error.code} ${answer.error.message}`);
-  return answer.value as T;
-};
-const failure = async (channel: Parameters<typeof dispatch>[1], request: unknown) => {
-  const answer = await dispatch(core.handlers, channel, request);
-  return answer.ok ? null : answer.error;
-};
+const { call, failure } = channelCaller(() => core.handlers);
 
 const resize = { ':original': { robot: '/upload/handle' }, small: { use: ':original', robot: '/image/resize', width: 32 } };
 const photo = async (name: string, data?: Buffer) => ({

@@ -13,6 +13,7 @@ import type { ReceivedWebhook, WebhookTester } from '../../../shared/ipc/webhook
 import { createApiClient, type ApiClient } from '../api/api-client';
 import { createCore, type Core } from '../create-core';
 import { dispatch } from '../ipc/dispatch';
+import { channelCaller } from '../ipc/dispatch-testing';
 import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
 
@@ -61,15 +62,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const call = async <T>(channel: Parameters<typeof dispatch>[1], request: unknown): Promise<T> => {
-  const answer = await dispatch(core.handlers, channel, request);
-  if (!answer.ok) throw new Error(`${channel}: ${answer.error.code} ${answer.error.message}`);
-  return answer.value as T;
-};
-const failure = async (channel: Parameters<typeof dispatch>[1], request: unknown) => {
-  const answer = await dispatch(core.handlers, channel, request);
-  return answer.ok ? null : answer.error;
-};
+const { call, failure } = channelCaller(() => core.handlers);
 async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, ms = 20_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {

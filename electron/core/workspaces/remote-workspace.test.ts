@@ -13,6 +13,7 @@ import type { ConnectionReport, Rotation } from '../../../shared/ipc/workspace-m
 import { createApiClient } from '../api/api-client';
 import { createCore, type Core, type CorePorts } from '../create-core';
 import { dispatch } from '../ipc/dispatch';
+import { channelCaller } from '../ipc/dispatch-testing';
 import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
 import { createUnavailableSecretStore } from '../vault/unavailable-secret-store';
@@ -45,15 +46,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const call = async <T>(channel: Parameters<typeof dispatch>[1], request: unknown): Promise<T> => {
-  const answer = await dispatch(core.handlers, channel, request);
-  if (!answer.ok) throw new Error(`${channel}: ${answer.error.code} ${answer.error.message}`);
-  return answer.value as T;
-};
-const failure = async (channel: Parameters<typeof dispatch>[1], request: unknown) => {
-  const answer = await dispatch(core.handlers, channel, request);
-  return answer.ok ? null : answer.error;
-};
+const { call, failure } = channelCaller(() => core.handlers);
 const remoteDraft = (over: Record<string, unknown> = {}) => ({ name: 'Second', endpoint: remote.url, authKey: remote.authKey, authSecret: remote.authSecret, slug: 'second', ...over });
 /** A loopback port nothing listens on (bound, then released). */
 async function closedPort(): Promise<number> {
