@@ -31,6 +31,7 @@ import { createFileSecretStore } from '../electron/core/vault/file-secret-store'
 import { launchBrowserApp, type BrowserApp } from '../electron/web/launch';
 import { cpuSeconds, fmt, ROOT, runBench, verdict } from './lib/bench-kit';
 import { makeSmallFileTree } from './lib/file-tree';
+import { summarizeProfile, type CpuProfile } from './lib/profile-summary';
 
 const FILES = Number(process.env.BENCH_FILES ?? 100_000);
 const MAX_S = Number(process.env.BENCH_MAX_S ?? 600);
@@ -136,32 +137,6 @@ const stopScrolling = (page: Page) => page.evaluate(() => void ((globalThis as u
 
 const line = (name: string, t: LongTasks, seconds: number) =>
   `${name.padEnd(34)} ${String(t.count).padStart(5)} long tasks in ${fmt(seconds, 0).padStart(4)} s  max ${fmt(t.max, 0).padStart(4)} ms  p95 ${fmt(t.p95, 0).padStart(4)} ms  > 50 ms: ${String(t.over50).padStart(4)}  total ${fmt(t.totalMs / 1000, 2)} s`;
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-
-/** Self time per function of a CDP profile, the page's own bundle apart from the browser's work. */
-function summarize(profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }): string[] {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map<string, number>();
-  let ours = 0;
-  let total = 0;
-  profile.samples.forEach((id, i) => {
-    const node = byId.get(id);
-    const dt = (profile.timeDeltas[i] ?? 0) / 1000;
-    total += dt;
-    if (!node) return;
-    const f = node.callFrame;
-    const key = f.url ? `${f.functionName || '(anonymous)'} ${path.basename(f.url)}:${String(f.lineNumber + 1)}` : f.functionName;
-    if (f.url.includes('/assets/')) ours += dt;
-    self.set(key, (self.get(key) ?? 0) + dt);
-  });
-  const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15);
-  return [`profile: ${fmt(total / 1000, 1)} s sampled, the app's own JavaScript ${fmt(ours / 1000, 1)} s; top self time:`, ...top.map(([k, ms]) => `  ${fmt(ms, 0).padStart(6)} ms  ${k}`)];
-}
 
 interface TraceEvent {
   name: string;
@@ -337,9 +312,9 @@ async function main(): Promise<void> {
     await busy?.close();
     let profileLines: string[] = [];
     if (cdp) {
-      const { profile } = (await cdp.send('Profiler.stop')) as { profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] } };
+      const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
       await writeFile(path.join(TMP, 'renderer-scale.cpuprofile'), JSON.stringify(profile));
-      profileLines = summarize(profile);
+      profileLines = summarizeProfile(profile);
     }
 
     await new Promise((r) => setTimeout(r, 2000));

@@ -12,6 +12,7 @@ import { createRecordingDesktop } from '../../electron/core/ports/recording-desk
 import { createFileSecretStore } from '../../electron/core/vault/file-secret-store';
 import { launchBrowserApp, type BrowserApp } from '../../electron/web/launch';
 import { fmt, ROOT } from './bench-kit';
+import { summarizeProfile, type CpuProfile } from './profile-summary';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const LONG_TASK_MS = 50;
@@ -136,11 +137,6 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 export const median = (sorted: readonly number[]) => percentile(sorted, 0.5);
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-}
-
 /**
  * BENCH_PROFILE=1: a CDP CPU profile of the app's page around `body`; prints its top self time (the app's
  * own bundle apart from the browser's work). With an unminified build (BENCH_RENDERER_DIR) names are readable.
@@ -154,23 +150,8 @@ export async function profiled<T>(page: Page, body: () => Promise<T>): Promise<T
   try {
     return await body();
   } finally {
-    const { profile } = (await cdp.send('Profiler.stop')) as { profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] } };
-    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-    const self = new Map<string, number>();
-    let ours = 0;
-    let total = 0;
-    profile.samples.forEach((id, i) => {
-      const node = byId.get(id);
-      const dt = (profile.timeDeltas[i] ?? 0) / 1000;
-      total += dt;
-      if (!node) return;
-      const f = node.callFrame;
-      const key = f.url ? `${f.functionName || '(anonymous)'} ${path.basename(f.url)}:${String(f.lineNumber + 1)}` : f.functionName;
-      if (f.url.includes('/assets/')) ours += dt;
-      self.set(key, (self.get(key) ?? 0) + dt);
-    });
-    console.log(`profile: ${fmt(total / 1000, 1)} s sampled, the app's own JavaScript ${fmt(ours / 1000, 1)} s; top self time:`);
-    for (const [k, ms] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${fmt(ms, 0).padStart(6)} ms  ${k}`);
+    const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
+    for (const line of summarizeProfile(profile, 20)) console.log(line);
   }
 }
 
