@@ -114,7 +114,6 @@ const keptChoice = (ui: Page) =>
 const CUSTOM = '{\n  ":original": { "robot": "/upload/handle" },\n  "kept": { "robot": "/file/filter", "use": ":original" }\n}';
 
 test('the Upload draft — files, custom steps, Template and fields — survives a reload and a restart', async ({ browser, workDir }) => {
-  test.skip(test.info().project.name === 'electron', 'restarts the browser host on the same data dir');
   test.setTimeout(180_000);
   const shoot = path.join(workDir, 'shoot');
   await mkdir(path.join(shoot, 'sub'), { recursive: true });
