@@ -22,6 +22,8 @@ export interface ListQuery {
 export const LIST_TYPES = ['all', 'uploading', 'executing', 'canceled', 'completed', 'failed', 'request_aborted'] as const;
 const MAX_KEYWORDS = 20;
 const MAX_KEYWORD_CHARS = 200;
+/** Past this the offset (page − 1) × pagesize no longer fits what SQLite binds; no list is that long. */
+const MAX_PAGE = 1_000_000;
 
 /** `Y-m-d H:i:s` (UTC) as the list params use it (also `Y-m-d`, and ISO); `NOW()` and '' = no bound; NaN = invalid. */
 export function parseListDate(v: unknown): number | null {
@@ -49,7 +51,7 @@ function intParam(v: unknown): number | undefined {
 export function parseListQuery(params: Record<string, unknown>): ListQuery | string {
   const page = intParam(params.page) ?? 1;
   const pagesize = intParam(params.pagesize) ?? 50;
-  if (!Number.isInteger(page) || page < 1) return `page must be an integer >= 1 (got ${JSON.stringify(params.page)})`;
+  if (!Number.isInteger(page) || page < 1 || page > MAX_PAGE) return `page must be an integer from 1 to ${MAX_PAGE} (got ${JSON.stringify(params.page)})`;
   if (!Number.isInteger(pagesize) || pagesize < 1 || pagesize > 5000) return `pagesize must be an integer from 1 to 5000 (got ${JSON.stringify(params.pagesize)})`;
   const type = params.type === undefined || params.type === null || params.type === '' ? 'all' : params.type;
   if (typeof type !== 'string' || !(LIST_TYPES as readonly string[]).includes(type)) return `type must be one of ${LIST_TYPES.join(', ')} (got ${JSON.stringify(type)})`;

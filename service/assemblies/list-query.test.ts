@@ -18,6 +18,8 @@ describe('parseListQuery', () => {
     const bad: [Record<string, unknown>, RegExp][] = [
       [{ page: 0 }, /page/],
       [{ page: 1.5 }, /page/],
+      [{ page: 1e21 }, /page must be an integer from 1 to 1000000/], // an offset SQLite cannot bind was a 500
+      [{ page: '99999999999999999999' }, /page/],
       [{ pagesize: 5001 }, /pagesize/],
       [{ type: 'done' }, /type/],
       [{ fromdate: 'last week' }, /fromdate/],

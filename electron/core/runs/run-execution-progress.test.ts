@@ -37,8 +37,8 @@ afterAll(async () => {
 });
 
 describe('execution progress of a run', () => {
-  it('reaches the app as assembly:updated with several values while the video encodes, then the run completes', async () => {
-    const file = await writeVideo(path.join(dir, 'clip.mp4'), 12);
+  it('reaches the app as assembly:updated from the encoder report while the video encodes, then the run completes', async () => {
+    const file = await writeVideo(path.join(dir, 'clip.mp4'), 60);
     const size = (await stat(file)).size;
     const api = createApiClient({ endpoint: service.url, authKey: service.authKey, getSecret: async () => service.authSecret });
     const template = await createTemplate(api, {
@@ -63,8 +63,9 @@ describe('execution progress of a run', () => {
       expect(final.ok && final.value.state).toBe('ASSEMBLY_COMPLETED');
       const assemblyId = final.ok ? final.value.assemblyId : null;
       const combined = updates.filter((u) => u.assemblyId === assemblyId && u.progress).map((u) => u.progress!.combined);
-      // Moving through values between the ends, not just 0 → 100: only ffmpeg's own report gives those.
-      expect(new Set(combined.filter((v) => v > 0 && v < 100)).size, JSON.stringify(combined)).toBeGreaterThanOrEqual(2);
+      // A value strictly between 50 (the first of the two steps done) and 100: only ffmpeg's own report gives
+      // one. How many arrive depends on the machine's speed (a 60 s clip keeps the encode busy for a while).
+      expect(combined.some((v) => v > 50 && v < 100), JSON.stringify(combined)).toBe(true);
       expect(combined).toEqual([...combined].sort((a, b) => a - b));
     } finally {
       await engine.close();
