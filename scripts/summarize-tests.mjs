@@ -10,7 +10,10 @@ let skipped = 0;
 if (vitestFile && existsSync(vitestFile)) {
   const v = JSON.parse(readFileSync(vitestFile, 'utf8'));
   passed += v.numPassedTests ?? 0;
-  failed += (v.numFailedTests ?? 0) + (v.numFailedTestSuites ?? 0);
+  // A file that failed without a failing test (it did not load, a hook threw) counts once; a failing
+  // test counts once, not again for each describe block around it (numFailedTestSuites would).
+  const brokenFiles = (v.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed')).length;
+  failed += (v.numFailedTests ?? 0) + brokenFiles;
   skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
 } else {
   console.error(`no Vitest report at ${vitestFile}`);
