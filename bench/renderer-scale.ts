@@ -30,6 +30,7 @@ import { createRecordingDesktop } from '../electron/core/ports/recording-desktop
 import { createFileSecretStore } from '../electron/core/vault/file-secret-store';
 import { launchBrowserApp, type BrowserApp } from '../electron/web/launch';
 import { cpuSeconds, fmt, ROOT, runBench, verdict } from './lib/bench-kit';
+import { collectLongTasks, observeLongTasks, type LongTasks } from './lib/app-kit';
 import { makeSmallFileTree } from './lib/file-tree';
 import { summarizeProfile, type CpuProfile } from './lib/profile-summary';
 
@@ -50,20 +51,9 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TMP = path.join(ROOT, 'bench/.tmp');
 const LIMIT_MS = 50;
 
-interface LongTasks {
-  count: number;
-  max: number;
-  p95: number;
-  totalMs: number;
-  over50: number;
-}
-
 /** The browser globals the page-side code uses (this file is typed for Node, without the DOM's types). */
 interface PageGlobals {
-  __longTasks: number[];
-  __observer?: { disconnect(): void };
   __scrolling: boolean;
-  PerformanceObserver: new (cb: (list: { getEntries(): Array<{ duration: number }> }) => void) => { observe(o: object): void; disconnect(): void };
 }
 
 /**
@@ -93,25 +83,6 @@ function browserCpuSeconds(): number {
   for (const [pid, name] of comm) if (/chrom/i.test(name) && isOurs(pid)) total += cpuSeconds(pid);
   return total;
 }
-
-/** Starts recording long tasks in the page (from now on; what came before is not counted). */
-const observe = (page: Page) =>
-  page.evaluate(() => {
-    const w = globalThis as unknown as PageGlobals;
-    w.__observer?.disconnect();
-    w.__longTasks = [];
-    const observer = new w.PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__longTasks.push(e.duration);
-    });
-    observer.observe({ type: 'longtask', buffered: false });
-    w.__observer = observer;
-  });
-
-const collect = async (page: Page): Promise<LongTasks> => {
-  const durations = (await page.evaluate(() => (globalThis as unknown as PageGlobals).__longTasks)).slice().sort((a, b) => a - b);
-  const p95 = durations.length === 0 ? 0 : durations[Math.min(durations.length - 1, Math.floor(durations.length * 0.95))]!;
-  return { count: durations.length, max: durations.at(-1) ?? 0, p95, totalMs: durations.reduce((a, b) => a + b, 0), over50: durations.filter((d) => d > LIMIT_MS).length };
-};
 
 /**
  * Scrolls the queue list up and down by `px` per animation frame until stopped (the user flicking through
@@ -272,9 +243,9 @@ async function main(): Promise<void> {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
     }
-    await observe(ui);
-    await observe(bare);
-    if (busy) await observe(busy);
+    await observeLongTasks(ui);
+    await observeLongTasks(bare);
+    if (busy) await observeLongTasks(busy);
     const started = Date.now();
     const cpuAtStart = browserCpuSeconds();
     await startButton.click();
@@ -300,15 +271,15 @@ async function main(): Promise<void> {
     const transferS = (Date.now() - started) / 1000;
     const transferCpu = browserCpuSeconds() - cpuAtStart;
     await stopScrolling(ui);
-    const transferring = await collect(ui);
+    const transferring = await collectLongTasks(ui);
     let traceLines: string[] = [];
     if (TRACE) {
       const raw = await browser.stopTracing();
       await writeFile(path.join(TMP, 'renderer-scale-trace.json'), raw);
       traceLines = mainThreadTime(JSON.parse(raw.toString()) as { traceEvents: TraceEvent[] });
     }
-    const bareTasks = await collect(bare);
-    const busyTasks = busy ? await collect(busy) : null;
+    const bareTasks = await collectLongTasks(bare);
+    const busyTasks = busy ? await collectLongTasks(busy) : null;
     await busy?.close();
     let profileLines: string[] = [];
     if (cdp) {
@@ -318,13 +289,13 @@ async function main(): Promise<void> {
     }
 
     await new Promise((r) => setTimeout(r, 2000));
-    await observe(ui);
+    await observeLongTasks(ui);
     const cpuAtIdle = browserCpuSeconds();
     await startScrolling(ui, SCROLL_PX);
     await new Promise((r) => setTimeout(r, IDLE_S * 1000));
     await stopScrolling(ui);
     const finishedCpu = browserCpuSeconds() - cpuAtIdle;
-    const finished = await collect(ui);
+    const finished = await collectLongTasks(ui);
 
     console.log('');
     console.log(`${String(verified)} of ${String(FILES)} files verified after ${fmt(transferS, 1)} s (${fmt(verified / transferS, 0)} files/s), the list scrolled ${String(SCROLL_PX)} px per frame`);
