@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Credential } from '../../../../shared/ipc/template-models';
 import { useBridgeMutation } from '../../bridge/use-bridge';
 import { Button } from '../../components/Button';
+import { ClosablePane } from '../../components/ClosablePane';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
 import { CredentialTestReportView } from './CredentialTestReportView';
@@ -16,7 +17,7 @@ export const CredentialTestPane = ({ credential, onClose }: { credential: Creden
   useEffect(() => run(''), [credential.id]);
 
   return (
-    <div className="template-detail" data-testid="credential-test-pane">
+    <ClosablePane onClose={onClose} label={`Test of ${credential.name}`} data-testid="credential-test-pane">
       <h2 className="section-title">Test of &quot;{credential.name}&quot;</h2>
       {credential.type === 'sftp' && <TestPathField value={path} onChange={setPath} />}
       {test.isPending && <Spinner size={20} label="Testing the credentials" />}
@@ -28,6 +29,6 @@ export const CredentialTestPane = ({ credential, onClose }: { credential: Creden
           Test again
         </Button>
       </div>
-    </div>
+    </ClosablePane>
   );
 };

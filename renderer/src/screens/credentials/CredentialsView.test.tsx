@@ -87,6 +87,20 @@ describe('Credentials form and the keyboard', () => {
     expect(document.activeElement).toBe(edit);
   });
 
+  it('the Test pane takes the focus, and Escape closes it and returns to its Test button', async () => {
+    const saved = { id: 'c1', name: 'media_sftp', type: 'sftp', values: { host: 'sftp.example.com', user: 'deploy' }, secretsSet: ['password'], created: null, modified: null };
+    renderWithBridge(<CredentialsView />, createFakeBridge({ 'credentials:list': () => ok([saved]) }));
+    const testButton = await screen.findByRole('button', { name: 'Test media_sftp' });
+    testButton.focus();
+    fireEvent.click(testButton);
+    const pane = await screen.findByTestId('credential-test-pane');
+    await screen.findByTestId('credential-test-report');
+    expect(pane.contains(document.activeElement)).toBe(true);
+    fireEvent.keyDown(document.activeElement as Element, { key: 'Escape' });
+    expect(pane.isConnected).toBe(false);
+    expect(document.activeElement).toBe(testButton);
+  });
+
   it('Escape on a changed form asks before discarding it, and nothing is saved', async () => {
     const bridge = createFakeBridge();
     renderWithBridge(<CredentialsView />, bridge);

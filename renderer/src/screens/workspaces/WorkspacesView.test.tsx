@@ -76,6 +76,23 @@ describe('Workspaces: the inline form and the keyboard', () => {
     expect(document.activeElement).toBe(add);
   });
 
+  it("a remote workspace's Test pane closes with Escape or Close and gives the focus back to Test", async () => {
+    const remote = local({ id: 'r1', name: 'Staging', kind: 'remote', endpoint: 'https://api.example.com' });
+    renderWithBridge(<WorkspacesView />, createFakeBridge({ 'workspaces:list': () => ok([local(), remote]) }));
+    const testButton = await screen.findByRole('button', { name: 'Test Staging' });
+    testButton.focus();
+    fireEvent.click(testButton);
+    const pane = await screen.findByTestId('workspace-test-pane');
+    expect(pane.contains(document.activeElement)).toBe(true);
+    fireEvent.keyDown(document.activeElement as Element, { key: 'Escape' });
+    expect(pane.isConnected).toBe(false);
+    expect(document.activeElement).toBe(testButton);
+    fireEvent.click(testButton);
+    fireEvent.click(within(await screen.findByTestId('workspace-test-pane')).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByTestId('workspace-test-pane')).toBeNull();
+    expect(document.activeElement).toBe(testButton);
+  });
+
   it('Escape on a changed form asks first: Cancel keeps what was typed, Discard closes it', async () => {
     renderWithBridge(<WorkspacesView />, createFakeBridge({ 'workspaces:list': () => ok([local()]) }));
     const add = await screen.findByRole('button', { name: 'Add workspace' });

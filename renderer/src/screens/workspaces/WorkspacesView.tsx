@@ -4,6 +4,7 @@ import type { Workspace } from '../../../../shared/ipc/models';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
+import { ClosablePane } from '../../components/ClosablePane';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
@@ -109,8 +110,8 @@ export const WorkspacesView = () => {
                   {w.kind === 'remote' && (
                     <Button
                       size="sm"
-                      onClick={() => {
-                        setPane({ kind: 'test', workspace: w });
+                      onClick={(e) => {
+                        openPane({ kind: 'test', workspace: w }, e.currentTarget);
                         test.mutate({ id: w.id });
                       }}
                       aria-label={`Test ${w.name}`}
@@ -152,12 +153,15 @@ export const WorkspacesView = () => {
           {pane?.kind === 'form' && <WorkspaceForm key={pane.workspace?.id ?? 'new'} existing={pane.workspace} onDone={closeForm} />}
           {pane?.kind === 'switch' && <SwitchKeyForm key={`switch-${pane.workspace.id}`} workspace={pane.workspace} onDone={closeForm} />}
           {pane?.kind === 'test' && (
-            <div className="template-detail">
+            <ClosablePane key={`test-${pane.workspace.id}`} onClose={closeForm} label={`Test of ${pane.workspace.name}`} data-testid="workspace-test-pane">
               <h2 className="section-title">Test of "{pane.workspace.name}"</h2>
               {test.isPending && <Spinner size={20} label="Testing the connection" />}
               {test.error && <ErrorPanel title="Could not test" code={test.error.code} message={test.error.message} />}
               {test.data && !test.isPending && <ConnectionReportView report={test.data} />}
-            </div>
+              <div className="template-actions">
+                <Button onClick={closeForm}>Close</Button>
+              </div>
+            </ClosablePane>
           )}
           {pane === null && <p className="muted empty-hint">Add a deployment of the API, or choose Edit or Test on a workspace.</p>}
         </section>
