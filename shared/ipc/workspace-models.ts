@@ -87,6 +87,8 @@ export const restoreAccessResultSchema = z.object({
   /** What the local service did: nothing (an active full-access key existed), reactivated one, or made one. */
   action: z.enum(['unchanged', 'reactivated', 'created']),
   authKey: z.string(),
+  /** Local's tokens were limited to some scopes; full access lifts that limit too. */
+  scopeLimitLifted: z.boolean(),
 });
 
 export const rotationStepSchema = z.enum(['create-key', 'store-secret', 'verify', 'switch', 'deactivate-old', 'done']);

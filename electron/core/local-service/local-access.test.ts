@@ -72,7 +72,7 @@ describe('the Local workspace cannot lock itself out', () => {
     expect(JSON.stringify(choices)).not.toMatch(/secret/i);
 
     const restored = await call<{ action: string; authKey: string }>('workspaces:restoreLocalAccess');
-    expect(restored).toEqual({ action: 'reactivated', authKey: own });
+    expect(restored).toEqual({ action: 'reactivated', authKey: own, scopeLimitLifted: false });
     expect((await keys()).find((k) => k.authKey === own)?.isActive).toBe(true);
     expect((await local()).accessProblem).toBeNull();
   });
@@ -113,6 +113,20 @@ describe('the Local workspace cannot lock itself out', () => {
     expect((await local()).authKey).toBe(own);
     expect((await local()).accessProblem).toBeNull();
     expect(ownId).toBeTruthy();
+  }, 60_000);
+
+  it("Restore full access also lifts a limit on Local's token scopes", async () => {
+    await call('workspaces:save', { id: 'local', name: 'Local', endpoint: (await local()).endpoint, authKey: (await local()).authKey, authMode: 'bearer', tokenScopes: ['assemblies:read'] });
+    expect((await local()).tokenScopes).toEqual(['assemblies:read']);
+    // With tokens limited to assemblies:read, the Templates screen is locked out.
+    const before = await answer('templates:list', {});
+    expect(before.ok ? null : before.error.code).toBe('INSUFFICIENT_AUTH_SCOPE');
+    const restored = await call<{ scopeLimitLifted: boolean }>('workspaces:restoreLocalAccess');
+    expect(restored.scopeLimitLifted).toBe(true);
+    expect((await local()).tokenScopes).toBeNull();
+    expect((await local()).authMode).toBe('bearer');
+    expect((await answer('templates:list', {})).ok).toBe(true);
+    await call('workspaces:save', { id: 'local', name: 'Local', endpoint: (await local()).endpoint, authKey: (await local()).authKey, authMode: 'signature', tokenScopes: null });
   }, 60_000);
 
   it('with every full-access key gone, Restore full access creates one', async () => {

@@ -36,7 +36,7 @@ export interface LocalAccess {
   /** A child listened (first start or restart): take its key, or keep the one the user switched to. */
   adopt(ready: ServiceReady): Promise<void>;
   /** Reactivate or create a full-access key and switch Local to it. */
-  restore(): Promise<Result<{ action: 'unchanged' | 'reactivated' | 'created'; authKey: string }>>;
+  restore(): Promise<Result<{ action: 'unchanged' | 'reactivated' | 'created'; authKey: string; scopeLimitLifted: boolean }>>;
   /** The keys Local may switch to (no secrets). */
   choices(): Promise<Result<LocalKeyChoice[]>>;
   /** Switch Local to another active key of its service (kept across restarts while it stays active). */
@@ -107,7 +107,10 @@ export function createLocalAccess(deps: LocalAccessDeps): LocalAccess {
       if (answer.op !== 'restore-full-access') return unavailable(new Error('the local service answered another request'));
       problem = null;
       await use(answer.key, false);
-      return ok({ action: answer.action, authKey: answer.key.authKey });
+      // "Full access" must mean it: tokens limited to a few scopes would still lock screens out.
+      const limited = local?.tokenScopes ?? null;
+      if (limited !== null && local) await deps.workspaces.setLocalAuth(local.authMode === 'bearer' ? 'bearer' : 'signature', null);
+      return ok({ action: answer.action, authKey: answer.key.authKey, scopeLimitLifted: limited !== null });
     },
 
     async choices() {

@@ -122,7 +122,7 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'workspaces:signInCancel': () => ok({}),
     'workspaces:keyChoices': () => ok([]),
     'workspaces:switchKey': () => notFaked(),
-    'workspaces:restoreLocalAccess': () => ok({ action: 'reactivated', authKey: 'local-key' }),
+    'workspaces:restoreLocalAccess': () => ok({ action: 'reactivated', authKey: 'local-key', scopeLimitLifted: false }),
     'rotations:list': () => ok([]),
     'rotations:start': () => notFaked(),
     'rotations:resume': () => notFaked(),

@@ -18,7 +18,7 @@ export const RestoreAccessButton = ({ variant = 'secondary', size = 'md' }: { va
   const toast = useToasts((s) => s.show);
   const restore = useBridgeMutation('workspaces:restoreLocalAccess', {
     onSuccess: (r) => {
-      toast(DONE[r.action], 'success');
+      toast(r.scopeLimitLifted ? `${DONE[r.action]} Its tokens are no longer limited to some scopes.` : DONE[r.action], 'success');
       void client.invalidateQueries();
     },
     onError: (e) => toast(`${e.code}: ${e.message}`, 'danger'),

@@ -30,7 +30,7 @@ describe('Workspaces: Local can always get back in', () => {
       'workspaces:list': () => ok([local({ accessProblem: restored ? null : "The local service's full-access key own-key-0000… is inactive, so the app cannot use it." })]),
       'workspaces:restoreLocalAccess': () => {
         restored = true;
-        return ok({ action: 'reactivated', authKey: 'own-key-0000000000' });
+        return ok({ action: 'reactivated', authKey: 'own-key-0000000000', scopeLimitLifted: false });
       },
     });
     renderWithBridge(<WorkspacesView />, bridge);
