@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ok } from '../../../../shared/result';
 import { App } from '../../App';
@@ -47,6 +47,20 @@ describe('App shell', () => {
     expect(row.textContent).toContain('2 files · 3.0 KB');
     fireEvent.click(row);
     await waitFor(() => expect(screen.getByTestId('run-state').textContent).toBe('Completed'));
+  });
+
+  it('groups the sidebar into Work and Setup, and the arrow keys cross from one group to the next', () => {
+    renderWithBridge(<App />, createFakeBridge());
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    const lists = within(nav).getAllByRole('list');
+    expect(lists.map((l) => l.getAttribute('aria-labelledby') && document.getElementById(l.getAttribute('aria-labelledby')!)?.textContent)).toEqual(['Work', 'Setup']);
+    expect(within(screen.getByRole('list', { name: 'Setup' })).getAllByRole('button').map((b) => b.textContent)).toEqual(['Templates', 'Credentials', 'Auth Keys', 'CDN URLs', 'Workspaces']);
+    const activity = screen.getByRole('button', { name: 'Activity' });
+    activity.focus();
+    fireEvent.keyDown(activity, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Templates' }));
+    fireEvent.keyDown(document.activeElement as Element, { key: 'End' });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Workspaces' }));
   });
 
   it('toggles the theme and remembers it', () => {

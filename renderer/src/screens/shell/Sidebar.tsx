@@ -24,18 +24,32 @@ const TransfersBadge = () => {
   );
 };
 
-const ITEMS = [
-  { name: 'upload', label: 'Upload', icon: <UploadIcon /> },
-  { name: 'transfers', label: 'Transfers', icon: <TransfersIcon /> },
-  { name: 'activity', label: 'Activity', icon: <ActivityIcon /> },
-  { name: 'templates', label: 'Templates', icon: <TemplateIcon /> },
-  { name: 'credentials', label: 'Credentials', icon: <KeyIcon /> },
-  { name: 'auth-keys', label: 'Auth Keys', icon: <LockIcon /> },
-  { name: 'cdn', label: 'CDN URLs', icon: <LinkIcon /> },
-  { name: 'workspaces', label: 'Workspaces', icon: <ServerIcon /> },
+/** Grouped as a media team, a producer and an admin look for them: the work, the account, the setup. */
+const GROUPS = [
+  {
+    label: 'Work',
+    items: [
+      { name: 'upload', label: 'Upload', icon: <UploadIcon /> },
+      { name: 'transfers', label: 'Transfers', icon: <TransfersIcon /> },
+      { name: 'activity', label: 'Activity', icon: <ActivityIcon /> },
+    ],
+  },
+  {
+    label: 'Setup',
+    items: [
+      { name: 'templates', label: 'Templates', icon: <TemplateIcon /> },
+      { name: 'credentials', label: 'Credentials', icon: <KeyIcon /> },
+      { name: 'auth-keys', label: 'Auth Keys', icon: <LockIcon /> },
+      { name: 'cdn', label: 'CDN URLs', icon: <LinkIcon /> },
+      { name: 'workspaces', label: 'Workspaces', icon: <ServerIcon /> },
+    ],
+  },
 ] as const;
 
-const isActive = (route: Route, name: (typeof ITEMS)[number]['name']): boolean =>
+type Item = (typeof GROUPS)[number]['items'][number];
+const ITEMS: readonly Item[] = GROUPS.flatMap<Item>((g) => [...g.items]);
+
+const isActive = (route: Route, name: Item['name']): boolean =>
   route.name === name || (name === 'activity' && (route.name === 'run' || route.name === 'assembly')) || (name === 'templates' && route.name === 'template-editor');
 
 /** Tab reaches the list; arrow keys, Home and End move between items, as in a native sidebar. */
@@ -58,26 +72,36 @@ export const Sidebar = () => {
         <span className="brand-mark" aria-hidden="true" />
         Assemblyline
       </div>
-      <ul className="nav-list">
-        {ITEMS.map((item, index) => (
-          <li key={item.name}>
-            <button
-              ref={(el) => {
-                refs.current[index] = el;
-              }}
-              type="button"
-              className="nav-item"
-              aria-current={isActive(route, item.name) ? 'page' : undefined}
-              onClick={() => navigate({ name: item.name })}
-              onKeyDown={(e) => onKeyDown(e, index)}
-            >
-              {item.icon}
-              {item.label}
-              {item.name === 'transfers' && <TransfersBadge />}
-            </button>
-          </li>
-        ))}
-      </ul>
+      {GROUPS.map((group) => (
+        <div key={group.label} className="nav-group">
+          <div className="nav-group-label" id={`nav-group-${group.label}`}>
+            {group.label}
+          </div>
+          <ul className="nav-list" aria-labelledby={`nav-group-${group.label}`}>
+            {group.items.map((item) => {
+              const index = ITEMS.indexOf(item);
+              return (
+                <li key={item.name}>
+                  <button
+                    ref={(el) => {
+                      refs.current[index] = el;
+                    }}
+                    type="button"
+                    className="nav-item"
+                    aria-current={isActive(route, item.name) ? 'page' : undefined}
+                    onClick={() => navigate({ name: item.name })}
+                    onKeyDown={(e) => onKeyDown(e, index)}
+                  >
+                    {item.icon}
+                    {item.label}
+                    {item.name === 'transfers' && <TransfersBadge />}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ))}
     </nav>
   );
 };
