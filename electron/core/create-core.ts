@@ -17,6 +17,7 @@ import type { DraftPorts } from './handlers/draft-handlers';
 import { createDraft, type Draft } from './drafts/draft';
 import { openDraftStore } from './drafts/draft-store';
 import type { Handlers } from './ipc/handlers';
+import { startDesktopSignals } from './desktop-signals/desktop-signals';
 import type { DesktopPort } from './ports/desktop';
 import type { SecretStore } from './ports/secret-store';
 import { createKeyRotation, type KeyRotationDeps } from './rotation/key-rotation';
@@ -225,6 +226,8 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   drafts.restore(draftStore.saved.files);
   draftRoots = () => drafts.rootPaths();
 
+  // Drops that end (or fail) while the user looks elsewhere, and the queue on the taskbar.
+  const stopDesktopSignals = startDesktopSignals(events, ports.desktop);
   const assemblyFollower = createAssemblyFollower((update) => events.emit('assembly:updated', update));
   // The webhook tester verifies with every workspace key's secret (the active one first); they stay here.
   const webhooks: WebhookTesterService = createWebhookTester({
@@ -286,6 +289,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
       closed = true;
       // A copied secret does not outlive the app on the clipboard.
       await clipboard.flush();
+      stopDesktopSignals();
       assemblyFollower.close();
       await webhooks.close();
       await transfers.close();

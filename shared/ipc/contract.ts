@@ -25,6 +25,7 @@ import {
 } from './template-models';
 import { runUpdateSchema } from './run-update';
 import { draftChoiceSchema } from './draft-choice';
+import { appCommandSchema, desktopNoticeSchema } from './desktop-models';
 import { appErrorEventSchema, serviceStatusSchema } from './service-models';
 import {
   draftRowSchema,
@@ -290,6 +291,10 @@ export const events = {
   'service:status': serviceStatusSchema,
   /** An error in the host that no request was waiting for (logged; the app went on). */
   'app:error': appErrorEventSchema,
+  /** A drop ended or one of its Assemblies failed: a toast in a focused window, else a Web Notification (browser host). */
+  'app:notification': desktopNoticeSchema,
+  /** The Electron host's menu or an OS notification asks the page to do something (go to a route, pick files…). */
+  'app:command': appCommandSchema,
 } as const;
 
 export type Channels = typeof channels;

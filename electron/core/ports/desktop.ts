@@ -1,3 +1,5 @@
+import type { DesktopNotice, TransferIndicator } from '../../../shared/ipc/desktop-models';
+
 /** Side effects on the user's desktop, behind a port so core runs (and tests) without Electron. */
 export interface DesktopPort {
   openPath(path: string): Promise<void>;
@@ -7,6 +9,13 @@ export interface DesktopPort {
   /** The system clipboard: core writes secrets here itself, so the renderer never holds them. */
   writeClipboard(text: string): Promise<void>;
   readClipboard(): Promise<string>;
+  /**
+   * An OS notification (Electron's Notification, raised only while no window has the focus; a click opens
+   * `route`). Absent in the browser host, whose page raises a Web Notification from `app:notification`.
+   */
+  notify?(notice: DesktopNotice): void;
+  /** The transfer queue on the taskbar/dock, and sleep held off while it runs. Absent in the browser host. */
+  showTransfers?(indicator: TransferIndicator): void;
 }
 
 /** Where no clipboard exists (a browser host on a machine with no display or clipboard tool). */

@@ -63,6 +63,11 @@ export async function handlePickFolder(core: IpcCore, event: Pick<IpcMainInvokeE
   }
 }
 
+/** The one way main sends a contract event to a page (core's events, menu commands, notification clicks). */
+export function sendEvent<E extends EventName>(contents: Pick<WebContents, 'isDestroyed' | 'send'>, event: E, payload: EventPayload<E>): void {
+  if (!contents.isDestroyed()) contents.send(ELECTRON_EVENT_CHANNEL, { event, payload });
+}
+
 /**
  * ONE handler for every contract channel and ONE event channel: the sender check happens here once,
  * and `dispatch` parses every request with the contract's schema.
@@ -72,7 +77,7 @@ export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, 
   ipcMain.handle(ELECTRON_PICK_CHANNEL, (event, message: unknown) => handlePick(core, event, message));
   if (folderDialog) ipcMain.handle(ELECTRON_PICK_FOLDER_CHANNEL, (event) => handlePickFolder(core, event, folderDialog));
   const unsubscribe = core.onEvent((event, payload) => {
-    for (const contents of windows()) if (!contents.isDestroyed()) contents.send(ELECTRON_EVENT_CHANNEL, { event, payload });
+    for (const contents of windows()) sendEvent(contents, event, payload);
   });
   return () => {
     unsubscribe();
