@@ -60,7 +60,7 @@ describe('Assembly detail', () => {
     expect((await screen.findByTestId('assembly-state')).textContent).toBe('Processing');
     await waitFor(() => expect(bridge.calls.some((c) => c.channel === 'assemblies:follow')).toBe(true));
     expect(screen.getByRole('button', { name: 'Replay…' }).hasAttribute('disabled')).toBe(true);
-    bridge.emit('assembly:updated', { assemblyId: ID, status: null, progress: { combined: 40, perFile: [{ originalId: 'u1', progress: 40 }] } });
+    bridge.emit('assembly:updated', { assemblyId: ID, status: null, progress: { combined: 40, perFile: [{ originalId: 'u1', progress: 40 }], perStep: null } });
     await waitFor(() => expect(screen.getByTestId('execution-progress').textContent).toContain('40 %'));
     bridge.emit('assembly:updated', { assemblyId: ID, status: status(), progress: null });
     await waitFor(() => expect(screen.getByTestId('assembly-state').textContent).toBe('Completed'));

@@ -220,12 +220,12 @@ describe('Run view', () => {
     const batch = screen.getByTestId('batch-progress');
     // Before any progress event the bar is indeterminate.
     expect(within(batch).getByRole('progressbar').getAttribute('aria-valuenow')).toBeNull();
-    act(() => bridge.emit('assembly:updated', { assemblyId: 'ffffffffffffffffffffffffffffffff', status: null, progress: { combined: 90, perFile: [] } }));
-    act(() => bridge.emit('assembly:updated', { assemblyId, status: null, progress: { combined: 43.4, perFile: [] } }));
+    act(() => bridge.emit('assembly:updated', { assemblyId: 'ffffffffffffffffffffffffffffffff', status: null, progress: { combined: 90, perFile: [], perStep: null } }));
+    act(() => bridge.emit('assembly:updated', { assemblyId, status: null, progress: { combined: 43.4, perFile: [], perStep: null } }));
     await waitFor(() => expect(screen.getByTestId('batch-phase').textContent).toBe('Processing 43 % on the service'));
     expect(within(batch).getByRole('progressbar', { name: 'Processing progress' }).getAttribute('aria-valuenow')).toBe('43');
     expect(batch.textContent).toContain('43%');
-    act(() => bridge.emit('assembly:updated', { assemblyId, status: null, progress: { combined: 71, perFile: [] } }));
+    act(() => bridge.emit('assembly:updated', { assemblyId, status: null, progress: { combined: 71, perFile: [], perStep: null } }));
     await waitFor(() => expect(screen.getByTestId('batch-phase').textContent).toBe('Processing 71 % on the service'));
     // Once it ends, the upload figures again.
     act(() => bridge.emit('run:updated', { run: sampleRun({ state: 'ASSEMBLY_COMPLETED', assemblyId, totals: up, status: { ok: 'ASSEMBLY_COMPLETED', assembly_id: assemblyId } }), delta: null }));
