@@ -1,5 +1,6 @@
 import type { AssemblyFile } from '../../../../shared/api/assembly-status';
 import type { AssemblyUpdate } from '../../../../shared/ipc/assembly-models';
+import { ProgressBar } from '../../components/ProgressBar';
 import { ResultThumbnail } from '../../components/Thumbnail';
 import { formatBytes, formatPlayTime } from '../../lib/format';
 import { mediaKindOf } from '../../lib/selection';
@@ -38,7 +39,14 @@ export const AssemblyFiles = ({ uploads, progress }: { uploads: readonly Assembl
                 <span className="num small" data-testid="upload-meta">
                   {metaLine(file)}
                 </span>
-                {done !== undefined && <span className="num small">{Math.round(done)} %</span>}
+                {done !== undefined && (
+                  <span className="asm-file-progress num small">
+                    <span className="asm-file-bar">
+                      <ProgressBar size="sm" value={done} tone={done >= 100 ? 'success' : 'info'} label={`Processing of ${resultNameOf(file)}`} valueText={`${Math.round(done)} %`} />
+                    </span>
+                    {Math.round(done)} %
+                  </span>
+                )}
               </li>
             );
           })}

@@ -66,6 +66,33 @@ describe('Assembly detail', () => {
     await waitFor(() => expect(screen.getByTestId('assembly-state').textContent).toBe('Completed'));
   });
 
+  it('shows each step with its own bar while it runs (the service\'s per-step progress), then every step done', async () => {
+    const params = JSON.stringify({ steps: { encoded: { use: ':original', robot: '/video/encode' }, thumbs: { use: 'encoded', robot: '/video/thumbs' } } });
+    const bridge = createFakeBridge({
+      'assemblies:get': () => ({ ok: true, value: { status: status({ ok: 'ASSEMBLY_EXECUTING', params, results: {} }), runId: null, replays: [] } }),
+      'assemblies:follow': () => ({ ok: true, value: { following: true } }),
+    });
+    renderWithBridge(<App />, bridge);
+    const stateOf = (step: string) => screen.getAllByTestId('step-progress').find((r) => r.dataset.step === step)?.dataset.state;
+    // Before any progress event: derived from the record only — no numbers for steps not known.
+    await waitFor(() => expect(screen.getAllByTestId('step-progress').map((r) => r.dataset.step)).toEqual([':original', 'encoded', 'thumbs']));
+    expect(stateOf('encoded')).toBe('unknown');
+    expect(screen.queryByRole('progressbar', { name: 'Progress of step encoded' })).toBeNull();
+    const perStep = (encode: number) => [
+      { step: ':original', robot: '/upload/handle', state: 'done' as const, progress: 100, filesDone: 1, filesTotal: 1 },
+      { step: 'encoded', robot: '/video/encode', state: 'executing' as const, progress: encode, filesDone: 0, filesTotal: 1 },
+      { step: 'thumbs', robot: '/video/thumbs', state: 'waiting' as const, progress: 0, filesDone: 0, filesTotal: 0 },
+    ];
+    bridge.emit('assembly:updated', { assemblyId: ID, status: null, progress: { combined: 45, perFile: [{ originalId: 'u1', progress: 45 }], perStep: perStep(35) } });
+    await waitFor(() => expect(screen.getByRole('progressbar', { name: 'Progress of step encoded' }).getAttribute('aria-valuenow')).toBe('35'));
+    expect(stateOf('thumbs')).toBe('waiting');
+    expect(screen.getByRole('progressbar', { name: 'Processing of beach.jpg' }).getAttribute('aria-valuenow')).toBe('45');
+    bridge.emit('assembly:updated', { assemblyId: ID, status: null, progress: { combined: 60, perFile: [], perStep: perStep(80) } });
+    await waitFor(() => expect(screen.getByRole('progressbar', { name: 'Progress of step encoded' }).getAttribute('aria-valuenow')).toBe('80'));
+    bridge.emit('assembly:updated', { assemblyId: ID, status: status({ params, results: {} }), progress: null });
+    await waitFor(() => expect(screen.getAllByTestId('step-progress').map((r) => r.dataset.state)).toEqual(['done', 'done', 'done']));
+  });
+
   it('replays with new steps, refusing broken JSON first, and opens the new Assembly', async () => {
     const bridge = createFakeBridge({ 'assemblies:get': () => ({ ok: true, value: { status: status(), runId: null, replays: [] } }) });
     renderWithBridge(<App />, bridge);
