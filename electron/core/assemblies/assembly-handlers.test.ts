@@ -157,6 +157,18 @@ describe('the Assembly browser in core', () => {
     expect(top.items[0]).toMatchObject({ id: started.assemblyId, parentId: done2 });
   });
 
+  it('lists every replay of an Assembly, also those another client made (the list matches parent_id), newest first', async () => {
+    const byOther = await api.request('POST', `/assemblies/${done1}/replay`, {});
+    expect(byOther.ok && byOther.value.parent_id).toBe(done1);
+    const otherId = byOther.ok ? String(byOther.value.assembly_id) : '';
+    const mine = await call<{ parentId: string; assemblyId: string }>('assemblies:replay', { assemblyId: done1 });
+    const read = await call<AssemblyDetail>('assemblies:get', { assemblyId: done1.toUpperCase() });
+    expect(read.replays).toEqual([mine.assemblyId, otherId]);
+    // The replay's own detail names its parent; it has no replays itself (its id is only in its own record).
+    const child = await detail(otherId);
+    expect([child.status.parent_id, child.replays]).toEqual([done1, []]);
+  });
+
   it('bulk-replays a selection and reports each one that the service refused with its code', async () => {
     const missing = 'f'.repeat(32);
     const result = await call<ReplayManyResult>('assemblies:replayMany', { assemblyIds: [failed, missing], steps: resize });

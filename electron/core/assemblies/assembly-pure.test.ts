@@ -104,3 +104,14 @@ describe('replay params and execution progress', () => {
     ]);
   });
 });
+
+describe('replays of an Assembly', () => {
+  it('keeps the listed replays first, adds the ones this app started that the list lacks, once each', async () => {
+    const { mergeReplays } = await import('../handlers/assembly-handlers');
+    const a = 'a'.repeat(32);
+    const b = 'b'.repeat(32);
+    const c = 'c'.repeat(32);
+    expect(mergeReplays([b, a], [a.toUpperCase(), c])).toEqual([b, a, c]);
+    expect(mergeReplays([], [c])).toEqual([c]);
+  });
+});
