@@ -93,6 +93,29 @@ describe('Assembly detail', () => {
     await waitFor(() => expect(screen.getAllByTestId('step-progress').map((r) => r.dataset.state)).toEqual(['done', 'done', 'done']));
   });
 
+  it('downloads every result of the Assembly by its id, says how it went, and opens a file without downloading it again', async () => {
+    const results = {
+      small: [{ id: 'r1', name: 'beach.jpg', size: 512, mime: 'image/jpeg', ssl_url: 'http://127.0.0.1:1/r/beach.jpg' }],
+      big: [{ id: 'r2', name: 'gone.jpg', size: 9, mime: 'image/jpeg', ssl_url: 'http://127.0.0.1:1/r/gone.jpg' }],
+    };
+    const bridge = createFakeBridge({
+      'assemblies:get': () => ({ ok: true, value: { status: status({ results }), runId: null, replays: [] } }),
+      'results:download': (req) =>
+        req.name === 'gone.jpg' ? { ok: false, error: { code: 'NETWORK_ERROR', message: 'Could not download gone.jpg: HTTP 404.' } } : { ok: true, value: { path: `/dl/${req.name}` } },
+    });
+    renderWithBridge(<App />, bridge);
+    fireEvent.click(await screen.findByTestId('download-results'));
+    await waitFor(() => expect(screen.getByTestId('download-status').textContent).toBe('Saved 1 of 2 files; 1 failed (gone.jpg: NETWORK_ERROR — Could not download gone.jpg: HTTP 404.).'));
+    const downloads = bridge.calls.filter((c) => c.channel === 'results:download').map((c) => c.request);
+    expect(downloads).toEqual([
+      { assemblyId: ID, url: 'http://127.0.0.1:1/r/beach.jpg', name: 'beach.jpg' },
+      { assemblyId: ID, url: 'http://127.0.0.1:1/r/gone.jpg', name: 'gone.jpg' },
+    ]);
+    fireEvent.click(screen.getByRole('button', { name: 'Open beach.jpg' }));
+    await waitFor(() => expect(bridge.calls.find((c) => c.channel === 'shell:openPath')?.request).toEqual({ path: '/dl/beach.jpg' }));
+    expect(bridge.calls.filter((c) => c.channel === 'results:download')).toHaveLength(2);
+  });
+
   it('replays with new steps, refusing broken JSON first, and opens the new Assembly', async () => {
     const bridge = createFakeBridge({ 'assemblies:get': () => ({ ok: true, value: { status: status(), runId: null, replays: [] } }) });
     renderWithBridge(<App />, bridge);
