@@ -19,12 +19,20 @@ const browserHost = (running: RunningApp) => {
   return running;
 };
 
+/**
+ * The SDK with the local service's key and secret from core, once core has adopted its service (right
+ * after start the Local workspace may still be taking the service's key): a signed list call proves it.
+ */
 async function sdkFor(running: RunningApp): Promise<Transloadit> {
   const { core } = browserHost(running).app;
-  const workspaces = await core.handlers['workspaces:list']({});
-  const authKey = workspaces.ok ? workspaces.value[0]!.authKey : '';
-  const authSecret = (await core.vault.get('local')) ?? '';
-  return new Transloadit({ authKey, authSecret, endpoint: core.localServiceUrl! });
+  const sdk = async () => {
+    const workspaces = await core.handlers['workspaces:list']({});
+    const authKey = workspaces.ok ? workspaces.value[0]!.authKey : '';
+    const authSecret = (await core.vault.get('local')) ?? '';
+    return new Transloadit({ authKey, authSecret, endpoint: core.localServiceUrl! });
+  };
+  await expect.poll(async () => (await sdk()).listAssemblies({ pagesize: 1 }).then(() => true, () => false), { timeout: 20_000 }).toBe(true);
+  return sdk();
 }
 
 const steps = {
