@@ -88,6 +88,9 @@ test('"Download results" of an Assembly another client started writes its files,
   await ui.getByTestId('download-results').click();
   await expect(ui.getByTestId('download-status')).toHaveText('Saved 2 files.');
   await ui.screenshot({ path: screenshotPath('assembly-detail-downloaded.png'), animations: 'disabled' });
+  await ui.emulateMedia({ colorScheme: 'dark' });
+  await ui.screenshot({ path: screenshotPath('assembly-detail-downloaded-dark.png'), animations: 'disabled' });
+  await ui.emulateMedia({ colorScheme: 'light' });
 
   // Both results are named dune.jpg: the second is saved as "dune (1).jpg", as run downloads are.
   const files = (await readdir(downloadsDir)).sort();
