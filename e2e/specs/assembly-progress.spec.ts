@@ -26,6 +26,8 @@ async function video(dir: string): Promise<string> {
 }
 
 const encodeSteps = { ':original': { robot: '/upload/handle' }, encoded: { use: ':original', robot: '/video/encode', width: 1280, height: 720, result: true } };
+/** The encode, then a step that uses it: it waits while the encode runs. */
+const encodeThenThumbs = { ...encodeSteps, thumbs: { use: 'encoded', robot: '/video/thumbs', count: 1 } };
 
 async function sdkFor(running: RunningApp): Promise<Transloadit> {
   if (running.kind !== 'browser-host') throw new Error('assembly-progress.spec.ts reads the local key from the browser host core');
@@ -52,6 +54,25 @@ const recordProgress = (ui: Page) =>
     read();
   })()`);
 const progressSeen = (ui: Page) => ui.evaluate('globalThis.__progressSeen') as Promise<number[]>;
+
+/**
+ * Every value the encode step's own bar shows, each with the state the thumbs step was in at that moment
+ * (recorded in the page as they change, like recordProgress).
+ */
+const recordStepProgress = (ui: Page) =>
+  ui.evaluate(`(() => {
+    globalThis.__stepSeen = [];
+    const read = () => {
+      const bar = document.querySelector('[role="progressbar"][aria-label="Progress of step encoded"]');
+      const value = bar ? bar.getAttribute('aria-valuenow') : null;
+      const thumbs = document.querySelector('[data-testid="step-progress"][data-step="thumbs"]');
+      const last = globalThis.__stepSeen.at(-1);
+      if (value !== null && (!last || last.encoded !== Number(value))) globalThis.__stepSeen.push({ encoded: Number(value), thumbs: thumbs ? thumbs.dataset.state : null });
+    };
+    new MutationObserver(read).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-valuenow', 'data-state'] });
+    read();
+  })()`);
+const stepSeen = (ui: Page) => ui.evaluate('globalThis.__stepSeen') as Promise<{ encoded: number; thumbs: string | null }[]>;
 const openDetail = (ui: Page, assemblyId: string) => ui.evaluate(`void (location.hash = '#/assemblies/${assemblyId}')`);
 
 /** Several values strictly between 0 and 100, never going back: the encode's own report, not 0 → 100. */
@@ -65,9 +86,10 @@ test('the detail of an Assembly another client started shows its encode progress
   const sdk = await sdkFor(running);
   const file = await video(path.join(workDir, 'sdk'));
   await recordProgress(ui);
+  await recordStepProgress(ui);
   // The SDK returns once the file is up; the encode runs on.
   // emit_execution_progress is a documented Assembly parameter the SDK's types do not list.
-  const params = { steps: encodeSteps, emit_execution_progress: true } as CreateAssemblyParams;
+  const params = { steps: encodeThenThumbs, emit_execution_progress: true } as CreateAssemblyParams;
   const created = await sdk.createAssembly({ files: { clip: file }, params, waitForCompletion: false });
   const assemblyId = String(created.assembly_id);
   await openDetail(ui, assemblyId);
@@ -77,8 +99,19 @@ test('the detail of an Assembly another client started shows its encode progress
   await expect(bar).toHaveAttribute('aria-valuenow', /^[1-9]\d?$/, { timeout: 30_000 });
   await expect(ui.getByTestId('execution-progress')).toContainText('% processed');
   await ui.screenshot({ path: screenshotPath('assembly-progress-detail.png'), animations: 'disabled' });
+  // Per step (the local service's progress_per_step): the encode's own bar moves while thumbs waits.
+  const steps = ui.getByTestId('step-progress');
+  await expect(steps).toHaveCount(3);
+  await expect(ui.locator('[data-testid="step-progress"][data-step="encoded"]')).toHaveAttribute('data-state', 'executing', { timeout: 30_000 });
+  await ui.screenshot({ path: screenshotPath('assembly-step-progress.png'), animations: 'disabled' });
   await expect(state).toHaveText('Completed', { timeout: 120_000 });
   expectMovingProgress(await progressSeen(ui));
+  const encoding = (await stepSeen(ui)).filter((s) => s.encoded > 0 && s.encoded < 100);
+  expect(new Set(encoding.map((s) => s.encoded)).size, `encode step values: ${JSON.stringify(encoding)}`).toBeGreaterThanOrEqual(2);
+  expect(encoding.every((s) => s.thumbs === 'waiting'), JSON.stringify(encoding)).toBe(true);
+  // Ended: every step done.
+  await expect(steps.and(ui.locator('[data-state="done"]'))).toHaveCount(3);
+  await expect(ui.locator('[data-testid="step-progress"][data-step="thumbs"]').getByTestId('step-progress-text')).toHaveText('Done · 1 of 1 file');
 });
 
 test('the run view of an upload with a progress-reporting Template says "Processing N %" as the encode moves', async ({ ui, running, workDir }) => {

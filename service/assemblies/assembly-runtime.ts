@@ -12,6 +12,7 @@ import { applyEvent, persistDelay, applyProgress, replayJournal, type AssemblyEv
 import { OK_MESSAGES, isRunning, okMessage, statusDate, type AssemblyState, type TusUploadEntry } from './assembly-state';
 import { publicFileRecord, statusRecord, uploadRecord, type ServiceUrls } from './status-record';
 import type { OriginalProgress } from '../robots/execute-steps';
+import { allStepsDone, executionProgressData, type ExecutionProgressData, type StepProgress } from '../realtime/execution-progress';
 import { assemblySummary } from './assembly-summary';
 import { queueDelivery } from '../notifications/notify-state';
 
@@ -21,6 +22,10 @@ interface LiveAssembly {
   /** tus uploads finished but whose record (meta, md5) is still being built. */
   describing: number;
   lastProgressEmitMs: number;
+  /** The steps as last reported (the completion event marks them all done). */
+  lastPerStep: StepProgress[];
+  /** Progress held back by the emit interval, sent when the interval is over (so the last state shows). */
+  trailingProgress: { timer: NodeJS.Timeout; data: ExecutionProgressData } | null;
   /** state.tusUploads by upload id: a PATCH must not scan every upload of the Assembly. */
   tusIndex: Map<string, TusUploadEntry>;
   /** Sum of state.uploads' sizes, kept as they are added. */
@@ -37,6 +42,8 @@ function liveAssembly(state: AssemblyState): LiveAssembly {
     abort: new AbortController(),
     describing: 0,
     lastProgressEmitMs: 0,
+    lastPerStep: [],
+    trailingProgress: null,
     tusIndex: new Map(state.tusUploads.map((t) => [t.uploadId, t])),
     uploadBytes: state.uploads.reduce((n, u) => n + u.file.size, 0),
     persistTimer: null,
@@ -357,7 +364,7 @@ export class AssemblyRuntime {
         workDir,
         signal: live.abort.signal,
         onResult: (step, file) => this.onResult(live, step, file),
-        onProgress: (p, perFile) => this.onProgress(live, p, perFile),
+        onProgress: (p, perFile, perStep) => this.onProgress(live, p, perFile, perStep),
         onWarning: (step, message, about) => this.onWarning(live, step, message, about),
         credentials: this.credentials,
       });
@@ -372,7 +379,8 @@ export class AssemblyRuntime {
       return;
     }
     s.progressCombined = 100;
-    if (s.emitExecutionProgress) this.streams.send(s.id, sseEvent('assembly_execution_progress', { progress_combined: 100, progress_per_original_file: [] }));
+    this.dropTrailingProgress(live);
+    if (s.emitExecutionProgress) this.streams.send(s.id, sseEvent('assembly_execution_progress', executionProgressData(100, [], allStepsDone(live.lastPerStep))));
     this.finishTiming(s);
     this.live.delete(s.id);
     // Queued in the same write as the end state: a stop right after still delivers on the next start.
@@ -417,13 +425,37 @@ export class AssemblyRuntime {
   }
 
   /** Real progress from the robots (steps done, ffmpeg's encoded time, files done), sent at most every PROGRESS_EMIT_INTERVAL_MS. */
-  private onProgress(live: LiveAssembly, progress: number, perFile: OriginalProgress[]): void {
+  private onProgress(live: LiveAssembly, progress: number, perFile: OriginalProgress[], perStep: StepProgress[]): void {
     const s = live.state;
     s.progressCombined = Math.max(0, Math.min(100, progress));
-    const now = Date.now();
-    if (!s.emitExecutionProgress || now - live.lastProgressEmitMs < PROGRESS_EMIT_INTERVAL_MS) return;
-    live.lastProgressEmitMs = now;
-    this.streams.send(s.id, sseEvent('assembly_execution_progress', { progress_combined: s.progressCombined, progress_per_original_file: perFile }));
+    if (!s.emitExecutionProgress) return;
+    const data = executionProgressData(s.progressCombined, perFile, perStep);
+    live.lastPerStep = data.progress_per_step;
+    const wait = live.lastProgressEmitMs + PROGRESS_EMIT_INTERVAL_MS - Date.now();
+    if (wait <= 0) return this.sendProgress(live, data);
+    // Held back, not dropped: a step that ended just after an event would otherwise show unfinished
+    // for as long as the next step runs without reporting.
+    if (live.trailingProgress) live.trailingProgress.data = data;
+    else {
+      const timer = setTimeout(() => {
+        const held = live.trailingProgress;
+        live.trailingProgress = null;
+        if (held && !this.closed && this.live.get(s.id) === live && isRunning(s)) this.sendProgress(live, held.data);
+      }, wait);
+      timer.unref();
+      live.trailingProgress = { timer, data };
+    }
+  }
+
+  private sendProgress(live: LiveAssembly, data: ExecutionProgressData): void {
+    this.dropTrailingProgress(live);
+    live.lastProgressEmitMs = Date.now();
+    this.streams.send(live.state.id, sseEvent('assembly_execution_progress', data));
+  }
+
+  private dropTrailingProgress(live: LiveAssembly): void {
+    if (live.trailingProgress) clearTimeout(live.trailingProgress.timer);
+    live.trailingProgress = null;
   }
 
   private fail(live: LiveAssembly, code: string, message: string, extra?: Record<string, unknown>): void {

@@ -72,7 +72,8 @@ export function parseListQuery(params: Record<string, unknown>): ListQuery | str
 
 /**
  * GET /assemblies: signature (or Bearer `assemblies:read`) required; `{items, count}` newest first with
- * count = the total across pages. Served from the summary table (store/assembly-index.ts), never by
+ * count = the total across pages. `keywords` match the search text (id, redirect_url, fields, notify_url,
+ * error, file names) and also `parent_id` (ours: an Assembly's id finds its replays). Served from the summary table (store/assembly-index.ts), never by
  * reading every Assembly record.
  */
 export function listAssemblies(db: ServiceDatabase, req: IncomingMessage, res: ServerResponse, query: URLSearchParams, instance: string): void {

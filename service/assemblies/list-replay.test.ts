@@ -169,6 +169,11 @@ describe('GET /assemblies and replay', () => {
     // The list shows it, newest first, with its parent.
     const top = ((await list({ pagesize: 1 })).body.items as Record<string, unknown>[])[0]!;
     expect(top).toMatchObject({ id: newId, parent_id: ids.completed });
+    // `keywords` also match parent_id: the original's id lists the original and every replay of it.
+    const family = (await list({ keywords: [ids.completed!.toUpperCase()] })).body.items as { id: string; parent_id: string | null }[];
+    expect(family.map((i) => [i.id, i.parent_id])).toEqual([[newId, ids.completed], [ids.completed, null]]);
+    // A replay's own id matches only itself (its parent's id is not in the parent's record).
+    expect(((await list({ keywords: [newId] })).body.items as { id: string }[]).map((i) => i.id)).toEqual([newId]);
   });
 
   it('replays with the original steps, merged fields and a notify_url', async () => {

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KNOWN_ROBOTS } from '../instructions/known-robots';
 import { CANCELED_CODE, executeSteps, type ExecuteContext, type OriginalProgress } from './execute-steps';
+import type { StepProgress } from '../realtime/execution-progress';
 import type { StoredFile } from './file-record';
 import { BUNDLE_RUNNERS, ROBOT_RUNNERS } from './robot-registry';
 import { imageUpload, makeTempDir, textUpload } from './test-files';
@@ -102,18 +103,29 @@ describe('executeSteps', () => {
   it('reports progress from 0 to 100, rising, overall and per upload', async () => {
     const overall: number[] = [];
     const perFile: OriginalProgress[][] = [];
+    const perStep: StepProgress[][] = [];
     await run(
       { a: { robot: '/image/resize', use: ':original', width: 20 }, b: { robot: '/image/resize', use: 'a', width: 10 } },
       [photo, logo],
-      { onProgress: (p, per) => { overall.push(p); perFile.push(per); } },
+      { onProgress: (p, per, steps) => { overall.push(p); perFile.push(per); perStep.push(structuredClone(steps)); } },
     );
     expect(overall.at(-1)).toBe(100);
     expect(overall).toEqual([...overall].sort((x, y) => x - y));
     expect(overall.length).toBeGreaterThanOrEqual(3);
     expect(overall[0]).toBeLessThan(100);
-    // Three steps (the implicit :original, a, b): after the first file, that upload is a third done.
-    expect(perFile[0]).toEqual([{ original_id: photo.id, progress: 33 }, { original_id: logo.id, progress: 0 }]);
+    // Three steps (the implicit :original, a, b): first the start, then after the first file that upload is a third done.
+    expect(perFile[0]).toEqual([{ original_id: photo.id, progress: 0 }, { original_id: logo.id, progress: 0 }]);
+    expect(perFile[1]).toEqual([{ original_id: photo.id, progress: 33 }, { original_id: logo.id, progress: 0 }]);
     expect(perFile.at(-1)).toEqual([{ original_id: photo.id, progress: 100 }, { original_id: logo.id, progress: 100 }]);
+    // Per step: the first starts while the others wait; a step starting is reported even when the overall value stays.
+    expect(perStep[0]!.map((s) => [s.step, s.state, s.files_total])).toEqual([[':original', 'executing', 2], ['a', 'waiting', 0], ['b', 'waiting', 0]]);
+    expect(perStep[1]![0]).toMatchObject({ progress: 50, files_done: 1, files_total: 2 });
+    expect(perStep.some((steps) => steps[0]!.state === 'done' && steps[1]!.state === 'executing' && steps[2]!.state === 'waiting')).toBe(true);
+    expect(perStep.at(-1)!.map((s) => [s.step, s.robot, s.state, s.progress, s.files_done])).toEqual([
+      [':original', '/upload/handle', 'done', 100, 2],
+      ['a', '/image/resize', 'done', 100, 2],
+      ['b', '/image/resize', 'done', 100, 2],
+    ]);
   });
 
   it('reports progress from 0 to 100 for a single step', async () => {

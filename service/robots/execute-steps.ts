@@ -19,6 +19,7 @@ import { interpolateParams, NEVER_INTERPOLATED, type Scope } from '../instructio
 import { ORIGINAL_STEP } from '../instructions/known-robots';
 import { validateRobotParams } from '../instructions/robot-params';
 import { parseUse } from '../instructions/use-spec';
+import type { StepProgress } from '../realtime/execution-progress';
 import { topologicalOrder, validateInstructions } from '../instructions/validate-instructions';
 import { toPublicFile, type StoredFile } from './file-record';
 import { BUNDLE_RUNNERS, ROBOT_RUNNERS } from './robot-registry';
@@ -35,8 +36,8 @@ export interface ExecuteContext {
   workDir: string;
   signal: AbortSignal;
   onResult(step: string, file: StoredFile): void;
-  /** 0..100 overall, and per upload (`progress_per_original_file` of the SSE progress event). */
-  onProgress?(progressCombined: number, perOriginalFile: OriginalProgress[]): void;
+  /** 0..100 overall, per upload (`progress_per_original_file` of the SSE progress event), and per step (ours). */
+  onProgress?(progressCombined: number, perOriginalFile: OriginalProgress[], perStep: StepProgress[]): void;
   /**
    * A file a step could not use was skipped, or an error was ignored (`ignore_errors`). `about` names the
    * input files it is about and the reason alone, so the status can say it at each file.
@@ -158,15 +159,19 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
   const stepsDoneFor = new Map<string, Set<number>>(ctx.uploads.map((u) => [u.original_id, new Set<number>()]));
   // Per upload: how far the job running on it is (0..1), from robots that report it (ffmpeg's encoded time).
   const partial = new Map<string, number>();
-  let lastValue = -1;
+  // Per step (`progress_per_step`): waiting until it starts, then its jobs done and the running job's report.
+  const perStep: StepProgress[] = graph.order.map((name) => ({ step: name, robot: steps[name]!.robot, state: 'waiting', progress: 0, files_done: 0, files_total: 0 }));
+  let lastKey = '';
   const progress = (stepsDone: number, fraction: number) => {
     const value = Math.min(100, Math.floor((100 * (stepsDone + fraction)) / total));
-    // The per-upload list costs O(uploads): built when the combined value moves (≤ 101 times per step),
-    // not after every file, which made a step over 2,000 files cost 2,000 × 2,000.
-    if (value === lastValue) return;
-    lastValue = value;
+    const current = perStep[Math.min(stepsDone, perStep.length - 1)];
+    // The per-upload list costs O(uploads): built when the combined value moves (≤ 101 times per step) or a
+    // step starts or ends, not after every file, which made a step over 2,000 files cost 2,000 × 2,000.
+    const key = `${value}:${stepsDone}:${current?.state ?? ''}`;
+    if (key === lastKey) return;
+    lastKey = key;
     const perOriginal = [...stepsDoneFor].map(([id, done]) => ({ original_id: id, progress: Math.min(100, Math.floor((100 * (done.size + (partial.get(id) ?? 0))) / total)) }));
-    ctx.onProgress?.(value, perOriginal);
+    ctx.onProgress?.(value, perOriginal, perStep);
   };
 
   for (const [index, name] of graph.order.entries()) {
@@ -183,6 +188,9 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
     await mkdir(outDir, { recursive: true });
     const produced: StoredFile[] = [];
     const unsuitable: (RobotFileOutcome & { what: string })[] = [];
+    const stepProgress = perStep[index]!;
+    Object.assign(stepProgress, { state: 'executing', files_total: inputs.length });
+    progress(index, 0);
 
     for (const [i, group] of jobs.entries()) {
       if (ctx.signal.aborted) return canceled();
@@ -193,6 +201,7 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       const paramError = validateRobotParams(name, step.robot, params, { interpolated: true });
       const onJobProgress = (f: number): void => {
         group.forEach((t) => partial.set(t.file.original_id, f));
+        stepProgress.progress = Math.floor((100 * (i + f)) / jobs.length);
         progress(index, (i + f) / jobs.length);
       };
       const job = { step: name, robot: step.robot, params, scope, outDir, signal: ctx.signal, credentials: ctx.credentials ?? (() => null), onProgress: onJobProgress };
@@ -228,6 +237,8 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
         partial.delete(t.file.original_id);
         stepsDoneFor.get(t.file.original_id)?.add(index);
       });
+      stepProgress.files_done += group.length;
+      stepProgress.progress = Math.floor((100 * (i + 1)) / jobs.length);
       progress(index, (i + 1) / jobs.length);
     }
     const firstUnsuitable = unsuitable[0];
@@ -242,6 +253,7 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
     }
     outputs.set(name, produced);
     stepsDoneFor.forEach((done) => done.add(index));
+    Object.assign(stepProgress, { state: 'done', progress: 100 });
     progress(index + 1, 0);
   }
   return { ok: true };

@@ -64,7 +64,16 @@ export function openAssemblyIndex(db: Database.Database): AssemblyIndex {
       if (q.assemblyId) add('id = ?', q.assemblyId);
       if (q.fromMs !== null) add('created_ms >= ?', q.fromMs);
       if (q.toMs !== null) add('created_ms <= ?', q.toMs);
-      for (const k of q.keywords) add('instr(search, ?) > 0', k);
+      // A keyword also matches the parent's id (a replay's `parent_id`), so listing by an Assembly's id
+      // finds its replays. Read from the stored item: rows summarized before this need no rewrite.
+      // Only hex words can occur in an id: other words skip the JSON read.
+      for (const k of q.keywords) {
+        if (!/^[0-9a-f]+$/.test(k)) add('instr(search, ?) > 0', k);
+        else {
+          add("(instr(search, ?) > 0 OR instr(lower(ifnull(json_extract(item, '$.parent_id'), '')), ?) > 0)", k);
+          args.push(k);
+        }
+      }
       const clause = where.join(' AND ');
       const count = (db.prepare(`SELECT COUNT(*) AS n FROM assembly_index WHERE ${clause}`).get(...args) as { n: number }).n;
       const items = (

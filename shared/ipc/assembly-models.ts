@@ -133,13 +133,33 @@ export const replayManyResultSchema = z.object({
 });
 export type ReplayManyResult = z.infer<typeof replayManyResultSchema>;
 
+/** One step in `progress_per_step` (the local service's addition to `assembly_execution_progress`). */
+export const stepProgressSchema = z.object({
+  step: z.string(),
+  robot: z.string().nullable(),
+  state: z.enum(['waiting', 'executing', 'done']),
+  /** 0–100. */
+  progress: z.number(),
+  filesDone: z.number(),
+  /** 0 until the step starts (its inputs are known then). */
+  filesTotal: z.number(),
+});
+export type StepProgress = z.infer<typeof stepProgressSchema>;
+
 /** Live news of an Assembly core follows for a detail view (`assemblies:follow`). */
 export const assemblyUpdateSchema = z.object({
   assemblyId: z.string(),
   status: assemblyStatusSchema.nullable(),
-  /** `assembly_execution_progress` (only when the Assembly asked for it): percent overall and per original file. */
+  /**
+   * `assembly_execution_progress` (only when the Assembly asked for it): percent overall and per original
+   * file; per step only from a service that sends `progress_per_step` (null otherwise: nothing is made up).
+   */
   progress: z
-    .object({ combined: z.number(), perFile: z.array(z.object({ originalId: z.string(), progress: z.number() })) })
+    .object({
+      combined: z.number(),
+      perFile: z.array(z.object({ originalId: z.string(), progress: z.number() })),
+      perStep: z.array(stepProgressSchema).nullable().default(null),
+    })
     .nullable(),
 });
 export type AssemblyUpdate = z.infer<typeof assemblyUpdateSchema>;

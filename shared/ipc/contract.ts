@@ -209,9 +209,14 @@ export const channels = {
     response: replayManyResultSchema,
   },
 
-  /** Download one result file of a run (a URL its status record gave) into the downloads folder. */
+  /**
+   * Download one result file into the downloads folder: of a run (a URL its status record gave), or with
+   * `assemblyId` instead of `runId` of any Assembly of the active workspace (core checks its status record).
+   */
   'results:download': {
-    request: z.object({ runId: z.string(), url: z.string().url(), name: z.string().min(1) }),
+    request: z
+      .object({ runId: z.string().optional(), assemblyId: assemblyIdSchema.optional(), url: z.string().url(), name: z.string().min(1) })
+      .refine((r) => (r.runId === undefined) !== (r.assemblyId === undefined), 'Name either a run or an Assembly.'),
     response: z.object({ path: z.string() }),
   },
   /**

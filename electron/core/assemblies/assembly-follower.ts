@@ -1,6 +1,6 @@
 import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import { isAssemblyBusy, SseEvent } from '../../../shared/api/codes';
-import type { AssemblyUpdate } from '../../../shared/ipc/assembly-models';
+import type { AssemblyUpdate, StepProgress } from '../../../shared/ipc/assembly-models';
 import type { Result } from '../../../shared/result';
 import { watchAssembly, type AssemblyWatcher } from '../watch/assembly-watcher';
 
@@ -56,7 +56,11 @@ export function createAssemblyFollower(emit: (update: AssemblyUpdate) => void): 
   };
 }
 
-/** `{"progress_combined":n,"progress_per_original_file":[{"original_id","progress"}]}` → the event's progress; null when unreadable. */
+/**
+ * `{"progress_combined":n,"progress_per_original_file":[{"original_id","progress"}]}` → the event's progress;
+ * null when unreadable. `progress_per_step` (the local service's addition) is read when present and
+ * well-formed, else `perStep` is null: a service that does not send it gets no invented steps.
+ */
 export function executionProgress(data: unknown): AssemblyUpdate['progress'] {
   if (typeof data !== 'object' || data === null) return null;
   const d = data as Record<string, unknown>;
@@ -68,5 +72,16 @@ export function executionProgress(data: unknown): AssemblyUpdate['progress'] {
       const r = f as Record<string, unknown> | null;
       return r && typeof r.original_id === 'string' && typeof r.progress === 'number' ? [{ originalId: r.original_id, progress: r.progress }] : [];
     }),
+    perStep: Array.isArray(d.progress_per_step) ? d.progress_per_step.flatMap(stepProgress) : null,
   };
+}
+
+const STEP_STATES = new Set(['waiting', 'executing', 'done']);
+const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
+
+function stepProgress(raw: unknown): StepProgress[] {
+  const r = raw as Record<string, unknown> | null;
+  if (!r || typeof r.step !== 'string' || typeof r.progress !== 'number') return [];
+  const state = typeof r.state === 'string' && STEP_STATES.has(r.state) ? (r.state as StepProgress['state']) : r.progress >= 100 ? 'done' : r.progress > 0 ? 'executing' : 'waiting';
+  return [{ step: r.step, robot: typeof r.robot === 'string' ? r.robot : null, state, progress: Math.max(0, Math.min(100, r.progress)), filesDone: count(r.files_done), filesTotal: count(r.files_total) }];
 }

@@ -1,6 +1,7 @@
 // The assemblies:* channels and results:thumbnail for any Assembly, through core's dispatch, against the
 // real embedded local service (and a second one as a remote workspace limited to one token scope).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -145,6 +146,24 @@ describe('the Assembly browser in core', () => {
     expect(received.some((body) => body.includes(done1))).toBe(true);
   });
 
+  it('downloads the result files of any Assembly into the downloads folder, only URLs of its own record, and opens them', async () => {
+    const read = await call<AssemblyDetail>('assemblies:get', { assemblyId: done1 });
+    const result = read.status.results!.small![0]!;
+    const saved = await call<{ path: string }>('results:download', { assemblyId: done1, url: result.ssl_url!, name: result.name! });
+    expect(path.dirname(saved.path)).toBe(path.join(dir, 'downloads'));
+    const bytes = await readFile(saved.path);
+    expect(createHash('md5').update(bytes).digest('hex')).toBe(result.md5hash);
+    // The same name again gets its own file, as run downloads do.
+    const again = await call<{ path: string }>('results:download', { assemblyId: done1, url: result.ssl_url!, name: result.name! });
+    expect(path.basename(again.path)).toBe(`${path.parse(result.name!).name} (1)${path.extname(result.name!)}`);
+    // Opening is allowed for what core wrote; another Assembly's URL is refused before anything is fetched.
+    expect(await call('shell:revealPath', { path: saved.path })).toEqual({});
+    const other = (await call<AssemblyDetail>('assemblies:get', { assemblyId: done2 })).status.results!.small![0]!.ssl_url!;
+    expect(await failure('results:download', { assemblyId: done1, url: other, name: 'x.jpg' })).toMatchObject({ code: 'URL_NOT_OF_RUN' });
+    expect(await failure('results:download', { url: other, name: 'x.jpg' })).toMatchObject({ code: 'INVALID_IPC_REQUEST' });
+    expect(await failure('results:download', { assemblyId: '0'.repeat(32), url: other, name: 'x.jpg' })).toMatchObject({ code: 'ASSEMBLY_NOT_FOUND' });
+  });
+
   it('replays one Assembly with new steps; the replay completes and links to its parent', async () => {
     const steps = { ':original': { robot: '/upload/handle' }, tiny: { use: ':original', robot: '/image/resize', width: 16 } };
     const started = await call<{ parentId: string; assemblyId: string }>('assemblies:replay', { assemblyId: done2, steps });
@@ -155,6 +174,18 @@ describe('the Assembly browser in core', () => {
     expect((await call<AssemblyDetail>('assemblies:get', { assemblyId: done2 })).replays).toEqual([started.assemblyId]);
     const top = await call<AssemblyListPage>('assemblies:list', { pageSize: 1 });
     expect(top.items[0]).toMatchObject({ id: started.assemblyId, parentId: done2 });
+  });
+
+  it('lists every replay of an Assembly, also those another client made (the list matches parent_id), newest first', async () => {
+    const byOther = await api.request('POST', `/assemblies/${done1}/replay`, {});
+    expect(byOther.ok && byOther.value.parent_id).toBe(done1);
+    const otherId = byOther.ok ? String(byOther.value.assembly_id) : '';
+    const mine = await call<{ parentId: string; assemblyId: string }>('assemblies:replay', { assemblyId: done1 });
+    const read = await call<AssemblyDetail>('assemblies:get', { assemblyId: done1.toUpperCase() });
+    expect(read.replays).toEqual([mine.assemblyId, otherId]);
+    // The replay's own detail names its parent; it has no replays itself (its id is only in its own record).
+    const child = await detail(otherId);
+    expect([child.status.parent_id, child.replays]).toEqual([done1, []]);
   });
 
   it('bulk-replays a selection and reports each one that the service refused with its code', async () => {

@@ -82,8 +82,36 @@ describe('replay params and execution progress', () => {
   });
   it('reads assembly_execution_progress, and nothing from an odd payload', () => {
     expect(executionProgress({ progress_combined: 40, progress_per_original_file: [{ original_id: 'u1', progress: 40 }, { x: 1 }] })).toEqual({
-      combined: 40, perFile: [{ originalId: 'u1', progress: 40 }],
+      combined: 40, perFile: [{ originalId: 'u1', progress: 40 }], perStep: null,
     });
     expect(executionProgress('nope')).toBeNull();
+  });
+  it('reads the local service\'s progress_per_step, leaving out malformed entries', () => {
+    const data = {
+      progress_combined: 50,
+      progress_per_original_file: [],
+      progress_per_step: [
+        { step: ':original', robot: '/upload/handle', state: 'done', progress: 100, files_done: 1, files_total: 1 },
+        { step: 'encoded', robot: '/video/encode', state: 'executing', progress: 42, files_done: 0, files_total: 1 },
+        { step: 'thumbs', progress: 0 },
+        { robot: 'no step name' },
+      ],
+    };
+    expect(executionProgress(data)?.perStep).toEqual([
+      { step: ':original', robot: '/upload/handle', state: 'done', progress: 100, filesDone: 1, filesTotal: 1 },
+      { step: 'encoded', robot: '/video/encode', state: 'executing', progress: 42, filesDone: 0, filesTotal: 1 },
+      { step: 'thumbs', robot: null, state: 'waiting', progress: 0, filesDone: 0, filesTotal: 0 },
+    ]);
+  });
+});
+
+describe('replays of an Assembly', () => {
+  it('keeps the listed replays first, adds the ones this app started that the list lacks, once each', async () => {
+    const { mergeReplays } = await import('../handlers/assembly-handlers');
+    const a = 'a'.repeat(32);
+    const b = 'b'.repeat(32);
+    const c = 'c'.repeat(32);
+    expect(mergeReplays([b, a], [a.toUpperCase(), c])).toEqual([b, a, c]);
+    expect(mergeReplays([], [c])).toEqual([c]);
   });
 });

@@ -1,9 +1,10 @@
 import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import type { ReplayManyResult } from '../../../shared/ipc/assembly-models';
-import { ok, type Result } from '../../../shared/result';
+import { ok } from '../../../shared/result';
 import { getAssemblyStatus, getNotifications, listAssemblies, replayAssembly, replayNotification } from '../assemblies/assembly-api';
 import { mergeRuns } from '../assemblies/merge-runs';
 import type { Handlers } from '../ipc/handlers';
+import type { ApiClient } from '../api/api-client';
 import { withApi, type HandlerContext } from './context';
 
 type AssemblyChannels = 'assemblies:list' | 'assemblies:get' | 'assemblies:follow' | 'assemblies:notifications' | 'assemblies:replayNotification' | 'assemblies:replay' | 'assemblies:replayMany';
@@ -31,6 +32,22 @@ export function createStatusMemo(limit = 200): StatusMemo {
   };
 }
 
+/** Replays the service lists for a parent: at most this many (newest first). */
+const REPLAYS_LISTED = 100;
+
+/**
+ * Every replay of an Assembly the service lists: `GET /assemblies` with its id as the keyword, keeping the
+ * items whose `parent_id` is that id (the local service matches keywords against parent_id; a service that
+ * does not just lists none). A refusal (no `assemblies:read`) is not the detail's error: none listed.
+ */
+async function replaysListed(api: ApiClient, parentId: string): Promise<string[]> {
+  const page = await listAssemblies(api, { state: 'all', keywords: [parentId], page: 1, pageSize: REPLAYS_LISTED });
+  return page.ok ? page.value.items.filter((i) => i.id && i.parentId?.toLowerCase() === parentId).map((i) => i.id!.toLowerCase()) : [];
+}
+
+/** The listed replays (newest first), then the ones this app started that the list did not have. Pure. */
+export const mergeReplays = (listed: readonly string[], started: readonly string[]): string[] => [...new Set([...listed, ...started.map((s) => s.toLowerCase())])];
+
 /** Activity's Assembly browser and the detail of any Assembly: list, status, live follow, notifications, replay. */
 export function createAssemblyHandlers(ctx: HandlerContext, statuses: StatusMemo): Pick<Handlers, AssemblyChannels> {
   // Replays this app started, by parent: the service's list cannot filter by parent_id.
@@ -38,14 +55,6 @@ export function createAssemblyHandlers(ctx: HandlerContext, statuses: StatusMemo
   const noteReplay = (parentId: string, childId: string) => replays.set(parentId, [...(replays.get(parentId) ?? []), childId]);
 
   const runsOf = (workspaceId: string) => ctx.runs.list().filter((run) => run.workspaceId === workspaceId);
-
-  const readStatus = async (workspaceId: string | undefined, assemblyId: string): Promise<Result<{ workspaceId: string; status: AssemblyStatus }>> =>
-    withApi(ctx, workspaceId, async (api, id) => {
-      const status = await getAssemblyStatus(api, assemblyId);
-      if (!status.ok) return status;
-      statuses.set(id, assemblyId, status.value);
-      return ok({ workspaceId: id, status: status.value });
-    });
 
   return {
     'assemblies:list': ({ workspaceId, ...query }) =>
@@ -56,13 +65,16 @@ export function createAssemblyHandlers(ctx: HandlerContext, statuses: StatusMemo
         return ok({ ...merged, page: query.page, pageSize: query.pageSize });
       }),
 
-    'assemblies:get': async ({ workspaceId, assemblyId }) => {
-      const read = await readStatus(workspaceId, assemblyId);
-      if (!read.ok) return read;
-      const wanted = assemblyId.toLowerCase();
-      const run = runsOf(read.value.workspaceId).find((r) => r.assemblyId?.toLowerCase() === wanted);
-      return ok({ status: read.value.status, runId: run?.runId ?? null, replays: replays.get(wanted) ?? [] });
-    },
+    'assemblies:get': ({ workspaceId, assemblyId }) =>
+      withApi(ctx, workspaceId, async (api, id) => {
+        const wanted = assemblyId.toLowerCase();
+        // The status and the replays at once: the list's keywords match parent_id on the local service.
+        const [status, listed] = await Promise.all([getAssemblyStatus(api, wanted), replaysListed(api, wanted)]);
+        if (!status.ok) return status;
+        statuses.set(id, assemblyId, status.value);
+        const run = runsOf(id).find((r) => r.assemblyId?.toLowerCase() === wanted);
+        return ok({ status: status.value, runId: run?.runId ?? null, replays: mergeReplays(listed, replays.get(wanted) ?? []) });
+      }),
 
     'assemblies:follow': ({ workspaceId, assemblyId }) =>
       withApi(ctx, workspaceId, async (api, id) => {

@@ -10,7 +10,7 @@ import { getAssemblyStatus } from '../assemblies/assembly-api';
 import type { StatusMemo } from './assembly-handlers';
 import type { HandlerContext } from './context';
 
-/** Core fetches only URLs the run's own status record gave (see files/result-urls.ts), never one the page made up. */
+/** Core fetches only URLs the run's (or the Assembly's) own status record gave (see files/result-urls.ts), never one the page made up. */
 export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLedger, statuses: StatusMemo): Pick<Handlers, 'results:download' | 'results:thumbnail'> {
   const checkUrl = (runId: string, url: string): Result<AssemblyFile> => {
     const run = ctx.runs.get(runId);
@@ -36,8 +36,9 @@ export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLed
     return file ? ok(file) : err(BridgeErrorCode.urlNotOfRun, 'Only the files of this Assembly can be fetched.');
   };
   return {
-    'results:download': async ({ runId, url, name }) => {
-      const allowed = checkUrl(runId, url);
+    'results:download': async ({ runId, assemblyId, url, name }) => {
+      // Same place and naming either way; an Assembly's URL must be in its own status record.
+      const allowed = runId !== undefined ? checkUrl(runId, url) : await checkAssemblyUrl(assemblyId ?? '', url);
       if (!allowed.ok) return allowed;
       try {
         const saved = await downloadToDir(url, ctx.downloadsDir, name);

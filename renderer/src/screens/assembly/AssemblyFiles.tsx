@@ -1,10 +1,8 @@
 import type { AssemblyFile } from '../../../../shared/api/assembly-status';
 import type { AssemblyUpdate } from '../../../../shared/ipc/assembly-models';
-import { ResultThumbnail } from '../../components/Thumbnail';
+import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes, formatPlayTime } from '../../lib/format';
-import { mediaKindOf } from '../../lib/selection';
-import { useToasts } from '../../state/toast-store';
-import { dimensionsOf, resultNameOf, resultUrlOf } from '../run/ResultCard';
+import { dimensionsOf, resultNameOf } from '../run/ResultCard';
 
 /** "640 × 480 · 0:04" from a file's meta: what a producer checks first. */
 export const metaLine = (file: AssemblyFile): string => {
@@ -38,66 +36,20 @@ export const AssemblyFiles = ({ uploads, progress }: { uploads: readonly Assembl
                 <span className="num small" data-testid="upload-meta">
                   {metaLine(file)}
                 </span>
-                {done !== undefined && <span className="num small">{Math.round(done)} %</span>}
+                {done !== undefined && (
+                  <span className="asm-file-progress num small">
+                    <span className="asm-file-bar">
+                      <ProgressBar size="sm" value={done} tone={done >= 100 ? 'success' : 'info'} label={`Processing of ${resultNameOf(file)}`} valueText={`${Math.round(done)} %`} />
+                    </span>
+                    {Math.round(done)} %
+                  </span>
+                )}
               </li>
             );
           })}
         </ul>
       )}
       {uploads.length > 500 && <p className="muted small">And {(uploads.length - 500).toLocaleString('en-US')} more (see the status record).</p>}
-    </section>
-  );
-};
-
-/** Results per step, each with its preview (core fetches it, only from this Assembly's own record). */
-export const AssemblyResults = ({ assemblyId, results }: { assemblyId: string; results: Record<string, AssemblyFile[]> }) => {
-  const toast = useToasts((s) => s.show);
-  const steps = Object.entries(results);
-  if (steps.length === 0) return null;
-  const copy = async (url: string, name: string) => {
-    try {
-      await navigator.clipboard.writeText(url);
-      toast(`URL of ${name} copied.`, 'success');
-    } catch {
-      toast('Could not copy: the clipboard is not available here.', 'danger');
-    }
-  };
-  return (
-    <section aria-labelledby="asm-results-title">
-      <h2 id="asm-results-title" className="section-title">
-        Results
-      </h2>
-      {steps.map(([step, files]) => (
-        <div key={step} className="result-group" data-testid="result-step" data-step={step}>
-          <h3 className="group-title">
-            <code>{step}</code> <span className="muted">· {files.length}</span>
-          </h3>
-          <ul className="asm-results">
-            {files.slice(0, 200).map((file, i) => {
-              const name = resultNameOf(file);
-              const url = resultUrlOf(file);
-              return (
-                <li key={file.id ?? i} className="asm-result" data-testid="assembly-result">
-                  <ResultThumbnail assemblyId={assemblyId} url={url} kind={mediaKindOf({ mime: file.mime, name })} size={64} />
-                  <span className="asm-result-main">
-                    <span className="asm-file-name" title={name}>
-                      {name}
-                    </span>
-                    <span className="muted small num">
-                      {[typeof file.size === 'number' ? formatBytes(file.size) : '', metaLine(file)].filter(Boolean).join(' · ')}
-                    </span>
-                  </span>
-                  {url && (
-                    <button type="button" className="link-btn small" onClick={() => void copy(url, name)} aria-label={`Copy URL of ${name}`}>
-                      Copy URL
-                    </button>
-                  )}
-                </li>
-              );
-            })}
-          </ul>
-        </div>
-      ))}
     </section>
   );
 };

@@ -60,10 +60,60 @@ describe('Assembly detail', () => {
     expect((await screen.findByTestId('assembly-state')).textContent).toBe('Processing');
     await waitFor(() => expect(bridge.calls.some((c) => c.channel === 'assemblies:follow')).toBe(true));
     expect(screen.getByRole('button', { name: 'Replay…' }).hasAttribute('disabled')).toBe(true);
-    bridge.emit('assembly:updated', { assemblyId: ID, status: null, progress: { combined: 40, perFile: [{ originalId: 'u1', progress: 40 }] } });
+    bridge.emit('assembly:updated', { assemblyId: ID, status: null, progress: { combined: 40, perFile: [{ originalId: 'u1', progress: 40 }], perStep: null } });
     await waitFor(() => expect(screen.getByTestId('execution-progress').textContent).toContain('40 %'));
     bridge.emit('assembly:updated', { assemblyId: ID, status: status(), progress: null });
     await waitFor(() => expect(screen.getByTestId('assembly-state').textContent).toBe('Completed'));
+  });
+
+  it('shows each step with its own bar while it runs (the service\'s per-step progress), then every step done', async () => {
+    const params = JSON.stringify({ steps: { encoded: { use: ':original', robot: '/video/encode' }, thumbs: { use: 'encoded', robot: '/video/thumbs' } } });
+    const bridge = createFakeBridge({
+      'assemblies:get': () => ({ ok: true, value: { status: status({ ok: 'ASSEMBLY_EXECUTING', params, results: {} }), runId: null, replays: [] } }),
+      'assemblies:follow': () => ({ ok: true, value: { following: true } }),
+    });
+    renderWithBridge(<App />, bridge);
+    const stateOf = (step: string) => screen.getAllByTestId('step-progress').find((r) => r.dataset.step === step)?.dataset.state;
+    // Before any progress event: derived from the record only — no numbers for steps not known.
+    await waitFor(() => expect(screen.getAllByTestId('step-progress').map((r) => r.dataset.step)).toEqual([':original', 'encoded', 'thumbs']));
+    expect(stateOf('encoded')).toBe('unknown');
+    expect(screen.queryByRole('progressbar', { name: 'Progress of step encoded' })).toBeNull();
+    const perStep = (encode: number) => [
+      { step: ':original', robot: '/upload/handle', state: 'done' as const, progress: 100, filesDone: 1, filesTotal: 1 },
+      { step: 'encoded', robot: '/video/encode', state: 'executing' as const, progress: encode, filesDone: 0, filesTotal: 1 },
+      { step: 'thumbs', robot: '/video/thumbs', state: 'waiting' as const, progress: 0, filesDone: 0, filesTotal: 0 },
+    ];
+    bridge.emit('assembly:updated', { assemblyId: ID, status: null, progress: { combined: 45, perFile: [{ originalId: 'u1', progress: 45 }], perStep: perStep(35) } });
+    await waitFor(() => expect(screen.getByRole('progressbar', { name: 'Progress of step encoded' }).getAttribute('aria-valuenow')).toBe('35'));
+    expect(stateOf('thumbs')).toBe('waiting');
+    expect(screen.getByRole('progressbar', { name: 'Processing of beach.jpg' }).getAttribute('aria-valuenow')).toBe('45');
+    bridge.emit('assembly:updated', { assemblyId: ID, status: null, progress: { combined: 60, perFile: [], perStep: perStep(80) } });
+    await waitFor(() => expect(screen.getByRole('progressbar', { name: 'Progress of step encoded' }).getAttribute('aria-valuenow')).toBe('80'));
+    bridge.emit('assembly:updated', { assemblyId: ID, status: status({ params, results: {} }), progress: null });
+    await waitFor(() => expect(screen.getAllByTestId('step-progress').map((r) => r.dataset.state)).toEqual(['done', 'done', 'done']));
+  });
+
+  it('downloads every result of the Assembly by its id, says how it went, and opens a file without downloading it again', async () => {
+    const results = {
+      small: [{ id: 'r1', name: 'beach.jpg', size: 512, mime: 'image/jpeg', ssl_url: 'http://127.0.0.1:1/r/beach.jpg' }],
+      big: [{ id: 'r2', name: 'gone.jpg', size: 9, mime: 'image/jpeg', ssl_url: 'http://127.0.0.1:1/r/gone.jpg' }],
+    };
+    const bridge = createFakeBridge({
+      'assemblies:get': () => ({ ok: true, value: { status: status({ results }), runId: null, replays: [] } }),
+      'results:download': (req) =>
+        req.name === 'gone.jpg' ? { ok: false, error: { code: 'NETWORK_ERROR', message: 'Could not download gone.jpg: HTTP 404.' } } : { ok: true, value: { path: `/dl/${req.name}` } },
+    });
+    renderWithBridge(<App />, bridge);
+    fireEvent.click(await screen.findByTestId('download-results'));
+    await waitFor(() => expect(screen.getByTestId('download-status').textContent).toBe('Saved 1 of 2 files; 1 failed (gone.jpg: NETWORK_ERROR — Could not download gone.jpg: HTTP 404.).'));
+    const downloads = bridge.calls.filter((c) => c.channel === 'results:download').map((c) => c.request);
+    expect(downloads).toEqual([
+      { assemblyId: ID, url: 'http://127.0.0.1:1/r/beach.jpg', name: 'beach.jpg' },
+      { assemblyId: ID, url: 'http://127.0.0.1:1/r/gone.jpg', name: 'gone.jpg' },
+    ]);
+    fireEvent.click(screen.getByRole('button', { name: 'Open beach.jpg' }));
+    await waitFor(() => expect(bridge.calls.find((c) => c.channel === 'shell:openPath')?.request).toEqual({ path: '/dl/beach.jpg' }));
+    expect(bridge.calls.filter((c) => c.channel === 'results:download')).toHaveLength(2);
   });
 
   it('replays with new steps, refusing broken JSON first, and opens the new Assembly', async () => {

@@ -17,9 +17,11 @@ import { formatDuration } from '../../lib/format';
 import { describeRunState } from '../../lib/run-state';
 import { useNavigation } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
-import { AssemblyFiles, AssemblyResults } from './AssemblyFiles';
+import { AssemblyFiles } from './AssemblyFiles';
+import { AssemblyResults } from './AssemblyResults';
 import { NotificationAttempts } from './NotificationAttempts';
 import { ReplayPanel } from './ReplayPanel';
+import { StepProgressList } from './StepProgressList';
 
 export const stateOf = (status: AssemblyStatus) =>
   describeRunState({ state: status.error ?? status.ok ?? 'UNKNOWN', error: status.error ? { code: status.error, message: status.message ?? '' } : null, status: null });
@@ -207,6 +209,8 @@ export const AssemblyView = ({ assemblyId }: { assemblyId: string }) => {
           <span className="muted small">{combined === null ? 'Running; live from the service.' : `${Math.round(combined)} % processed`}</span>
         </div>
       )}
+
+      <StepProgressList status={status} perStep={progress?.perStep ?? null} />
 
       {fields.length > 0 && (
         <section aria-labelledby="asm-fields-title">

@@ -220,13 +220,21 @@ describe('Run view', () => {
     const batch = screen.getByTestId('batch-progress');
     // Before any progress event the bar is indeterminate.
     expect(within(batch).getByRole('progressbar').getAttribute('aria-valuenow')).toBeNull();
-    act(() => bridge.emit('assembly:updated', { assemblyId: 'ffffffffffffffffffffffffffffffff', status: null, progress: { combined: 90, perFile: [] } }));
-    act(() => bridge.emit('assembly:updated', { assemblyId, status: null, progress: { combined: 43.4, perFile: [] } }));
+    act(() => bridge.emit('assembly:updated', { assemblyId: 'ffffffffffffffffffffffffffffffff', status: null, progress: { combined: 90, perFile: [], perStep: null } }));
+    act(() => bridge.emit('assembly:updated', { assemblyId, status: null, progress: { combined: 43.4, perFile: [], perStep: null } }));
     await waitFor(() => expect(screen.getByTestId('batch-phase').textContent).toBe('Processing 43 % on the service'));
     expect(within(batch).getByRole('progressbar', { name: 'Processing progress' }).getAttribute('aria-valuenow')).toBe('43');
     expect(batch.textContent).toContain('43%');
-    act(() => bridge.emit('assembly:updated', { assemblyId, status: null, progress: { combined: 71, perFile: [] } }));
+    expect(screen.queryByTestId('step-progress')).toBeNull();
+    // A service that reports per step: each step with its own bar.
+    const perStep = [
+      { step: ':original', robot: '/upload/handle', state: 'done' as const, progress: 100, filesDone: 2, filesTotal: 2 },
+      { step: 'encoded', robot: '/video/encode', state: 'executing' as const, progress: 56, filesDone: 1, filesTotal: 2 },
+    ];
+    act(() => bridge.emit('assembly:updated', { assemblyId, status: null, progress: { combined: 71, perFile: [], perStep } }));
     await waitFor(() => expect(screen.getByTestId('batch-phase').textContent).toBe('Processing 71 % on the service'));
+    expect(screen.getByRole('progressbar', { name: 'Progress of step encoded' }).getAttribute('aria-valuenow')).toBe('56');
+    expect(screen.getAllByTestId('step-progress-text').map((t) => t.textContent)).toEqual(['Done · 2 of 2 files', '56 % · 1 of 2 files']);
     // Once it ends, the upload figures again.
     act(() => bridge.emit('run:updated', { run: sampleRun({ state: 'ASSEMBLY_COMPLETED', assemblyId, totals: up, status: { ok: 'ASSEMBLY_COMPLETED', assembly_id: assemblyId } }), delta: null }));
     await waitFor(() => expect(screen.getByTestId('batch-phase').textContent).toBe('Upload finished'));

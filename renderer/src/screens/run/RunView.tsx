@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Run } from '../../../../shared/ipc/models';
+import type { StepProgress } from '../../../../shared/ipc/assembly-models';
 import { useBridge } from '../../bridge/BridgeProvider';
 import { storeRun } from '../../bridge/run-events';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
@@ -18,6 +19,7 @@ import { VirtualGrid } from '../../components/VirtualGrid';
 import { useTransfers } from '../transfers/transfer-store';
 import { useNavigation } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
+import { StepProgressList } from '../assembly/StepProgressList';
 import { BatchProgress } from './BatchProgress';
 import { ResultCard } from './ResultCard';
 import { RunFiles } from './RunFiles';
@@ -51,19 +53,20 @@ const failureFacts = (error: RunFailure) => [
 ];
 
 /**
- * The run's execution progress (0–100) from `assembly:updated`: core's run watcher forwards
- * `assembly_execution_progress` when the Assembly asked for it (`emit_execution_progress`); null otherwise.
+ * The run's execution progress (0–100, and per step when the service sends it) from `assembly:updated`:
+ * core's run watcher forwards `assembly_execution_progress` when the Assembly asked for it
+ * (`emit_execution_progress`); null otherwise.
  */
-const useExecutionProgress = (assemblyId: string | null, busy: boolean): number | null => {
+const useExecutionProgress = (assemblyId: string | null, busy: boolean): { combined: number; perStep: StepProgress[] | null } | null => {
   const bridge = useBridge();
-  const [progress, setProgress] = useState<{ assemblyId: string; combined: number } | null>(null);
+  const [progress, setProgress] = useState<{ assemblyId: string; combined: number; perStep: StepProgress[] | null } | null>(null);
   useEffect(() => {
     if (!assemblyId || !busy) return;
     return bridge.on('assembly:updated', (update) => {
-      if (update.assemblyId === assemblyId && update.progress) setProgress({ assemblyId, combined: update.progress.combined });
+      if (update.assemblyId === assemblyId && update.progress) setProgress({ assemblyId, combined: update.progress.combined, perStep: update.progress.perStep });
     });
   }, [bridge, assemblyId, busy]);
-  return busy && progress && progress.assemblyId === assemblyId ? progress.combined : null;
+  return busy && progress && progress.assemblyId === assemblyId ? progress : null;
 };
 
 /** A line of result cards: the card's fixed height plus the gap. */
@@ -83,7 +86,8 @@ export const RunView = ({ runId }: { runId: string }) => {
   // Canceling ends the Assembly for good: the user confirms first (Cancel has focus in the dialog).
   const [confirmingCancel, setConfirmingCancel] = useState(false);
   const now = useNow(Boolean(view?.busy));
-  const processed = useExecutionProgress(run?.assemblyId ?? null, Boolean(view?.busy));
+  const execution = useExecutionProgress(run?.assemblyId ?? null, Boolean(view?.busy));
+  const processed = execution?.combined ?? null;
   // Runs the transfer engine created keep their files in Transfers, in the batch that follows this run.
   const batchId = useTransfers((s) => {
     for (const b of s.batches.values()) if (b.runId === runId) return b.id;
@@ -229,6 +233,8 @@ export const RunView = ({ runId }: { runId: string }) => {
       )}
 
       <BatchProgress totals={run.totals} view={view} state={run.state} storeOnly={storeOnly} executionStart={run.status?.execution_start ?? null} now={now} processed={processed} />
+      {/* Per step only while the service reports it (the Assembly detail also derives steps without it). */}
+      {run.status && execution?.perStep && <StepProgressList status={run.status} perStep={execution.perStep} />}
 
       {completed && (
         <section className="results" aria-labelledby="results-title">
