@@ -11,7 +11,8 @@ const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-net
 const projects: Project[] = [{ name: 'browser-host' }];
 if (process.env.ASSEMBLYLINE_E2E_ELECTRON === '1') {
   // These specs exercise the browser host's HTTP gate and WebSocket, which Electron does not have.
-  projects.push({ name: 'electron', testIgnore: /(security|browser-bridge|connection)\.spec\.ts/ });
+  // desktop.spec.ts: Web Notifications and page-level keys are the browser host's (Electron's are main's).
+  projects.push({ name: 'electron', testIgnore: /(security|browser-bridge|connection|desktop)\.spec\.ts/ });
 }
 
 export default defineConfig({

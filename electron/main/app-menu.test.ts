@@ -6,8 +6,8 @@ import { appMenuTemplate } from './app-menu';
 const items = (menu: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] =>
   menu.flatMap((m) => [m, ...(Array.isArray(m.submenu) ? items(m.submenu) : [])]);
 const build = (platform: NodeJS.Platform, developer = false) => {
-  const sent: AppCommand[] = [];
-  const menu = appMenuTemplate({ platform, appName: 'Assemblyline', developer, command: (c) => sent.push(c) });
+  const sent: Array<AppCommand | string> = [];
+  const menu = appMenuTemplate({ platform, appName: 'Assemblyline', developer, press: (accelerator) => sent.push(accelerator), command: (c) => sent.push(c) });
   const click = (label: string) => {
     const item = items(menu).find((i) => i.label === label);
     if (!item?.click) throw new Error(`no menu item ${label}`);
@@ -24,20 +24,15 @@ describe('application menu', () => {
     expect(build('win32').all.some((i) => i.role === 'quit')).toBe(true);
   });
 
-  it('sends the page the command of each item: add files or a folder, a screen, the shortcuts', () => {
-    const { click, sent } = build('linux');
+  it("presses each item's shortcut in the page (add files or a folder, a screen, the shortcuts); Settings navigates", () => {
+    const { click, sent } = build('darwin');
     click('Add files…');
     click('Add folder…');
     click('New upload');
     click('Activity');
     click('Keyboard shortcuts');
-    expect(sent).toEqual([
-      { command: 'open-files' },
-      { command: 'open-folder' },
-      { command: 'navigate', route: '#/upload' },
-      { command: 'navigate', route: '#/activity' },
-      { command: 'shortcuts' },
-    ]);
+    click('Settings…');
+    expect(sent).toEqual(['CmdOrCtrl+O', 'CmdOrCtrl+Shift+O', 'CmdOrCtrl+N', 'CmdOrCtrl+3', 'CmdOrCtrl+/', { command: 'navigate', route: '#/workspaces' }]);
   });
 
   it('shows the accelerators without registering them (the page handles the keys in both hosts)', () => {

@@ -7,22 +7,22 @@ export interface AppMenuOptions {
   readonly appName: string;
   /** Reload and developer tools only while developing. */
   readonly developer: boolean;
+  /** Presses a shortcut in the focused page (electron/main/press-accelerator.ts). */
+  readonly press: (accelerator: string) => void;
+  /** A command without a shortcut (Settings…). */
   readonly command: (command: AppCommand) => void;
 }
-
-const commandFor = (id: ActionShortcutId): AppCommand =>
-  id === 'new-upload' ? { command: 'navigate', route: '#/upload' } : { command: id };
 
 /**
  * The application menu (pure: Electron's template type in, no Electron call). The page handles the keys
  * itself in both hosts, so the menu shows each accelerator without registering it (`registerAccelerator:
- * false`): one implementation of every shortcut, and a menu click sends the same command.
+ * false`), and a click presses that key in the page: one implementation of every shortcut.
  */
-export function appMenuTemplate({ platform, appName, developer, command }: AppMenuOptions): MenuItemConstructorOptions[] {
+export function appMenuTemplate({ platform, appName, developer, press, command }: AppMenuOptions): MenuItemConstructorOptions[] {
   const mac = platform === 'darwin';
   const action = (id: ActionShortcutId): MenuItemConstructorOptions => {
     const shortcut = ACTION_SHORTCUTS.find((s) => s.id === id)!;
-    return { label: shortcut.label, accelerator: shortcut.accelerator, registerAccelerator: false, click: () => command(commandFor(id)) };
+    return { label: shortcut.label, accelerator: shortcut.accelerator, registerAccelerator: false, click: () => press(shortcut.accelerator) };
   };
   const appMenu: MenuItemConstructorOptions[] = mac
     ? [
@@ -58,7 +58,7 @@ export function appMenuTemplate({ platform, appName, developer, command }: AppMe
       label: '&View',
       submenu: [
         ...SCREEN_SHORTCUTS.map(
-          (s): MenuItemConstructorOptions => ({ label: s.label, accelerator: `CmdOrCtrl+${s.digit}`, registerAccelerator: false, click: () => command({ command: 'navigate', route: s.route }) }),
+          (s): MenuItemConstructorOptions => ({ label: s.label, accelerator: `CmdOrCtrl+${s.digit}`, registerAccelerator: false, click: () => press(`CmdOrCtrl+${s.digit}`) }),
         ),
         { type: 'separator' },
         ...(developer ? ([{ role: 'reload' }, { role: 'toggleDevTools' }, { type: 'separator' }] as MenuItemConstructorOptions[]) : []),

@@ -1,12 +1,15 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, clipboard, dialog, ipcMain, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, Notification, powerSaveBlocker, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
 import Store from 'electron-store';
 import { notifyOptionsFromEnv } from '../../shared/local-service/notify-options';
 import { createCore, type Core } from '../core/create-core';
 import { guardProcess } from '../core/process-guard';
 import { createAppWindow } from './app-window';
+import { appMenuTemplate } from './app-menu';
+import { createElectronSignals } from './desktop-signals';
+import { pressAccelerator } from './press-accelerator';
 import { createElectronDesktop } from './desktop-port';
-import { registerIpc } from './ipc/register-ipc';
+import { registerIpc, sendEvent } from './ipc/register-ipc';
 import { handleAppProtocol, registerAppScheme } from './protocol/app-protocol';
 import { createSafeStorageSecretStore } from './secrets/safe-storage-secret-store';
 import { createUtilityServiceProcess } from './utility-service-process';
@@ -38,11 +41,33 @@ async function start(): Promise<void> {
   handleAppProtocol(protocol, join(appDir, 'dist', 'renderer'));
   // Ciphertexts only; the key stays in the OS keyring behind safeStorage.
   const blobs = new Store<Record<string, string>>({ name: 'secrets' });
+  const pages = () => BrowserWindow.getAllWindows().map((w) => w.webContents);
+  const signals = createElectronSignals({
+    Notification,
+    powerSaveBlocker,
+    windows: () => BrowserWindow.getAllWindows(),
+    command: (command) => pages().forEach((contents) => sendEvent(contents, 'app:command', command)),
+  });
+  // The menu presses the page's own shortcut keys (a real key event is the user's act a file chooser needs).
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      appMenuTemplate({
+        platform: process.platform,
+        appName: app.getName(),
+        developer: !app.isPackaged,
+        press: (accelerator) => {
+          const contents = BrowserWindow.getFocusedWindow()?.webContents ?? pages()[0];
+          if (contents) pressAccelerator(contents, accelerator, process.platform);
+        },
+        command: (command) => pages().forEach((contents) => sendEvent(contents, 'app:command', command)),
+      }),
+    ),
+  );
   core = await createCore({
     dataDir: app.getPath('userData'),
     downloadsDir: app.getPath('downloads'),
     secretStore: createSafeStorageSecretStore(safeStorage, blobs, process.platform),
-    desktop: createElectronDesktop(shell, clipboard),
+    desktop: { ...createElectronDesktop(shell, clipboard), ...signals },
     host: 'electron',
     version: app.getVersion(),
     // The embedded service in a utilityProcess: a hang or crash there never freezes or ends the app.
@@ -52,7 +77,7 @@ async function start(): Promise<void> {
   registerIpc(
     ipcMain,
     core,
-    () => BrowserWindow.getAllWindows().map((w) => w.webContents),
+    pages,
     // The native folder dialog (bridge.pickFolder), attached to the window that asked.
     async (sender) => {
       const options = { properties: ['openDirectory', 'multiSelections'] as ('openDirectory' | 'multiSelections')[] };

@@ -13,7 +13,9 @@ import { TransfersView } from './screens/transfers/TransfersView';
 import { UploadView } from './screens/upload/UploadView';
 import { useSavedStepsChoice } from './screens/upload/use-saved-choice';
 import { useConnectionEvents } from './screens/shell/use-connection-events';
+import { ShortcutsDialog } from './screens/shell/ShortcutsDialog';
 import { SkipLink } from './screens/shell/SkipLink';
+import { useDesktop } from './screens/shell/use-desktop';
 import { VaultBanner } from './screens/shell/VaultBanner';
 import { useLocationRoute, useNavigation } from './state/navigation-store';
 
@@ -49,6 +51,7 @@ export const App = () => {
   useNoFileNavigation();
   useLocationRoute();
   useSavedStepsChoice();
+  const desktop = useDesktop();
   const route = useNavigation((s) => s.route);
   return (
     <TransferControllerProvider value={transfers}>
@@ -82,6 +85,7 @@ export const App = () => {
         </main>
       </div>
       <Toaster />
+      <ShortcutsDialog open={desktop.shortcutsOpen} mac={desktop.mac} onClose={desktop.closeShortcuts} />
     </div>
     </TransferControllerProvider>
   );

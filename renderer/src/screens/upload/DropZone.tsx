@@ -4,6 +4,7 @@ import { Button } from '../../components/Button';
 import { FileIcon, FolderIcon, UploadIcon } from '../../components/Icons';
 import { Spinner } from '../../components/Spinner';
 import { entriesFromDataTransfer, pickedFromInput, walkEntries } from '../../lib/dropped-items';
+import { usePickRequest } from '../../state/pick-request-store';
 
 export interface DropZoneProps {
   readonly onFiles: (collect: () => Promise<PickedFile[]>) => void;
@@ -26,6 +27,18 @@ export const DropZone = ({ onFiles, onPickFolder, busy, compact, scanning = null
     // React has no prop for webkitdirectory; the DOM property works in Chromium and Electron.
     if (folderInput.current) folderInput.current.webkitdirectory = true;
   }, []);
+
+  // Ctrl+O / Ctrl+Shift+O (or the Electron menu, which presses them): the key press is the user's act
+  // that lets the page open a file chooser.
+  const request = usePickRequest((s) => s.request);
+  const clearRequest = usePickRequest((s) => s.clear);
+  useEffect(() => {
+    if (request === null || busy) return;
+    clearRequest();
+    if (request === 'files') filesInput.current?.click();
+    else if (onPickFolder) onPickFolder();
+    else folderInput.current?.click();
+  }, [request, busy, clearRequest, onPickFolder]);
 
   const onDrop = (event: DragEvent<HTMLDivElement>) => {
     event.preventDefault();

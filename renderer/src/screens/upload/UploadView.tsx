@@ -6,6 +6,7 @@ import type { DraftSummary } from '../../../../shared/ipc/transfer-models';
 import { toAppError, unwrap, type BridgeError } from '../../bridge/bridge-error';
 import { useBridge } from '../../bridge/BridgeProvider';
 import { draftKey, useTransferController } from '../../bridge/transfer-events';
+import { askNotificationPermission } from '../shell/use-desktop';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
@@ -209,7 +210,11 @@ export const UploadView = () => {
             disabled={reason !== null || start.isPending || planFiles === 0}
             busy={start.isPending}
             aria-describedby="start-reason"
-            onClick={() => instructions && start.mutate({ instructions })}
+            onClick={() => {
+              // The browser host tells when a long drop ends with a Web Notification: ask now, on the user's act.
+              askNotificationPermission();
+              if (instructions) start.mutate({ instructions });
+            }}
           >
             {start.isPending ? 'Starting…' : planFiles > 0 ? `Start · ${formatCount(planFiles, 'file')}` : 'Start'}
           </Button>
