@@ -59,9 +59,11 @@ export function runFfmpeg(args: string[], signal: AbortSignal, timeoutMs = 0, on
         resolve(o);
       }
     };
-    child.on('error', (error) => {
+    child.on('error', (error: NodeJS.ErrnoException) => {
       const aborted = signal.aborted;
-      settle({ ok: false, aborted, message: aborted ? 'canceled' : error.message });
+      // ffmpeg is a system requirement (build/README.md): say so, not "spawn ffmpeg ENOENT".
+      const message = error.code === 'ENOENT' ? FFMPEG_MISSING : error.message;
+      settle({ ok: false, aborted, message: aborted ? 'canceled' : message });
     });
     child.on('close', (code, killed) => {
       if (code === 0) return settle({ ok: true });
@@ -71,6 +73,9 @@ export function runFfmpeg(args: string[], signal: AbortSignal, timeoutMs = 0, on
     });
   });
 }
+
+/** What a step says when ffmpeg is not installed on the machine that runs the service. */
+export const FFMPEG_MISSING = 'ffmpeg is not installed on this computer (or not on PATH): audio and video robots need it. Install ffmpeg (Debian/Ubuntu: apt install ffmpeg; macOS: brew install ffmpeg) and try again.';
 
 /** An `onTime` for runFfmpeg that reports the fraction of `duration` (the input's `meta.duration`) encoded; none without one. */
 export function timeProgress(duration: unknown, onProgress: ((fraction: number) => void) | undefined): ((seconds: number) => void) | undefined {
