@@ -10,5 +10,8 @@ export function requiredScope(method: string, path: string): string | null {
   if (path.startsWith('/assembly_notifications/')) return read ? 'assemblies:read' : 'assembly_notifications:write';
   if (path.startsWith('/bill/')) return 'billing:read';
   if (path.startsWith('/queues/')) return 'queues:read';
+  // Our choices for the statistics paths (issue 14; service-facts §7 leaves them open).
+  if (path === '/assembly_stats') return 'assemblies:read';
+  if (path === '/priority_job_slot_stats') return 'queues:read';
   return null;
 }
