@@ -1,5 +1,5 @@
 import { useRef, type KeyboardEvent } from 'react';
-import { ActivityIcon, KeyIcon, LinkIcon, LockIcon, ServerIcon, TemplateIcon, TransfersIcon, UploadIcon } from '../../components/Icons';
+import { ActivityIcon, ChartIcon, GaugeIcon, KeyIcon, LinkIcon, LockIcon, ServerIcon, TemplateIcon, TransfersIcon, UploadIcon } from '../../components/Icons';
 import { formatCount } from '../../lib/format';
 import { useNavigation, type Route } from '../../state/navigation-store';
 import { useTransfers } from '../transfers/transfer-store';
@@ -32,6 +32,7 @@ const ITEMS = [
   { name: 'credentials', label: 'Credentials', icon: <KeyIcon /> },
   { name: 'auth-keys', label: 'Auth Keys', icon: <LockIcon /> },
   { name: 'cdn', label: 'CDN URLs', icon: <LinkIcon /> },
+  { name: 'usage', label: 'Usage', icon: <GaugeIcon /> }, { name: 'statistics', label: 'Statistics', icon: <ChartIcon /> },
   { name: 'workspaces', label: 'Workspaces', icon: <ServerIcon /> },
 ] as const;
 

@@ -1,0 +1,32 @@
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { BillDay } from '../../../../shared/ipc/account-models';
+import { ChartFigure } from '../../components/charts/ChartFigure';
+import { axisTick, chartColors, tooltipStyles } from '../../components/charts/chart-theme';
+import { daysCaption, formatGb } from '../../lib/bill-figures';
+
+export const USAGE_CHART_HEIGHT = 220;
+
+/** GB used per day of the month (the service's `days`), with the figures as a caption and a table. */
+export const UsageDaysChart = ({ days, loading = false }: { days: readonly BillDay[]; loading?: boolean }) => {
+  const data = days.map((d) => ({ ...d, day: String(Number(d.date.slice(8, 10))) }));
+  return (
+    <ChartFigure
+      title="Usage per day"
+      caption={loading ? '' : daysCaption([...days])}
+      height={USAGE_CHART_HEIGHT}
+      loading={loading}
+      data-testid="usage-days-chart"
+      table={{ label: 'Usage per day', columns: ['Day', 'GB', 'Assemblies'], rows: days.map((d) => [d.date, formatGb(d.gb), d.assemblies.toLocaleString('en-US')]) }}
+    >
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer>
+          <CartesianGrid vertical={false} stroke={chartColors.grid} />
+          <XAxis dataKey="day" tick={axisTick} stroke={chartColors.grid} interval="preserveStartEnd" />
+          <YAxis tick={axisTick} stroke={chartColors.grid} width={48} tickFormatter={(v: number) => `${v}`} />
+          <Tooltip {...tooltipStyles} formatter={(v) => [formatGb(Number(v)), 'Used']} labelFormatter={(_, p) => String(p[0]?.payload?.date ?? '')} />
+          <Bar dataKey="gb" name="GB" fill={chartColors.primary} radius={[3, 3, 0, 0]} isAnimationActive={false} />
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartFigure>
+  );
+};
