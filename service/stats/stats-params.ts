@@ -35,7 +35,8 @@ export function parseStatsParams(params: Record<string, unknown>, nowMs: number)
   if (since === null || Number.isNaN(since)) {
     return apiError(ErrorCode.assemblyStatsInvalidTime, `since must be Unix seconds or a UTC time as "YYYY-MM-DD HH:mm:ss" (got ${JSON.stringify(params.since ?? null)}).`, 400);
   }
-  const until = parseStatsTime(params.until) ?? Math.floor(nowMs / 1000);
+  // Default: the end of the current second, so an Assembly made a moment ago is counted.
+  const until = parseStatsTime(params.until) ?? Math.floor(nowMs / 1000) + 1;
   if (Number.isNaN(until)) {
     return apiError(ErrorCode.assemblyStatsInvalidTime, `until must be Unix seconds or a UTC time as "YYYY-MM-DD HH:mm:ss" (got ${JSON.stringify(params.until)}).`, 400);
   }
