@@ -12,8 +12,5 @@ export function requiredScope(method: string, path: string): string | null {
   // Our choice (the facts give no scope for statistics): reading Assemblies' figures is reading Assemblies.
   if (path === '/assembly_stats' || path === '/assembly_stats/') return 'assemblies:read';
   if (path.startsWith('/queues/')) return 'queues:read';
-  // Our choices for the statistics paths (issue 14; service-facts §7 leaves them open).
-  if (path === '/assembly_stats') return 'assemblies:read';
-  if (path === '/priority_job_slot_stats') return 'queues:read';
   return null;
 }

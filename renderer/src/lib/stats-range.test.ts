@@ -3,13 +3,13 @@ import type { Stats } from '../../../shared/ipc/account-models';
 import { DAY, HOUR, bucketLabel, dayOf, rangeOf, statsCaptions } from './stats-range';
 
 const NOW = new Date(2026, 10, 25, 14, 30, 15).getTime(); // local 2026-11-25 14:30:15
-const nowS = Math.floor(NOW / 1000);
+const nowS = Math.floor(NOW / 1000) + 1;
 const midnight = (y: number, m: number, d: number) => Math.floor(new Date(y, m, d).getTime() / 1000);
 
 describe('rangeOf', () => {
   it('last 24 hours: 24 hourly buckets ending now', () => {
     const r = rangeOf({ kind: '24h' }, NOW);
-    expect(r).toEqual({ ok: true, range: { since: Math.floor(nowS / HOUR) * HOUR - 23 * HOUR, until: nowS, granularity: HOUR } });
+    expect(r).toEqual({ ok: true, range: { since: Math.floor((nowS - 1) / HOUR) * HOUR - 23 * HOUR, until: nowS, granularity: HOUR } });
   });
 
   it('last 7 / 30 days: by the day from local midnight', () => {

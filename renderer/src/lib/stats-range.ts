@@ -42,7 +42,8 @@ export const dayOf = (ms: number): string => {
 
 /** The range to ask for, or why a custom one cannot be asked. `nowMs` is taken once per choice (a stable query). */
 export function rangeOf(choice: RangeChoice, nowMs: number): { ok: true; range: StatsRange } | { ok: false; reason: string } {
-  const until = seconds(nowMs);
+  // The end of the current second: an Assembly that ended a moment ago is counted ([since, until)).
+  const until = seconds(nowMs) + 1;
   switch (choice.kind) {
     case '24h': {
       const hourStart = Math.floor(until / HOUR) * HOUR;
