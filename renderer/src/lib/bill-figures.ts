@@ -2,11 +2,15 @@ import type { Bill, BillRobot } from '../../../shared/ipc/account-models';
 
 /** What the Usage screen computes from a bill (docs/account.md). Pure. */
 
-/** "1.25 GB" (GB = 1024³ bytes, as the bill counts); three decimals below 1 GB so small uploads still show. */
+/**
+ * "1.25 GB" (GB = 1024³ bytes, as the bill counts). Below 1 GB three significant digits ("0.000423 GB"),
+ * so the few megabytes of a local month still show as more than zero.
+ */
 export const formatGb = (gb: number): string => {
   if (!Number.isFinite(gb)) return '—';
-  const digits = gb === 0 ? 0 : Math.abs(gb) < 1 ? 3 : 2;
-  return `${gb.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })} GB`;
+  if (gb === 0) return '0 GB';
+  if (Math.abs(gb) < 1) return `${Number(gb.toPrecision(3)).toString()} GB`;
+  return `${gb.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} GB`;
 };
 
 /** Money as the bill gives it; with the currency when the deployment names one. */

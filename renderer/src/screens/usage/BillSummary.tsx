@@ -36,7 +36,7 @@ export const BillSummary = ({ bill }: { bill: Bill }) => {
         <div className="bill-used">
           <dt>Used</dt>
           <dd>
-            <span data-testid="bill-used-gb">{formatGb(bill.usedGb)}</span>
+            <span data-testid="bill-used-gb" data-gb={bill.usedGb}>{formatGb(bill.usedGb)}</span>
             {allowance.ofGb !== null && (
               <span className="muted">
                 {' '}

@@ -33,7 +33,7 @@ export const RobotTable = ({ robots }: { robots: readonly BillRobot[] }) => {
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={r.robot} data-testid="robot-row" data-robot={r.robot}>
+            <tr key={r.robot} data-testid="robot-row" data-robot={r.robot} data-raw-gb={r.rawGb} data-gb={r.gb}>
               <th scope="row" className="mono">
                 {r.robot === '/assemblies' ? '/assemblies (uploads)' : r.robot}
               </th>
