@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Bill } from '../../../shared/ipc/account-models';
-import { allowanceOf, daysCaption, formatGb, formatMoney, isEmptyBill, nextSort, sortRobots } from './bill-figures';
+import { allowanceOf, chartUnit, daysCaption, formatGb, formatMoney, isEmptyBill, nextSort, sortRobots } from './bill-figures';
 
 const plan = { name: 'free', pricePerMonth: 0, gbIncluded: 10, pricePerGb: 0, gbLimit: null, hasLifetimeLimit: false };
 const bill = (over: Partial<Bill> = {}): Bill => ({
@@ -58,6 +58,11 @@ describe('sortRobots', () => {
 });
 
 describe('formatting and captions', () => {
+  it('picks the axis unit from the largest day', () => {
+    expect(chartUnit(2).label).toBe('GB');
+    expect(chartUnit(0.01)).toEqual({ label: 'MB', perGb: 1024 });
+    expect(chartUnit(0.0000115)).toEqual({ label: 'KB', perGb: 1024 * 1024 });
+  });
   it('shows GB and money readably', () => {
     expect(formatGb(0)).toBe('0 GB');
     expect(formatGb(0.0042)).toBe('0.0042 GB');

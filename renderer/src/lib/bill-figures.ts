@@ -13,6 +13,13 @@ export const formatGb = (gb: number): string => {
   return `${gb.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} GB`;
 };
 
+/** The unit a per-day chart's axis reads best in (binary, like the bill's GB): GB, MB or KB. */
+export function chartUnit(maxGb: number): { readonly label: 'GB' | 'MB' | 'KB'; readonly perGb: number } {
+  if (maxGb >= 1) return { label: 'GB', perGb: 1 };
+  if (maxGb >= 1 / 1024) return { label: 'MB', perGb: 1024 };
+  return { label: 'KB', perGb: 1024 * 1024 };
+}
+
 /** Money as the bill gives it; with the currency when the deployment names one. */
 export const formatMoney = (amount: number, currency: string | null): string => {
   const figure = amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });

@@ -30,7 +30,7 @@ const Totals = ({ stats }: { stats: Stats | null }) => {
   const items: ReadonlyArray<{ id: string; label: string; value: string }> = [
     { id: 'assemblies', label: 'Assemblies', value: stats ? fmt(stats.totals.assemblies) : '' },
     ...OUTCOMES.map((o) => ({ id: o.key, label: o.label, value: stats ? fmt(sum(o.key)) : '' })),
-    { id: 'files', label: 'Files processed', value: stats ? fmt(stats.totals.filesProcessed) : '' },
+    { id: 'files', label: 'Files', value: stats ? fmt(stats.totals.filesProcessed) : '' },
     { id: 'uploaded', label: 'Uploaded', value: stats ? formatBytes(stats.totals.bytesUploaded) : '' },
     { id: 'results', label: 'Results', value: stats ? formatBytes(stats.totals.outputBytes) : '' },
     { id: 'execution', label: 'Execution time', value: stats ? formatDuration(stats.totals.executionS) : '' },

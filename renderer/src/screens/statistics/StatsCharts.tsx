@@ -43,7 +43,7 @@ export const StatsCharts = ({ stats, label }: ChartsProps) => {
             {axis}
             <YAxis tick={axisTick} stroke={chartColors.grid} width={40} allowDecimals={false} />
             <Tooltip {...tooltipStyles} />
-            <Legend wrapperStyle={legendStyle} />
+            <Legend wrapperStyle={legendStyle} itemSorter={null} />
             {OUTCOMES.map((o) => (
               <Bar key={o.key} dataKey={o.key} name={o.label} stackId="outcome" fill={chartColors[o.key]} isAnimationActive={false} />
             ))}
@@ -62,7 +62,7 @@ export const StatsCharts = ({ stats, label }: ChartsProps) => {
             {axis}
             <YAxis tick={axisTick} stroke={chartColors.grid} width={64} tickFormatter={(v: number) => formatBytes(v)} />
             <Tooltip {...tooltipStyles} formatter={(v, name) => [formatBytes(Number(v)), name]} />
-            <Legend wrapperStyle={legendStyle} />
+            <Legend wrapperStyle={legendStyle} itemSorter={null} />
             <Bar dataKey="bytesIn" name="Uploaded" fill={chartColors.primary} isAnimationActive={false} />
             <Bar dataKey="bytesOut" name="Results" fill={chartColors.secondary} isAnimationActive={false} />
           </BarChart>
@@ -82,9 +82,9 @@ export const StatsCharts = ({ stats, label }: ChartsProps) => {
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer>
             {axis}
-            <YAxis tick={axisTick} stroke={chartColors.grid} width={48} tickFormatter={(v: number) => `${v} s`} />
+            <YAxis tick={axisTick} stroke={chartColors.grid} width={52} tickFormatter={(v: number) => `${Number(v.toPrecision(2))} s`} />
             <Tooltip {...tooltipStyles} cursor={{ stroke: 'var(--border-strong)' }} formatter={(v, name) => [formatDuration(Number(v)), name]} />
-            <Legend wrapperStyle={legendStyle} />
+            <Legend wrapperStyle={legendStyle} itemSorter={null} />
             <Line type="monotone" dataKey="avgUploadS" name="Upload" stroke={chartColors.primary} dot={false} strokeWidth={2} isAnimationActive={false} />
             <Line type="monotone" dataKey="avgQueueS" name="Queue" stroke={chartColors.tertiary} dot={false} strokeWidth={2} isAnimationActive={false} />
             <Line type="monotone" dataKey="avgExecutionS" name="Execution" stroke={chartColors.secondary} dot={false} strokeWidth={2} isAnimationActive={false} />

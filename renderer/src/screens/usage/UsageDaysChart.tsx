@@ -2,16 +2,18 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import type { BillDay } from '../../../../shared/ipc/account-models';
 import { ChartFigure } from '../../components/charts/ChartFigure';
 import { axisTick, chartColors, tooltipStyles } from '../../components/charts/chart-theme';
-import { daysCaption, formatGb } from '../../lib/bill-figures';
+import { chartUnit, daysCaption, formatGb } from '../../lib/bill-figures';
 
 export const USAGE_CHART_HEIGHT = 220;
 
 /** GB used per day of the month (the service's `days`), with the figures as a caption and a table. */
 export const UsageDaysChart = ({ days, loading = false }: { days: readonly BillDay[]; loading?: boolean }) => {
-  const data = days.map((d) => ({ ...d, day: String(Number(d.date.slice(8, 10))) }));
+  // The axis in the unit that reads best (a local month is often a few MB); the caption and tooltip say GB.
+  const unit = chartUnit(Math.max(0, ...days.map((d) => d.gb)));
+  const data = days.map((d) => ({ ...d, day: String(Number(d.date.slice(8, 10))), value: d.gb * unit.perGb }));
   return (
     <ChartFigure
-      title="Usage per day"
+      title={`Usage per day (${unit.label})`}
       caption={loading ? '' : daysCaption([...days])}
       height={USAGE_CHART_HEIGHT}
       loading={loading}
@@ -22,9 +24,9 @@ export const UsageDaysChart = ({ days, loading = false }: { days: readonly BillD
         <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer>
           <CartesianGrid vertical={false} stroke={chartColors.grid} />
           <XAxis dataKey="day" tick={axisTick} stroke={chartColors.grid} interval="preserveStartEnd" />
-          <YAxis tick={axisTick} stroke={chartColors.grid} width={48} tickFormatter={(v: number) => `${v}`} />
-          <Tooltip {...tooltipStyles} formatter={(v) => [formatGb(Number(v)), 'Used']} labelFormatter={(_, p) => String(p[0]?.payload?.date ?? '')} />
-          <Bar dataKey="gb" name="GB" fill={chartColors.primary} radius={[3, 3, 0, 0]} isAnimationActive={false} />
+          <YAxis tick={axisTick} stroke={chartColors.grid} width={48} tickFormatter={(v: number) => String(Number(v.toPrecision(3)))} />
+          <Tooltip {...tooltipStyles} formatter={(v) => [formatGb(Number(v) / unit.perGb), 'Used']} labelFormatter={(_, p) => String(p[0]?.payload?.date ?? '')} />
+          <Bar dataKey="value" name={unit.label} fill={chartColors.primary} radius={[3, 3, 0, 0]} isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
     </ChartFigure>
