@@ -78,6 +78,12 @@ export const StatisticsView = () => {
   const spansDays = shown ? shown.until - shown.since > DAY : false;
   const label = (b: StatsBucket): string => bucketLabel(b.from, shown?.granularity ?? HOUR, spansDays);
 
+  // A new `until` is a new request; within the same second the same one, read again.
+  const refresh = () => {
+    const next = rangeOf(choice, Date.now());
+    if (next.ok && range.ok && next.range.since === range.range.since && next.range.until === range.range.until) void stats.refetch();
+    else setNowMs(Date.now());
+  };
   const pick = (kind: RangeChoice['kind']) => {
     setNowMs(Date.now());
     setChoice(kind === 'custom' ? { kind, ...custom } : { kind });
@@ -94,7 +100,7 @@ export const StatisticsView = () => {
     <div className="account-view statistics-view">
       <div className="section-head">
         <h1 className="page-title">Statistics</h1>
-        <Button size="sm" onClick={() => setNowMs(Date.now())} busy={stats.isFetching} disabled={stats.isFetching || request === null}>
+        <Button size="sm" onClick={refresh} busy={stats.isFetching} disabled={stats.isFetching || request === null}>
           Refresh
         </Button>
       </div>
