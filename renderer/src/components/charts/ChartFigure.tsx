@@ -73,7 +73,14 @@ export const ChartFigure = ({ title, caption, height, table, loading = false, ch
         )}
       </div>
       <div className="chart-body" style={{ height }}>
-        {loading ? <div className="skeleton-block" aria-hidden="true" /> : asTable && table ? <div className="chart-table-wrap"><DataTable {...table} /></div> : children}
+        {loading ? <div className="skeleton-block" aria-hidden="true" /> : asTable && table ? (
+          // A scroll area keyboards can reach (it may hold hundreds of rows and no control).
+          <div className="chart-table-wrap" tabIndex={0} role="region" aria-label={`${title}: table`}>
+            <DataTable {...table} />
+          </div>
+        ) : (
+          children
+        )}
       </div>
       <figcaption className="chart-caption small muted" data-testid={rest['data-testid'] ? `${rest['data-testid']}-caption` : undefined}>
         {loading ? 'Loading…' : caption}
