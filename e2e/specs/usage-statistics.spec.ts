@@ -144,6 +144,11 @@ test('Usage and Statistics show the bytes and outcomes the test sent, in both th
   expect(await table.getByRole('row').count()).toBeGreaterThanOrEqual(25);
   await chart.getByRole('button', { name: 'Show chart' }).click();
   await expect(chart.locator('.recharts-bar-rectangle').first()).toBeVisible();
+  // The chart itself by keyboard: focus it, → walks the buckets with the tooltip.
+  const surface = chart.getByRole('application');
+  await surface.focus();
+  await ui.keyboard.press('ArrowRight');
+  await expect(chart.locator('.recharts-tooltip-wrapper')).toContainText('Successful');
   await ui.screenshot({ path: screenshotPath('statistics.png'), animations: 'disabled', fullPage: true });
   await ui.emulateMedia({ colorScheme: 'dark' });
   await ui.screenshot({ path: screenshotPath('statistics-dark.png'), animations: 'disabled', fullPage: true });

@@ -39,7 +39,7 @@ export const StatsCharts = ({ stats, label }: ChartsProps) => {
         }}
       >
         <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer>
+          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer title="Assemblies by outcome" desc={captions.assemblies}>
             {axis}
             <YAxis tick={axisTick} stroke={chartColors.grid} width={40} allowDecimals={false} />
             <Tooltip {...tooltipStyles} />
@@ -58,7 +58,7 @@ export const StatsCharts = ({ stats, label }: ChartsProps) => {
         table={{ label: 'Bytes in and out', columns: ['Period', 'Uploaded', 'Results'], rows: stats.buckets.map((b) => [label(b), formatBytes(b.bytesIn), formatBytes(b.bytesOut)]) }}
       >
         <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer>
+          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer title="Bytes in and out" desc={captions.bytes}>
             {axis}
             <YAxis tick={axisTick} stroke={chartColors.grid} width={64} tickFormatter={(v: number) => formatBytes(v)} />
             <Tooltip {...tooltipStyles} formatter={(v, name) => [formatBytes(Number(v)), name]} />
@@ -80,7 +80,7 @@ export const StatsCharts = ({ stats, label }: ChartsProps) => {
         }}
       >
         <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer>
+          <LineChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer title="Average durations" desc={captions.durations}>
             {axis}
             <YAxis tick={axisTick} stroke={chartColors.grid} width={52} tickFormatter={(v: number) => `${Number(v.toPrecision(2))} s`} />
             <Tooltip {...tooltipStyles} cursor={{ stroke: 'var(--border-strong)' }} formatter={(v, name) => [formatDuration(Number(v)), name]} />
