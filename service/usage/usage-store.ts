@@ -91,7 +91,7 @@ export function openUsageStore(db: Database.Database): UsageStore {
       upload_s REAL NOT NULL, queue_s REAL NOT NULL, execution_s REAL NOT NULL, files_uploaded INTEGER NOT NULL,
       bytes_uploaded INTEGER NOT NULL, output_files INTEGER NOT NULL, output_bytes INTEGER NOT NULL, processed_bytes INTEGER NOT NULL);
     CREATE INDEX IF NOT EXISTS usage_by_created ON usage (created_ms);
-    CREATE INDEX IF NOT EXISTS usage_errors ON usage (created_ms, error_code) WHERE error_code IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS usage_errors ON usage (created_ms, error_code, region) WHERE error_code IS NOT NULL;
     CREATE TABLE IF NOT EXISTS usage_robots (assembly_id TEXT NOT NULL, robot TEXT NOT NULL, created_ms INTEGER NOT NULL,
       region TEXT NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY (assembly_id, robot));
     CREATE INDEX IF NOT EXISTS usage_robots_by_created ON usage_robots (created_ms, robot, bytes);
