@@ -59,6 +59,7 @@ export const billRecordSchema = z.looseObject({
   additional_gb_fee: num(),
   robots: z.record(z.string(), billRobotRecordSchema.catch({ rawGb: 0, gb: 0, freeGb: 0, gbFactorApplied: false, factor: 1 })).optional().catch({}),
   sub_total: num(),
+  vat: num(),
   total: num(),
   currency: z.string().optional().catch(undefined),
   days: z.array(billDayRecordSchema).optional().catch(undefined),

@@ -35,6 +35,8 @@ export const billSchema = z.object({
   additionalGb: z.number(),
   additionalGbFee: z.number(),
   subTotal: z.number(),
+  /** VAT on the subtotal (0 where none applies). */
+  vat: z.number(),
   total: z.number(),
   currency: z.string().nullable(),
   robots: z.array(billRobotSchema),

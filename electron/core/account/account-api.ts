@@ -34,6 +34,7 @@ export function toBill(record: BillRecord, month: string): Bill {
     additionalGb: record.additional_gb,
     additionalGbFee: record.additional_gb_fee,
     subTotal: record.sub_total,
+    vat: record.vat,
     total: record.total,
     currency: record.currency ?? null,
     robots,

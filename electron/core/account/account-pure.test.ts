@@ -17,6 +17,7 @@ const bill = (over: Record<string, unknown> = {}) =>
       '/image/resize': { rawGb: 1.5, gb: 1.5, freeGb: 0, gbFactorApplied: false, factor: 1 },
     },
     sub_total: 0.75,
+    vat: 0,
     total: 0.75,
     days: [
       { date: '2026-11-02', gb: 1, assemblies: 2 },

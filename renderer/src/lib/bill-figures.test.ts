@@ -11,6 +11,7 @@ const bill = (over: Partial<Bill> = {}): Bill => ({
   additionalGb: 0,
   additionalGbFee: 0,
   subTotal: 0,
+  vat: 0,
   total: 0,
   currency: null,
   robots: [],

@@ -9,6 +9,7 @@ export const sampleBill = (month: string, over: Partial<Bill> = {}): Bill => ({
   additionalGb: 0,
   additionalGbFee: 0,
   subTotal: 0,
+  vat: 0,
   total: 0,
   currency: null,
   robots: [

@@ -68,8 +68,17 @@ export const BillSummary = ({ bill }: { bill: Bill }) => {
         </div>
         <div>
           <dt>Total</dt>
-          <dd className="bill-total" data-testid="bill-total">
-            {formatMoney(bill.total, bill.currency)}
+          <dd>
+            <span className="bill-total" data-testid="bill-total">
+              {formatMoney(bill.total, bill.currency)}
+            </span>
+            {/* What makes the total differ from the plan + additional GB: VAT, discounts, credit. */}
+            {bill.total !== bill.subTotal && (
+              <span className="small muted bill-breakdown" data-testid="bill-breakdown">
+                Subtotal {formatMoney(bill.subTotal, bill.currency)}
+                {bill.vat > 0 ? ` · VAT ${formatMoney(bill.vat, bill.currency)}` : ''}
+              </span>
+            )}
           </dd>
         </div>
       </dl>

@@ -53,6 +53,12 @@ describe('Usage', () => {
     expect(screen.queryByTestId('robot-table')).toBeNull();
   });
 
+  it('says what makes the total differ from the subtotal', async () => {
+    renderWithBridge(<UsageView />, createFakeBridge({ 'account:bill': (r) => ok(sampleBill(r.month, { subTotal: 49, vat: 10.29, total: 59.29, currency: 'USD' })) }));
+    expect((await screen.findByTestId('bill-total')).textContent).toBe('59.29 USD');
+    expect(screen.getByTestId('bill-breakdown').textContent).toBe('Subtotal 49.00 USD · VAT 10.29 USD');
+  });
+
   it('warns past 80 % of what the plan includes', async () => {
     renderWithBridge(<UsageView />, createFakeBridge({ 'account:bill': (r) => ok(sampleBill(r.month, { usedGb: 8.5 })) }));
     expect((await screen.findByTestId('allowance-bar')).getAttribute('data-tone')).toBe('warning');
