@@ -2,6 +2,9 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
+import { startLocalService } from '../../service/index';
+import { runUsageAssemblies } from '../../service/testing/usage-runs';
+import { priceListSchema } from '../../service/usage/price-list';
 import { expect, test, type RunningApp } from '../fixtures/app';
 import { screenshotPath } from '../fixtures/paths';
 import { setStepsText } from '../fixtures/steps-editor';
@@ -41,7 +44,7 @@ async function runSteps(ui: Page, files: string[], steps: unknown, label: string
 }
 
 /** Three significant digits below 1 GB, as the Usage screen promises in docs/account.md. */
-const gbText = (bytes: number): string => `${Number((bytes / GB).toPrecision(3)).toString()} GB`;
+const gbText = (bytes: number): string => `${(bytes / GB).toLocaleString('en-US', { maximumSignificantDigits: 3 })} GB`;
 /** Decimal units, one decimal below 100 (renderer/src/lib/format.ts's rule, restated). */
 const bytesText = (bytes: number): string => {
   if (bytes < 1000) return `${bytes} B`;
@@ -165,4 +168,57 @@ test('Usage and Statistics show the bytes and outcomes the test sent, in both th
   await expect(ui.getByRole('alert', { name: 'Connection' })).toHaveCount(0, { timeout: 60_000 });
   await expect(stale).toHaveCount(0);
   await expect(total('assemblies')).toHaveText('2');
+});
+
+test('a remote workspace with a priced plan: over its allowance, additional GB and fee, VAT; its statistics count a cancelled Assembly', async ({ ui, workDir }) => {
+  // A second deployment of the API whose operator charges: ~1 KB included, then 100,000 a GB, 20 % VAT.
+  const remote = await startLocalService({
+    dataDir: path.join(workDir, 'priced-service'),
+    priceList: priceListSchema.parse({
+      plan: { id: 'studio', price_per_month: 20, gb_included: 0.000001, price_per_gb: 100_000, gb_limit: null, has_lifetime_limit: false },
+      vat_rate: 0.2,
+    }),
+  });
+  try {
+    // Another client's Assemblies there: one completed, one failed, one cancelled mid-upload.
+    const run = await runUsageAssemblies(remote);
+    await nav(ui, 'Workspaces').click();
+    await ui.getByRole('button', { name: 'Add workspace' }).click();
+    await ui.getByLabel('Workspace name').fill('Studio');
+    await ui.getByLabel('API endpoint').fill(remote.url);
+    await ui.getByLabel('Workspace slug').fill('studio');
+    await ui.getByLabel('Auth Key', { exact: true }).fill(remote.authKey);
+    await ui.getByLabel('Auth Secret', { exact: true }).fill(remote.authSecret);
+    await ui.getByRole('button', { name: 'Save workspace' }).click();
+    await expect(ui.getByTestId('workspace-row')).toHaveCount(2);
+    await ui.getByLabel('Switch workspace').selectOption({ label: 'Studio' });
+    await expect(ui.locator('.workspace-url')).toHaveText(remote.url);
+
+    // The bill, computed here from the bytes the runs sent and the price list.
+    const usedGb = (run.uploadedBytes + run.resizeInputBytes) / GB;
+    const cents = (n: number) => Math.round(n * 100) / 100;
+    const fee = cents((usedGb - 0.000001) * 100_000);
+    const subTotal = cents(20 + fee);
+    const vat = cents(subTotal * 0.2);
+    const money = (n: number) => n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    await nav(ui, 'Usage').click();
+    await expect(ui.getByTestId('bill-plan')).toContainText('studio · 20.00 a month');
+    await expect(ui.getByTestId('bill-used-gb')).toHaveText(gbText(run.uploadedBytes + run.resizeInputBytes));
+    await expect(ui.getByTestId('allowance-bar')).toHaveAttribute('data-tone', 'danger');
+    await expect(ui.getByTestId('bill-additional')).toHaveText(`${gbText(run.uploadedBytes + run.resizeInputBytes - 0.000001 * GB)} · ${money(fee)}`);
+    await expect(ui.getByTestId('bill-total')).toHaveText(money(cents(subTotal + vat)));
+    await expect(ui.getByTestId('bill-breakdown')).toHaveText(`Subtotal ${money(subTotal)} · VAT ${money(vat)}`);
+    await ui.screenshot({ path: screenshotPath('usage-remote-over.png'), animations: 'disabled', fullPage: true });
+
+    await nav(ui, 'Statistics').click();
+    const total = (id: string) => ui.getByTestId(`stats-total-${id}`);
+    await expect(total('assemblies')).toHaveText('3');
+    await expect(total('successful')).toHaveText('1');
+    await expect(total('cancelled')).toHaveText('1');
+    await expect(total('erroneous')).toHaveText('1');
+    await expect(total('uploaded')).toHaveText(bytesText(run.uploadedBytes));
+    await expect(total('results')).toHaveText(bytesText(run.outputBytes));
+  } finally {
+    await remote.close();
+  }
 });

@@ -69,6 +69,7 @@ describe('formatting and captions', () => {
     expect(formatGb(0.0042)).toBe('0.0042 GB');
     expect(formatGb(0.000423456)).toBe('0.000423 GB');
     expect(formatGb(0.5)).toBe('0.5 GB');
+    expect(formatGb(7.3712e-7)).toBe('0.000000737 GB');
     expect(formatGb(1234.5)).toBe('1,234.50 GB');
     expect(formatMoney(3.5, null)).toBe('3.50');
     expect(formatMoney(3.5, 'USD')).toBe('3.50 USD');

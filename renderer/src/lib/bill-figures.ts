@@ -9,7 +9,8 @@ import type { Bill, BillRobot } from '../../../shared/ipc/account-models';
 export const formatGb = (gb: number): string => {
   if (!Number.isFinite(gb)) return '—';
   if (gb === 0) return '0 GB';
-  if (Math.abs(gb) < 1) return `${Number(gb.toPrecision(3)).toString()} GB`;
+  // Intl, not toString: never "7.37e-7".
+  if (Math.abs(gb) < 1) return `${gb.toLocaleString('en-US', { maximumSignificantDigits: 3 })} GB`;
   return `${gb.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} GB`;
 };
 
