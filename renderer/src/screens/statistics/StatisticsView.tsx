@@ -9,6 +9,7 @@ import { ErrorPanel } from '../../components/ErrorPanel';
 import { StaleNotice } from '../../components/StaleNotice';
 import { formatBytes, formatDuration } from '../../lib/format';
 import { DAY, HOUR, OUTCOMES, bucketLabel, dayOf, rangeOf, type RangeChoice } from '../../lib/stats-range';
+import { useNavigation } from '../../state/navigation-store';
 import '../../styles/account.css';
 import { ErrorBreakdown, STATS_CHART_HEIGHT, StatsCharts } from './StatsCharts';
 
@@ -53,6 +54,7 @@ const Totals = ({ stats }: { stats: Stats | null }) => {
 
 /** Statistics: the workspace's Assemblies over time, by outcome, bytes, durations and errors (docs/account.md). */
 export const StatisticsView = () => {
+  const navigate = useNavigation((s) => s.navigate);
   const [choice, setChoice] = useState<RangeChoice>({ kind: '24h' });
   const [custom, setCustom] = useState(() => ({ from: dayOf(Date.now() - 6 * DAY * 1000), to: dayOf(Date.now()) }));
   const [region, setRegion] = useState<'workspace' | 'all'>('workspace');
@@ -149,7 +151,12 @@ export const StatisticsView = () => {
           httpCode={stats.error.httpCode}
           facts={stats.error.code === 'INSUFFICIENT_AUTH_SCOPE' ? [{ label: 'Needs scope', value: 'assemblies:read', code: true }] : []}
           data-testid="statistics-error"
-          action={<Button onClick={() => void stats.refetch()}>Try again</Button>}
+          action={
+            <span className="button-row">
+              <Button onClick={() => void stats.refetch()}>Try again</Button>
+              {stats.error.code === 'INSUFFICIENT_AUTH_SCOPE' && <Button onClick={() => navigate({ name: 'workspaces' })}>Open Workspaces</Button>}
+            </span>
+          }
         />
       )}
       {(shown || loading) && (

@@ -70,6 +70,7 @@ describe('Usage', () => {
     expect(within(alert).getByText('INSUFFICIENT_AUTH_SCOPE')).toBeTruthy();
     expect(alert.textContent).toContain('billing:read');
     expect(alert.textContent).toContain('Widen the token scopes');
+    expect(within(alert).getByRole('button', { name: 'Open Workspaces' })).toBeTruthy();
   });
 
   it('keeps the last bill on screen, marked stale, when a refresh fails', async () => {

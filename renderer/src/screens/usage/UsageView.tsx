@@ -6,6 +6,7 @@ import { ErrorPanel } from '../../components/ErrorPanel';
 import { StaleNotice } from '../../components/StaleNotice';
 import { isCurrentMonth, monthLabel, monthOf } from '../../lib/bill-month';
 import { isEmptyBill } from '../../lib/bill-figures';
+import { useNavigation } from '../../state/navigation-store';
 import '../../styles/account.css';
 import { BillSummary } from './BillSummary';
 import { MonthPicker } from './MonthPicker';
@@ -43,6 +44,7 @@ export const UsageView = () => {
   const live = isCurrentMonth(month, Date.now());
   const bill = useBridgeQuery('account:bill', { month }, { refetchInterval: live ? LIVE_MS : false });
   const data = bill.data;
+  const navigate = useNavigation((s) => s.navigate);
 
   return (
     <div className="account-view usage-view">
@@ -64,7 +66,12 @@ export const UsageView = () => {
           httpCode={bill.error.httpCode}
           facts={bill.error.code === 'INSUFFICIENT_AUTH_SCOPE' ? [{ label: 'Needs scope', value: 'billing:read', code: true }] : []}
           data-testid="usage-error"
-          action={<Button onClick={() => void bill.refetch()}>Try again</Button>}
+          action={
+            <span className="button-row">
+              <Button onClick={() => void bill.refetch()}>Try again</Button>
+              {bill.error.code === 'INSUFFICIENT_AUTH_SCOPE' && <Button onClick={() => navigate({ name: 'workspaces' })}>Open Workspaces</Button>}
+            </span>
+          }
         />
       )}
       {bill.isPending && <BillSkeleton />}
