@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { AUTH_SECRET_ENV, chooseAuthSecret, storeAuthSecret } from './cli-secret';
 import { startLocalService } from './index';
 import { notifyOptionsFromFlags } from './notifications/notify-flags';
+import { loadPriceList, PRICE_LIST_ENV } from './usage/price-list';
 
 const SOURCE_LABEL = { flag: '--auth-secret', file: '--auth-secret-file', env: AUTH_SECRET_ENV } as const;
 
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
       'notify-timeout-ms': { type: 'string' },
       'notify-allow-hosts': { type: 'string' },
       'notify-signature': { type: 'string' },
+      // The bill's prices (docs/local-service.md "Metering and the bill"); else ASSEMBLYLINE_PRICE_LIST; else free.
+      'price-list': { type: 'string' },
       // Lets ASSEMBLYLINE_TEST_FAULT_CORRUPT act outside NODE_ENV=test (service/files/test-faults.ts); for tests only.
       'test-faults': { type: 'boolean' },
     },
@@ -41,6 +44,8 @@ async function main(): Promise<void> {
   const perMinute = values['max-assemblies-per-minute'] === undefined ? undefined : Number(values['max-assemblies-per-minute']);
   const dataDir = resolve(values['data-dir']);
   const notifications = notifyOptionsFromFlags(values);
+  // Checked before anything starts: a bad price list stops the service with the key it names.
+  const priceList = loadPriceList(values['price-list'] ?? process.env[PRICE_LIST_ENV]);
   const service = await startLocalService({
     port,
     dataDir,
@@ -51,6 +56,7 @@ async function main(): Promise<void> {
     ...(values['public-base-url'] ? { publicBaseUrl: values['public-base-url'] } : {}),
     ...(perMinute !== undefined ? { maxAssembliesPerMinute: perMinute } : {}),
     notifications,
+    priceList,
   });
   if (!values['auth-key']) console.log(`auth key:    ${service.authKey}`);
   if (service.accessProblem) console.error(`service: warning: ${service.accessProblem}`);

@@ -15,6 +15,7 @@ import { createTusEndpoint } from './tus/tus-endpoint';
 import { faultConfig, testFaults } from './files/test-faults';
 import { Notifier, type NotifierOptions } from './notifications/notifier';
 import { isFullScope, pickOwnKey, restoreFullAccess, type RestoreAction } from './auth-keys/own-key';
+import { FREE_PRICE_LIST, type PriceList } from './usage/price-list';
 
 /** The local service has one account; Templates and credentials belong to it, not to a key. */
 const LOCAL_ACCOUNT_ID = 'local';
@@ -40,6 +41,8 @@ export interface LocalServiceOptions {
    * 20 minutes; tests pass short ones), `timeoutMs`, `allowedHosts` (empty = anywhere), `signatureAlgo`.
    */
   notifications?: NotifierOptions;
+  /** What the bill charges (usage/price-list.ts; `--price-list`); default: a free plan. */
+  priceList?: PriceList;
 }
 
 export interface ServerTimeouts {
@@ -134,6 +137,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     notifier,
     notifyAllowedHosts: options.notifications?.allowedHosts ?? [],
     db,
+    priceList: options.priceList ?? FREE_PRICE_LIST,
     runtime,
     streams,
     tus,

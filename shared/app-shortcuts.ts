@@ -10,16 +10,17 @@ export interface ScreenShortcut {
   readonly digit: number;
 }
 
-/** Screens by Mod+digit, in the sidebar's order. */
+/** Screens by Mod+digit, in the sidebar's order (nine digits: CDN URLs has none). */
 export const SCREEN_SHORTCUTS: readonly ScreenShortcut[] = [
   { label: 'Upload', route: '#/upload', digit: 1 },
   { label: 'Transfers', route: '#/transfers', digit: 2 },
   { label: 'Activity', route: '#/activity', digit: 3 },
-  { label: 'Templates', route: '#/templates', digit: 4 },
-  { label: 'Credentials', route: '#/credentials', digit: 5 },
-  { label: 'Auth Keys', route: '#/auth-keys', digit: 6 },
-  { label: 'CDN URLs', route: '#/cdn', digit: 7 },
-  { label: 'Workspaces', route: '#/workspaces', digit: 8 },
+  { label: 'Usage', route: '#/usage', digit: 4 },
+  { label: 'Statistics', route: '#/statistics', digit: 5 },
+  { label: 'Templates', route: '#/templates', digit: 6 },
+  { label: 'Credentials', route: '#/credentials', digit: 7 },
+  { label: 'Auth Keys', route: '#/auth-keys', digit: 8 },
+  { label: 'Workspaces', route: '#/workspaces', digit: 9 },
 ];
 
 export type ActionShortcutId = 'open-files' | 'open-folder' | 'new-upload' | 'find' | 'shortcuts';

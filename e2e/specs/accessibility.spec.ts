@@ -1,4 +1,6 @@
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
+import sharp from 'sharp';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test, type RunningApp } from '../fixtures/app';
 import { generatePhotoFolder } from '../fixtures/images';
@@ -245,6 +247,32 @@ const focusInfo = (ui: Page) =>
     while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
     return { tag: el?.tagName.toLowerCase() ?? '', label: el?.getAttribute('aria-label') ?? '', inMain: Boolean(doc.getElementById('main')?.contains(doc.activeElement)) };
   });
+
+test('Usage (bill, chart, table) and Statistics (charts, a chart as a table) pass axe in both themes', async ({ ui, workDir }) => {
+  // One real Assembly through the Upload view, so both screens have figures and charts to audit.
+  const file = path.join(workDir, 'pier.jpg');
+  await sharp({ create: { width: 320, height: 200, channels: 3, background: '#3a6ea5' } }).jpeg().toFile(file);
+  await ui.getByLabel('Choose files').setInputFiles(file);
+  await expect(ui.getByTestId('file-row')).toHaveCount(1);
+  await ui.getByText('Resize images to 1024 px').click();
+  await startTransfer(ui, 'Start · 1 file');
+  await expect(transferList(ui).getByTestId('batch-state')).toHaveText('Completed', { timeout: 120_000 });
+  const { check, assertNone } = auditor(ui);
+
+  await nav(ui, 'Usage').click();
+  await expect(ui.getByTestId('robot-table')).toBeVisible();
+  await expect(ui.getByTestId('usage-days-chart').locator('.recharts-bar-rectangle').first()).toBeVisible();
+  await check('Usage');
+  await ui.getByTestId('usage-days-chart').getByRole('button', { name: 'Show table' }).click();
+  await check('Usage (per day as a table)');
+
+  await nav(ui, 'Statistics').click();
+  await expect(ui.getByTestId('stats-total-assemblies')).toHaveText('1');
+  await check('Statistics');
+  await ui.getByTestId('stats-assemblies-chart').getByRole('button', { name: 'Show table' }).click();
+  await check('Statistics (a chart as a table)');
+  assertNone();
+});
 
 test('the keyboard reaches the content with the skip link, scrolls a read-only editor and leaves the editor with Tab', async ({ ui, running }) => {
   const app = browserHost(running);

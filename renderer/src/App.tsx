@@ -42,6 +42,8 @@ const TemplateEditor = lazy(() => import('./screens/templates/TemplateEditor').t
 const WorkspacesView = lazy(() => import('./screens/workspaces/WorkspacesView').then((m) => ({ default: m.WorkspacesView })));
 const AuthKeysView = lazy(() => import('./screens/auth-keys/AuthKeysView').then((m) => ({ default: m.AuthKeysView })));
 const CdnView = lazy(() => import('./screens/cdn/CdnView').then((m) => ({ default: m.CdnView })));
+const UsageView = lazy(() => import('./screens/usage/UsageView').then((m) => ({ default: m.UsageView })));
+const StatisticsView = lazy(() => import('./screens/statistics/StatisticsView').then((m) => ({ default: m.StatisticsView })));
 const CredentialsView = lazy(() => import('./screens/credentials/CredentialsView').then((m) => ({ default: m.CredentialsView })));
 
 export const App = () => {
@@ -80,6 +82,8 @@ export const App = () => {
             {route.name === 'workspaces' && <WorkspacesView />}
             {route.name === 'auth-keys' && <AuthKeysView />}
             {route.name === 'cdn' && <CdnView />}
+            {route.name === 'usage' && <UsageView />}
+            {route.name === 'statistics' && <StatisticsView />}
             {route.name === 'template-editor' && <TemplateEditor key={`${route.id ?? 'new'}-${String(route.copy)}`} id={route.id} copy={route.copy} />}
           </Suspense>
         </main>

@@ -10,7 +10,8 @@ import { createRejection, sizeRejection, uploadRejection, uploadSizeCap, type Tu
 import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-stream';
 import { applyEvent, persistDelay, applyProgress, replayJournal, type AssemblyEvent } from './assembly-journal';
 import { OK_MESSAGES, isRunning, okMessage, statusDate, type AssemblyState, type TusUploadEntry } from './assembly-state';
-import { publicFileRecord, statusRecord, uploadRecord, type ServiceUrls } from './status-record';
+import { LOCAL_REGION, publicFileRecord, statusRecord, uploadRecord, type ServiceUrls } from './status-record';
+import { usageOf, type UsageRecord } from '../usage/usage-record';
 import type { OriginalProgress } from '../robots/execute-steps';
 import { allStepsDone, executionProgressData, type ExecutionProgressData, type StepProgress } from '../realtime/execution-progress';
 import { assemblySummary } from './assembly-summary';
@@ -150,7 +151,7 @@ export class AssemblyRuntime {
       s.ok = null;
       if (s.executionStartMs) s.executionDurationS = (nowMs - s.executionStartMs) / 1000;
       this.queueNotification(s, nowMs);
-      this.db.saveAssembly({ id: s.id, state: s.error, data: JSON.stringify(s) });
+      this.db.saveAssembly({ id: s.id, state: s.error, data: JSON.stringify(s), usage: this.usage(s, nowMs) });
     }
     return rows.length;
   }
@@ -187,7 +188,9 @@ export class AssemblyRuntime {
 
   /** Stores a new Assembly; false when the id is taken. Multipart uploads are described before it is visible. */
   async create(state: AssemblyState, uploads: AddedUpload[] | { described: StoredFile[] }): Promise<boolean> {
-    if (!this.db.insertAssembly({ id: state.id, state: state.error ?? state.ok ?? '', data: JSON.stringify(state), summary: assemblySummary(state) })) return false;
+    // An Assembly that is over when it is stored (REQUEST_ABORTED) is metered in the same write.
+    const usage = isRunning(state) ? undefined : this.usage(state);
+    if (!this.db.insertAssembly({ id: state.id, state: state.error ?? state.ok ?? '', data: JSON.stringify(state), summary: assemblySummary(state), usage })) return false;
     const live = liveAssembly(state);
     if (state.ok === 'REQUEST_ABORTED') return true;
     this.live.set(state.id, live);
@@ -223,7 +226,7 @@ export class AssemblyRuntime {
       live.state.message = OK_MESSAGES.ASSEMBLY_CANCELED;
       this.finishTiming(live.state);
       this.queueNotification(live.state, Date.now());
-      this.persist(live.state);
+      this.persist(live.state, true);
       this.streams.finish(id, sseMessage('assembly_finished'));
       this.onEnded(live.state);
       return live.state;
@@ -366,6 +369,7 @@ export class AssemblyRuntime {
         onResult: (step, file) => this.onResult(live, step, file),
         onProgress: (p, perFile, perStep) => this.onProgress(live, p, perFile, perStep),
         onWarning: (step, message, about) => this.onWarning(live, step, message, about),
+        onProcessed: (robot, bytes) => this.onProcessed(live, robot, bytes),
         credentials: this.credentials,
       });
     } catch (e) {
@@ -385,7 +389,7 @@ export class AssemblyRuntime {
     this.live.delete(s.id);
     // Queued in the same write as the end state: a stop right after still delivers on the next start.
     this.queueNotification(s, Date.now());
-    this.setOk(live, 'ASSEMBLY_COMPLETED');
+    this.setOk(live, 'ASSEMBLY_COMPLETED', true);
     this.streams.finish(s.id, sseMessage('assembly_finished'));
     this.onEnded(s);
   }
@@ -470,7 +474,7 @@ export class AssemblyRuntime {
     if (extra) s.errorExtra = extra;
     this.finishTiming(s);
     this.queueNotification(s, Date.now());
-    this.persist(s);
+    this.persist(s, true);
     this.streams.finish(s.id, sseEvent('assembly_error', this.status(s)));
     this.onEnded(s);
   }
@@ -492,11 +496,25 @@ export class AssemblyRuntime {
     return s;
   }
 
-  private setOk(live: LiveAssembly, ok: string): void {
+  private setOk(live: LiveAssembly, ok: string, ended = false): void {
     live.state.ok = ok;
     live.state.message = okMessage(ok);
     this.stopPersistTimer(live);
-    this.persist(live.state);
+    this.persist(live.state, ended);
+  }
+
+  /** Metering: a robot ran a job on `bytes` of input (kept in the state, so a crash keeps what was counted). */
+  private onProcessed(live: LiveAssembly, robot: string, bytes: number): void {
+    const s = live.state;
+    if (this.closed || this.live.get(s.id) !== live) return;
+    const counts = (s.robotBytes ??= {});
+    counts[robot] = (counts[robot] ?? 0) + bytes;
+    this.schedulePersist(live);
+  }
+
+  /** The usage row of an Assembly that has just ended (usage/usage-record.ts). */
+  private usage(s: AssemblyState, nowMs = Date.now()): UsageRecord {
+    return usageOf(s, statusRecord(this.urls, s, nowMs), nowMs, LOCAL_REGION);
   }
 
   private journal(live: LiveAssembly, event: AssemblyEvent): void {
@@ -525,9 +543,10 @@ export class AssemblyRuntime {
     if (s.executionStartMs && s.executionDurationS === null) s.executionDurationS = (Date.now() - s.executionStartMs) / 1000;
   }
 
-  private persist(s: AssemblyState): void {
+  /** `ended`: this write ends the Assembly, and carries its usage row (written once, in the same transaction). */
+  private persist(s: AssemblyState, ended = false): void {
     if (this.closed) return;
-    this.db.saveAssembly({ id: s.id, state: s.error ?? s.ok ?? '', data: JSON.stringify(s), summary: assemblySummary(s) });
+    this.db.saveAssembly({ id: s.id, state: s.error ?? s.ok ?? '', data: JSON.stringify(s), summary: assemblySummary(s), ...(ended ? { usage: this.usage(s) } : {}) });
   }
 
   /** Stops executions; Assemblies still running stay so in the database and are marked crashed on next start. */

@@ -84,6 +84,8 @@ export interface AssemblyState {
   deliveries?: NotifyDelivery[];
   /** Every delivery attempt, oldest first (capped, see notifications/notify-state.ts). */
   notifyAttempts?: NotifyAttempt[];
+  /** Metering: per robot, the input bytes of the jobs it ran successfully (usage/usage-record.ts). */
+  robotBytes?: Record<string, number>;
 }
 
 export interface NotifyDelivery {

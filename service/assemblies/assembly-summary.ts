@@ -1,4 +1,5 @@
 import type { AssemblyState } from './assembly-state';
+import { LOCAL_REGION } from './status-record';
 
 /** The list's `type` values (service-facts.md §7) an Assembly can be in; `all` is every one. */
 export type ListKind = 'uploading' | 'executing' | 'canceled' | 'completed' | 'failed' | 'request_aborted';
@@ -58,7 +59,7 @@ export function listItem(s: AssemblyState): Record<string, unknown> {
     warning_count: s.warnings.length,
     execution_duration: s.executionDurationS ?? 0,
     execution_start: s.executionStart,
-    region: 'local',
+    region: LOCAL_REGION,
     num_input_files: s.uploads.length,
     bytes_usage: s.bytesReceived,
     bytes_expected: s.bytesExpected,

@@ -7,6 +7,9 @@ export interface ServiceUrls {
   base: string;
 }
 
+/** The local service's one region: status records, list items and usage rows carry it (statistics filter on it). */
+export const LOCAL_REGION = 'local';
+
 export const assemblyUrl = (u: ServiceUrls, id: string): string => `${u.base}/assemblies/${id}`;
 export const websocketUrl = (u: ServiceUrls): string => `${u.base}/ws20000`;
 export const updateStreamUrl = (u: ServiceUrls, id: string): string => `${websocketUrl(u)}?assembly=${id}`;
@@ -56,6 +59,7 @@ export function statusRecord(u: ServiceUrls, s: AssemblyState, nowMs: number): R
     template_id: s.templateId ?? null,
     ...(s.templateName ? { template_name: s.templateName } : {}),
     instance: new URL(u.base).host,
+    region: LOCAL_REGION,
     assembly_url: url,
     assembly_ssl_url: url,
     websocket_url: websocketUrl(u),

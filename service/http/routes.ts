@@ -15,9 +15,11 @@ import { routeCredentials, type CredentialRouteContext } from '../credentials/cr
 import { routeTemplates, type TemplateRouteContext } from '../templates/template-routes';
 import { TUS_PATH, type TusEndpoint } from '../tus/tus-endpoint';
 import { apiError, sendError, sendJson } from './api-error';
+import { routeBill, type BillRouteContext } from '../usage/bill-route';
+import { assemblyStatsRoute } from '../stats/stats-route';
 import { serveFile } from './serve-file';
 
-export interface RouteContext extends CreateContext, ReplayContext, NotificationRouteContext, TemplateRouteContext, CredentialRouteContext {
+export interface RouteContext extends CreateContext, ReplayContext, NotificationRouteContext, TemplateRouteContext, CredentialRouteContext, BillRouteContext {
   oauth: OAuthServer;
   runtime: AssemblyRuntime;
   streams: UpdateStreams;
@@ -68,6 +70,8 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
   if (path.startsWith('/template_credentials') && (await routeCredentials(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/auth_keys') && (await routeAuthKeys(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/assembly_notifications/') && (await routeNotifications(ctx, req, res, path, url.searchParams))) return;
+  if (path.startsWith('/bill/') && (await routeBill(ctx, req, res, path, url.searchParams))) return;
+  if ((path === '/assembly_stats' || path === '/assembly_stats/') && method === 'GET') return assemblyStatsRoute(ctx.db, req, res, url.searchParams);
   const replayOf = ASSEMBLY_REPLAY.exec(path)?.[1];
   if (replayOf && method === 'POST') return replayAssembly(ctx, req, res, replayOf, url.searchParams);
 

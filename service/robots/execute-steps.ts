@@ -45,6 +45,8 @@ export interface ExecuteContext {
   onWarning?(step: string, message: string, about?: WarningAbout): void;
   /** Template credentials for storage robots (none when absent). */
   credentials?: CredentialLookup;
+  /** Metering: a job of `robot` succeeded on `inputBytes` of input. */
+  onProcessed?(robot: string, inputBytes: number): void;
 }
 
 export interface WarningAbout {
@@ -220,6 +222,7 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       }
       if (ctx.signal.aborted) return canceled();
       if (outcome.ok) {
+        ctx.onProcessed?.(step.robot, group.reduce((n, t) => n + t.file.size, 0));
         produced.push(...outcome.files);
         if (reported.has(name)) outcome.files.forEach((f) => ctx.onResult(name, f));
         if (outcome.note) ctx.onWarning?.(name, `Step "${name}" passed over ${what}: ${outcome.note}`, { files: group.map((t) => t.file), code: 'FILE_FILTER_DECLINED_FILE', reason: outcome.note, level: 'notice' });

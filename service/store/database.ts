@@ -3,6 +3,8 @@ import { ensurePrivateDir, openPrivateSqlite } from './private-files';
 import { assemblySummary, type AssemblySummary } from '../assemblies/assembly-summary';
 import type { AssemblyState } from '../assemblies/assembly-state';
 import { openAssemblyIndex, type AssemblyIndex } from './assembly-index';
+import { openUsageStore, type UsageStore } from '../usage/usage-store';
+import type { UsageRecord } from '../usage/usage-record';
 
 export interface AccountRow {
   authKey: string;
@@ -29,6 +31,8 @@ export interface AssemblyRow {
   data: string;
   /** The list summary (assembly-summary.ts); computed from `data` when absent. */
   summary?: AssemblySummary;
+  /** Set on the write that ends the Assembly: its metering row, in the same transaction (usage/usage-store.ts). */
+  usage?: UsageRecord;
 }
 
 /** The service's records in SQLite (WAL): the account, Assemblies (state JSON) and seen nonces. */
@@ -49,6 +53,8 @@ export interface ServiceDatabase {
   assembliesInStates(states: readonly string[]): AssemblyRow[];
   /** The summaries behind GET /assemblies and the notification queue (assembly-index.ts). */
   assemblyIndex: AssemblyIndex;
+  /** Metering rows of ended Assemblies (bill, statistics). */
+  usage: UsageStore;
   /** Every Assembly of a key, newest first. */
   assembliesOf(authKey: string): (AssemblyRow & { createdAt: string })[];
   /** Records the nonce; false when it was already seen and has not expired yet. */
@@ -188,16 +194,20 @@ export function openDatabase(dataDir: string): ServiceDatabase {
   const updateAssembly = db.prepare('UPDATE assemblies SET state = @state, data = @data, updated_at = @now WHERE id = @id');
   const dropEvents = db.prepare('DELETE FROM assembly_events WHERE assembly_id = ?');
   const assemblyIndex = openAssemblyIndex(db);
+  // Assemblies that ended before this table existed get no row (docs/local-service.md "Metering and the bill").
+  const usage = openUsageStore(db);
   const summaryOf = (row: AssemblyRow): AssemblySummary => row.summary ?? assemblySummary(JSON.parse(row.data) as AssemblyState);
   // The summary is written in the same transaction as the record: the list never disagrees with a status.
   const saveAssembly = db.transaction((row: AssemblyRow & { now: string }) => {
     updateAssembly.run({ id: row.id, state: row.state, data: row.data, now: row.now });
     dropEvents.run(row.id);
     assemblyIndex.upsert(summaryOf(row));
+    if (row.usage) usage.record(row.usage);
   });
   const insertAssemblyTx = db.transaction((row: AssemblyRow & { now: string }): boolean => {
     if (insertAssembly.run({ id: row.id, state: row.state, data: row.data, now: row.now }).changes !== 1) return false;
     assemblyIndex.upsert(summaryOf(row));
+    if (row.usage) usage.record(row.usage);
     return true;
   });
   const appendEvent = db.prepare('INSERT INTO assembly_events (assembly_id, event) VALUES (?, ?)');
@@ -277,6 +287,7 @@ export function openDatabase(dataDir: string): ServiceDatabase {
     getAssembly: (id) => (getAssembly.get(id) as AssemblyRow | undefined) ?? null,
     insertAssembly: (row) => insertAssemblyTx({ ...row, now: new Date().toISOString() }),
     assemblyIndex,
+    usage,
     saveAssembly: (row) => {
       saveAssembly({ ...row, now: new Date().toISOString() });
     },

@@ -69,6 +69,10 @@ export const ErrorCode = {
   fileFilterDeclined: 'FILE_FILTER_DECLINED_FILE',
   fileFilterInvalidOperator: 'FILE_FILTER_INVALID_OPERATOR',
   imageResizeValidation: 'IMAGE_RESIZE_VALIDATION',
+  billInvalidDate: 'BILL_INVALID_DATE',
+  assemblyStatsError: 'ASSEMBLY_STATS_ERROR',
+  assemblyStatsInvalidTime: 'ASSEMBLY_STATS_INVALID_TIME',
+  assemblyStatsMissingRegion: 'ASSEMBLY_STATS_MISSING_REGION',
   server404: 'SERVER_404',
   server500: 'SERVER_500',
 } as const;

@@ -9,6 +9,8 @@ export function requiredScope(method: string, path: string): string | null {
   // Replaying is the one notification scope the spec lists; reading the attempts is reading the Assembly.
   if (path.startsWith('/assembly_notifications/')) return read ? 'assemblies:read' : 'assembly_notifications:write';
   if (path.startsWith('/bill/')) return 'billing:read';
+  // Our choice (the facts give no scope for statistics): reading Assemblies' figures is reading Assemblies.
+  if (path === '/assembly_stats' || path === '/assembly_stats/') return 'assemblies:read';
   if (path.startsWith('/queues/')) return 'queues:read';
   return null;
 }

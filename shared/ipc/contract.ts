@@ -55,6 +55,7 @@ import {
   replayStartedSchema,
 } from './assembly-models';
 import { receivedWebhookSchema, webhookTesterSchema } from './webhook-models';
+import { billMonthSchema, billSchema, statsRequestSchema, statsSchema } from './account-models';
 import {
   connectionReportSchema,
   connectionTestRequestSchema,
@@ -252,6 +253,11 @@ export const channels = {
   'credentials:delete': { request: z.object({ workspaceId: z.string().optional(), id: z.string().min(1) }), response: z.object({}) },
   /** Connect with credentials (saved, or the form's) from core and report check by check; secrets stay in core. */
   'credentials:test': { request: credentialTestRequestSchema, response: credentialTestReportSchema },
+
+  /** The account's bill for a month (`GET /bill/{YYYY-MM}`, scope billing:read); docs/account.md. */
+  'account:bill': { request: z.object({ workspaceId: z.string().optional(), month: billMonthSchema }), response: billSchema },
+  /** Assembly statistics over a range (`GET /assembly_stats`, scope assemblies:read); region `workspace` is resolved in core. */
+  'account:stats': { request: statsRequestSchema, response: statsSchema },
 
   /** Auth Keys of the workspace's account. Secrets stay in core. */
   'authKeys:list': { request: z.object({ workspaceId: z.string().optional() }), response: z.array(authKeySchema) },

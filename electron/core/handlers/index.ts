@@ -1,4 +1,5 @@
 import type { Handlers } from '../ipc/handlers';
+import { createAccountHandlers } from './account-handlers';
 import { createAppHandlers } from './app-handlers';
 import type { HandlerContext } from './context';
 import { createAssemblyHandlers, createStatusMemo } from './assembly-handlers';
@@ -39,6 +40,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createTemplateHandlers(ctx),
     ...createCredentialHandlers(ctx),
     ...createAuthKeyHandlers(ctx),
+    ...createAccountHandlers(ctx),
     ...createRotationHandlers(ctx.rotation),
     ...createSignInHandlers(ctx),
   };

@@ -10,7 +10,9 @@ export const SCREEN_PROBES = [
   { scope: 'templates:read', screen: 'Templates', path: '/templates?pagesize=1' },
   { scope: 'template_credentials:read', screen: 'Credentials', path: '/template_credentials' },
   { scope: 'auth_keys:read', screen: 'Auth Keys', path: '/auth_keys' },
-  { scope: 'assemblies:read', screen: 'Activity', path: '/assemblies?pagesize=1' },
+  { scope: 'assemblies:read', screen: 'Activity, Statistics', path: '/assemblies?pagesize=1' },
+  // Any month proves the scope; this one exists on every deployment.
+  { scope: 'billing:read', screen: 'Usage', path: `/bill/${new Date().toISOString().slice(0, 7)}` },
 ] as const;
 
 const SKEW_WARN_S = 30;

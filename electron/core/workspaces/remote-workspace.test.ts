@@ -138,6 +138,7 @@ describe('remote workspaces', () => {
     expect(check(report, 'token')).toMatchObject({ status: 'ok' });
     expect(check(report, 'scopes')).toMatchObject({ status: 'warn', code: 'INSUFFICIENT_AUTH_SCOPE' });
     expect(check(report, 'scopes')?.message).toMatch(/auth_keys:read \(Auth Keys\)/);
+    expect(check(report, 'scopes')?.message).toMatch(/billing:read \(Usage\)/);
 
     const created = await call<{ id: string }>('templates:create', { workspaceId: ws.id, name: 'Via token', content: { steps: { ':original': { robot: '/upload/handle' } } } });
     expect(created.id).toBeTruthy();

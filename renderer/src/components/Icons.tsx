@@ -93,6 +93,18 @@ export const LinkIcon = () => (
     <path d="M6.5 9.5 9.5 6.5M7 4.5l1-1a2.8 2.8 0 0 1 4 4l-1 1M9 11.5l-1 1a2.8 2.8 0 0 1-4-4l1-1" />
   </svg>
 );
+/** Usage: a gauge. */
+export const GaugeIcon = () => (
+  <svg {...base}>
+    <path d="M2.2 11.5a6 6 0 1 1 11.6 0M8 9.5l2.6-3" />
+  </svg>
+);
+/** Statistics: bars. */
+export const ChartIcon = () => (
+  <svg {...base}>
+    <path d="M2 13.5h12M4 11V8M7 11V4M10 11V6.5M13 11V9" />
+  </svg>
+);
 export const TransfersIcon = () => (
   <svg {...base}>
     <path d="M4.5 13.5v-10M2 6l2.5-2.5L7 6M11.5 2.5v10M9 10l2.5 2.5L14 10" />

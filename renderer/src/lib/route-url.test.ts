@@ -19,6 +19,8 @@ const ROUTES: [Route, string][] = [
   [{ name: 'workspaces' }, '#/workspaces'],
   [{ name: 'auth-keys' }, '#/auth-keys'],
   [{ name: 'cdn' }, '#/cdn'],
+  [{ name: 'usage' }, '#/usage'],
+  [{ name: 'statistics' }, '#/statistics'],
 ];
 
 describe('route ↔ hash', () => {

@@ -6,6 +6,7 @@ import type { RunUpdate } from '../../../../shared/ipc/run-update';
 import type { Template } from '../../../../shared/ipc/template-models';
 import { ok, type Result } from '../../../../shared/result';
 import { createFakeTransfers, type FakeTransfers } from './fake-transfers';
+import { sampleBill, sampleStats } from './fake-account';
 import type { DraftChoice } from '../../../../shared/ipc/draft-choice';
 
 /**
@@ -207,6 +208,8 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'credentials:update': (req) => ok({ id: req.id, name: req.name, type: req.type, values: {}, secretsSet: [], created: null, modified: null }),
     'credentials:delete': () => ok({}),
     'credentials:test': (req) => ok({ ok: true, tested: true, target: req.id ?? req.draft?.type ?? '', checks: [{ id: 'reach', label: 'Reach the server', status: 'ok', message: 'answered' }] }),
+    'account:bill': (req) => ok(sampleBill(req.month)),
+    'account:stats': (req) => ok(sampleStats(req)),
     'authKeys:list': () => ok([]),
     'authKeys:scopes': () => ok(['templates:read', 'templates:write']),
     'authKeys:create': () => ({ ok: false, error: { code: 'NOT_IN_FAKE', message: 'Not faked.' } }),

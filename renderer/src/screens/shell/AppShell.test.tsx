@@ -49,16 +49,16 @@ describe('App shell', () => {
     await waitFor(() => expect(screen.getByTestId('run-state').textContent).toBe('Completed'));
   });
 
-  it('groups the sidebar into Work and Setup, and the arrow keys cross from one group to the next', () => {
+  it('groups the sidebar into Work, Account and Setup, and the arrow keys cross from one group to the next', () => {
     renderWithBridge(<App />, createFakeBridge());
     const nav = screen.getByRole('navigation', { name: 'Main' });
     const lists = within(nav).getAllByRole('list');
-    expect(lists.map((l) => l.getAttribute('aria-labelledby') && document.getElementById(l.getAttribute('aria-labelledby')!)?.textContent)).toEqual(['Work', 'Setup']);
+    expect(lists.map((l) => l.getAttribute('aria-labelledby') && document.getElementById(l.getAttribute('aria-labelledby')!)?.textContent)).toEqual(['Work', 'Account', 'Setup']);
     expect(within(screen.getByRole('list', { name: 'Setup' })).getAllByRole('button').map((b) => b.textContent)).toEqual(['Templates', 'Credentials', 'Auth Keys', 'CDN URLs', 'Workspaces']);
     const activity = screen.getByRole('button', { name: 'Activity' });
     activity.focus();
     fireEvent.keyDown(activity, { key: 'ArrowDown' });
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Templates' }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Usage' }));
     fireEvent.keyDown(document.activeElement as Element, { key: 'End' });
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Workspaces' }));
   });
