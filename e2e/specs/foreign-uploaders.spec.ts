@@ -88,7 +88,7 @@ test('Uppy with the Transloadit plugin on another site uploads, the Assembly com
   watchFailures(page, failed);
   await page.goto(siteUrl);
   expect(new URL(siteUrl).origin).not.toBe(new URL(service.url).origin);
-  await page.evaluate((opts) => (window as unknown as { startUppy(o: unknown): void }).startUppy(opts), { service: service.url, authKey: service.authKey });
+  await page.evaluate((opts) => (globalThis as unknown as { startUppy(o: unknown): void }).startUppy(opts), { service: service.url, authKey: service.authKey });
   await page.locator('#uppy-files').setInputFiles(photos('red', 'teal', 'gold'));
   await page.getByRole('button', { name: 'Upload with Uppy' }).click();
 
@@ -111,7 +111,7 @@ test('tus-js-client on another site creates an Assembly, uploads with X-Request-
     if (id && r.url().includes('/resumable/files')) requestIds.push(id);
   });
   await page.goto(siteUrl);
-  await page.evaluate((opts) => (window as unknown as { startTus(o: unknown): void }).startTus(opts), { service: service.url, authKey: service.authKey });
+  await page.evaluate((opts) => (globalThis as unknown as { startTus(o: unknown): void }).startTus(opts), { service: service.url, authKey: service.authKey });
   await page.locator('#tus-files').setInputFiles(photos('teal', 'gold'));
   await page.getByRole('button', { name: 'Upload with tus-js-client' }).click();
 
@@ -128,7 +128,7 @@ test('Uppy on another site cancels its Assembly (a preflighted DELETE) and the s
   const failed: string[] = [];
   watchFailures(page, failed);
   await page.goto(siteUrl);
-  await page.evaluate((opts) => (window as unknown as { startUppy(o: unknown): void }).startUppy(opts), {
+  await page.evaluate((opts) => (globalThis as unknown as { startUppy(o: unknown): void }).startUppy(opts), {
     service: service.url,
     authKey: service.authKey,
     cancelWhenCreated: true,
