@@ -22,7 +22,7 @@ const isNameError = (e: { code: string; message: string } | null): boolean =>
 type ContentMode = 'fields' | 'value';
 // The spec lets content be any JSON value; storage robots need fields, an API token may be one value.
 const CONTENT_MODES: readonly { value: ContentMode; label: string; hint: string }[] = [
-  { value: 'fields', label: 'Fields', hint: 'Host, user, bucket, keys…: what storage steps read.' },
+  { value: 'fields', label: 'Fields', hint: 'Named settings, as storage steps read them.' },
   { value: 'value', label: 'One value', hint: 'A token, or any JSON value (a list, a number…), stored as it is.' },
 ];
 
