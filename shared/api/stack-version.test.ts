@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkStackVersion, stackVersionProblem } from './stack-version';
+import { checkStackVersion, stackVersionNotes, stackVersionProblem } from './stack-version';
 
 describe('encoding stack versions, exactly as the spec lists them', () => {
   it('accepts v6, v7, v8, the pattern, legacy exact versions and deprecated v5.x, ranked', () => {
@@ -31,5 +31,20 @@ describe('encoding stack versions, exactly as the spec lists them', () => {
     const deferred = (v: unknown) => typeof v === 'string' && v.includes('${');
     expect(stackVersionProblem({ ffmpeg_stack: '${fields.stack}' }, deferred)).toBeNull();
     expect(stackVersionProblem({ ffmpeg_stack: '${fields.stack}' })).not.toBeNull();
+  });
+
+  it('notes deprecated and legacy versions (accepted, not advised), nothing for current or refused ones', () => {
+    const notes = stackVersionNotes({
+      a: { robot: '/video/encode', ffmpeg_stack: 'v5.2' },
+      b: { robot: '/video/encode', ffmpeg_stack: 'v6.0.0' },
+      c: { robot: '/video/encode', ffmpeg_stack: 'v7' },
+      d: { robot: '/video/encode', ffmpeg_stack: 'banana' },
+      e: { robot: '/video/encode' },
+    });
+    expect(notes).toEqual([
+      { step: 'a', parameter: 'ffmpeg_stack', message: 'ffmpeg_stack "v5.2" is deprecated (still accepted); "v7" is recommended.' },
+      { step: 'b', parameter: 'ffmpeg_stack', message: 'ffmpeg_stack "v6.0.0" is a legacy exact version (still accepted); "v7" is recommended.' },
+    ]);
+    expect(stackVersionNotes(null)).toEqual([]);
   });
 });

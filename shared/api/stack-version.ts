@@ -36,3 +36,27 @@ export function stackVersionProblem(step: Record<string, unknown>, isDeferred: (
   }
   return null;
 }
+
+/** A stack version that is accepted but not advised (deprecated v5.x, a legacy exact version), with why. */
+export interface StackVersionNote {
+  readonly step: string;
+  readonly parameter: string;
+  readonly message: string;
+}
+
+/** Notes for accepted-but-not-advised stack versions in a steps value; nothing for anything else. */
+export function stackVersionNotes(steps: unknown): StackVersionNote[] {
+  if (typeof steps !== 'object' || steps === null || Array.isArray(steps)) return [];
+  const notes: StackVersionNote[] = [];
+  for (const [step, params] of Object.entries(steps as Record<string, unknown>)) {
+    if (typeof params !== 'object' || params === null || Array.isArray(params)) continue;
+    for (const key of STACK_VERSION_PARAMS) {
+      const value = (params as Record<string, unknown>)[key];
+      const check = checkStackVersion(key, value);
+      if (!check.ok || check.status === 'current') continue;
+      const why = check.status === 'deprecated' ? 'is deprecated (still accepted)' : 'is a legacy exact version (still accepted)';
+      notes.push({ step, parameter: key, message: `${key} ${JSON.stringify(value)} ${why}; "${RECOMMENDED_STACK_VERSION}" is recommended.` });
+    }
+  }
+  return notes;
+}

@@ -39,5 +39,11 @@ describe('TemplateEditor lint: encoding stack versions', () => {
     renderWithBridge(<TemplateEditor id="tpl-2" />, withContent(content));
     const check = await screen.findByTestId('template-check');
     await waitFor(() => expect(check.textContent).toContain('Looks valid.'));
+    // Accepted, but the spec calls them legacy and deprecated: a note at the line, saving stays possible.
+    const notes = screen.getByTestId('template-notes');
+    expect(notes.textContent).toContain('Line 14: Step "b": ffmpeg_stack "v6.0.0" is a legacy exact version (still accepted); "v7" is recommended.');
+    expect(notes.textContent).toContain('Line 19: Step "c": ffmpeg_stack "v5.1" is deprecated (still accepted); "v7" is recommended.');
+    expect(notes.textContent).not.toContain('Step "a"');
+    expect((screen.getByRole('button', { name: 'Review and save…' }) as HTMLButtonElement).disabled).toBe(false);
   });
 });
