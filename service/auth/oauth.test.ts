@@ -119,6 +119,53 @@ describe('browser sign-in (OAuth with PKCE)', () => {
   });
 });
 
+describe('resource (spec "Bearer tokens": omitted → the grant\'s own; named → it must match)', () => {
+  const exchange = async (extra: Record<string, string> = {}) => {
+    const { verifier, code } = await signIn(extra);
+    return token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: 'test-app', redirect_uri: REDIRECT });
+  };
+  const refresh = (refreshToken: string, resource?: string) =>
+    token({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: 'test-app', ...(resource !== undefined ? { resource } : {}) });
+
+  it('refuses a refresh that names a foreign resource, and the sign-in keeps working', async () => {
+    const first = await exchange();
+    for (const foreign of ['https://evil.example/', 'https://api2.transloadit.com', `${service.url.replace('127.0.0.1', '127.0.0.2')}/`, 'not a url', `${service.url}/#frag`]) {
+      const refused = await refresh(first.body.refresh_token!, foreign);
+      expect(refused.status, foreign).toBe(400);
+      expect(refused.body.error, foreign).toBe('TOKEN_INVALID_TARGET');
+    }
+    // Its own resource is the API origin (no resource at sign-in): the tool endpoint is another one.
+    const mcp = await refresh(first.body.refresh_token!, `${service.url}/mcp`);
+    expect(mcp.body).toMatchObject({ error: 'TOKEN_INVALID_TARGET' });
+    expect(mcp.body.message).toMatch(/granted for aud=api2/);
+    // Every refusal ran before the token was used up: naming the right resource (or none) still works.
+    const named = await refresh(first.body.refresh_token!, `${service.url}/`);
+    expect(named.status).toBe(200);
+    const omitted = await refresh(named.body.refresh_token!);
+    expect(omitted.status).toBe(200);
+    const localhost = await refresh(omitted.body.refresh_token!, service.url.replace('127.0.0.1', 'localhost'));
+    expect(localhost.status).toBe(200);
+  });
+
+  it('keeps the tool endpoint as a sign-in\'s resource through refreshes, and checks it on the code exchange', async () => {
+    const mismatched = await exchange({ resource: `${service.url}/mcp` });
+    expect(mismatched.status).toBe(200);
+    expect((await refresh(mismatched.body.refresh_token!, service.url)).body.error).toBe('TOKEN_INVALID_TARGET');
+    expect((await refresh(mismatched.body.refresh_token!, `${service.url}/mcp`)).status).toBe(200);
+
+    const { verifier, code } = await signIn({ resource: `${service.url}/mcp` });
+    const wrong = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: 'test-app', redirect_uri: REDIRECT, resource: 'https://evil.example/mcp' });
+    expect(wrong).toMatchObject({ status: 400, body: { error: 'TOKEN_INVALID_TARGET' } });
+  });
+
+  it('sends invalid_target back from /authorize for a resource that is not this service', async () => {
+    const res = await fetch(authorizeUrl(pkce().challenge, { resource: 'https://evil.example/' }), { redirect: 'manual' });
+    const back = new URL(res.headers.get('location')!);
+    expect(back.searchParams.get('error')).toBe('invalid_target');
+    expect(back.searchParams.get('error_description')).toMatch(/is not this service/);
+  });
+});
+
 // ---- the consent page against other web pages, keys that lack scopes, key state, narrowing, expiry ----
 
 let nonce = 0;

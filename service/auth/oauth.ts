@@ -6,6 +6,7 @@ import type { AccountRow, ServiceDatabase } from '../store/database';
 import { AUTH_KEY_INACTIVE } from './authenticate';
 import { tokenHash } from './bearer';
 import { consentPage, messagePage } from './oauth-pages';
+import { TOKEN_INVALID_TARGET, audienceOfResource, resourceMismatch } from './token-resource';
 
 /** One-time codes live a minute; refresh tokens a month (OAuth 2.1 defaults in the range deployments use). */
 const CODE_LIFETIME_MS = 60_000;
@@ -131,6 +132,9 @@ export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () =>
     if (host && hostAllowed(req, '')) return `http://${host}`;
     return pub || 'http://127.0.0.1';
   };
+  /** Origins a `resource` may name: the service as this request reached it, and its public base URL. */
+  const ownOrigins = (req: IncomingMessage): string[] => [issuerOf(req), publicUrl()].filter(Boolean);
+  const wrongTarget = (res: ServerResponse, why: string) => sendError(res, apiError(TOKEN_INVALID_TARGET, why, 400));
 
   /** Stores the request under a new one-time form token and shows the consent page for it. */
   function showConsent(res: ServerResponse, status: number, request: AuthorizeRequest, error?: string): void {
@@ -199,7 +203,9 @@ export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () =>
         scope = n.scope;
       }
       const resource = q.get('resource');
-      const aud = resource ? (/\/mcp\b/.test(resource) ? 'mcp' : 'api2') : 'api2';
+      const named = resource ? audienceOfResource(resource, ownOrigins(req)) : { aud: 'api2' as const };
+      if ('problem' in named) return fail('invalid_target', named.problem);
+      const aud = named.aud;
       if (activeKeys().length === 0) return sendHtml(res, 403, messagePage('No active key', 'This service has no active Auth Key to sign in with.'));
       showConsent(res, 200, { clientId, redirectUri, codeChallenge: challenge, state, scope, aud });
     },
@@ -228,7 +234,7 @@ export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () =>
     },
 
     /** POST /token, grant_type=authorization_code. */
-    exchangeCode(res: ServerResponse, f: Record<string, string>): void {
+    exchangeCode(req: IncomingMessage, res: ServerResponse, f: Record<string, string>): void {
       if (!f.code || !f.code_verifier || !f.client_id || !f.redirect_uri) {
         return sendError(res, apiError('TOKEN_INVALID_REQUEST', 'authorization_code needs code, code_verifier, client_id and redirect_uri.', 400));
       }
@@ -244,7 +250,8 @@ export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () =>
       if (pending.expiresAtMs < Date.now()) return invalid('The code has expired: sign in again.');
       if (pending.clientId !== f.client_id || pending.redirectUri !== f.redirect_uri) return invalid('client_id or redirect_uri differ from the authorization request.');
       if (!same(sha256url(f.code_verifier), pending.codeChallenge)) return invalid('code_verifier does not match the code_challenge (PKCE).');
-      if (f.resource && (/\/mcp\b/.test(f.resource) ? 'mcp' : 'api2') !== pending.aud) return invalid('resource differs from the authorization request.');
+      const target = resourceMismatch(f.resource, pending.aud, ownOrigins(req));
+      if (target) return wrongTarget(res, target);
       const account = db.getAccount(pending.authKey);
       if (!account || account.isActive === false) return sendError(res, apiError(AUTH_KEY_INACTIVE, `The auth key "${pending.authKey}" is inactive.`, 401));
       const scope = pending.scope ?? '';
@@ -256,7 +263,7 @@ export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () =>
      * Every check runs before the token is used up, so a refused request (key inactive, scope too
      * wide) leaves the sign-in working.
      */
-    refresh(res: ServerResponse, f: Record<string, string>): void {
+    refresh(req: IncomingMessage, res: ServerResponse, f: Record<string, string>): void {
       if (!f.refresh_token || !f.client_id) return sendError(res, apiError('TOKEN_INVALID_REQUEST', 'refresh_token needs refresh_token and client_id.', 400));
       const hash = tokenHash(f.refresh_token);
       const row = db.findRefreshToken(hash);
@@ -270,6 +277,9 @@ export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () =>
       if (row.used) return reused(row.grantId);
       if (row.expiresAtMs < Date.now()) return invalid('The refresh token has expired: sign in again.');
       if (row.clientId !== f.client_id) return invalid('client_id differs from the one the token was issued to.');
+      // Omitted: the sign-in's own resource. Named: it must be that one (spec "Bearer tokens", resource).
+      const target = resourceMismatch(f.resource, row.aud, ownOrigins(req));
+      if (target) return wrongTarget(res, target);
       const account = db.getAccount(row.authKey);
       // A deactivated key keeps its sign-ins: refused now, the same refresh token works once it is active again.
       if (!account || account.isActive === false) return sendError(res, apiError(AUTH_KEY_INACTIVE, `The auth key "${row.authKey}" is inactive.`, 401));

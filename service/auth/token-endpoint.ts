@@ -34,8 +34,8 @@ const sameSecret = (a: string, b: string): boolean => {
 export async function mintToken(db: ServiceDatabase, req: IncomingMessage, res: ServerResponse, oauth?: OAuthServer): Promise<void> {
   const body = await readFormFields(req);
   // The public-client grants send no Basic credentials (spec "Bearer tokens").
-  if (oauth && body.ok && body.fields.grant_type === 'authorization_code') return oauth.exchangeCode(res, body.fields);
-  if (oauth && body.ok && body.fields.grant_type === 'refresh_token') return oauth.refresh(res, body.fields);
+  if (oauth && body.ok && body.fields.grant_type === 'authorization_code') return oauth.exchangeCode(req, res, body.fields);
+  if (oauth && body.ok && body.fields.grant_type === 'refresh_token') return oauth.refresh(req, res, body.fields);
   const creds = basicCredentials(req);
   const account = creds ? db.getAccount(creds.key) : null;
   if (!creds || !account || !sameSecret(account.authSecret, creds.secret)) {

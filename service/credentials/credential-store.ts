@@ -7,7 +7,8 @@ export interface CredentialRow {
   id: string;
   name: string;
   type: string;
-  content: Record<string, unknown>;
+  /** Any JSON value, as the spec allows (an object of fields for the storage robots). */
+  content: unknown;
   createdMs: number;
   modifiedMs: number;
 }
@@ -16,8 +17,9 @@ export interface CredentialStore {
   /** By id, or else by name (`{credentials_id_or_name}`). */
   find(idOrName: string): CredentialRow | null;
   all(): CredentialRow[];
-  create(input: { name: string; type: string; content: Record<string, unknown> }, nowMs: number): CredentialRow;
-  update(id: string, change: { name?: string; type?: string; content?: Record<string, unknown> }, nowMs: number): CredentialRow | null;
+  create(input: { name: string; type: string; content: unknown }, nowMs: number): CredentialRow;
+  /** `content` left undefined keeps the stored one (null is a value: it replaces it). */
+  update(id: string, change: { name?: string; type?: string; content?: unknown }, nowMs: number): CredentialRow | null;
   delete(id: string): boolean;
   close(): void;
 }
@@ -35,7 +37,7 @@ const toRow = (r: Stored): CredentialRow => ({
   id: r.id,
   name: r.name,
   type: r.type,
-  content: JSON.parse(r.content) as Record<string, unknown>,
+  content: JSON.parse(r.content) as unknown,
   createdMs: r.created_ms,
   modifiedMs: r.modified_ms,
 });
@@ -71,7 +73,7 @@ export function openCredentialStore(dataDir: string): CredentialStore {
         id: current.id,
         name: change.name ?? current.name,
         type: change.type ?? current.type,
-        content: JSON.stringify(change.content ?? current.content),
+        content: JSON.stringify(change.content === undefined ? current.content : change.content),
         now: Math.max(now, current.modifiedMs + 1),
       });
       return find(current.id);

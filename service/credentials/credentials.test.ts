@@ -81,8 +81,10 @@ describe('Template credentials', () => {
       { name: 'dots.and/slashes', type: 'sftp', content: {} },
       { name: 42, type: 'sftp', content: {} },
       { name: 'good-name', type: 'floppy', content: {} },
-      { name: 'good-name', type: 'sftp', content: 'not json' },
-      { name: 'good-name', type: 'sftp', content: [1] },
+      // Any JSON value is content (next test), but text that starts like JSON must be JSON, and content is required.
+      { name: 'good-name', type: 'sftp', content: '{"host": "a",' },
+      { name: 'good-name', type: 'sftp', content: ' [1, 2' },
+      { name: 'good-name', type: 'sftp' },
     ]) {
       const res = await call('POST', '/template_credentials', extra);
       expect(res.status, JSON.stringify(extra)).toBe(400);
@@ -95,6 +97,35 @@ describe('Template credentials', () => {
     expect(unsigned.status).toBe(401);
     expect(((await unsigned.json()) as { error: string }).error).toBe('NO_SIGNATURE_FIELD');
     expect((await call('GET', '/template_credentials/types')).body.types).toContain('sftp');
+  });
+
+  it('keeps content of any JSON type (the spec), reads it back as sent and edits between types', async () => {
+    const values: [string, unknown][] = [
+      ['api-token', 'sk-live-1234'],
+      ['number-cred', 42],
+      ['list-cred', [{ bucket: 'a' }, { bucket: 'b' }]],
+      ['flag-cred', false],
+      ['null-cred', null],
+      ['text-with-brace', 'token } not json'],
+    ];
+    for (const [name, content] of values) {
+      const created = await call('POST', '/template_credentials', { name, type: 'http', content });
+      expect(created.body.ok, name).toBe('TEMPLATE_CREDENTIALS_CREATED');
+      expect((created.body.credential as Record<string, unknown>).content, name).toEqual(content);
+      const read = (await call('GET', `/template_credentials/${name}`)).body.credential as Record<string, unknown>;
+      expect(read.content, name).toEqual(content);
+      expect(read.stringified, name).toBe(JSON.stringify(content));
+    }
+    const listed = (await call('GET', '/template_credentials')).body.credentials as { name: string; content: unknown }[];
+    expect(listed.find((c) => c.name === 'list-cred')?.content).toEqual([{ bucket: 'a' }, { bucket: 'b' }]);
+    // A JSON text of an object or array is that value (form-encoded SDKs send objects so).
+    const fromText = await call('POST', '/template_credentials', { name: 'from-text', type: 'http', content: '{"user": "me"}' });
+    expect((fromText.body.credential as { content: unknown }).content).toEqual({ user: 'me' });
+    // Edits change the type of the content; null is a value, leaving content out keeps it.
+    expect((await call('PUT', '/template_credentials/api-token', { content: { token: 'sk-2' } })).body.credential).toMatchObject({ content: { token: 'sk-2' } });
+    expect((await call('PUT', '/template_credentials/api-token', { content: null })).body.credential).toMatchObject({ content: null });
+    const renamed = (await call('PUT', '/template_credentials/number-cred', { name: 'number-cred-2' })).body.credential as { content: unknown };
+    expect(renamed.content).toBe(42);
   });
 });
 
@@ -149,5 +180,11 @@ describe('/sftp/store', () => {
 
     const missing = await run({ host: sftp.host });
     expect(missing.error).toBe('SFTP_STORE_VALIDATION');
+
+    // Content may be any JSON value, but /sftp/store needs its fields: said at the step, never a crash.
+    await call('POST', '/template_credentials', { name: 'sftp-as-text', type: 'sftp', content: 'user@host' });
+    const text = await run({ credentials: 'sftp-as-text' });
+    expect(text.error).toBe('SFTP_STORE_VALIDATION');
+    expect(String(text.message)).toMatch(/"sftp-as-text" hold a string, not the fields sftp needs/);
   });
 });

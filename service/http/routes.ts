@@ -48,7 +48,9 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
   if (method === 'OPTIONS') {
     res.writeHead(204, {
       'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE, OPTIONS',
-      'Access-Control-Allow-Headers': 'Content-Type, Transloadit-Client, Authorization, Accept',
+      // Uppy sends Transloadit-Client; tus-js-client-style clients add X-Request-ID (service-facts, last addendum).
+      'Access-Control-Allow-Headers': 'Content-Type, Transloadit-Client, Authorization, Accept, X-Request-ID',
+      'Access-Control-Max-Age': '600',
     });
     res.end();
     return;

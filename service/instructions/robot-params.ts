@@ -1,6 +1,7 @@
 // Parameter validation per robot (service-facts §8 "Core robots"), giving `<ROBOT>_VALIDATION` codes.
 // Values still holding `${…}` are checked again after interpolation, when the file is known.
 
+import { stackVersionProblem } from '../../shared/api/stack-version';
 import { toNumeric } from './byte-size';
 import { JS_EXPRESSION_MESSAGE, findUnsupportedInParams } from './interpolation';
 import { robotCodePrefix } from './known-robots';
@@ -235,6 +236,8 @@ const ROBOT_CHECKS: Record<string, Check[]> = {
 };
 
 const commonChecks: Check[] = [
+  // Before interpolation the shared step rules checked it; a `${…}` stack version is checked once it is known.
+  (p, final) => (final ? (stackVersionProblem(p)?.problem ?? null) : null),
   (p) => (p.result === undefined || typeof p.result === 'boolean' || p.result === 'debug' ? null : `result must be true or false (got ${show(p.result)})`),
   (p) => {
     const v = p.ignore_errors;

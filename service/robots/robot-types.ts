@@ -4,7 +4,8 @@ import type { Scope } from '../instructions/interpolation';
 import type { StoredFile } from './file-record';
 
 /** Template credentials (name or id) → their type and content; null when there are none by that name. */
-export type CredentialLookup = (nameOrId: string) => { name: string; type: string; content: Record<string, unknown> } | null;
+/** Template credentials by name or id; `content` is any JSON value (the spec), so robots check its shape. */
+export type CredentialLookup = (nameOrId: string) => { name: string; type: string; content: unknown } | null;
 
 export interface RobotJob {
   step: string;

@@ -16,14 +16,19 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 const fail = (code: string, message: string): RobotFileOutcome => ({ ok: false, code, message });
 
 /** The connection from the credentials named in `credentials`, else from inline params; a string is the problem. */
-export function sftpTarget(params: Record<string, unknown>, lookup: (name: string) => { type: string; content: Record<string, unknown> } | null): SftpTarget | string {
+export function sftpTarget(params: Record<string, unknown>, lookup: (name: string) => { type: string; content: unknown } | null): SftpTarget | string {
   let source = params;
   if (params.credentials !== undefined) {
     const name = str(params.credentials);
     const found = name ? lookup(name) : null;
     if (!found) return `there are no Template credentials named "${String(params.credentials)}"`;
     if (found.type !== 'sftp') return `the Template credentials "${name}" are of type ${found.type}, not sftp`;
-    source = { ...found.content, ...Object.fromEntries(Object.entries(params).filter(([k]) => k === 'path' || k === 'url_template')) };
+    // Content may be any JSON value (the spec); sftp needs its fields.
+    const c = found.content;
+    if (typeof c !== 'object' || c === null || Array.isArray(c)) {
+      return `the Template credentials "${name}" hold ${c === null ? 'null' : Array.isArray(c) ? 'an array' : `a ${typeof c}`}, not the fields sftp needs (host, user, password or key)`;
+    }
+    source = { ...(c as Record<string, unknown>), ...Object.fromEntries(Object.entries(params).filter(([k]) => k === 'path' || k === 'url_template')) };
   }
   if (!str(source.host) || !str(source.user)) return 'give "credentials" (a Template credentials name) or "host" and "user"';
   return sftpTargetFromContent(source);

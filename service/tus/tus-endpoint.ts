@@ -11,8 +11,13 @@ import { TusCode } from './tus-acceptance';
 import { tusErrorBody, tusErrorStatus } from './tus-errors';
 
 export const TUS_PATH = '/resumable/files';
-/** The spec's OPTIONS table, exactly. (Concatenation is advertised as the spec requires; @tus/file-store rejects Upload-Concat requests.) */
-export const TUS_EXTENSIONS = ['creation', 'creation-with-upload', 'termination', 'concatenation', 'creation-defer-length'];
+/**
+ * The spec's OPTIONS table without `concatenation`: @tus/server 2 has no concatenation of its own (it only
+ * refuses Upload-Concat when the store lacks it) and @tus/file-store has none, so advertising it would
+ * lead a client that checks Tus-Extension (tus-js-client with parallelUploads, tus-py) into requests we
+ * refuse. Upload-Concat is answered 400 TUS_CONCATENATION_UNSUPPORTED (docs/local-service.md, "tus").
+ */
+export const TUS_EXTENSIONS = ['creation', 'creation-with-upload', 'termination', 'creation-defer-length'];
 export const TUS_MAX_SIZE = Number.MAX_SAFE_INTEGER;
 
 const RESERVED_META = new Set(['assembly_url', 'assembly_ssl_url', 'fieldname', 'filename']);

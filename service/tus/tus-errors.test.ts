@@ -38,7 +38,7 @@ describe('tus error answers over HTTP', () => {
     await expectJsonError(await fetch(tusUrl, { method: 'POST', headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': '-5' } }), 400, 'TUS_INVALID_HEADER');
     await expectJsonError(await fetch(tusUrl, { method: 'POST', headers: { 'Tus-Resumable': '1.0.0' } }), 400, 'TUS_INVALID_LENGTH');
     await expectJsonError(await fetch(tusUrl, { method: 'POST', headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': '1', 'Upload-Metadata': 'a b c d' } }), 400, 'TUS_INVALID_HEADER');
-    // Concatenation is advertised (the spec's table) but not stored: refused as a request, never a 5xx.
+    // Concatenation is not offered (not in Tus-Extension): refused as a request, never a 5xx.
     await expectJsonError(await fetch(tusUrl, { method: 'POST', headers: { 'Tus-Resumable': '1.0.0', 'Upload-Concat': 'partial', 'Upload-Length': '1' } }), 400, 'TUS_CONCATENATION_UNSUPPORTED');
     await expectJsonError(await fetch(`${tusUrl}${'a'.repeat(32)}_${'b'.repeat(32)}`, { method: 'PUT', headers: { 'Tus-Resumable': '1.0.0' } }), 404, 'SERVER_404');
   });

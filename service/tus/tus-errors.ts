@@ -33,8 +33,8 @@ function isApiErrorBody(body: string): boolean {
 }
 
 /**
- * The status for a tus error answer: the library's 501 for Upload-Concat (advertised, as the spec's table
- * requires, but not stored by @tus/file-store) is a request this service refuses, not a server fault.
+ * The status for a tus error answer: the library's 501 for Upload-Concat (an extension this service does
+ * not offer: it is not in Tus-Extension) is a request this service refuses, not a server fault.
  */
 export const tusErrorStatus = (status: number): number => (status === 501 ? 400 : status);
 

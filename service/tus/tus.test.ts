@@ -45,7 +45,8 @@ describe('tus uploads into Assemblies', () => {
   it('answers OPTIONS with the spec headers', async () => {
     const res = await fetch(`${fx.service.url}/resumable/files/`, { method: 'OPTIONS', headers: { 'Tus-Resumable': '1.0.0' } });
     expect(res.status).toBe(204);
-    expect(res.headers.get('tus-extension')).toBe('creation,creation-with-upload,termination,concatenation,creation-defer-length');
+    // Not concatenation: it is not offered (tus-concat.test.ts, docs/local-service.md "tus").
+    expect(res.headers.get('tus-extension')).toBe('creation,creation-with-upload,termination,creation-defer-length');
     expect(res.headers.get('tus-resumable')).toBe('1.0.0');
     expect(res.headers.get('tus-version')).toBe('1.0.0');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -60,6 +61,20 @@ describe('tus uploads into Assemblies', () => {
     expect(res.status).toBe(204);
     const allowed = (res.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
     expect(allowed).toEqual(expect.arrayContaining(['tus-resumable', 'upload-length', 'upload-metadata', 'x-request-id']));
+  });
+
+  it("lets a browser preflight Uppy's Assembly requests (POST, DELETE) with the headers it sends", async () => {
+    for (const [path, method] of [['/assemblies', 'POST'], [`/assemblies/${'a'.repeat(32)}`, 'DELETE']] as const) {
+      const res = await fetch(`${fx.service.url}${path}`, {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'transloadit-client,x-request-id' },
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect((res.headers.get('access-control-allow-methods') ?? '').split(/\s*,\s*/)).toContain(method);
+      const allowed = (res.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
+      expect(allowed).toEqual(expect.arrayContaining(['transloadit-client', 'x-request-id']));
+    }
   });
 
   it('follows a tus Assembly over SSE from UPLOADING to COMPLETED (num_expected_upload_files)', async () => {

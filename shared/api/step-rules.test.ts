@@ -25,6 +25,27 @@ describe('checkSteps: one set of rules for the editors and the local service', (
     expect(problems[0]?.message).toContain('Did you mean "/image/resize"?');
   });
 
+  it('checks the encoding stack version at its key, with the robot\'s validation code', () => {
+    const problems = checkSteps(
+      {
+        ':original': { robot: '/upload/handle', ffmpeg_stack: 'v9' },
+        video: { robot: '/video/encode', use: ':original', ffmpeg_stack: 'banana' },
+        thumbs: { robot: '/video/thumbs', use: ':original', ffmpeg_stack: 'v7' },
+        old: { robot: '/audio/encode', use: ':original', ffmpeg_stack: 'v5.2' },
+      },
+      editor,
+    );
+    expect(problems.map((p) => [p.code, p.step, p.parameter])).toEqual([
+      ['UPLOAD_HANDLE_VALIDATION', ':original', 'ffmpeg_stack'],
+      ['VIDEO_ENCODE_VALIDATION', 'video', 'ffmpeg_stack'],
+    ]);
+    expect(problems[1]?.message).toBe(
+      'Step "video" (/video/encode): ffmpeg_stack "banana" is not a stack version; use "v6", "v7", "v8" or a version such as "v7.1" (default "v6.0.0", "v7" recommended).',
+    );
+    // A missing "use" is the step's first problem; the stack version waits for it.
+    expect(checkSteps({ v: { robot: '/video/encode', ffmpeg_stack: 'banana' } }, local).map((p) => p.code)).toEqual(['ASSEMBLY_STEP_INVALID_USE']);
+  });
+
   it('knows robots by the caller: every real robot for the editors, the ones it runs for the local service', () => {
     const steps = { ':original': { robot: '/upload/handle' }, s3: { robot: '/s3/store', use: ':original' } };
     expect(ALL_ROBOTS).toContain('/s3/store');

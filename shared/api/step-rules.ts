@@ -3,7 +3,8 @@
 // same problem with the same code and message. Pure: no Node, no DOM.
 
 import { ErrorCode } from './codes';
-import { ORIGINAL_STEP, robotTakesNoUse } from './known-robots';
+import { ORIGINAL_STEP, robotCodePrefix, robotTakesNoUse } from './known-robots';
+import { stackVersionProblem } from './stack-version';
 import { parseUse } from './use-spec';
 
 /** One problem with the steps (or a Template's content), with the service's code and where it is. */
@@ -102,8 +103,10 @@ const checkStep = (name: string, step: unknown, all: Record<string, unknown>, op
   if (name === ORIGINAL_STEP && robot !== '/upload/handle') {
     return err(ErrorCode.invalidStepName, `The step name ":original" is reserved for /upload/handle, but it uses "${robot}".`, 'robot');
   }
+  const stack = stackVersionProblem(step, (v) => typeof v === 'string' && v.includes('${'));
   if (robotTakesNoUse(robot)) {
-    return step.use === undefined ? null : err(ErrorCode.invalidUse, `Step "${name}" (${robot}) takes no "use"; remove it.`, 'use');
+    if (step.use !== undefined) return err(ErrorCode.invalidUse, `Step "${name}" (${robot}) takes no "use"; remove it.`, 'use');
+    return stack ? err(`${robotCodePrefix(robot)}_VALIDATION`, `Step "${name}" (${robot}): ${stack.problem}.`, stack.parameter) : null;
   }
   if (step.use === undefined || step.use === null) {
     return err(ErrorCode.invalidUse, `Step "${name}" (${robot}) needs a "use" naming its input step, for example ":original".`, 'robot');
@@ -118,6 +121,8 @@ const checkStep = (name: string, step: unknown, all: Record<string, unknown>, op
       return err(ErrorCode.unknownUse, `Step "${name}" uses "${ref.name}", but there is no step of that name.`, 'use');
     }
   }
+  // The encoding stack version, exactly as the spec lists them (shared/api/stack-version.ts).
+  if (stack) return err(`${robotCodePrefix(robot)}_VALIDATION`, `Step "${name}" (${robot}): ${stack.problem}.`, stack.parameter);
   return null;
 };
 

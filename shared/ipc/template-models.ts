@@ -55,6 +55,11 @@ export const credentialSchema = z.object({
   values: z.record(z.string(), z.string()),
   /** Names of secret fields that hold a value in the service. */
   secretsSet: z.array(z.string()),
+  /**
+   * `value` when the stored content is one JSON value rather than fields (the spec allows any JSON
+   * value: a token string, a list…). The value itself is write-only, as secrets are.
+   */
+  contentKind: z.enum(['fields', 'value']).optional(),
   created: z.string().nullable(),
   modified: z.string().nullable(),
 });
@@ -66,6 +71,11 @@ export const credentialInputSchema = z.object({
   type: z.string().min(1),
   values: z.record(z.string().min(1).max(100), z.string().max(20_000)),
   clear: z.array(z.string()).default([]),
+  /**
+   * Content as one value instead of fields: JSON text (`["a","b"]`, `42`, `"text"`) is that value, any
+   * other text is stored as a string. On edit, empty keeps the stored value. Absent: fields (`values`).
+   */
+  value: z.string().max(100_000).optional(),
 });
 export type CredentialInput = z.input<typeof credentialInputSchema>;
 

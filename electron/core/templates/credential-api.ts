@@ -19,7 +19,9 @@ const asText = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringi
 
 /** The renderer's view: secret values stripped, only their names kept. Pure, so it is tested directly. */
 export function toCredential(r: CredentialRecord): Credential {
-  const content = isObject(r.content) ? r.content : {};
+  // Content that is one value (any JSON value but an object) is shown as stored, never as text.
+  if (!isObject(r.content)) return { id: r.id, name: r.name, type: r.type, values: {}, secretsSet: [], contentKind: 'value', created: r.created ?? null, modified: r.modified ?? null };
+  const content = r.content;
   const values: Record<string, string> = {};
   const secretsSet: string[] = [];
   for (const [name, value] of Object.entries(content)) {
@@ -27,7 +29,16 @@ export function toCredential(r: CredentialRecord): Credential {
       if (value !== '' && value !== null && value !== undefined) secretsSet.push(name);
     } else values[name] = asText(value);
   }
-  return { id: r.id, name: r.name, type: r.type, values, secretsSet, created: r.created ?? null, modified: r.modified ?? null };
+  return { id: r.id, name: r.name, type: r.type, values, secretsSet, contentKind: 'fields', created: r.created ?? null, modified: r.modified ?? null };
+}
+
+/** One value typed in the form: JSON text is that JSON value, any other text the string itself. Pure. */
+export function contentFromValue(text: string): unknown {
+  try {
+    return JSON.parse(text.trim());
+  } catch {
+    return text;
+  }
 }
 
 /**
@@ -60,7 +71,7 @@ export async function listCredentials(api: ApiClient): Promise<Result<Credential
 }
 
 export async function createCredential(api: ApiClient, input: CredentialInput): Promise<Result<Credential>> {
-  const content = mergeCredentialContent(input.type, {}, input.values, input.clear ?? []);
+  const content = input.value !== undefined ? contentFromValue(input.value) : mergeCredentialContent(input.type, {}, input.values, input.clear ?? []);
   const res = await api.request('POST', '/template_credentials', { name: input.name, type: input.type, content });
   if (!res.ok) return res;
   const one = parseOne(res.value);
@@ -73,8 +84,15 @@ export async function updateCredential(api: ApiClient, id: string, input: Creden
   if (!current.ok) return current;
   const stored = parseOne(current.value);
   if (!stored.ok) return stored;
-  const base = isObject(stored.value.content) && stored.value.type === input.type ? stored.value.content : {};
-  const content = mergeCredentialContent(input.type, base, input.values, input.clear ?? []);
+  const storedContent = stored.value.content;
+  let content: unknown;
+  if (input.value !== undefined) {
+    // Write-only like a secret: left empty, the stored value of a one-value credential is kept.
+    content = input.value === '' && !isObject(storedContent) ? storedContent : contentFromValue(input.value);
+  } else {
+    const base = isObject(storedContent) && stored.value.type === input.type ? storedContent : {};
+    content = mergeCredentialContent(input.type, base, input.values, input.clear ?? []);
+  }
   const res = await api.request('PUT', path(id), { name: input.name, type: input.type, content });
   if (!res.ok) return res;
   const one = parseOne(res.value);

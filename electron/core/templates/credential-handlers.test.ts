@@ -62,6 +62,34 @@ describe('credential channels', () => {
     expect(badName.ok ? null : badName.error.code).toBe('INVALID_IPC_REQUEST');
   });
 
+  it('stores one value as content (the spec: any JSON value), never shows it, and keeps it on an empty edit', async () => {
+    const TOKEN = 'sk-live-very-secret-token';
+    const created = await dispatch(core.handlers, 'credentials:create', { name: 'api_token', type: 'http', values: {}, value: TOKEN });
+    expect(created.ok, JSON.stringify(created)).toBe(true);
+    const c = created.ok ? (created.value as Credential) : null;
+    expect(c).toMatchObject({ name: 'api_token', contentKind: 'value', values: {}, secretsSet: [] });
+    expect(JSON.stringify(created)).not.toContain(TOKEN);
+    expect(JSON.stringify(await dispatch(core.handlers, 'credentials:list', {}))).not.toContain(TOKEN);
+
+    const local = (await dispatch(core.handlers, 'workspaces:list', {})) as { ok: true; value: Array<{ endpoint: string; authKey: string }> };
+    const secret = await core.vault.get('local');
+    const api = createApiClient({ endpoint: local.value[0]!.endpoint, authKey: local.value[0]!.authKey, getSecret: async () => secret });
+    const content = async () => {
+      const r = await api.request('GET', `/template_credentials/${c!.id}`);
+      return r.ok ? (r.value.credential as { content: unknown }).content : r;
+    };
+    expect(await content()).toBe(TOKEN);
+    // Left empty on edit: kept. JSON text: that value.
+    expect((await dispatch(core.handlers, 'credentials:update', { id: c!.id, name: 'api_token', type: 'http', values: {}, value: '' })).ok).toBe(true);
+    expect(await content()).toBe(TOKEN);
+    expect((await dispatch(core.handlers, 'credentials:update', { id: c!.id, name: 'api_token', type: 'http', values: {}, value: '["a", "b"]' })).ok).toBe(true);
+    expect(await content()).toEqual(['a', 'b']);
+    // Back to fields: the form's fields replace the one value.
+    const fields = await dispatch(core.handlers, 'credentials:update', { id: c!.id, name: 'api_token', type: 'http', values: { url: 'https://x.example' } });
+    expect(fields.ok && (fields.value as Credential)).toMatchObject({ contentKind: 'fields', values: { url: 'https://x.example' } });
+    await dispatch(core.handlers, 'credentials:delete', { id: c!.id });
+  });
+
   it('strips secrets by form, and by name for types without a form', () => {
     expect(toCredential({ id: '1', name: 'n', type: 's3', content: { bucket: 'b', key: 'AKIA', secret: 's' } })).toMatchObject({ values: { bucket: 'b', key: 'AKIA' }, secretsSet: ['secret'] });
     expect(toCredential({ id: '1', name: 'n', type: 'dropbox', content: { access_token: 't', folder: '/x' } })).toMatchObject({ values: { folder: '/x' }, secretsSet: ['access_token'] });

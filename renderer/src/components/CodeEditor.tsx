@@ -12,6 +12,8 @@ export interface LineDiagnostic {
   /** 1-based; the whole line when absent. */
   readonly column?: number;
   readonly message: string;
+  /** `warning` for what is accepted but not advised; `error` when absent. */
+  readonly severity?: 'error' | 'warning';
 }
 
 /** For a "Go to" link: put the cursor at a line (and column, 1-based) and focus the editor. */
@@ -83,7 +85,7 @@ const toDiagnostics = (state: EditorState, list: readonly LineDiagnostic[]): Dia
   list.map((d) => {
     const line = state.doc.line(Math.min(Math.max(1, d.line), state.doc.lines));
     const from = d.column ? Math.min(line.from + d.column - 1, line.to) : line.from;
-    return { from, to: Math.max(from, d.column ? Math.min(from + 1, line.to) : line.to), severity: 'error', message: d.message };
+    return { from, to: Math.max(from, d.column ? Math.min(from + 1, line.to) : line.to), severity: d.severity ?? 'error', message: d.message };
   });
 
 /**

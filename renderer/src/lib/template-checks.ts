@@ -1,3 +1,4 @@
+import { stackVersionNotes } from '../../../shared/api/stack-version';
 import { checkTemplateContent } from '../../../shared/api/step-rules';
 import { lineOfPath, parseJsonWithPosition, type JsonSyntaxError } from './json-position';
 import { EDITOR_RULES } from './step-checks';
@@ -37,4 +38,17 @@ export const checkTemplateText = (text: string): TemplateCheck => {
   const problems = checkTemplateContent(parsed.value, EDITOR_RULES).map((p): TemplateProblem => ({ ...p, line: lineOfProblem(text, p) }));
   problems.sort((a, b) => a.line - b.line);
   return problems.length > 0 ? { kind: 'invalid', problems } : { kind: 'ok', content: parsed.value };
+};
+
+/** A note at a line: accepted, but not advised (a deprecated or legacy stack version). */
+export interface TemplateNote {
+  readonly message: string;
+  /** 1-based. */
+  readonly line: number;
+}
+
+/** Notes for valid content (`checkTemplateText` said ok), each at the line of its key. */
+export const templateNotes = (text: string, content: unknown): TemplateNote[] => {
+  if (typeof content !== 'object' || content === null || !('steps' in content)) return [];
+  return stackVersionNotes((content as { steps: unknown }).steps).map((n) => ({ message: `Step "${n.step}": ${n.message}`, line: lineOfProblem(text, n) }));
 };

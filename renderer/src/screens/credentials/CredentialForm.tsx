@@ -19,6 +19,13 @@ export type Editing = { readonly mode: 'new' } | { readonly mode: 'edit'; readon
 const isNameError = (e: { code: string; message: string } | null): boolean =>
   !!e && (e.code === 'TEMPLATE_CREDENTIALS_NAME_TAKEN' || (e.code === 'TEMPLATE_CREDENTIALS_INVALID' && e.message.startsWith('name')));
 
+type ContentMode = 'fields' | 'value';
+// The spec lets content be any JSON value; storage robots need fields, an API token may be one value.
+const CONTENT_MODES: readonly { value: ContentMode; label: string; hint: string }[] = [
+  { value: 'fields', label: 'Fields', hint: 'Named settings, as storage steps read them.' },
+  { value: 'value', label: 'One value', hint: 'A token, or any JSON value (a list, a number…), stored as it is.' },
+];
+
 export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: () => void }) => {
   const existing = editing.mode === 'edit' ? editing.credential : null;
   const [name, setName] = useState(existing?.name ?? '');
@@ -26,7 +33,9 @@ export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: 
   const [values, setValues] = useState<Record<string, string>>(existing?.values ?? {});
   const [extraName, setExtraName] = useState('');
   const [testPath, setTestPath] = useState('');
-  const [initial] = useState({ name, type, values });
+  const [mode, setMode] = useState<ContentMode>(existing?.contentKind === 'value' ? 'value' : 'fields');
+  const [oneValue, setOneValue] = useState('');
+  const [initial] = useState({ name, type, values, mode, oneValue });
   const client = useQueryClient();
   const toast = useToasts((s) => s.show);
   const onSuccess = (c: Credential) => {
@@ -48,7 +57,12 @@ export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: 
   const nameProblem = credentialNameProblem(name);
   const showNameProblem = name !== '' && nameProblem !== null;
   const nameError = isNameError(error) ? error!.message.replace(/^name: /, '') : null;
-  const missing = fields.filter((f) => f.required && !(values[f.name] ?? '').trim() && !(f.secret && stored.has(f.name)));
+  // A stored one value is write-only: left empty on edit it is kept.
+  const valueStored = existing?.contentKind === 'value';
+  const missing =
+    mode === 'value'
+      ? oneValue.trim() || valueStored ? [] : [{ name: 'value', label: 'Value' }]
+      : fields.filter((f) => f.required && !(values[f.name] ?? '').trim() && !(f.secret && stored.has(f.name)));
   const set = (field: string, value: string) => {
     setValues({ ...values, [field]: value });
     test.reset();
@@ -61,11 +75,11 @@ export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: 
     <InlineForm
       className="template-detail credential-form"
       aria-label={existing ? `Edit ${existing.name}` : 'New credentials'}
-      dirty={isDirty(initial, { name, type, values })}
+      dirty={isDirty(initial, { name, type, values, mode, oneValue })}
       onCancel={onDone}
       onSubmit={(e) => {
         e.preventDefault();
-        const request = { name, type, values };
+        const request = mode === 'value' ? { name, type, values: {}, value: oneValue } : { name, type, values };
         if (existing) update.mutate({ id: existing.id, ...request });
         else create.mutate(request);
       }}
@@ -99,7 +113,41 @@ export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: 
           test.reset();
         }}
       />
-      {fields.map((f) => {
+      <fieldset className="form-field mode-choice">
+        <legend className="field-label">Content</legend>
+        {CONTENT_MODES.map((m) => (
+          <label key={m.value} className="form-check">
+            <input type="radio" name="credential-content" value={m.value} checked={mode === m.value} onChange={() => (setMode(m.value), test.reset())} />
+            <span>
+              {m.label}
+              <span className="small muted block">{m.hint}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {mode === 'value' && (
+        <label className="form-field">
+          <span className="field-label">
+            Value{valueStored ? '' : ' *'} <span className="muted small">(write-only)</span>
+          </span>
+          <textarea
+            className="input textarea mono"
+            rows={3}
+            value={oneValue}
+            placeholder={valueStored ? 'Stored — leave empty to keep it' : 'sk-live-… or ["a", "b"]'}
+            aria-label="Value"
+            aria-describedby="credential-value-hint"
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(e) => setOneValue(e.currentTarget.value)}
+            data-testid="credential-value"
+          />
+          <span id="credential-value-hint" className="small muted">
+            JSON text is stored as that value (a list, a number, &quot;quoted text&quot;); anything else as text.
+          </span>
+        </label>
+      )}
+      {mode === 'fields' && fields.map((f) => {
         const placeholder = f.secret && stored.has(f.name) ? 'Stored — leave empty to keep it' : (f.placeholder ?? '');
         const common = {
           className: 'input',
@@ -123,7 +171,7 @@ export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: 
           </label>
         );
       })}
-      {!form && (
+      {mode === 'fields' && !form && (
         <div className="field-row">
           <input className="input" value={extraName} placeholder="Field name" aria-label="New field name" onChange={(e) => setExtraName(e.currentTarget.value)} />
           <Button size="sm" disabled={!extraName.trim()} onClick={() => (set(extraName.trim(), values[extraName.trim()] ?? ''), setExtraName(''))}>
@@ -131,12 +179,17 @@ export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: 
           </Button>
         </div>
       )}
-      {type === 'sftp' && <TestPathField value={testPath} onChange={setTestPath} />}
+      {mode === 'fields' && type === 'sftp' && <TestPathField value={testPath} onChange={setTestPath} />}
       {test.error && <ErrorPanel title="Could not test" code={test.error.code} message={test.error.message} httpCode={test.error.httpCode} />}
       {test.data && !test.isPending && <CredentialTestReportView report={test.data} />}
       <div className="template-actions">
         <Button onClick={onDone}>Cancel</Button>
-        <Button onClick={runTest} busy={test.isPending} disabled={test.isPending || missing.length > 0} title={missing.length ? `Fill in ${missing.map((f) => f.label).join(', ')}` : 'Connect with these settings now, before saving'}>
+        <Button
+          onClick={runTest}
+          busy={test.isPending}
+          disabled={test.isPending || missing.length > 0 || mode === 'value'}
+          title={mode === 'value' ? 'A test connects with fields (host, user…)' : missing.length ? `Fill in ${missing.map((f) => f.label).join(', ')}` : 'Connect with these settings now, before saving'}
+        >
           Test credential
         </Button>
         <Button type="submit" variant="primary" busy={busy} disabled={busy || nameProblem !== null || missing.length > 0} title={missing.length ? `Fill in ${missing.map((f) => f.label).join(', ')}` : undefined}>

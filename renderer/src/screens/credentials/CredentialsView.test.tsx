@@ -68,6 +68,39 @@ describe('Credentials form', () => {
   });
 });
 
+describe('Credentials content as one value (the spec allows any JSON value)', () => {
+  afterEach(cleanup);
+
+  it('saves a token as one value, never fields, and requires it for new credentials', async () => {
+    const bridge = await openForm();
+    fireEvent.change(screen.getByTestId('credential-name'), { target: { value: 'openai_token' } });
+    fireEvent.click(screen.getByRole('radio', { name: /One value/ }));
+    expect(screen.queryByLabelText('Host')).toBeNull();
+    const save = screen.getByRole('button', { name: 'Save credentials' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    expect(save.title).toBe('Fill in Value');
+    expect((screen.getByRole('button', { name: 'Test credential' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(screen.getByTestId('credential-value'), { target: { value: 'sk-live-123' } });
+    fireEvent.click(save);
+    await waitFor(() => expect(bridge.calls.some((c) => c.channel === 'credentials:create')).toBe(true));
+    expect(bridge.calls.find((c) => c.channel === 'credentials:create')!.request).toEqual({ name: 'openai_token', type: 'sftp', values: {}, value: 'sk-live-123' });
+  });
+
+  it('marks a stored one value in the list and keeps it when an edit leaves it empty', async () => {
+    const saved = { id: 'c9', name: 'api_token', type: 'http', values: {}, secretsSet: [], contentKind: 'value' as const, created: null, modified: null };
+    const bridge = createFakeBridge({ 'credentials:list': () => ok([saved]) });
+    renderWithBridge(<CredentialsView />, bridge);
+    const row = (await screen.findAllByTestId('credential-row'))[0]!;
+    expect(within(row).getByText('value set').getAttribute('title')).toMatch(/one value/);
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit api_token' }));
+    expect((screen.getByRole('radio', { name: /One value/ }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByTestId('credential-value') as HTMLTextAreaElement).placeholder).toBe('Stored — leave empty to keep it');
+    fireEvent.click(screen.getByRole('button', { name: 'Save credentials' }));
+    await waitFor(() => expect(bridge.calls.some((c) => c.channel === 'credentials:update')).toBe(true));
+    expect(bridge.calls.find((c) => c.channel === 'credentials:update')!.request).toMatchObject({ id: 'c9', values: {}, value: '' });
+  });
+});
+
 describe('Credentials form and the keyboard', () => {
   afterEach(cleanup);
 

@@ -73,6 +73,11 @@ export const CredentialsView = () => {
                         {s} set
                       </Badge>
                     ))}
+                    {c.contentKind === 'value' && (
+                      <Badge tone="success" title="Its content is one value (a token or a JSON value), not fields">
+                        value set
+                      </Badge>
+                    )}
                     <Button size="sm" onClick={(e) => openPane({ mode: 'test', credential: c }, e.currentTarget)} aria-label={`Test ${c.name}`}>
                       Test
                     </Button>

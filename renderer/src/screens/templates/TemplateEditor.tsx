@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DiffView } from '../../components/DiffView';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
-import { checkTemplateText, lineOfProblem } from '../../lib/template-checks';
+import { checkTemplateText, lineOfProblem, templateNotes } from '../../lib/template-checks';
 import { formatContent } from '../../lib/template-dates';
 import { useNavigation } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
@@ -61,6 +61,7 @@ const TemplateForm = ({ original, copy }: { original: Template | null; copy: boo
   const [reviewing, setReviewing] = useState(false);
 
   const check = useMemo(() => checkTemplateText(text), [text]);
+  const notes = useMemo(() => (check.kind === 'ok' ? templateNotes(text, check.content) : []), [check, text]);
   const nameError = name.trim() === '' ? 'Give the Template a name.' : name.trim().length > 255 ? 'Names are at most 255 characters.' : null;
   const blocked = nameError ?? (check.kind === 'ok' ? null : 'Fix the problems in the content to save.');
 
@@ -85,8 +86,9 @@ const TemplateForm = ({ original, copy }: { original: Template | null; copy: boo
         : check.kind === 'invalid'
           ? check.problems.map((p) => ({ line: p.line, message: `${p.message} (${p.code})` }))
           : [];
-    return serviceProblem ? [...local, { line: serviceProblem.line, message: `The service: ${serviceProblem.message} (${serviceProblem.code})` }] : local;
-  }, [check, serviceProblem]);
+    const warnings = notes.map((n): LineDiagnostic => ({ line: n.line, message: n.message, severity: 'warning' }));
+    return serviceProblem ? [...local, ...warnings, { line: serviceProblem.line, message: `The service: ${serviceProblem.message} (${serviceProblem.code})` }] : [...local, ...warnings];
+  }, [check, notes, serviceProblem]);
 
   const input = () => ({
     name: name.trim(),
@@ -167,6 +169,15 @@ const TemplateForm = ({ original, copy }: { original: Template | null; copy: boo
           </p>
         )}
         {check.kind === 'ok' && !serviceProblem && <span className="steps-ok">Looks valid. The service checks the rest when you save.</span>}
+        {notes.length > 0 && (
+          <ul className="steps-notes" data-testid="template-notes">
+            {notes.map((n, i) => (
+              <li key={i}>
+                Line {n.line}: {n.message}
+              </li>
+            ))}
+          </ul>
+        )}
       </div>
       {editing && (
         <ConfirmDialog
