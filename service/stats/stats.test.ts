@@ -130,6 +130,9 @@ describe('GET /assembly_stats', () => {
       [{ since: t0 - 3600, region: 'local', granularity: 0 }, 'ASSEMBLY_STATS_ERROR'],
       [{ since: t0 - 3600, region: 'local', granularity: 'hourly' }, 'ASSEMBLY_STATS_ERROR'],
       [{ since: t0 - 3600, region: 'local', granularity: 1.5 }, 'ASSEMBLY_STATS_ERROR'],
+      [{ since: t0 - 3600, region: 'local', granularity: 1e308 }, 'ASSEMBLY_STATS_ERROR'],
+      [{ since: 1e308, region: 'local' }, 'ASSEMBLY_STATS_INVALID_TIME'],
+      [{ since: t0 - 3600, until: 2 ** 53 + 2, region: 'local' }, 'ASSEMBLY_STATS_INVALID_TIME'],
     ];
     for (const [params, code] of cases) {
       const { status, body } = await stats(params);
