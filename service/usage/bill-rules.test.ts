@@ -102,9 +102,9 @@ describe('bill', () => {
     };
     const bill = computeBill(prices, NOV, usage, nov + 5 * DAY);
     expect(bill.robots).toEqual({
-      '/assemblies': { rawGb: 3, freeGb: 1, gb: 2, factor: 1, gbFactorApplied: 2 },
-      '/image/resize': { rawGb: 1, freeGb: 0, gb: 1, factor: 1, gbFactorApplied: 1 },
-      '/video/encode': { rawGb: 0.5, freeGb: 0, gb: 0.5, factor: 4, gbFactorApplied: 2 },
+      '/assemblies': { rawGb: 3, freeGb: 1, gb: 2, factor: 1, gbFactorApplied: false },
+      '/image/resize': { rawGb: 1, freeGb: 0, gb: 1, factor: 1, gbFactorApplied: false },
+      '/video/encode': { rawGb: 0.5, freeGb: 0, gb: 2, factor: 4, gbFactorApplied: true },
     });
     expect(bill).toMatchObject({ used_gb: 5, additional_gb: 4, additional_gb_fee: 8, sub_total: 18, vat: 3.6, total: 21.6 });
     expect((bill.days as unknown[]).slice(0, 3)).toEqual([
