@@ -512,9 +512,13 @@ export class AssemblyRuntime {
     this.schedulePersist(live);
   }
 
-  /** The usage row of an Assembly that has just ended (usage/usage-record.ts). */
+  /**
+   * The usage row of an Assembly that has just ended (usage/usage-record.ts), with the durations its status
+   * record shows. Only durations are read, so any base URL will do: Assemblies marked crashed at start are
+   * metered before the server listens and the real base is known.
+   */
   private usage(s: AssemblyState, nowMs = Date.now()): UsageRecord {
-    return usageOf(s, statusRecord(this.urls, s, nowMs), nowMs, LOCAL_REGION);
+    return usageOf(s, statusRecord({ base: this.urls.base || 'http://127.0.0.1' }, s, nowMs), nowMs, LOCAL_REGION);
   }
 
   private journal(live: LiveAssembly, event: AssemblyEvent): void {

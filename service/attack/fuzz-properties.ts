@@ -182,6 +182,36 @@ const listQueries: Fuzzer = {
   },
 };
 
+const statsTime = mostlyValid(fc.integer({ min: 1_700_000_000, max: 1_900_000_000 }), fc.oneof(oddNumber, oddString, fc.constantFrom('2026-11-01 00:00:00', '2026-02-31 00:00:00', 'NOW()', '')));
+
+/** GET /assembly_stats params and GET /bill/{month} paths: odd times, regions, granularities and months. */
+const accountReads: Fuzzer = {
+  name: 'statistics params and bill months',
+  property: (t) =>
+    fc.asyncProperty(
+      fc.record(
+        {
+          since: statsTime,
+          until: statsTime,
+          region: mostlyValid(fc.constantFrom('local', 'all', 'eu-west-1'), fc.oneof(oddString, oddNumber)),
+          granularity: mostlyValid(fc.integer({ min: 1, max: 200_000 }), fc.oneof(oddNumber, oddString)),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.oneof(fc.constantFrom('2026-11', '2000-01', '1999-12', '2026-13', '9999-12'), oddString.map((v) => encodeURIComponent(String(v)))),
+      async (query, month) => {
+        await t.runCase(`GET /assembly_stats ${clip(query)}`, async () => {
+          const raw = JSON.stringify({ auth: t.authBlock(), ...Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) });
+          await t.request(`/assembly_stats?${new URLSearchParams({ params: raw, signature: t.sign(raw) })}`);
+        });
+        await t.runCase(`GET /bill/${clip(month)}`, async () => {
+          const raw = JSON.stringify({ auth: t.authBlock() });
+          await t.request(`/bill/${month}?${new URLSearchParams({ params: raw, signature: t.sign(raw) })}`);
+        });
+      },
+    ),
+};
+
 /** Stands for the Assembly's URL in generated metadata; replaced once the Assembly exists. */
 const ASSEMBLY_URL = 'http://assembly.placeholder/assemblies/0';
 
@@ -241,4 +271,4 @@ const tusHeaders: Fuzzer = {
     ),
 };
 
-export const FUZZERS: readonly Fuzzer[] = [params, steps, multipartNames, tusNames, listQueries, tusHeaders];
+export const FUZZERS: readonly Fuzzer[] = [params, steps, multipartNames, tusNames, listQueries, accountReads, tusHeaders];

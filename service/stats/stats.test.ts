@@ -1,8 +1,9 @@
 // GET /assembly_stats over real HTTP: real Assemblies (successful, failing, cancelled) counted in their
 // bucket with the bytes and durations the test takes from what it sent and from the status records.
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedCall } from '../testing/signed-call';
-import { startFixture, type Fixture } from '../testing/service-fixture';
+import { getJson, startFixture, type Fixture } from '../testing/service-fixture';
 import { runUsageAssemblies, type UsageRun } from '../testing/usage-runs';
 
 const TOP_LEVEL = [
@@ -129,6 +130,9 @@ describe('GET /assembly_stats', () => {
       [{ since: t0 - 3600, region: 'local', granularity: 0 }, 'ASSEMBLY_STATS_ERROR'],
       [{ since: t0 - 3600, region: 'local', granularity: 'hourly' }, 'ASSEMBLY_STATS_ERROR'],
       [{ since: t0 - 3600, region: 'local', granularity: 1.5 }, 'ASSEMBLY_STATS_ERROR'],
+      [{ since: t0 - 3600, region: 'local', granularity: 1e308 }, 'ASSEMBLY_STATS_ERROR'],
+      [{ since: 1e308, region: 'local' }, 'ASSEMBLY_STATS_INVALID_TIME'],
+      [{ since: t0 - 3600, until: 2 ** 53 + 2, region: 'local' }, 'ASSEMBLY_STATS_INVALID_TIME'],
     ];
     for (const [params, code] of cases) {
       const { status, body } = await stats(params);
@@ -156,5 +160,39 @@ describe('GET /assembly_stats', () => {
     expect([ok.status, ((await ok.json()) as { totalAssemblies: number }).totalAssemblies]).toEqual([200, 3]);
     const denied = await fetch(`${fx.service.url}/assembly_stats?${query}`, { headers: { Authorization: `Bearer ${await mint('billing:read')}` } });
     expect([denied.status, ((await denied.json()) as { error: string }).error]).toEqual([403, 'INSUFFICIENT_AUTH_SCOPE']);
+  });
+
+  // Last: it adds a fourth Assembly.
+  it('counts a request whose connection dropped as request-aborted, with the bytes its status record says arrived', async () => {
+    const id = 'ab'.repeat(16);
+    const boundary = 'xxBOUNDARYxx';
+    const head =
+      `--${boundary}\r\nContent-Disposition: form-data; name="params"\r\n\r\n` +
+      JSON.stringify({ auth: { key: fx.service.authKey }, steps: { ':original': { robot: '/upload/handle' } } }) +
+      `\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+    await new Promise<void>((resolve) => {
+      const req = request(`${fx.service.url}/assemblies/${id}`, {
+        method: 'POST',
+        headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + 10_000_000) },
+      });
+      req.on('error', () => resolve());
+      req.write(head);
+      req.write(Buffer.alloc(64 * 1024, 7), () => {
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 100);
+      });
+    });
+    let status: Record<string, unknown> = {};
+    for (let i = 0; i < 100 && status.ok !== 'REQUEST_ABORTED'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = (await getJson(`${fx.service.url}/assemblies/${id}`)).body;
+    }
+    expect(status.ok).toBe('REQUEST_ABORTED');
+    const b = (await stats({ since: t0 - 3600, until: Math.floor(Date.now() / 1000) + 60, region: 'all', granularity: 7200 })).body as Stats;
+    expect(b.stats).toHaveLength(1);
+    expect(b.stats[0]).toMatchObject({ num_assemblies: 4, num_request_aborted_assemblies: 1, num_successful_assemblies: 1, num_files: run.uploadedFiles });
+    expect(b.totalBytesUploaded).toBe(run.uploadedBytes + Number(status.bytes_received));
   });
 });

@@ -45,10 +45,11 @@ describe('metering and GET /bill/{YYYY-MM}', () => {
     const { status, body } = await signedCall(fx.service, 'GET', `/bill/${thisMonth()}`);
     expect(status).toBe(200);
     expect(body).toMatchObject({ ok: 'BILL_FOUND', month: thisMonth(), invoice_id: null, plan: { id: 'free', price_per_month: 0 }, total: 0 });
-    const robots = body.robots as Record<string, { rawGb: number; gb: number; freeGb: number; gbFactorApplied: number; factor: number }>;
+    const robots = body.robots as Record<string, { rawGb: number; gb: number; freeGb: number; gbFactorApplied: boolean; factor: number }>;
     expect(Object.keys(robots).sort()).toEqual(['/assemblies', '/image/resize']);
     expect(robots['/assemblies']!.rawGb * GB).toBeCloseTo(run.uploadedBytes, 3);
-    expect(robots['/image/resize']).toMatchObject({ factor: 1, freeGb: 0 });
+    expect(robots['/image/resize']).toMatchObject({ factor: 1, freeGb: 0, gbFactorApplied: false });
+    expect(robots['/image/resize']!.gb).toBe(robots['/image/resize']!.rawGb);
     expect(robots['/image/resize']!.rawGb * GB).toBeCloseTo(run.resizeInputBytes, 3);
     expect((body.used_gb as number) * GB).toBeCloseTo(run.uploadedBytes + run.resizeInputBytes, 3);
     const days = body.days as { date: string; gb: number; assemblies: number }[];
@@ -149,11 +150,13 @@ describe('a price list', () => {
     try {
       const run = await runUsageAssemblies(service);
       const { body } = await signedCall(service, 'GET', `/bill/${thisMonth()}`);
-      const robots = body.robots as Record<string, { rawGb: number; gb: number; freeGb: number; gbFactorApplied: number; factor: number }>;
+      const robots = body.robots as Record<string, { rawGb: number; gb: number; freeGb: number; gbFactorApplied: boolean; factor: number }>;
       // Uploads are all inside the free GB; the resize counts three times.
-      expect(robots['/assemblies']).toMatchObject({ gb: 0, gbFactorApplied: 0, factor: 1 });
+      expect(robots['/assemblies']).toMatchObject({ gb: 0, gbFactorApplied: false, factor: 1 });
       expect(robots['/assemblies']!.freeGb * GB).toBeCloseTo(run.uploadedBytes, 3);
-      expect(robots['/image/resize']!.gbFactorApplied * GB).toBeCloseTo(3 * run.resizeInputBytes, 3);
+      expect(robots['/image/resize']).toMatchObject({ factor: 3, gbFactorApplied: true });
+      expect(robots['/image/resize']!.gb * GB).toBeCloseTo(3 * run.resizeInputBytes, 3);
+      expect(robots['/image/resize']!.rawGb * GB).toBeCloseTo(run.resizeInputBytes, 3);
       const extraGb = (3 * run.resizeInputBytes) / GB;
       const fee = Math.round(extraGb * 1_000_000 * 100) / 100;
       expect(body).toMatchObject({ to: 'Media Team', country: 'NL', vat_rate: 0.25, plan: { id: 'metered' } });

@@ -35,8 +35,8 @@ const pad = (n: number): string => String(n).padStart(2, '0');
 /**
  * `BILL_FOUND` for one month (service-facts.md §7 fields, plus `days` for the Usage chart), from the usage
  * rows of the month and the price list. Per robot: rawGb = its input bytes / 1024³, freeGb = the free GB
- * the price list gives it (at most rawGb), gb = rawGb − freeGb, gbFactorApplied = gb × factor; used_gb is
- * the sum of gbFactorApplied. Money is rounded to cents, GB are not rounded. Pure.
+ * the price list gives it (at most rawGb), gb = (rawGb − freeGb) × factor — the GB billed — and
+ * gbFactorApplied says whether the factor changed it (factor ≠ 1); used_gb is the sum of gb. Money is rounded to cents, GB are not rounded. Pure.
  */
 export function computeBill(p: PriceList, m: BillMonth, usage: MonthUsage, nowMs: number): Record<string, unknown> {
   const start = monthStartMs(m);
@@ -44,15 +44,14 @@ export function computeBill(p: PriceList, m: BillMonth, usage: MonthUsage, nowMs
   const factorOf = (robot: string): number => p.robot_factors[robot] ?? p.default_factor;
   const bytesPerRobot = new Map<string, number>([[UPLOAD_KEY, 0]]);
   for (const r of usage.robotDays) bytesPerRobot.set(r.robot, (bytesPerRobot.get(r.robot) ?? 0) + r.bytes);
-  const robots: Record<string, { rawGb: number; gb: number; freeGb: number; gbFactorApplied: number; factor: number }> = {};
+  const robots: Record<string, { rawGb: number; gb: number; freeGb: number; gbFactorApplied: boolean; factor: number }> = {};
   for (const [robot, bytes] of [...bytesPerRobot].sort(([a], [b]) => a.localeCompare(b))) {
     const rawGb = bytes / GB;
     const freeGb = Math.min(rawGb, p.free_gb[robot] ?? 0);
-    const gb = rawGb - freeGb;
     const factor = factorOf(robot);
-    robots[robot] = { rawGb, gb, freeGb, gbFactorApplied: gb * factor, factor };
+    robots[robot] = { rawGb, gb: (rawGb - freeGb) * factor, freeGb, gbFactorApplied: factor !== 1, factor };
   }
-  const usedGb = Object.values(robots).reduce((n, r) => n + r.gbFactorApplied, 0);
+  const usedGb = Object.values(robots).reduce((n, r) => n + r.gb, 0);
   const additionalGb = Math.max(0, usedGb - p.plan.gb_included);
   const additionalFee = cents(additionalGb * p.plan.price_per_gb);
   const subTotal = cents(p.plan.price_per_month + additionalFee);

@@ -76,6 +76,16 @@ describe('usage store', () => {
     expect(all).toEqual([expect.objectContaining({ k: 0, assemblies: 3000 })]);
   });
 
+  it('sums bytes per robot and day (the bill) the same from the day rollup as from the rows', () => {
+    const DAY = 24 * HOUR;
+    for (const region of [null, 'local', 'nowhere']) {
+      const range = { fromMs: T0 - DAY, toMs: T0 + 4 * DAY, bucketMs: DAY, region };
+      const fast = db.usage.robotBuckets(range);
+      expect(fast).toEqual(db.usage.rawRobotBuckets(range));
+      if (region === null) expect(fast.filter((b) => b.robot === '/assemblies').map((b) => b.k)).toEqual([1, 2, 3]);
+    }
+  });
+
   it('keeps an Assembly once, however often it is recorded', () => {
     const [first] = rows(1);
     const before = db.usage.buckets({ fromMs: T0, toMs: T0 + 72 * HOUR, bucketMs: 72 * HOUR, region: null })[0]!.assemblies;

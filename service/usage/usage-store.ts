@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import type { UsageOutcome, UsageRecord } from './usage-record';
+import { UPLOAD_KEY, type UsageOutcome, type UsageRecord } from './usage-record';
+
+const DAY_MS = 86_400_000;
 
 /** Sums of usage rows over one bucket (statistics) or one day (the bill). */
 export interface UsageBucket {
@@ -80,8 +82,10 @@ export interface UsageStore {
   rawBuckets(r: UsageRange): UsageBucket[];
   /** Erroneous Assemblies per bucket and error code. */
   errorBuckets(r: UsageRange): { k: number; error: string; n: number }[];
-  /** Bytes per bucket and robot, `/assemblies` (uploads) included. */
+  /** Bytes per bucket and robot, `/assemblies` (uploads) included (whole UTC days: from a per-day rollup). */
   robotBuckets(r: UsageRange): { k: number; robot: string; bytes: number }[];
+  /** The same from the rows alone: the reference the tests compare it with. */
+  rawRobotBuckets(r: UsageRange): { k: number; robot: string; bytes: number }[];
 }
 
 export function openUsageStore(db: Database.Database): UsageStore {
@@ -97,7 +101,18 @@ export function openUsageStore(db: Database.Database): UsageStore {
     CREATE INDEX IF NOT EXISTS usage_robots_by_created ON usage_robots (created_ms, robot, bytes);
     CREATE TABLE IF NOT EXISTS usage_cells (grain_ms INTEGER NOT NULL, cell_ms INTEGER NOT NULL, region TEXT NOT NULL,
       ${SUMS.map(([, col]) => `${col} REAL NOT NULL`).join(', ')}, PRIMARY KEY (grain_ms, cell_ms, region)) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS usage_robot_days (day_ms INTEGER NOT NULL, robot TEXT NOT NULL, region TEXT NOT NULL,
+      bytes INTEGER NOT NULL, PRIMARY KEY (day_ms, robot, region)) WITHOUT ROWID;
   `);
+  if (!db.prepare('SELECT 1 FROM usage_robot_days LIMIT 1').get() && db.prepare('SELECT 1 FROM usage LIMIT 1').get()) {
+    db.exec(`INSERT INTO usage_robot_days (day_ms, robot, region, bytes)
+      SELECT day, robot, region, SUM(bytes) FROM (
+        SELECT (created_ms / ${DAY_MS}) * ${DAY_MS} AS day, robot, region, bytes FROM usage_robots
+        UNION ALL SELECT (created_ms / ${DAY_MS}) * ${DAY_MS}, '${UPLOAD_KEY}', region, bytes_uploaded FROM usage
+      ) GROUP BY day, robot, region`);
+  }
+  const addRobotDay = db.prepare(`INSERT INTO usage_robot_days (day_ms, robot, region, bytes) VALUES (?, ?, ?, ?)
+    ON CONFLICT (day_ms, robot, region) DO UPDATE SET bytes = bytes + excluded.bytes`);
   // Rows written before a grain's rollup existed are rolled up once.
   for (const grain of CELL_GRAINS_MS) {
     if (!db.prepare('SELECT 1 FROM usage_cells WHERE grain_ms = ? LIMIT 1').get(grain) && db.prepare('SELECT 1 FROM usage LIMIT 1').get()) {
@@ -120,6 +135,8 @@ export function openUsageStore(db: Database.Database): UsageStore {
     // The robot rows and rollups only come with the first write of the Assembly's row: never twice.
     if (insert.run(row).changes !== 1) return;
     for (const [robot, bytes] of Object.entries(robots)) insertRobot.run(u.assemblyId, robot, u.createdMs, u.region, bytes);
+    const day = u.createdMs - (u.createdMs % DAY_MS);
+    for (const [robot, bytes] of [[UPLOAD_KEY, u.bytesUploaded] as const, ...Object.entries(robots)]) addRobotDay.run(day, robot, u.region, bytes);
     const sums = bucketOf(u);
     for (const grain of CELL_GRAINS_MS) addCell.run({ grain, cell: u.createdMs - (u.createdMs % grain), region: u.region, ...sums });
   };
@@ -162,7 +179,11 @@ export function openUsageStore(db: Database.Database): UsageStore {
       FROM json_each(@ranges) AS j CROSS JOIN usage AS u ON u.created_ms >= json_extract(j.value, '$[0]') AND u.created_ms < json_extract(j.value, '$[1]')
         ${regional ? 'AND u.region = @region' : ''}
       GROUP BY k`);
+  const robotDaySql = (regional: boolean) =>
+    db.prepare(`SELECT CAST((day_ms - @fromMs) / @bucketMs AS INTEGER) AS k, robot, SUM(bytes) AS bytes FROM usage_robot_days
+      WHERE day_ms >= @fromMs AND day_ms < @toMs${regional ? ' AND region = @region' : ''} GROUP BY k, robot ORDER BY k, robot`);
   const q = {
+    robotDay: [robotDaySql(false), robotDaySql(true)],
     bucket: [bucketSql(false), bucketSql(true)],
     error: [errorSql(false), errorSql(true)],
     robot: [robotSql(false), robotSql(true)],
@@ -243,7 +264,10 @@ export function openUsageStore(db: Database.Database): UsageStore {
     buckets: (r) => fromRollups(r),
     rawBuckets: (r) => pick(q.bucket, r).all(args(r)) as UsageBucket[],
     errorBuckets: (r) => pick(q.error, r).all(args(r)) as { k: number; error: string; n: number }[],
-    robotBuckets: (r) => pick(q.robot, r).all(args(r)) as { k: number; robot: string; bytes: number }[],
+    rawRobotBuckets: (r) => pick(q.robot, r).all(args(r)) as { k: number; robot: string; bytes: number }[],
+    // Whole UTC days (the bill's): from the per-day rollup; anything else from the rows.
+    robotBuckets: (r) =>
+      pick(r.fromMs % DAY_MS === 0 && r.toMs % DAY_MS === 0 && r.bucketMs % DAY_MS === 0 ? q.robotDay : q.robot, r).all(args(r)) as { k: number; robot: string; bytes: number }[],
   };
 }
 
