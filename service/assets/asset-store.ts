@@ -306,19 +306,29 @@ export function openAssetStore(dataDir: string): AssetStore {
   return {
     async store(workspace, path, content, strategy, nowMs) {
       if (strategy === 'error' && live(workspace, path)) return { ok: false, code: 'exists', path };
-      // The bytes are copied aside first (slow), then put in place and recorded in one synchronous step.
-      const tmp = join(tmpDir, newAssetId());
-      await copyFile(content.localPath, tmp);
+      // New bytes are copied aside first (slow), then put in place and recorded in one synchronous step;
+      // bytes already stored are not copied again. The check is repeated in that step: a delete may have
+      // removed the blob while the copy ran (then the copy is used) or before it (then copy and retry).
       const blob = blobPath(content.sha256);
+      const tmp = join(tmpDir, newAssetId());
+      let copied = false;
       try {
         await mkdir(join(blobDir, content.sha256.slice(0, 2)), { recursive: true });
-        if (existsSync(blob)) unlinkSync(tmp);
-        else renameSync(tmp, blob);
-        const result = commit(workspace, path, content, strategy, nowMs);
-        if (!result.ok && !blobInUse.get(content.sha256)) unlinkSync(blob);
-        return result;
+        for (;;) {
+          if (!copied && !existsSync(blob)) {
+            await copyFile(content.localPath, tmp);
+            copied = true;
+          }
+          if (!existsSync(blob)) {
+            if (!copied) continue;
+            renameSync(tmp, blob);
+          }
+          const result = commit(workspace, path, content, strategy, nowMs);
+          if (!result.ok && !blobInUse.get(content.sha256)) unlinkSync(blob);
+          return result;
+        }
       } finally {
-        await rm(tmp, { force: true });
+        if (copied) await rm(tmp, { force: true });
       }
     },
     get,
