@@ -4,12 +4,14 @@
 import { signParamsSync } from '@transloadit/utils/node';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { thumbHashToApproximateAspectRatio } from 'thumbhash';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signParams } from '../auth/signature';
-import { buildForm, inOneHourIso, jpeg, png, postAssembly, startFixture, waitForEnd, type Fixture } from '../testing/service-fixture';
+import { startLocalService } from '../index';
+import { buildForm, inOneHourIso, jpeg, png, postAssembly, startFixture, tempDir, waitForEnd, type Fixture } from '../testing/service-fixture';
 
 let fx: Fixture;
 let nonce = 0;
@@ -397,5 +399,31 @@ describe('a plain signed client', () => {
     expect(read).toMatchObject({ ok: 'DAM_ASSET_FOUND', asset: { asset_id: a.asset_id, md5hash: md5(data) } });
     const bytes = Buffer.from(await (await fetch(`${fx.service.url}/dam/assets/${a.asset_id}/content?${signed({})}`)).arrayBuffer());
     expect(bytes.equals(data)).toBe(true);
+  });
+});
+
+describe('restart', () => {
+  it('keeps assets, versions, folders and bytes across a restart of the service', async () => {
+    const dataDir = await tempDir('assets-restart-');
+    const first = await startLocalService({ dataDir });
+    const second = { current: null as Awaited<ReturnType<typeof startLocalService>> | null };
+    // The helpers above talk to `fx`: point it at this service for the test, and back afterwards.
+    const saved = fx;
+    try {
+      fx = { service: first, dataDir, stop: async () => undefined };
+      const data = await jpeg(15, 15);
+      const a = await storeOne('kept.jpg', data, { path: 'kept/a.jpg' });
+      await first.close();
+      second.current = await startLocalService({ dataDir, authKey: first.authKey, authSecret: first.authSecret });
+      fx = { service: second.current, dataDir, stop: async () => undefined };
+      const listed = await call('GET', '/dam/assets', { delimiter: '/' });
+      expect(listed.body.folders).toEqual(['kept/']);
+      expect(((await call('GET', `/dam/assets/${a.asset_id}`)).body.asset as Asset).version_id).toBe(a.version_id);
+      expect((await content(a.asset_id)).bytes.equals(data)).toBe(true);
+    } finally {
+      fx = saved;
+      await second.current?.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
