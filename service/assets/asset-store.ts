@@ -294,7 +294,11 @@ export function openAssetStore(dataDir: string): AssetStore {
     const key = `${delimiter}:${bounded}`;
     let s = listStatements.get(key);
     if (!s) {
-      s = db.prepare(`${SELECT} WHERE a.workspace = @workspace AND a.deleted_ms IS NULL ${delimiter ? 'AND a.folder = @folder' : ''}
+      // The index is named: without statistics SQLite picks the path index for a folder level too, and
+      // then walks every path below the prefix to find the few directly in it (0.4 s at 100,000 assets).
+      const index = delimiter ? 'dam_assets_live_folder' : 'dam_assets_live_path';
+      s = db.prepare(`${SELECT.replace('FROM dam_assets a', `FROM dam_assets a INDEXED BY ${index}`)}
+        WHERE a.workspace = @workspace AND a.deleted_ms IS NULL ${delimiter ? 'AND a.folder = @folder' : ''}
         AND a.path >= @lo ${bounded ? 'AND a.path < @hi' : ''} AND a.path > @after ORDER BY a.path LIMIT @limit`);
       listStatements.set(key, s);
     }
