@@ -285,8 +285,8 @@ export class AssemblyRuntime {
 
   /**
    * Called before the final tus response (journaled first: the client is told the upload is complete);
-   * the record (meta) is built afterwards so the client is not held up. `md5` was computed while the bytes
-   * arrived (null: read it from disk).
+   * the record (meta) is built afterwards so the client is not held up. md5 and sha256 were computed while
+   * the bytes arrived (null: read from disk).
    */
   tusFinished(id: string, uploadId: string, size: number, digest: { digests: Promise<FileDigests | null>; head: Buffer | null } | null = null): void {
     const live = this.live.get(id);

@@ -11,7 +11,7 @@
 //   folder level is an index range, not a scan of every path below it.
 
 import { copyFile, mkdir, rm } from 'node:fs/promises';
-import { existsSync, mkdirSync, renameSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { openPrivateSqlite } from '../store/private-files';
@@ -167,6 +167,8 @@ export function openAssetStore(dataDir: string): AssetStore {
   const blobDir = join(root, 'blobs');
   const tmpDir = join(root, 'tmp');
   mkdirSync(blobDir, { recursive: true, mode: 0o700 });
+  // Copies a stop interrupted are of no use: a store that was not recorded was not acknowledged.
+  rmSync(tmpDir, { recursive: true, force: true });
   mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
   const blobPath = (sha256: string): string => join(blobDir, sha256.slice(0, 2), sha256);
 
