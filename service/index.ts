@@ -11,6 +11,7 @@ import { UpdateStreams } from './realtime/update-stream';
 import { openDatabase, type AccountRow, type ServiceDatabase } from './store/database';
 import { openCredentialStore } from './credentials/credential-store';
 import { openTemplateStore } from './templates/template-store';
+import { openAssetStore } from './assets/asset-store';
 import { createTusEndpoint } from './tus/tus-endpoint';
 import { faultConfig, testFaults } from './files/test-faults';
 import { Notifier, type NotifierOptions } from './notifications/notifier';
@@ -19,6 +20,8 @@ import { FREE_PRICE_LIST, type PriceList } from './usage/price-list';
 
 /** The local service has one account; Templates and credentials belong to it, not to a key. */
 const LOCAL_ACCOUNT_ID = 'local';
+/** Its one workspace: stored assets belong to it (docs/local-service.md "Stored assets"). */
+const LOCAL_WORKSPACE = 'local';
 
 export interface LocalServiceOptions {
   /** 0 (default) = an ephemeral port. */
@@ -128,7 +131,9 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const tus = createTusEndpoint(runtime, options.dataDir, () => `${urls.base}/resumable/files/`, faults);
   const templates = openTemplateStore(options.dataDir);
   const credentials = openCredentialStore(options.dataDir);
+  const assets = openAssetStore(options.dataDir);
   runtime.credentials = (nameOrId) => credentials.find(nameOrId);
+  runtime.assets = { store: assets, workspace: LOCAL_WORKSPACE };
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const notifier = new Notifier(db, runtime, options.notifications);
   runtime.onEnded = () => notifier.schedule();
@@ -144,6 +149,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     templates,
     credentials,
     accountId: LOCAL_ACCOUNT_ID,
+    assets,
+    workspace: LOCAL_WORKSPACE,
     rateLimiter: new RateLimiter(options.maxAssembliesPerMinute ?? null),
     hostname: 'localhost',
     oauth: createOAuth(db, () => urls.base),
@@ -208,6 +215,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
         });
         templates.close();
         credentials.close();
+        assets.close();
         db.close();
       })()),
   };

@@ -36,10 +36,15 @@ async function snapshot(dir: string, skip: string): Promise<Snapshot> {
   return out;
 }
 
-/** What the service lays out at the top of its data dir and under assemblies/ and tus/. */
-const DATA_TOP = /^(service\.sqlite(-wal|-shm|-journal)?|assemblies|tus)$/;
+/** What the service lays out at the top of its data dir and under assemblies/, tus/ and assets/. */
+const DATA_TOP = /^(service\.sqlite(-wal|-shm|-journal)?|assemblies|assets|tus)$/;
 const ASSEMBLY_DIR = /^[0-9a-f]{32}$/;
 const TUS_FILE = /^[0-9a-f]{32}_[0-9a-f]{32}(\.json)?$/;
+/** Stored-asset bytes: assets/blobs/<2 hex>/<sha256>, copies in flight in assets/tmp/<asset id>. */
+const ASSETS_TOP = /^(blobs|tmp)$/;
+const BLOB_DIR = /^[0-9a-f]{2}$/;
+const BLOB = /^[0-9a-f]{64}$/;
+const ASSET_TMP = /^[A-Za-z0-9_-]{21}[AQgw]$/;
 
 /** Entries of the data dir that the service would never create itself: a write that escaped an Assembly's folder. */
 export async function strangersInDataDir(dataDir: string): Promise<string[]> {
@@ -48,6 +53,12 @@ export async function strangersInDataDir(dataDir: string): Promise<string[]> {
   for (const name of await list(dataDir)) if (!DATA_TOP.test(name)) found.push(name);
   for (const name of await list(join(dataDir, 'assemblies'))) if (!ASSEMBLY_DIR.test(name)) found.push(`assemblies${sep}${name}`);
   for (const name of await list(join(dataDir, 'tus'))) if (!TUS_FILE.test(name)) found.push(`tus${sep}${name}`);
+  for (const name of await list(join(dataDir, 'assets'))) if (!ASSETS_TOP.test(name)) found.push(`assets${sep}${name}`);
+  for (const name of await list(join(dataDir, 'assets', 'tmp'))) if (!ASSET_TMP.test(name)) found.push(`assets${sep}tmp${sep}${name}`);
+  for (const dir of await list(join(dataDir, 'assets', 'blobs'))) {
+    if (!BLOB_DIR.test(dir)) found.push(`assets${sep}blobs${sep}${dir}`);
+    else for (const name of await list(join(dataDir, 'assets', 'blobs', dir))) if (!BLOB.test(name) || !name.startsWith(dir)) found.push(`assets${sep}blobs${sep}${dir}${sep}${name}`);
+  }
   return found;
 }
 

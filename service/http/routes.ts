@@ -7,6 +7,7 @@ import { replayAssembly, type ReplayContext } from '../assemblies/replay-assembl
 import { routeNotifications, type NotificationRouteContext } from '../notifications/notification-routes';
 import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-stream';
 import { routeAuthKeys } from '../auth-keys/auth-key-routes';
+import { routeAssets, type AssetRouteContext } from '../assets/asset-routes';
 import type { OAuthServer } from '../auth/oauth';
 import { mintToken } from '../auth/token-endpoint';
 import { readFormFields } from './form-fields';
@@ -19,7 +20,7 @@ import { routeBill, type BillRouteContext } from '../usage/bill-route';
 import { assemblyStatsRoute } from '../stats/stats-route';
 import { serveFile } from './serve-file';
 
-export interface RouteContext extends CreateContext, ReplayContext, NotificationRouteContext, TemplateRouteContext, CredentialRouteContext, BillRouteContext {
+export interface RouteContext extends CreateContext, ReplayContext, NotificationRouteContext, TemplateRouteContext, CredentialRouteContext, BillRouteContext, AssetRouteContext {
   oauth: OAuthServer;
   runtime: AssemblyRuntime;
   streams: UpdateStreams;
@@ -47,7 +48,7 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
   res.setHeader('Access-Control-Allow-Origin', '*');
   if (method === 'OPTIONS') {
     res.writeHead(204, {
-      'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE, OPTIONS',
+      'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
       // Uppy sends Transloadit-Client; tus-js-client-style clients add X-Request-ID (service-facts, last addendum).
       'Access-Control-Allow-Headers': 'Content-Type, Transloadit-Client, Authorization, Accept, X-Request-ID',
       'Access-Control-Max-Age': '600',
@@ -70,6 +71,7 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
 
   if (path.startsWith('/templates') && (await routeTemplates(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/template_credentials') && (await routeCredentials(ctx, req, res, path, url.searchParams))) return;
+  if (path.startsWith('/dam/') && (await routeAssets(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/auth_keys') && (await routeAuthKeys(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/assembly_notifications/') && (await routeNotifications(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/bill/') && (await routeBill(ctx, req, res, path, url.searchParams))) return;
