@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import { AUTH_SECRET_ENV, chooseAuthSecret, storeAuthSecret } from './cli-secret';
 import { startLocalService } from './index';
 import { notifyOptionsFromFlags } from './notifications/notify-flags';
+import { jobSlotsFrom } from './queue/job-slots';
+import { JOB_SLOTS_ENV } from '../shared/local-service/job-slots-option';
 
 const SOURCE_LABEL = { flag: '--auth-secret', file: '--auth-secret-file', env: AUTH_SECRET_ENV } as const;
 
@@ -21,6 +23,8 @@ async function main(): Promise<void> {
       'require-signature': { type: 'boolean' },
       'public-base-url': { type: 'string' },
       'max-assemblies-per-minute': { type: 'string' },
+      // Robot jobs at once (docs/local-service.md "Job slots and the queue"); else ASSEMBLYLINE_JOB_SLOTS, else cores.
+      'job-slots': { type: 'string' },
       // notify_url delivery (docs/local-service.md "Notifications").
       'notify-retry-delays': { type: 'string' },
       'notify-timeout-ms': { type: 'string' },
@@ -41,6 +45,7 @@ async function main(): Promise<void> {
   const perMinute = values['max-assemblies-per-minute'] === undefined ? undefined : Number(values['max-assemblies-per-minute']);
   const dataDir = resolve(values['data-dir']);
   const notifications = notifyOptionsFromFlags(values);
+  const jobSlots = jobSlotsFrom(values['job-slots'], process.env[JOB_SLOTS_ENV]);
   const service = await startLocalService({
     port,
     dataDir,
@@ -51,6 +56,7 @@ async function main(): Promise<void> {
     ...(values['public-base-url'] ? { publicBaseUrl: values['public-base-url'] } : {}),
     ...(perMinute !== undefined ? { maxAssembliesPerMinute: perMinute } : {}),
     notifications,
+    ...(jobSlots !== undefined ? { jobSlots } : {}),
   });
   if (!values['auth-key']) console.log(`auth key:    ${service.authKey}`);
   if (service.accessProblem) console.error(`service: warning: ${service.accessProblem}`);

@@ -13,6 +13,7 @@ import { readFormFields } from './form-fields';
 import { routeCdn } from '../cdn/cdn-route';
 import { routeCredentials, type CredentialRouteContext } from '../credentials/credential-routes';
 import { routeTemplates, type TemplateRouteContext } from '../templates/template-routes';
+import { routeQueue } from '../queue/queue-routes';
 import { TUS_PATH, type TusEndpoint } from '../tus/tus-endpoint';
 import { apiError, sendError, sendJson } from './api-error';
 import { serveFile } from './serve-file';
@@ -68,6 +69,7 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
   if (path.startsWith('/template_credentials') && (await routeCredentials(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/auth_keys') && (await routeAuthKeys(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/assembly_notifications/') && (await routeNotifications(ctx, req, res, path, url.searchParams))) return;
+  if ((path.startsWith('/queues/') || path.startsWith('/priority_job_slot_stats')) && (await routeQueue(ctx, req, res, path, url.searchParams))) return;
   const replayOf = ASSEMBLY_REPLAY.exec(path)?.[1];
   if (replayOf && method === 'POST') return replayAssembly(ctx, req, res, replayOf, url.searchParams);
 

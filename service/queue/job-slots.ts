@@ -64,6 +64,13 @@ export function parseSlotCount(text: string, what: string): number {
   return n;
 }
 
+/** The flag wins over the environment variable; neither: undefined (the default size). */
+export function jobSlotsFrom(flag: string | undefined, env: string | undefined): number | undefined {
+  if (flag !== undefined) return parseSlotCount(flag, '--job-slots');
+  if (env !== undefined && env.trim() !== '') return parseSlotCount(env, 'ASSEMBLYLINE_JOB_SLOTS');
+  return undefined;
+}
+
 export class JobSlots {
   private readonly running = new Map<string, RunningJob & { key: string }>();
   private readonly waiters: Waiter[] = [];

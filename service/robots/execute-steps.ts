@@ -44,6 +44,13 @@ export interface ExecuteContext {
   onWarning?(step: string, message: string, about?: WarningAbout): void;
   /** Template credentials for storage robots (none when absent). */
   credentials?: CredentialLookup;
+  /**
+   * Takes a job slot (service/queue/job-slots.ts) for one robot run; resolves with its release, rejects
+   * when `signal` aborts first. Absent: no pool (unit tests).
+   */
+  acquireSlot?(job: { step: string; robot: string; jobId: string }, signal: AbortSignal): Promise<() => void>;
+  /** How many jobs of one step may run at once (the pool's size); 1 when absent. */
+  parallelJobs?: number;
 }
 
 export interface WarningAbout {
@@ -184,32 +191,56 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
     const produced: StoredFile[] = [];
     const unsuitable: (RobotFileOutcome & { what: string })[] = [];
 
-    for (const [i, group] of jobs.entries()) {
-      if (ctx.signal.aborted) return canceled();
+    // Jobs of a step run side by side, as many as there are slots, each holding one slot while its robot
+    // runs (never while it waits for another). Their outcomes are taken in input order, so results are
+    // reported and fed to the next step in the same order however the jobs finish.
+    const stepAbort = new AbortController();
+    const signal = AbortSignal.any([ctx.signal, stepAbort.signal]);
+    const outcomes: (RobotFileOutcome | undefined)[] = new Array<RobotFileOutcome | undefined>(jobs.length);
+    // Per job 0..1 and their sum, so progress with jobs side by side costs O(1) per report.
+    const fractions = new Float64Array(jobs.length);
+    let fractionSum = 0;
+    const setFraction = (i: number, f: number): void => {
+      fractionSum += f - fractions[i]!;
+      fractions[i] = f;
+      progress(index, fractionSum / jobs.length);
+    };
+    // Set from the workers (closures): typed wide so the checks after they finish are not narrowed away.
+    let failure = null as ExecuteOutcome | null;
+
+    const runJob = async (i: number): Promise<RobotFileOutcome> => {
+      const group = jobs[i]!;
       const lead = group[0]!.file;
       const what = group.length === 1 ? `"${lead.name}"` : `${group.length} files`;
       const scope = fileScope(ctx, lead, previousStep);
       const params = interpolateParams(step, scope, skipKeysFor(step.robot));
       const paramError = validateRobotParams(name, step.robot, params, { interpolated: true });
+      if (paramError) return { ok: false, ...paramError };
+      const empty = group.length === 1 ? emptyInput(step.robot, lead.size) : null;
+      if (empty) return empty;
       const onJobProgress = (f: number): void => {
         group.forEach((t) => partial.set(t.file.original_id, f));
-        progress(index, (i + f) / jobs.length);
+        setFraction(i, f);
       };
-      const job = { step: name, robot: step.robot, params, scope, outDir, signal: ctx.signal, credentials: ctx.credentials ?? (() => null), onProgress: onJobProgress };
-      let outcome: RobotFileOutcome;
-      const empty = group.length === 1 ? emptyInput(step.robot, lead.size) : null;
-      if (paramError) outcome = { ok: false, ...paramError };
-      else if (empty) outcome = empty;
-      else {
-        try {
-          outcome = bundleRunner ? await bundleRunner({ ...job, inputs: group }) : await runner!({ ...job, input: lead });
-        } catch (e) {
-          // A path outside the Assembly's folder was refused before anything was written: say so by its code.
-          const code = e instanceof UnsafePathError ? e.code : 'INTERNAL_COMMAND_ERROR';
-          outcome = { ok: false, code, message: `Step "${name}" (${step.robot}) failed on ${what}: ${(e as Error).message}` };
-        }
+      const release = ctx.acquireSlot ? await ctx.acquireSlot({ step: name, robot: step.robot, jobId: lead.id }, signal) : null;
+      const job = { step: name, robot: step.robot, params, scope, outDir, signal, credentials: ctx.credentials ?? (() => null), onProgress: onJobProgress };
+      try {
+        return bundleRunner ? await bundleRunner({ ...job, inputs: group }) : await runner!({ ...job, input: lead });
+      } catch (e) {
+        // A path outside the Assembly's folder was refused before anything was written: say so by its code.
+        const code = e instanceof UnsafePathError ? e.code : 'INTERNAL_COMMAND_ERROR';
+        return { ok: false, code, message: `Step "${name}" (${step.robot}) failed on ${what}: ${(e as Error).message}` };
+      } finally {
+        release?.();
       }
+    };
+
+    /** Takes one job's outcome (in input order); returns the Assembly's outcome when it ends the Assembly. */
+    const settle = (i: number, outcome: RobotFileOutcome): ExecuteOutcome | null => {
       if (ctx.signal.aborted) return canceled();
+      const group = jobs[i]!;
+      const lead = group[0]!.file;
+      const what = group.length === 1 ? `"${lead.name}"` : `${group.length} files`;
       if (outcome.ok) {
         produced.push(...outcome.files);
         if (reported.has(name)) outcome.files.forEach((f) => ctx.onResult(name, f));
@@ -228,8 +259,37 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
         partial.delete(t.file.original_id);
         stepsDoneFor.get(t.file.original_id)?.add(index);
       });
-      progress(index, (i + 1) / jobs.length);
-    }
+      setFraction(i, 1);
+      return null;
+    };
+
+    let nextJob = 0;
+    let nextToSettle = 0;
+    const worker = async (): Promise<void> => {
+      while (nextJob < jobs.length && failure === null && !signal.aborted) {
+        const i = nextJob++;
+        try {
+          outcomes[i] = await runJob(i);
+        } catch (e) {
+          // A slot wait that was aborted: the Assembly ended, or a sibling job failed it.
+          if (signal.aborted) return;
+          throw e;
+        }
+        while (failure === null && nextToSettle < jobs.length && outcomes[nextToSettle] !== undefined) {
+          const ended = settle(nextToSettle, outcomes[nextToSettle]!);
+          outcomes[nextToSettle++] = undefined;
+          if (ended) {
+            failure = ended;
+            stepAbort.abort(); // the jobs still running stop; their slots come back
+          }
+        }
+      }
+    };
+    const parallel = Math.max(1, Math.min(ctx.parallelJobs ?? 1, jobs.length));
+    await Promise.all(Array.from({ length: parallel }, worker));
+    if (ctx.signal.aborted) return canceled();
+    if (failure) return failure;
+
     const firstUnsuitable = unsuitable[0];
     if (firstUnsuitable && !firstUnsuitable.ok && unsuitable.length === jobs.length) {
       return {

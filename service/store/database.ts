@@ -3,6 +3,7 @@ import { ensurePrivateDir, openPrivateSqlite } from './private-files';
 import { assemblySummary, type AssemblySummary } from '../assemblies/assembly-summary';
 import type { AssemblyState } from '../assemblies/assembly-state';
 import { openAssemblyIndex, type AssemblyIndex } from './assembly-index';
+import { openSlotSamples, type SlotSampleStore } from '../queue/slot-samples';
 
 export interface AccountRow {
   authKey: string;
@@ -49,6 +50,8 @@ export interface ServiceDatabase {
   assembliesInStates(states: readonly string[]): AssemblyRow[];
   /** The summaries behind GET /assemblies and the notification queue (assembly-index.ts). */
   assemblyIndex: AssemblyIndex;
+  /** Job-slot use per second, behind GET /priority_job_slot_stats (queue/slot-samples.ts). */
+  jobSlotSamples: SlotSampleStore;
   /** Every Assembly of a key, newest first. */
   assembliesOf(authKey: string): (AssemblyRow & { createdAt: string })[];
   /** Records the nonce; false when it was already seen and has not expired yet. */
@@ -188,6 +191,7 @@ export function openDatabase(dataDir: string): ServiceDatabase {
   const updateAssembly = db.prepare('UPDATE assemblies SET state = @state, data = @data, updated_at = @now WHERE id = @id');
   const dropEvents = db.prepare('DELETE FROM assembly_events WHERE assembly_id = ?');
   const assemblyIndex = openAssemblyIndex(db);
+  const jobSlotSamples = openSlotSamples(db);
   const summaryOf = (row: AssemblyRow): AssemblySummary => row.summary ?? assemblySummary(JSON.parse(row.data) as AssemblyState);
   // The summary is written in the same transaction as the record: the list never disagrees with a status.
   const saveAssembly = db.transaction((row: AssemblyRow & { now: string }) => {
@@ -277,6 +281,7 @@ export function openDatabase(dataDir: string): ServiceDatabase {
     getAssembly: (id) => (getAssembly.get(id) as AssemblyRow | undefined) ?? null,
     insertAssembly: (row) => insertAssemblyTx({ ...row, now: new Date().toISOString() }),
     assemblyIndex,
+    jobSlotSamples,
     saveAssembly: (row) => {
       saveAssembly({ ...row, now: new Date().toISOString() });
     },

@@ -10,5 +10,6 @@ export function requiredScope(method: string, path: string): string | null {
   if (path.startsWith('/assembly_notifications/')) return read ? 'assemblies:read' : 'assembly_notifications:write';
   if (path.startsWith('/bill/')) return 'billing:read';
   if (path.startsWith('/queues/')) return 'queues:read';
+  if (path === '/priority_job_slot_stats' || path === '/priority_job_slot_stats/') return 'queues:read';
   return null;
 }
