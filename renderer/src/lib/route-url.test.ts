@@ -19,6 +19,7 @@ const ROUTES: [Route, string][] = [
   [{ name: 'workspaces' }, '#/workspaces'],
   [{ name: 'auth-keys' }, '#/auth-keys'],
   [{ name: 'cdn' }, '#/cdn'],
+  [{ name: 'queue' }, '#/queue'],
 ];
 
 describe('route ↔ hash', () => {
