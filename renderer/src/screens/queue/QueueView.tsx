@@ -62,7 +62,7 @@ export const QueueView = () => {
             {data.total !== null && <SlotMeter inUse={data.inUse} total={data.total} />}
             <strong className="num">{slotsInUseText(data)}</strong>
           </p>
-          <section aria-labelledby="queue-jobs-title">
+          <section aria-labelledby="queue-jobs-title" className="queue-running">
             <h2 id="queue-jobs-title" className="section-title">
               Running
             </h2>
@@ -132,7 +132,7 @@ export const QueueView = () => {
           </section>
         </>
       )}
-      <SlotChart />
+      <SlotChart inUse={data?.inUse} />
     </div>
   );
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartCaption, secondsSince, slotsInUseText } from './queue-summary';
+import { chartCaption, secondsSince, slotsInUseText, stepPoints } from './queue-summary';
 
 describe('queue summary', () => {
   it('says slots in use against the total when the service gives it', () => {
@@ -11,6 +11,11 @@ describe('queue summary', () => {
   it('counts seconds since a start, never below zero', () => {
     expect(secondsSince('2026-01-01T00:00:00.000Z', Date.UTC(2026, 0, 1, 0, 0, 12))).toBe(12);
     expect(secondsSince('2026-01-01T00:00:10.000Z', Date.UTC(2026, 0, 1, 0, 0, 5))).toBe(0);
+  });
+
+  it('draws the last bucket as wide as the others', () => {
+    expect(stepPoints({ granularity: 60, points: [{ at: 0, inUse: 0, queued: 0 }, { at: 60, inUse: 2, queued: 1 }] }).at(-1)).toEqual({ at: 120, inUse: 2, queued: 1 });
+    expect(stepPoints({ granularity: 60, points: [] })).toEqual([]);
   });
 
   it('captions the chart with its key figures', () => {

@@ -14,6 +14,15 @@ const rangeText: Record<SlotStatsRange, string> = { hour: 'the last hour', day: 
 const round = (v: number): string => (Number.isInteger(v) ? String(v) : v.toFixed(2));
 
 /**
+ * Points for a step chart: the last bucket repeated at its end, so it is drawn as wide as the others
+ * (a step chart draws each value until the next point, and the last one has none). Pure.
+ */
+export function stepPoints(stats: Pick<SlotStats, 'points' | 'granularity'>): SlotStats['points'] {
+  const last = stats.points.at(-1);
+  return last ? [...stats.points, { ...last, at: last.at + stats.granularity }] : [];
+}
+
+/**
  * The chart's text alternative: its key figures in a sentence (the busiest bucket, how many waited, how
  * much of the range saw any use). Pure.
  */
