@@ -1,5 +1,5 @@
-// Runs validated steps in `use`-graph order, one input file at a time, reporting result files as
-// soon as they exist.
+// Runs validated steps in `use`-graph order; the jobs of a step (one per input file or bundle) side by
+// side in job slots (service/queue/), reporting result files in input order as soon as they exist.
 //
 // `result` default (service-facts §8, disagreement 9): we follow the older documented behaviour —
 // true for leaf steps (no other step uses them), false for intermediate steps — unless a step sets
