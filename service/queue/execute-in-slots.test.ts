@@ -1,13 +1,12 @@
 // executeSteps with a real pool: jobs of a step side by side up to the pool's size, results still in
 // input order, and every slot given back whatever the job's outcome.
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeSteps, type ExecuteContext } from '../robots/execute-steps';
-import type { StoredFile } from '../robots/file-record';
+import { describeUpload, type StoredFile } from '../robots/file-record';
 import { imageUpload, makeTempDir } from '../robots/test-files';
 import { JobSlots } from './job-slots';
-import { describeUpload } from '../robots/file-record';
-import { writeFile } from 'node:fs/promises';
 
 let dir: string;
 let cleanup: () => Promise<void>;
