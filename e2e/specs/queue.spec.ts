@@ -89,3 +89,30 @@ test('the Queue screen shows the slot a video encode holds, links to its Assembl
     await ui.screenshot({ path: screenshotPath(`queue-idle-${theme}.png`), animations: 'disabled' });
   }
 });
+
+test.describe('with one job slot', () => {
+  test.use({ jobSlots: 1 });
+
+  test('a second encode waits for the slot, listed under "Waiting for a slot", then runs', async ({ ui, running, workDir }) => {
+    test.setTimeout(240_000);
+    const sdk = await sdkFor(running);
+    await ui.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Queue' }).click();
+    await expect(ui.getByTestId('queue-slots-summary')).toHaveText('0 of 1 slot in use');
+    const clip = video(workDir);
+    const params = { steps: { ':original': { robot: '/upload/handle' }, encoded: { use: ':original', robot: '/video/encode', width: 1280, height: 720, result: true } } };
+    const first = String((await sdk.createAssembly({ files: { clip }, params, waitForCompletion: false })).assembly_id);
+    const second = String((await sdk.createAssembly({ files: { clip }, params, waitForCompletion: false })).assembly_id);
+
+    await expect(ui.getByTestId('queue-job-row').filter({ hasText: first })).toBeVisible({ timeout: 30_000 });
+    const waiting = ui.getByTestId('queue-waiting-row').filter({ hasText: second });
+    await expect(waiting).toBeVisible({ timeout: 30_000 });
+    await expect(ui.getByTestId('queue-slots-summary')).toHaveText('1 of 1 slot in use');
+    await ui.screenshot({ path: screenshotPath('queue-waiting-light.png'), animations: 'disabled' });
+
+    // The first one's slot goes to the second; nothing waits any more.
+    await expect(ui.getByTestId('queue-job-row').filter({ hasText: second })).toBeVisible({ timeout: 120_000 });
+    await expect(ui.getByTestId('queue-waiting-none')).toBeVisible();
+    await expect(ui.getByText('No jobs running')).toBeVisible({ timeout: 120_000 });
+    await expect(ui.getByTestId('queue-chart-caption')).toContainText(/up to 1 Assemblies waited for a slot/, { timeout: 30_000 });
+  });
+});

@@ -22,10 +22,13 @@ export const SlotChart = ({ inUse }: { inUse: number | undefined }) => {
   // The buckets are minutes (or quarter hours): a refresh every 15 s keeps the last one current.
   const stats = useBridgeQuery('queue:slotStats', { range, aggregation }, { refetchInterval: 15_000, placeholderData: (previous) => previous });
   const data = stats.data;
-  // A job starting or ending shows in the chart at once, not at the next 15 s refresh.
+  // A job starting or ending shows in the chart soon, not at the next 15 s refresh: the service writes
+  // its samples once a second, so read again just after that.
   const { refetch } = stats;
   useEffect(() => {
-    if (inUse !== undefined) void refetch();
+    if (inUse === undefined) return;
+    const timer = setTimeout(() => void refetch(), 1_200);
+    return () => clearTimeout(timer);
   }, [inUse, refetch]);
   return (
     <section className="queue-chart-section" aria-labelledby="queue-chart-title">
