@@ -58,4 +58,13 @@ describe('QueueView', () => {
     await waitFor(() => expect(screen.getByTestId('stale-notice').textContent).toContain('SERVICE_UNREACHABLE'), { timeout: 3000 });
     expect(screen.getByTestId('queue-job-row').textContent).toContain(A);
   });
+
+  it('works with a service that only says the count (the hosted one): no total, no waiting list', async () => {
+    const hosted: JobSlots = { ...busy(), total: null, waiting: null, jobs: [{ ...busy().jobs[0]!, robot: null }] };
+    renderWithBridge(<QueueView />, createFakeBridge({ 'queue:jobSlots': () => ok(hosted) }));
+    const row = await screen.findByTestId('queue-job-row');
+    expect(row.textContent).toContain('—');
+    expect(screen.getByTestId('queue-slots-summary').textContent).toBe('1 slot in use');
+    expect(screen.getByText('This service does not list the Assemblies waiting for a slot.')).toBeTruthy();
+  });
 });
