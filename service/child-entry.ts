@@ -47,6 +47,7 @@ async function onMessage(raw: unknown): Promise<void> {
       port: message.port,
       // Tests shorten the retry delays (ASSEMBLYLINE_NOTIFY_RETRY_DELAYS, read by the host's composition root).
       ...(notifications ? { notifications } : {}),
+      ...(message.jobSlots !== undefined ? { jobSlots: message.jobSlots } : {}),
     });
     send({ type: 'ready', url: service.url, port: service.port, authKey: service.authKey, authSecret: service.authSecret, accessProblem: service.accessProblem });
   } catch (cause) {

@@ -119,3 +119,22 @@ describe('npm run service', () => {
     await expect(spawnService(['--port', '0', '--data-dir', d], { [AUTH_SECRET_ENV]: 'lonely' })).rejects.toThrow(/needs --auth-key/);
   });
 });
+
+describe('npm run service --job-slots', () => {
+  const slotsTotal = async (url: string, key: string, secret: string): Promise<unknown> => {
+    const params = JSON.stringify({ auth: { key, expires: new Date(Date.now() + 60_000).toISOString() } });
+    const u = new URL('/queues/job_slots', url);
+    u.searchParams.set('params', params);
+    u.searchParams.set('signature', signParams(params, secret));
+    return ((await (await fetch(u)).json()) as { queue_details: { slots_total: number } }).queue_details.slots_total;
+  };
+
+  it('sizes the pool from the flag, else ASSEMBLYLINE_JOB_SLOTS; the flag wins', async () => {
+    const secret = 'slots-secret-9a8b7c';
+    const env = { [AUTH_SECRET_ENV]: secret, ASSEMBLYLINE_JOB_SLOTS: '5' };
+    const fromEnv = await start(['--port', '0', '--data-dir', await dir('svc-cli-slots-'), '--auth-key', 'slots-key'], env);
+    expect(await slotsTotal(fromEnv.url, 'slots-key', secret)).toBe(5);
+    const fromFlag = await start(['--port', '0', '--data-dir', await dir('svc-cli-slots-'), '--auth-key', 'slots-key', '--job-slots', '3'], env);
+    expect(await slotsTotal(fromFlag.url, 'slots-key', secret)).toBe(3);
+  });
+});

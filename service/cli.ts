@@ -4,6 +4,8 @@ import { AUTH_SECRET_ENV, chooseAuthSecret, storeAuthSecret } from './cli-secret
 import { startLocalService } from './index';
 import { notifyOptionsFromFlags } from './notifications/notify-flags';
 import { loadPriceList, PRICE_LIST_ENV } from './usage/price-list';
+import { jobSlotsFrom } from './queue/job-slots';
+import { JOB_SLOTS_ENV } from '../shared/local-service/job-slots-option';
 
 const SOURCE_LABEL = { flag: '--auth-secret', file: '--auth-secret-file', env: AUTH_SECRET_ENV } as const;
 
@@ -22,6 +24,8 @@ async function main(): Promise<void> {
       'require-signature': { type: 'boolean' },
       'public-base-url': { type: 'string' },
       'max-assemblies-per-minute': { type: 'string' },
+      // Robot jobs at once (docs/local-service.md "Job slots and the queue"); else ASSEMBLYLINE_JOB_SLOTS, else cores.
+      'job-slots': { type: 'string' },
       // notify_url delivery (docs/local-service.md "Notifications").
       'notify-retry-delays': { type: 'string' },
       'notify-timeout-ms': { type: 'string' },
@@ -46,6 +50,7 @@ async function main(): Promise<void> {
   const notifications = notifyOptionsFromFlags(values);
   // Checked before anything starts: a bad price list stops the service with the key it names.
   const priceList = loadPriceList(values['price-list'] ?? process.env[PRICE_LIST_ENV]);
+  const jobSlots = jobSlotsFrom(values['job-slots'], process.env[JOB_SLOTS_ENV]);
   const service = await startLocalService({
     port,
     dataDir,
@@ -57,6 +62,7 @@ async function main(): Promise<void> {
     ...(perMinute !== undefined ? { maxAssembliesPerMinute: perMinute } : {}),
     notifications,
     priceList,
+    ...(jobSlots !== undefined ? { jobSlots } : {}),
   });
   if (!values['auth-key']) console.log(`auth key:    ${service.authKey}`);
   if (service.accessProblem) console.error(`service: warning: ${service.accessProblem}`);

@@ -17,6 +17,8 @@ import { faultConfig, testFaults } from './files/test-faults';
 import { Notifier, type NotifierOptions } from './notifications/notifier';
 import { isFullScope, pickOwnKey, restoreFullAccess, type RestoreAction } from './auth-keys/own-key';
 import { FREE_PRICE_LIST, type PriceList } from './usage/price-list';
+import { JobSlots } from './queue/job-slots';
+import { startSlotSampler } from './queue/slot-samples';
 
 /** The local service has one account; Templates and credentials belong to it, not to a key. */
 const LOCAL_ACCOUNT_ID = 'local';
@@ -46,6 +48,8 @@ export interface LocalServiceOptions {
   notifications?: NotifierOptions;
   /** What the bill charges (usage/price-list.ts; `--price-list`); default: a free plan. */
   priceList?: PriceList;
+  /** Robot jobs that may run at once (docs/local-service.md "Job slots and the queue"); default: cores, at least 2. */
+  jobSlots?: number;
 }
 
 export interface ServerTimeouts {
@@ -123,6 +127,9 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const streams = new UpdateStreams();
   const urls = { base: options.publicBaseUrl?.replace(/\/+$/, '') ?? '' };
   const runtime = new AssemblyRuntime(db, urls, streams, options.dataDir);
+  // Sized before anything resumes, so every job runs in this one pool.
+  if (options.jobSlots !== undefined) runtime.slots = new JobSlots(options.jobSlots);
+  const slotSamples = startSlotSampler(runtime.slots, db.jobSlotSamples);
   runtime.resumeUploading();
   runtime.markCrashed(Date.now());
   const fault = faultConfig(process.env, process.argv);
@@ -208,6 +215,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       (closing ??= (async () => {
         streams.close();
         notifier.close();
+        slotSamples.close();
         runtime.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -48,6 +48,8 @@ export interface CorePorts {
     port?: number;
     /** The service's notify options (`ASSEMBLYLINE_NOTIFY_*`, read by the host's composition root). */
     notifications?: NotifyOptions;
+    /** Robot jobs at once (`ASSEMBLYLINE_JOB_SLOTS`, read by the host's composition root). */
+    jobSlots?: number;
     /** How the service's own process is started: utilityProcess in Electron; default a forked Node process running the source entry. */
     process?: ServiceProcessPort;
     /** Health-check and backoff tuning (tests use short intervals). */
@@ -117,6 +119,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     dataDir: path.join(ports.dataDir, 'local-service'),
     port: ports.localService?.port ?? 0,
     ...(ports.localService?.notifications ? { notifications: ports.localService.notifications } : {}),
+    ...(ports.localService?.jobSlots !== undefined ? { jobSlots: ports.localService.jobSlots } : {}),
     ...ports.localService?.supervision,
     onStatus: (status) => events.emit('service:status', status),
     // A restart keeps port, key and secret; a first start after a failed one brings them in now. (The

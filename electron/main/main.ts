@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, Notification, powerSaveBlocker, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
 import Store from 'electron-store';
 import { notifyOptionsFromEnv } from '../../shared/local-service/notify-options';
+import { jobSlotsFromEnv } from '../../shared/local-service/job-slots-option';
 import { createCore, type Core } from '../core/create-core';
 import { guardProcess } from '../core/process-guard';
 import { createAppWindow } from './app-window';
@@ -29,8 +30,10 @@ guardProcess(process, (code, message) => core?.reportError(code, message));
 
 async function start(): Promise<void> {
   let notifications;
+  let jobSlots;
   try {
     notifications = notifyOptionsFromEnv(process.env);
+    jobSlots = jobSlotsFromEnv(process.env);
   } catch (cause) {
     // A malformed ASSEMBLYLINE_NOTIFY_* is said by name; the app does not run with a value nobody meant.
     console.error(`Assemblyline could not start: ${cause instanceof Error ? cause.message : String(cause)}`);
@@ -72,7 +75,7 @@ async function start(): Promise<void> {
     version: app.getVersion(),
     // The embedded service in a utilityProcess: a hang or crash there never freezes or ends the app.
     // Its notify options (ASSEMBLYLINE_NOTIFY_*) are read here, at the composition root, never by core.
-    localService: { process: createUtilityServiceProcess(utilityProcess, join(appDir, 'dist', 'electron', 'service-child.cjs')), notifications },
+    localService: { process: createUtilityServiceProcess(utilityProcess, join(appDir, 'dist', 'electron', 'service-child.cjs')), notifications, ...(jobSlots !== undefined ? { jobSlots } : {}) },
   });
   registerIpc(
     ipcMain,

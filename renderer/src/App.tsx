@@ -44,6 +44,7 @@ const AuthKeysView = lazy(() => import('./screens/auth-keys/AuthKeysView').then(
 const CdnView = lazy(() => import('./screens/cdn/CdnView').then((m) => ({ default: m.CdnView })));
 const UsageView = lazy(() => import('./screens/usage/UsageView').then((m) => ({ default: m.UsageView })));
 const StatisticsView = lazy(() => import('./screens/statistics/StatisticsView').then((m) => ({ default: m.StatisticsView })));
+const QueueView = lazy(() => import('./screens/queue/QueueView').then((m) => ({ default: m.QueueView })));
 const CredentialsView = lazy(() => import('./screens/credentials/CredentialsView').then((m) => ({ default: m.CredentialsView })));
 
 export const App = () => {
@@ -84,6 +85,7 @@ export const App = () => {
             {route.name === 'cdn' && <CdnView />}
             {route.name === 'usage' && <UsageView />}
             {route.name === 'statistics' && <StatisticsView />}
+            {route.name === 'queue' && <QueueView />}
             {route.name === 'template-editor' && <TemplateEditor key={`${route.id ?? 'new'}-${String(route.copy)}`} id={route.id} copy={route.copy} />}
           </Suspense>
         </main>

@@ -17,6 +17,8 @@ import type { OriginalProgress } from '../robots/execute-steps';
 import { allStepsDone, executionProgressData, type ExecutionProgressData, type StepProgress } from '../realtime/execution-progress';
 import { assemblySummary } from './assembly-summary';
 import { queueDelivery } from '../notifications/notify-state';
+import { availableParallelism } from 'node:os';
+import { defaultSlotCount, JobSlots } from '../queue/job-slots';
 
 interface LiveAssembly {
   state: AssemblyState;
@@ -95,6 +97,8 @@ export class AssemblyRuntime {
   credentials: CredentialLookup = () => null;
   /** Stored assets, for /transloadit/store and /transloadit/import (set by the service; none in bare tests). */
   assets: AssetAccess | undefined = undefined;
+  /** The job-slot pool every robot job runs in (the service sets its size from --job-slots). */
+  slots = new JobSlots(defaultSlotCount(availableParallelism()));
   /** Called after an Assembly ended and was written (the notifier looks for deliveries then). */
   onEnded: (s: AssemblyState) => void = () => undefined;
 
@@ -351,6 +355,10 @@ export class AssemblyRuntime {
     const now = Date.now();
     s.executionStartMs = now;
     s.executionStart = statusDate(now);
+    // Ready now; execution starts when the first job gets a slot (onSlot).
+    s.queuedAtMs = now;
+    s.queueDurationS = null;
+    s.jobsQueueDurationS = 0;
     this.setOk(live, 'ASSEMBLY_EXECUTING');
     this.streams.send(s.id, sseMessage('assembly_upload_meta_data_extracted'));
     void this.execute(live);
@@ -362,6 +370,7 @@ export class AssemblyRuntime {
     let outcome: ExecuteOutcome;
     try {
       await mkdir(workDir, { recursive: true });
+      this.slots.enter(s.id);
       outcome = await executeSteps({
         assemblyId: s.id,
         steps: s.steps,
@@ -375,9 +384,17 @@ export class AssemblyRuntime {
         onProcessed: (robot, bytes) => this.onProcessed(live, robot, bytes),
         credentials: this.credentials,
         assets: this.assets,
+        parallelJobs: this.slots.size,
+        acquireSlot: async (job, signal) => {
+          const grant = await this.slots.acquire({ assemblyId: s.id, ...job }, signal);
+          this.onSlot(live, grant.waitedMs);
+          return grant.release;
+        },
       });
     } catch (e) {
       outcome = { ok: false, code: 'INTERNAL_COMMAND_ERROR', message: `Processing failed: ${(e as Error).message}` };
+    } finally {
+      this.slots.leave(s.id);
     }
     if (this.closed || this.live.get(s.id) !== live || !isRunning(s)) return;
     if (!outcome.ok) {
@@ -396,6 +413,19 @@ export class AssemblyRuntime {
     this.setOk(live, 'ASSEMBLY_COMPLETED', true);
     this.streams.finish(s.id, sseMessage('assembly_finished'));
     this.onEnded(s);
+  }
+
+  /** A job of the Assembly got a slot: the first one ends its time in the queue and starts its execution. */
+  private onSlot(live: LiveAssembly, waitedMs: number): void {
+    const s = live.state;
+    if (this.closed || this.live.get(s.id) !== live) return;
+    s.jobsQueueDurationS = (s.jobsQueueDurationS ?? 0) + waitedMs / 1000;
+    if (s.queueDurationS !== null && s.queueDurationS !== undefined) return;
+    const now = Date.now();
+    s.queueDurationS = s.queuedAtMs ? (now - s.queuedAtMs) / 1000 : 0;
+    s.executionStartMs = now;
+    s.executionStart = statusDate(now);
+    this.schedulePersist(live);
   }
 
   private onResult(live: LiveAssembly, step: string, file: StoredFile): void {
@@ -548,6 +578,13 @@ export class AssemblyRuntime {
   }
 
   private finishTiming(s: AssemblyState): void {
+    // Ended before any job got a slot (canceled while waiting, or no job to run): all its time was queue time.
+    if (s.queuedAtMs && (s.queueDurationS === null || s.queueDurationS === undefined)) {
+      const now = Date.now();
+      s.queueDurationS = (now - s.queuedAtMs) / 1000;
+      s.executionStartMs = now;
+      s.executionStart = statusDate(now);
+    }
     if (s.executionStartMs && s.executionDurationS === null) s.executionDurationS = (Date.now() - s.executionStartMs) / 1000;
   }
 

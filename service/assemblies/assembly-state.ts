@@ -54,6 +54,14 @@ export interface AssemblyState {
   executionStart: string | null;
   executionStartMs: number | null;
   executionDurationS: number | null;
+  /**
+   * Job slots (service/queue/): when the Assembly became ready to execute, how long it then waited for its
+   * first slot (null while it still waits; `execution_start` moves to that first slot), and the waits of
+   * all its jobs together. Absent on records written before job slots existed.
+   */
+  queuedAtMs?: number | null;
+  queueDurationS?: number | null;
+  jobsQueueDurationS?: number;
   bytesReceived: number;
   bytesExpected: number;
   expectedTusUploads: number;

@@ -45,7 +45,10 @@ export function uploadRecord(u: ServiceUrls, state: AssemblyState, index: number
 /** The Assembly status record with the real field names (service-facts.md §4). Pure. */
 export function statusRecord(u: ServiceUrls, s: AssemblyState, nowMs: number): Record<string, unknown> {
   const running = s.error === null && (s.ok === 'ASSEMBLY_EXECUTING');
-  const executionDuration = s.executionDurationS ?? (running && s.executionStartMs ? (nowMs - s.executionStartMs) / 1000 : null);
+  // Waiting for its first job slot: all time since it became ready is queue time, none is execution yet.
+  const waiting = running && !!s.queuedAtMs && (s.queueDurationS === null || s.queueDurationS === undefined);
+  const queueDuration = s.queueDurationS ?? (waiting && s.queuedAtMs ? (nowMs - s.queuedAtMs) / 1000 : 0);
+  const executionDuration = waiting ? 0 : (s.executionDurationS ?? (running && s.executionStartMs ? (nowMs - s.executionStartMs) / 1000 : null));
   const url = assemblyUrl(u, s.id);
   return {
     ok: s.ok,
@@ -80,7 +83,8 @@ export function statusRecord(u: ServiceUrls, s: AssemblyState, nowMs: number): R
     execution_start: s.executionStart,
     // Absent until execution starts: clients type it as a number.
     ...(executionDuration !== null ? { execution_duration: executionDuration } : {}),
-    queue_duration: 0,
+    queue_duration: queueDuration,
+    jobs_queue_duration: s.jobsQueueDurationS ?? 0,
     ...notifyStatusFields(s),
     num_input_files: s.uploads.length,
     expected_tus_uploads: s.expectedTusUploads,

@@ -14,6 +14,7 @@ import { readFormFields } from './form-fields';
 import { routeCdn } from '../cdn/cdn-route';
 import { routeCredentials, type CredentialRouteContext } from '../credentials/credential-routes';
 import { routeTemplates, type TemplateRouteContext } from '../templates/template-routes';
+import { routeQueue } from '../queue/queue-routes';
 import { TUS_PATH, type TusEndpoint } from '../tus/tus-endpoint';
 import { apiError, sendError, sendJson } from './api-error';
 import { routeBill, type BillRouteContext } from '../usage/bill-route';
@@ -76,6 +77,7 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
   if (path.startsWith('/assembly_notifications/') && (await routeNotifications(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/bill/') && (await routeBill(ctx, req, res, path, url.searchParams))) return;
   if ((path === '/assembly_stats' || path === '/assembly_stats/') && method === 'GET') return assemblyStatsRoute(ctx.db, req, res, url.searchParams);
+  if ((path.startsWith('/queues/') || path.startsWith('/priority_job_slot_stats')) && (await routeQueue(ctx, req, res, path, url.searchParams))) return;
   const replayOf = ASSEMBLY_REPLAY.exec(path)?.[1];
   if (replayOf && method === 'POST') return replayAssembly(ctx, req, res, replayOf, url.searchParams);
 

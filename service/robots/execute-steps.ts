@@ -1,5 +1,5 @@
-// Runs validated steps in `use`-graph order, one input file at a time, reporting result files as
-// soon as they exist.
+// Runs validated steps in `use`-graph order; the jobs of a step (one per input file or bundle) side by
+// side in job slots (service/queue/), reporting result files in input order as soon as they exist.
 //
 // `result` default (service-facts §8, disagreement 9): we follow the older documented behaviour —
 // true for leaf steps (no other step uses them), false for intermediate steps — unless a step sets
@@ -50,6 +50,13 @@ export interface ExecuteContext {
   onProcessed?(robot: string, inputBytes: number): void;
   /** Stored assets for /transloadit/store and /transloadit/import (none when absent). */
   assets?: AssetAccess;
+  /**
+   * Takes a job slot (service/queue/job-slots.ts) for one robot run; resolves with its release, rejects
+   * when `signal` aborts first. Absent: no pool (unit tests).
+   */
+  acquireSlot?(job: { step: string; robot: string; jobId: string }, signal: AbortSignal): Promise<() => void>;
+  /** How many jobs of one step may run at once (the pool's size); 1 when absent. */
+  parallelJobs?: number;
 }
 
 export interface WarningAbout {
@@ -164,7 +171,7 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
   const stepsDoneFor = new Map<string, Set<number>>(ctx.uploads.map((u) => [u.original_id, new Set<number>()]));
   // Per upload: how far the job running on it is (0..1), from robots that report it (ffmpeg's encoded time).
   const partial = new Map<string, number>();
-  // Per step (`progress_per_step`): waiting until it starts, then its jobs done and the running job's report.
+  // Per step (`progress_per_step`): waiting until it starts, then its jobs done and the running jobs' reports.
   const perStep: StepProgress[] = graph.order.map((name) => ({ step: name, robot: steps[name]!.robot, state: 'waiting', progress: 0, files_done: 0, files_total: 0 }));
   let lastKey = '';
   const progress = (stepsDone: number, fraction: number) => {
@@ -192,50 +199,76 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
     const previousStep = parsedUse.ok ? parsedUse.use.refs[0]?.name ?? null : null;
     const outDir = resolveInside(ctx.workDir, safeFileName(`${index}-${name.replace(/[^\w-]+/g, '_')}`));
     await mkdir(outDir, { recursive: true });
+    const stepProgress = perStep[index]!;
     if (sourceRunner) {
       // An import: one run for the step, its files become the step's output.
+      Object.assign(stepProgress, { state: 'executing' });
       const outcome = await runSourceStep(sourceRunner, ctx, name, step, outDir);
       if (ctx.signal.aborted) return canceled();
       if (!outcome.ok) return { ok: false, code: outcome.code, message: outcome.message, step: name };
       if (reported.has(name)) outcome.files.forEach((f) => ctx.onResult(name, f));
       outputs.set(name, outcome.files);
       stepsDoneFor.forEach((done) => done.add(index));
+      Object.assign(stepProgress, { state: 'done', progress: 100, files_done: outcome.files.length, files_total: outcome.files.length });
       progress(index + 1, 0);
       continue;
     }
     const produced: StoredFile[] = [];
     const unsuitable: (RobotFileOutcome & { what: string })[] = [];
-    const stepProgress = perStep[index]!;
     Object.assign(stepProgress, { state: 'executing', files_total: inputs.length });
     progress(index, 0);
 
-    for (const [i, group] of jobs.entries()) {
-      if (ctx.signal.aborted) return canceled();
+    // Jobs of a step run side by side, as many as there are slots, each holding one slot while its robot
+    // runs (never while it waits for another). Their outcomes are taken in input order, so results are
+    // reported and fed to the next step in the same order however the jobs finish.
+    const stepAbort = new AbortController();
+    const signal = AbortSignal.any([ctx.signal, stepAbort.signal]);
+    const outcomes: (RobotFileOutcome | undefined)[] = new Array<RobotFileOutcome | undefined>(jobs.length);
+    // Per job 0..1 and their sum, so progress with jobs side by side costs O(1) per report.
+    const fractions = new Float64Array(jobs.length);
+    let fractionSum = 0;
+    const setFraction = (i: number, f: number): void => {
+      fractionSum += f - fractions[i]!;
+      fractions[i] = f;
+      stepProgress.progress = Math.floor((100 * fractionSum) / jobs.length);
+      progress(index, fractionSum / jobs.length);
+    };
+    // Set from the workers (closures): typed wide so the checks after they finish are not narrowed away.
+    let failure = null as ExecuteOutcome | null;
+
+    const runJob = async (i: number): Promise<RobotFileOutcome> => {
+      const group = jobs[i]!;
       const lead = group[0]!.file;
       const what = group.length === 1 ? `"${lead.name}"` : `${group.length} files`;
       const scope = fileScope(ctx, lead, previousStep);
       const params = interpolateParams(step, scope, skipKeysFor(step.robot));
       const paramError = validateRobotParams(name, step.robot, params, { interpolated: true });
+      if (paramError) return { ok: false, ...paramError };
+      const empty = group.length === 1 ? emptyInput(step.robot, lead.size) : null;
+      if (empty) return empty;
       const onJobProgress = (f: number): void => {
         group.forEach((t) => partial.set(t.file.original_id, f));
-        stepProgress.progress = Math.floor((100 * (i + f)) / jobs.length);
-        progress(index, (i + f) / jobs.length);
+        setFraction(i, f);
       };
-      const job = { step: name, robot: step.robot, params, scope, outDir, signal: ctx.signal, credentials: ctx.credentials ?? (() => null), assets: ctx.assets, onProgress: onJobProgress };
-      let outcome: RobotFileOutcome;
-      const empty = group.length === 1 ? emptyInput(step.robot, lead.size) : null;
-      if (paramError) outcome = { ok: false, ...paramError };
-      else if (empty) outcome = empty;
-      else {
-        try {
-          outcome = bundleRunner ? await bundleRunner({ ...job, inputs: group }) : await runner!({ ...job, input: lead });
-        } catch (e) {
-          // A path outside the Assembly's folder was refused before anything was written: say so by its code.
-          const code = e instanceof UnsafePathError ? e.code : 'INTERNAL_COMMAND_ERROR';
-          outcome = { ok: false, code, message: `Step "${name}" (${step.robot}) failed on ${what}: ${(e as Error).message}` };
-        }
+      const release = ctx.acquireSlot ? await ctx.acquireSlot({ step: name, robot: step.robot, jobId: lead.id }, signal) : null;
+      const job = { step: name, robot: step.robot, params, scope, outDir, signal, credentials: ctx.credentials ?? (() => null), assets: ctx.assets, onProgress: onJobProgress };
+      try {
+        return bundleRunner ? await bundleRunner({ ...job, inputs: group }) : await runner!({ ...job, input: lead });
+      } catch (e) {
+        // A path outside the Assembly's folder was refused before anything was written: say so by its code.
+        const code = e instanceof UnsafePathError ? e.code : 'INTERNAL_COMMAND_ERROR';
+        return { ok: false, code, message: `Step "${name}" (${step.robot}) failed on ${what}: ${(e as Error).message}` };
+      } finally {
+        release?.();
       }
+    };
+
+    /** Takes one job's outcome (in input order); returns the Assembly's outcome when it ends the Assembly. */
+    const settle = (i: number, outcome: RobotFileOutcome): ExecuteOutcome | null => {
       if (ctx.signal.aborted) return canceled();
+      const group = jobs[i]!;
+      const lead = group[0]!.file;
+      const what = group.length === 1 ? `"${lead.name}"` : `${group.length} files`;
       if (outcome.ok) {
         ctx.onProcessed?.(step.robot, group.reduce((n, t) => n + t.file.size, 0));
         produced.push(...outcome.files);
@@ -256,9 +289,37 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
         stepsDoneFor.get(t.file.original_id)?.add(index);
       });
       stepProgress.files_done += group.length;
-      stepProgress.progress = Math.floor((100 * (i + 1)) / jobs.length);
-      progress(index, (i + 1) / jobs.length);
-    }
+      setFraction(i, 1);
+      return null;
+    };
+
+    let nextJob = 0;
+    let nextToSettle = 0;
+    const worker = async (): Promise<void> => {
+      while (nextJob < jobs.length && failure === null && !signal.aborted) {
+        const i = nextJob++;
+        try {
+          outcomes[i] = await runJob(i);
+        } catch (e) {
+          // A slot wait that was aborted: the Assembly ended, or a sibling job failed it.
+          if (signal.aborted) return;
+          throw e;
+        }
+        while (failure === null && nextToSettle < jobs.length && outcomes[nextToSettle] !== undefined) {
+          const ended = settle(nextToSettle, outcomes[nextToSettle]!);
+          outcomes[nextToSettle++] = undefined;
+          if (ended) {
+            failure = ended;
+            stepAbort.abort(); // the jobs still running stop; their slots come back
+          }
+        }
+      }
+    };
+    const parallel = Math.max(1, Math.min(ctx.parallelJobs ?? 1, jobs.length));
+    await Promise.all(Array.from({ length: parallel }, worker));
+    if (ctx.signal.aborted) return canceled();
+    if (failure) return failure;
+
     const firstUnsuitable = unsuitable[0];
     if (firstUnsuitable && !firstUnsuitable.ok && unsuitable.length === jobs.length) {
       return {

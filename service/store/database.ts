@@ -5,6 +5,7 @@ import type { AssemblyState } from '../assemblies/assembly-state';
 import { openAssemblyIndex, type AssemblyIndex } from './assembly-index';
 import { openUsageStore, type UsageStore } from '../usage/usage-store';
 import type { UsageRecord } from '../usage/usage-record';
+import { openSlotSamples, type SlotSampleStore } from '../queue/slot-samples';
 
 export interface AccountRow {
   authKey: string;
@@ -55,6 +56,8 @@ export interface ServiceDatabase {
   assemblyIndex: AssemblyIndex;
   /** Metering rows of ended Assemblies (bill, statistics). */
   usage: UsageStore;
+  /** Job-slot use per second, behind GET /priority_job_slot_stats (queue/slot-samples.ts). */
+  jobSlotSamples: SlotSampleStore;
   /** Every Assembly of a key, newest first. */
   assembliesOf(authKey: string): (AssemblyRow & { createdAt: string })[];
   /** Records the nonce; false when it was already seen and has not expired yet. */
@@ -196,6 +199,7 @@ export function openDatabase(dataDir: string): ServiceDatabase {
   const assemblyIndex = openAssemblyIndex(db);
   // Assemblies that ended before this table existed get no row (docs/local-service.md "Metering and the bill").
   const usage = openUsageStore(db);
+  const jobSlotSamples = openSlotSamples(db);
   const summaryOf = (row: AssemblyRow): AssemblySummary => row.summary ?? assemblySummary(JSON.parse(row.data) as AssemblyState);
   // The summary is written in the same transaction as the record: the list never disagrees with a status.
   const saveAssembly = db.transaction((row: AssemblyRow & { now: string }) => {
@@ -288,6 +292,7 @@ export function openDatabase(dataDir: string): ServiceDatabase {
     insertAssembly: (row) => insertAssemblyTx({ ...row, now: new Date().toISOString() }),
     assemblyIndex,
     usage,
+    jobSlotSamples,
     saveAssembly: (row) => {
       saveAssembly({ ...row, now: new Date().toISOString() });
     },

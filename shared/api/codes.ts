@@ -76,3 +76,13 @@ export const ErrorCode = {
   server404: 'SERVER_404',
   server500: 'SERVER_500',
 } as const;
+
+/** Job slots and their statistics (service-facts.md §7; GET /queues/job_slots, GET /priority_job_slot_stats). */
+export const QueueCode = {
+  jobSlotsFound: 'PRIORITY_JOB_SLOTS_FOUND',
+  slotStatsFound: 'PRIORITY_JOB_SLOT_STATS_FOUND',
+  slotStatsError: 'PRIORITY_JOB_SLOT_STATS_ERROR',
+  slotStatsInvalidAggregation: 'PRIORITY_JOB_SLOT_STATS_INVALID_AGGREGATION',
+  slotStatsInvalidTime: 'PRIORITY_JOB_SLOT_STATS_INVALID_TIME',
+  slotStatsMissingRegion: 'PRIORITY_JOB_SLOT_STATS_MISSING_REGION',
+} as const;

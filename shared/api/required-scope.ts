@@ -14,5 +14,6 @@ export function requiredScope(method: string, path: string): string | null {
   // Our choice (the facts give no scope for statistics): reading Assemblies' figures is reading Assemblies.
   if (path === '/assembly_stats' || path === '/assembly_stats/') return 'assemblies:read';
   if (path.startsWith('/queues/')) return 'queues:read';
+  if (path === '/priority_job_slot_stats' || path === '/priority_job_slot_stats/') return 'queues:read';
   return null;
 }

@@ -56,6 +56,7 @@ import {
 } from './assembly-models';
 import { receivedWebhookSchema, webhookTesterSchema } from './webhook-models';
 import { billMonthSchema, billSchema, statsRequestSchema, statsSchema } from './account-models';
+import { jobSlotsSchema, slotStatsQuerySchema, slotStatsSchema } from './queue-models';
 import {
   connectionReportSchema,
   connectionTestRequestSchema,
@@ -209,6 +210,10 @@ export const channels = {
     request: replayOptionsSchema.extend({ workspaceId: z.string().optional(), assemblyIds: z.array(assemblyIdSchema).min(1).max(1000) }),
     response: replayManyResultSchema,
   },
+  /** Job slots in use right now (GET /queues/job_slots, scope queues:read): the Queue screen polls it. */
+  'queue:jobSlots': { request: z.object({ workspaceId: z.string().optional() }), response: jobSlotsSchema },
+  /** Slot use over the last hour or day (GET /priority_job_slot_stats), avg or max per bucket. */
+  'queue:slotStats': { request: slotStatsQuerySchema, response: slotStatsSchema },
 
   /**
    * Download one result file into the downloads folder: of a run (a URL its status record gave), or with

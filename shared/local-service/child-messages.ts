@@ -5,6 +5,7 @@
  */
 
 import { parseNotifyOptions, type NotifyOptions } from './notify-options';
+import { parseJobSlots } from './job-slots-option';
 
 /**
  * Core's admin requests: the app owns the embedded service, so it may read its keys and restore full
@@ -29,7 +30,7 @@ export type AdminAnswer =
 
 /** Core → child: start listening (once), close cleanly and exit, or an admin request. */
 export type ParentMessage =
-  | { readonly type: 'start'; readonly dataDir: string; readonly port: number; readonly notifications?: NotifyOptions }
+  | { readonly type: 'start'; readonly dataDir: string; readonly port: number; readonly notifications?: NotifyOptions; readonly jobSlots?: number }
   | { readonly type: 'stop' }
   | ({ readonly type: 'admin'; readonly requestId: number } & AdminOp);
 
@@ -85,7 +86,8 @@ export function parseParentMessage(value: unknown): ParentMessage | null {
   if (value.type === 'start' && typeof value.dataDir === 'string' && value.dataDir.length > 0 && isPort(value.port)) {
     // Malformed notify options are dropped (the service then runs with its defaults), never guessed.
     const notifications = value.notifications === undefined ? null : parseNotifyOptions(value.notifications);
-    return { type: 'start', dataDir: value.dataDir, port: value.port, ...(notifications ? { notifications } : {}) };
+    const jobSlots = parseJobSlots(value.jobSlots);
+    return { type: 'start', dataDir: value.dataDir, port: value.port, ...(notifications ? { notifications } : {}), ...(jobSlots !== undefined ? { jobSlots } : {}) };
   }
   return null;
 }

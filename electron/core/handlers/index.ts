@@ -4,6 +4,7 @@ import { createAppHandlers } from './app-handlers';
 import type { HandlerContext } from './context';
 import { createAssemblyHandlers, createStatusMemo } from './assembly-handlers';
 import { createAuthKeyHandlers } from './auth-key-handlers';
+import { createQueueHandlers } from './queue-handlers';
 import { createCredentialHandlers } from './credential-handlers';
 import { createDownloadLedger } from '../files/download-ledger';
 import { createDraftHandlers } from './draft-handlers';
@@ -34,6 +35,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createRunHandlers(ctx),
     ...createTransferHandlers(ctx),
     ...createAssemblyHandlers(ctx, statuses),
+    ...createQueueHandlers(ctx),
     ...createWebhookHandlers(ctx),
     ...createResultHandlers(ctx, downloads, statuses),
     ...createShellHandlers(ctx, downloads),

@@ -12,6 +12,8 @@ export interface SupervisorOptions {
   port?: number;
   /** The service's notify options (the host read them from its environment), sent at every start. */
   notifications?: NotifyOptions;
+  /** Robot jobs at once (ASSEMBLYLINE_JOB_SLOTS, read by the host); absent: the service's default. */
+  jobSlots?: number;
   healthIntervalMs?: number;
   healthTimeoutMs?: number;
   maxHealthFailures?: number;
@@ -111,7 +113,7 @@ export function superviseLocalService(options: SupervisorOptions): ServiceSuperv
     let startError: string | null = null;
     let started: ServiceChild;
     try {
-      started = options.process.spawn({ dataDir: options.dataDir, port, ...(options.notifications ? { notifications: options.notifications } : {}) });
+      started = options.process.spawn({ dataDir: options.dataDir, port, ...(options.notifications ? { notifications: options.notifications } : {}), ...(options.jobSlots !== undefined ? { jobSlots: options.jobSlots } : {}) });
     } catch (cause) {
       // Could not even create the process: the same backoff as a crash.
       return void queueMicrotask(() => dispatch({ type: 'exited', reason: `could not start: ${describe(cause)}` }));

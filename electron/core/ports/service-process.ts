@@ -7,8 +7,8 @@ import type { NotifyOptions } from '../../../shared/local-service/notify-options
  * (electron/core/local-service/supervisor.ts) starts, health-checks and restarts it through this port.
  */
 export interface ServiceProcessPort {
-  /** `notifications`: the service's notify options (retry delays, …), sent in the start message. */
-  spawn(options: { dataDir: string; port: number; notifications?: NotifyOptions }): ServiceChild;
+  /** `notifications`: the service's notify options (retry delays, …), and `jobSlots`, sent in the start message. */
+  spawn(options: { dataDir: string; port: number; notifications?: NotifyOptions; jobSlots?: number }): ServiceChild;
 }
 
 export interface ServiceReady {

@@ -159,3 +159,11 @@ export const ArrowRightIcon = ({ size = 16 }: { size?: number }) => (
     <path d="M2.5 8h11M9.5 4l4 4-4 4" />
   </svg>
 );
+/** Job slots: a row of boxes, some filled (the Queue screen). */
+export const QueueIcon = () => (
+  <svg {...base}>
+    <rect x="1.5" y="5" width="3.5" height="6" rx="0.8" fill="currentColor" />
+    <rect x="6.25" y="5" width="3.5" height="6" rx="0.8" fill="currentColor" />
+    <rect x="11" y="5" width="3.5" height="6" rx="0.8" />
+  </svg>
+);

@@ -21,6 +21,7 @@ const ROUTES: [Route, string][] = [
   [{ name: 'cdn' }, '#/cdn'],
   [{ name: 'usage' }, '#/usage'],
   [{ name: 'statistics' }, '#/statistics'],
+  [{ name: 'queue' }, '#/queue'],
 ];
 
 describe('route ↔ hash', () => {

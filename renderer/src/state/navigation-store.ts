@@ -15,7 +15,7 @@ export type Route =
   | { readonly name: 'workspaces' }
   | { readonly name: 'auth-keys' }
   | { readonly name: 'cdn' }
-  | { readonly name: 'usage' } | { readonly name: 'statistics' }
+  | { readonly name: 'usage' } | { readonly name: 'statistics' } | { readonly name: 'queue' }
   /** Create (no id), edit (id) or duplicate (id, copy) a Template. */
   | { readonly name: 'template-editor'; readonly id?: string; readonly copy?: boolean };
 

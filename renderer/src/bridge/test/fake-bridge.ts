@@ -193,6 +193,8 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'webhooks:clear': () => ok({ url: null, received: [] }),
     'assemblies:replay': (req) => ok({ parentId: req.assemblyId, assemblyId: 'f'.repeat(32) }),
     'assemblies:replayMany': (req) => ok({ started: req.assemblyIds.map((parentId, i) => ({ parentId, assemblyId: String(i).padStart(32, 'e') })), failed: [] }),
+    'queue:jobSlots': () => ok({ inUse: 0, total: 2, jobs: [], waiting: [], fetchedAt: new Date().toISOString() }),
+    'queue:slotStats': (req) => ok({ granularity: 60, aggregation: req.aggregation, total: 2, points: [] }),
     'results:download': (req) => ok({ path: `/home/me/Downloads/${req.name}` }),
     'results:thumbnail': () => ok({ dataUrl: null, kind: 'other', duration: null }),
     'shell:openPath': () => ok({}),

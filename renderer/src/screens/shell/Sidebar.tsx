@@ -1,5 +1,5 @@
 import { useRef, type KeyboardEvent } from 'react';
-import { ActivityIcon, ChartIcon, GaugeIcon, KeyIcon, LinkIcon, LockIcon, ServerIcon, TemplateIcon, TransfersIcon, UploadIcon } from '../../components/Icons';
+import { ActivityIcon, ChartIcon, GaugeIcon, KeyIcon, LinkIcon, LockIcon, QueueIcon, ServerIcon, TemplateIcon, TransfersIcon, UploadIcon } from '../../components/Icons';
 import { formatCount } from '../../lib/format';
 import { useNavigation, type Route } from '../../state/navigation-store';
 import { useTransfers } from '../transfers/transfer-store';
@@ -39,6 +39,7 @@ const GROUPS = [
     items: [
       { name: 'usage', label: 'Usage', icon: <GaugeIcon /> },
       { name: 'statistics', label: 'Statistics', icon: <ChartIcon /> },
+      { name: 'queue', label: 'Queue', icon: <QueueIcon /> },
     ],
   },
   {

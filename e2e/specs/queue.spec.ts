@@ -1,0 +1,118 @@
+import AxeBuilder from '@axe-core/playwright';
+import Database from 'better-sqlite3';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { Transloadit } from '@transloadit/node';
+import type { RunningApp } from '../fixtures/app';
+import { expect, test } from '../fixtures/app';
+import { screenshotPath } from '../fixtures/paths';
+
+/**
+ * The Queue screen while a long video encode runs (issue 14, "Done when"): the slot it holds shows with
+ * the Assembly's id and step, the id opens the Assembly, and once it ends the screen says no job runs.
+ */
+
+/** A test-pattern clip whose encode to 720p takes the local service several seconds. */
+function video(dir: string): string {
+  const file = path.join(dir, 'long-clip.mp4');
+  execFileSync('ffmpeg', ['-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=40:size=640x360:rate=25', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file]);
+  return file;
+}
+
+/**
+ * Another client (the vendor's SDK) on the app's local service. The secret is read from the service's own
+ * database, not the OS keyring: a keyring shared with other runs may hold another service's secret.
+ */
+async function sdkFor(running: RunningApp): Promise<Transloadit> {
+  if (running.kind !== 'browser-host') throw new Error('queue.spec.ts reads the local key from the browser host core');
+  const { core } = running.app;
+  const workspaces = await core.handlers['workspaces:list']({});
+  const authKey = workspaces.ok ? workspaces.value[0]!.authKey : '';
+  const db = new Database(path.join(running.dataDir, 'data', 'local-service', 'service.sqlite'), { readonly: true });
+  try {
+    const row = db.prepare('SELECT auth_secret AS secret FROM account WHERE auth_key = ?').get(authKey) as { secret: string } | undefined;
+    return new Transloadit({ authKey, authSecret: row?.secret ?? '', endpoint: core.localServiceUrl! });
+  } finally {
+    db.close();
+  }
+}
+
+test('the Queue screen shows the slot a video encode holds, links to its Assembly, and empties when it ends', async ({ ui, running, workDir }) => {
+  test.setTimeout(180_000);
+  const sdk = await sdkFor(running);
+  const nav = ui.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('button', { name: 'Queue' }).click();
+  await expect(ui.getByRole('heading', { name: 'Queue', level: 1 })).toBeVisible();
+  await expect(ui.getByText('No jobs running')).toBeVisible();
+  await expect(ui.getByTestId('queue-slots-summary')).toContainText(/^0 of \d+ slots in use$/);
+
+  const created = await sdk.createAssembly({
+    files: { clip: video(workDir) },
+    params: { steps: { ':original': { robot: '/upload/handle' }, encoded: { use: ':original', robot: '/video/encode', width: 1280, height: 720, result: true } } },
+    waitForCompletion: false,
+  });
+  const assemblyId = String(created.assembly_id);
+
+  // Live: the screen polls, so the encode's slot appears without a reload.
+  const row = ui.getByTestId('queue-job-row').filter({ hasText: assemblyId });
+  await expect(row).toBeVisible({ timeout: 30_000 });
+  await expect(row).toContainText('encoded');
+  await expect(row).toContainText('/video/encode');
+  await expect(ui.getByTestId('queue-slots-summary')).toContainText(/^1 of \d+ slots in use$/);
+  for (const theme of ['light', 'dark'] as const) {
+    await ui.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+    await ui.waitForTimeout(200);
+    await ui.screenshot({ path: screenshotPath(`queue-running-${theme}.png`), animations: 'disabled' });
+    const axe = await new AxeBuilder({ page: ui }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${theme}: ${v.id} at ${v.nodes.map((n) => n.target.join(' > ')).join('; ')}`);
+    expect(serious, 'serious or critical axe violations on the Queue screen').toEqual([]);
+  }
+  await ui.emulateMedia({ colorScheme: 'light' });
+
+  // The id opens the Assembly's detail.
+  await row.getByRole('link', { name: assemblyId }).click();
+  await expect(ui).toHaveURL(new RegExp(`#/assemblies/${assemblyId}$`));
+
+  // Back on the Queue once it ended: no job runs, and the chart says the slot was used.
+  await expect(ui.getByTestId('assembly-state')).toBeVisible();
+  await expect
+    .poll(async () => ((await (await fetch(String(created.assembly_ssl_url))).json()) as { ok: string }).ok, { timeout: 120_000 })
+    .toBe('ASSEMBLY_COMPLETED');
+  await ui.goBack();
+  await expect(ui.getByRole('heading', { name: 'Queue', level: 1 })).toBeVisible();
+  await expect(ui.getByText('No jobs running')).toBeVisible({ timeout: 10_000 });
+  await expect(ui.getByTestId('queue-job-row')).toHaveCount(0);
+  await expect(ui.getByTestId('queue-chart-caption')).toContainText(/at most 1 of \d+ slots in use/, { timeout: 30_000 });
+  for (const theme of ['light', 'dark'] as const) {
+    await ui.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+    await ui.waitForTimeout(200);
+    await ui.screenshot({ path: screenshotPath(`queue-idle-${theme}.png`), animations: 'disabled' });
+  }
+});
+
+test.describe('with one job slot', () => {
+  test.use({ jobSlots: 1 });
+
+  test('a second encode waits for the slot, listed under "Waiting for a slot", then runs', async ({ ui, running, workDir }) => {
+    test.setTimeout(240_000);
+    const sdk = await sdkFor(running);
+    await ui.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Queue' }).click();
+    await expect(ui.getByTestId('queue-slots-summary')).toHaveText('0 of 1 slot in use');
+    const clip = video(workDir);
+    const params = { steps: { ':original': { robot: '/upload/handle' }, encoded: { use: ':original', robot: '/video/encode', width: 1280, height: 720, result: true } } };
+    const first = String((await sdk.createAssembly({ files: { clip }, params, waitForCompletion: false })).assembly_id);
+    const second = String((await sdk.createAssembly({ files: { clip }, params, waitForCompletion: false })).assembly_id);
+
+    await expect(ui.getByTestId('queue-job-row').filter({ hasText: first })).toBeVisible({ timeout: 30_000 });
+    const waiting = ui.getByTestId('queue-waiting-row').filter({ hasText: second });
+    await expect(waiting).toBeVisible({ timeout: 30_000 });
+    await expect(ui.getByTestId('queue-slots-summary')).toHaveText('1 of 1 slot in use');
+    await ui.screenshot({ path: screenshotPath('queue-waiting-light.png'), animations: 'disabled' });
+
+    // The first one's slot goes to the second; nothing waits any more.
+    await expect(ui.getByTestId('queue-job-row').filter({ hasText: second })).toBeVisible({ timeout: 120_000 });
+    await expect(ui.getByTestId('queue-waiting-none')).toBeVisible();
+    await expect(ui.getByText('No jobs running')).toBeVisible({ timeout: 120_000 });
+    await expect(ui.getByTestId('queue-chart-caption')).toContainText(/up to 1 Assemblies waited for a slot/, { timeout: 30_000 });
+  });
+});
