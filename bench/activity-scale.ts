@@ -26,13 +26,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { AssemblyState } from '../service/assemblies/assembly-state';
 import { openDatabase } from '../service/store/database';
 import { collectLongTasks, launchBenchApp, LONG_TASK_MS, longTaskLine, median, observeLongTasks, openBenchBrowser, profiled, serviceDataDir, traced, type BenchApp, type BenchBrowser, type LongTasks } from './lib/app-kit';
 import { fmt, runBench, verdict } from './lib/bench-kit';
+import { cpuGroups, cpuShare, type CpuGroups } from './lib/machine-cpu';
 
 const ASSEMBLIES = Number(process.env.BENCH_ASSEMBLIES ?? 10_000);
 const OPENS = Number(process.env.BENCH_OPENS ?? 5);
@@ -137,6 +138,7 @@ interface Phase {
   ui: LongTasks;
   bare: LongTasks;
   seconds: number;
+  cpu: CpuGroups;
 }
 
 /** Long tasks in the app's page and the bare page while `body` runs. */
@@ -144,9 +146,11 @@ async function phase(browser: BenchBrowser, name: string, body: () => Promise<vo
   await observeLongTasks(browser.ui);
   await observeLongTasks(browser.bare);
   const t0 = Date.now();
-  await traced(browser.browser, browser.ui, () => profiled(browser.ui, body));
+  const cpu0 = cpuGroups();
+  await traced(browser.browser, browser.ui, () => profiled(browser.ui, body), browser.bare, `activity-scale-${name.replace(/\(.*\)/, '').trim().replace(/[^a-z]+/g, '-')}`);
   const seconds = (Date.now() - t0) / 1000;
-  return { name, ui: await collectLongTasks(browser.ui), bare: await collectLongTasks(browser.bare), seconds };
+  const cpu = cpuShare(cpu0, cpuGroups(), seconds);
+  return { name, ui: await collectLongTasks(browser.ui), bare: await collectLongTasks(browser.bare), seconds, cpu };
 }
 
 async function main(): Promise<void> {
@@ -253,6 +257,7 @@ async function main(): Promise<void> {
     for (const p of phases) {
       console.log(longTaskLine(p.name, p.ui, p.seconds));
       console.log(longTaskLine(p.name.startsWith('scrolling') ? '  reference: plain static list, same way' : '  reference: bare page, idle', p.bare, p.seconds));
+      console.log(`  CPU s per s: Chromium (both pages, compositor, browser) ${fmt(p.cpu.chromium, 2)}, core + host ${fmt(p.cpu.bench, 2)}, local service ${fmt(p.cpu.children, 2)}, other jobs ${fmt(p.cpu.others, 2)} (${String(cpus().length)} cores; ${fmt(p.cpu.chromium + p.cpu.bench + p.cpu.children + p.cpu.others, 2)} used)`);
     }
     console.log(`filter steps, action → count shown: ${filterSteps.map((s) => `${s.step} ${String(s.ms)} ms`).join(', ')}`);
     if (browser.errors.length > 0) console.log(`page errors: ${browser.errors.join(' | ')}`);
