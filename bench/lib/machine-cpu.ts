@@ -5,7 +5,15 @@ export interface CpuGroups {
   bench: number;
   chromium: number;
   children: number;
+  /** The machine's busy time (/proc/stat) less the three above: other jobs, the kernel. */
   others: number;
+}
+
+/** CPU seconds the whole machine has been busy (all cores; not idle, not waiting for IO). */
+function machineBusySeconds(): number {
+  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+  return (total - (fields[3] ?? 0) - (fields[4] ?? 0)) / TICKS;
 }
 
 const TICKS = 100; // USER_HZ on Linux
@@ -13,7 +21,6 @@ const TICKS = 100; // USER_HZ on Linux
 /**
  * Who used the machine's CPU (from /proc; zeros elsewhere). A long task whose thread had little CPU time
  * waited for a core: this says who had the cores instead — the app's own other processes or other jobs.
- * Processes that ended meanwhile are not counted (their time is lost to `others`' delta, not added).
  */
 export function cpuGroups(): CpuGroups {
   const groups: CpuGroups = { bench: 0, chromium: 0, children: 0, others: 0 };
@@ -45,10 +52,11 @@ export function cpuGroups(): CpuGroups {
   };
   for (const [pid, seconds] of cpu) {
     if (pid === process.pid) groups.bench += seconds;
-    else if (!descendsFromUs(pid)) groups.others += seconds;
+    else if (!descendsFromUs(pid)) continue;
     else if (/chrom/i.test(comm.get(pid) ?? '')) groups.chromium += seconds;
     else groups.children += seconds;
   }
+  groups.others = machineBusySeconds() - groups.bench - groups.chromium - groups.children;
   return groups;
 }
 
