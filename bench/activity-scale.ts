@@ -22,7 +22,8 @@
  *
  * BENCH_PROFILE=1 prints each phase's top self time in the page (CDP CPU profile; with
  * BENCH_RENDERER_DIR=<an unminified build> the names are readable), BENCH_TRACE=1 its main-thread time by
- * kind of work (a Chromium trace). BENCH_SCROLL_S (12) per scrolling phase, BENCH_OPENS (5).
+ * kind of work and each task over 50 ms with its CPU time (a Chromium trace, kept in bench/.tmp/).
+ * BENCH_SCROLL_S (12) per scrolling phase, BENCH_OPENS (5), BENCH_PHASES (wheel,flick,jumps,filtering).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -39,6 +40,8 @@ const ASSEMBLIES = Number(process.env.BENCH_ASSEMBLIES ?? 10_000);
 const OPENS = Number(process.env.BENCH_OPENS ?? 5);
 const SCROLL_S = Number(process.env.BENCH_SCROLL_S ?? 12);
 const GOAL_FIRST_PAGE_MS = 300;
+/** BENCH_PHASES=flick,filtering: only these phases (wheel, flick, jumps, filtering); all by default. */
+const PHASES = (process.env.BENCH_PHASES ?? 'wheel,flick,jumps,filtering').split(',');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -209,6 +212,7 @@ async function main(): Promise<void> {
       ['scrolling, a flick (60 px a frame)', 60, false],
       ['scrolling, jumps (every 500 ms)', 0, true],
     ] as const) {
+      if (!PHASES.some((p) => name.includes(p))) continue;
       phases.push(
         await phase(browser, name, async () => {
           await Promise.all([startScrolling(ui, px, jump), startScrolling(bare, px, jump)]);
@@ -231,7 +235,7 @@ async function main(): Promise<void> {
       filterSteps.push({ step, ms: Date.now() - start });
       await sleep(300);
     };
-    phases.push(
+    if (PHASES.includes('filtering')) phases.push(
       await phase(browser, 'filtering (chips, search, days)', async () => {
         await timed('Failed', () => ui.getByRole('button', { name: 'Failed', exact: true }).click());
         await timed('Canceled', () => ui.getByRole('button', { name: 'Canceled', exact: true }).click());

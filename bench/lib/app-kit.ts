@@ -179,6 +179,6 @@ export async function traced<T>(browser: Browser, page: Page, body: () => Promis
     const trace = JSON.parse(buffer.toString()) as { traceEvents: TraceEvent[] };
     for (const line of summarizeTrace(trace.traceEvents, LONG_TASK_MS)) console.log(line);
     const ref = trace.traceEvents.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === `${PAGE_MARK}:reference`);
-    if (ref) for (const line of summarizeTrace(trace.traceEvents, LONG_TASK_MS, `${String(ref.pid)}:${String(ref.tid)}`, 4)) console.log(`  reference page: ${line.trim()}`);
+    if (ref) for (const line of summarizeTrace(trace.traceEvents, LONG_TASK_MS, `${String(ref.pid)}:${String(ref.tid)}`, 2)) console.log(`  reference page: ${line.trim()}`);
   }
 }

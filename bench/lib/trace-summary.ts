@@ -48,13 +48,17 @@ export function summarizeTrace(events: readonly TraceEvent[], limitMs: number, t
   const long = runTasks.filter((e) => (e.dur ?? 0) > limitMs * 1000).sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0));
   const longCpu = long.filter((e) => (e.tdur ?? 0) > limitMs * 1000).length;
   const cpuSorted = runTasks.map((e) => (e.tdur ?? 0) / 1000).sort((a, b) => a - b);
+  // Animation frames: the bench's scroller asks one per frame in either page.
+  const frames = mine.filter((e) => e.name === 'FireAnimationFrame').length;
+  const over = (ms: number) => cpuSorted.filter((c) => c > ms).length;
   const lines = [
     "trace, the measured page's main thread (wall / CPU ms; nested events also count in their parents):",
     ...[...byName.entries()]
       .sort((a, b) => b[1].cpu - a[1].cpu)
       .slice(0, kinds)
       .map(([k, t]) => `  ${fmt(t.wall, 0).padStart(6)} / ${fmt(t.cpu, 0).padStart(6)} ms  ${k}`),
-    `  tasks: ${String(runTasks.length)}, ${fmt(wall, 0)} ms of wall time, ${fmt(cpu, 0)} ms on a core; CPU per task max ${fmt(cpuSorted.at(-1) ?? 0, 1)} ms, p99 ${fmt(cpuSorted[Math.floor(cpuSorted.length * 0.99)] ?? 0, 1)} ms`,
+    `  tasks: ${String(runTasks.length)}, ${fmt(wall, 0)} ms of wall time, ${fmt(cpu, 0)} ms on a core${frames > 0 ? ` (${fmt(cpu / frames, 2)} ms per animation frame, ${String(frames)} frames)` : ''}`,
+    `  CPU per task: max ${fmt(cpuSorted.at(-1) ?? 0, 1)} ms, p99 ${fmt(cpuSorted[Math.floor(cpuSorted.length * 0.99)] ?? 0, 1)} ms; tasks over 2 / 4 / 8 ms of CPU: ${String(over(2))} / ${String(over(4))} / ${String(over(8))}`,
     `  tasks over ${String(limitMs)} ms: ${String(long.length)} (${String(longCpu)} with > ${String(limitMs)} ms on a core); wall / CPU ms, what ran inside (wall ms):`,
   ];
   for (const task of long.slice(0, 8)) {

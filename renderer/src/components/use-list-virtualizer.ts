@@ -1,6 +1,5 @@
 import { elementScroll, observeElementOffset, Virtualizer, type VirtualizerOptions } from '@tanstack/react-virtual';
 import { useLayoutEffect, useReducer, useRef, useState } from 'react';
-import { flushSync } from 'react-dom';
 
 type ListOptions = Omit<VirtualizerOptions<HTMLDivElement, Element>, 'onChange' | 'scrollToFn' | 'observeElementOffset'>;
 
@@ -26,12 +25,11 @@ export function useListVirtualizer(options: ListOptions, onScrolled?: (v: Virtua
     ...options,
     scrollToFn: elementScroll,
     observeElementOffset,
-    onChange: (instance, sync) => {
-      if (renderedKey(instance) !== rendered.current) {
-        // While scrolling, render in the scroll event itself so new rows are there in the frame that shows them.
-        if (sync) flushSync(rerender);
-        else rerender();
-      }
+    onChange: (instance) => {
+      // Not flushSync in the scroll event (as the library does): React renders in a task of its own, so a
+      // frame that adds a chunk of rows is two short tasks rather than one long one. The chunk's slack and
+      // the overscan keep rows ahead of the viewport until then.
+      if (renderedKey(instance) !== rendered.current) rerender();
       heard.current?.(instance);
     },
   };
