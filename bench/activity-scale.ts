@@ -119,10 +119,22 @@ const startScrolling = (ui: Page, px: number, jump = false) =>
     while (el && el.scrollHeight <= el.clientHeight) el = el.parentElement;
     if (!el) throw new Error('no scrollable Activity list');
     globalThis.__scrolling = true;
+    // Frames whose list viewport (as last painted) was not fully covered by rendered rows: a blank gap.
+    globalThis.__frames = 0;
+    globalThis.__uncovered = 0;
+    const rows = el.getElementsByClassName('vrow');
     let dir = 1;
     let last = 0;
     const frame = (t) => {
       if (!globalThis.__scrolling) return;
+      if (rows.length > 0) {
+        // From the rows' inline top/height: no layout forced here.
+        let top = Infinity;
+        let bottom = -Infinity;
+        for (const r of rows) { const y = parseFloat(r.style.top); top = Math.min(top, y); bottom = Math.max(bottom, y + parseFloat(r.style.height)); }
+        globalThis.__frames++;
+        if (top > el.scrollTop + 1 || bottom < Math.min(el.scrollTop + el.clientHeight, el.scrollHeight) - 1) globalThis.__uncovered++;
+      }
       const max = el.scrollHeight - el.clientHeight;
       if (${String(jump)}) {
         if (t - last > 500) { last = t; el.scrollTop = Math.floor(Math.random() * max); }
@@ -135,6 +147,8 @@ const startScrolling = (ui: Page, px: number, jump = false) =>
     requestAnimationFrame(frame);
   })()`);
 const stopScrolling = (ui: Page) => ui.evaluate('void (globalThis.__scrolling = false)');
+/** Frames of the last scrolling in which part of the list's viewport had no rendered row, and all frames. */
+const uncoveredFrames = (ui: Page) => ui.evaluate('[globalThis.__uncovered, globalThis.__frames]') as Promise<[number, number]>;
 
 interface Phase {
   name: string;
@@ -142,6 +156,8 @@ interface Phase {
   bare: LongTasks;
   seconds: number;
   cpu: CpuGroups;
+  /** Scrolling: frames in which part of the list's viewport had no rendered row, of all frames. */
+  uncovered?: [number, number];
 }
 
 /** Long tasks in the app's page and the bare page while `body` runs. */
@@ -220,6 +236,7 @@ async function main(): Promise<void> {
           await Promise.all([stopScrolling(ui), stopScrolling(bare)]);
         }),
       );
+      phases.at(-1)!.uncovered = await uncoveredFrames(ui);
       await ui.evaluate('(() => { let el = document.querySelector(\'[aria-label="Recent Assemblies"]\'); while (el && el.scrollHeight <= el.clientHeight) el = el.parentElement; if (el) el.scrollTop = 0; })()');
       await sleep(500);
     }
@@ -261,6 +278,7 @@ async function main(): Promise<void> {
     for (const p of phases) {
       console.log(longTaskLine(p.name, p.ui, p.seconds));
       console.log(longTaskLine(p.name.startsWith('scrolling') ? '  reference: plain static list, same way' : '  reference: bare page, idle', p.bare, p.seconds));
+      if (p.uncovered) console.log(`  frames with part of the list's viewport not covered by rendered rows (at the next animation frame): ${String(p.uncovered[0])} of ${String(p.uncovered[1])}`);
       console.log(`  CPU s per s: Chromium (both pages, compositor, browser) ${fmt(p.cpu.chromium, 2)}, core + host ${fmt(p.cpu.bench, 2)}, local service ${fmt(p.cpu.children, 2)}, other jobs ${fmt(p.cpu.others, 2)} (${String(cpus().length)} cores; ${fmt(p.cpu.chromium + p.cpu.bench + p.cpu.children + p.cpu.others, 2)} used)`);
     }
     console.log(`filter steps, action → count shown: ${filterSteps.map((s) => `${s.step} ${String(s.ms)} ms`).join(', ')}`);

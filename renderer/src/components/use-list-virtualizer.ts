@@ -1,12 +1,21 @@
 import { elementScroll, observeElementOffset, Virtualizer, type VirtualizerOptions } from '@tanstack/react-virtual';
 import { useLayoutEffect, useReducer, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 
 type ListOptions = Omit<VirtualizerOptions<HTMLDivElement, Element>, 'onChange' | 'scrollToFn' | 'observeElementOffset'>;
 
-/** What a render of the list shows: the rendered rows and whether it is scrolling. */
-const renderedKey = (v: Virtualizer<HTMLDivElement, Element>): string => {
+interface Shown {
+  /** The rendered rows and whether it is scrolling: what a render of the list shows. */
+  readonly key: string;
+  readonly first: number;
+  readonly last: number;
+}
+
+const shown = (v: Virtualizer<HTMLDivElement, Element>): Shown => {
   const indexes = v.getVirtualIndexes();
-  return `${String(indexes[0] ?? -1)}:${String(indexes.at(-1) ?? -1)}:${String(indexes.length)}:${String(v.isScrolling)}`;
+  const first = indexes[0] ?? -1;
+  const last = indexes.at(-1) ?? -1;
+  return { key: `${String(first)}:${String(last)}:${String(indexes.length)}:${String(v.isScrolling)}`, first, last };
 };
 
 /**
@@ -18,18 +27,25 @@ const renderedKey = (v: Virtualizer<HTMLDivElement, Element>): string => {
  */
 export function useListVirtualizer(options: ListOptions, onScrolled?: (v: Virtualizer<HTMLDivElement, Element>) => void): Virtualizer<HTMLDivElement, Element> {
   const rerender = useReducer((x: number) => x + 1, 0)[1];
-  const rendered = useRef('');
+  const rendered = useRef<Shown>({ key: '', first: -1, last: -1 });
   const heard = useRef(onScrolled);
   heard.current = onScrolled;
   const resolved: VirtualizerOptions<HTMLDivElement, Element> = {
     ...options,
     scrollToFn: elementScroll,
     observeElementOffset,
-    onChange: (instance) => {
-      // Not flushSync in the scroll event (as the library does): React renders in a task of its own, so a
-      // frame that adds a chunk of rows is two short tasks rather than one long one. The chunk's slack and
-      // the overscan keep rows ahead of the viewport until then.
-      if (renderedKey(instance) !== rendered.current) rerender();
+    onChange: (instance, sync) => {
+      const before = rendered.current;
+      if (shown(instance).key !== before.key) {
+        // While the rows already rendered still cover the view (a chunk's slack, the overscan), React renders
+        // in a task of its own: a frame that adds a chunk is then two short tasks, not one long one. When they
+        // do not (a jump: a dragged scrollbar, a key), it renders in the scroll event, as the library does, so
+        // the frame that shows the new place shows its rows.
+        const range = instance.range;
+        const covered = range !== null && before.first <= range.startIndex && before.last >= range.endIndex;
+        if (sync && !covered) flushSync(rerender);
+        else rerender();
+      }
       heard.current?.(instance);
     },
   };
@@ -38,7 +54,7 @@ export function useListVirtualizer(options: ListOptions, onScrolled?: (v: Virtua
   useLayoutEffect(() => instance._didMount(), [instance]);
   // What this render showed, before _willUpdate may notify a change against it.
   useLayoutEffect(() => {
-    rendered.current = renderedKey(instance);
+    rendered.current = shown(instance);
   });
   useLayoutEffect(() => instance._willUpdate());
   return instance;
