@@ -22,22 +22,26 @@
  *
  * BENCH_PROFILE=1 prints each phase's top self time in the page (CDP CPU profile; with
  * BENCH_RENDERER_DIR=<an unminified build> the names are readable), BENCH_TRACE=1 its main-thread time by
- * kind of work (a Chromium trace). BENCH_SCROLL_S (12) per scrolling phase, BENCH_OPENS (5).
+ * kind of work and each task over 50 ms with its CPU time (a Chromium trace, kept in bench/.tmp/).
+ * BENCH_SCROLL_S (12) per scrolling phase, BENCH_OPENS (5), BENCH_PHASES (wheel,flick,jumps,filtering).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { AssemblyState } from '../service/assemblies/assembly-state';
 import { openDatabase } from '../service/store/database';
 import { collectLongTasks, launchBenchApp, LONG_TASK_MS, longTaskLine, median, observeLongTasks, openBenchBrowser, profiled, serviceDataDir, traced, type BenchApp, type BenchBrowser, type LongTasks } from './lib/app-kit';
 import { fmt, runBench, verdict } from './lib/bench-kit';
+import { cpuGroups, cpuShare, type CpuGroups } from './lib/machine-cpu';
 
 const ASSEMBLIES = Number(process.env.BENCH_ASSEMBLIES ?? 10_000);
 const OPENS = Number(process.env.BENCH_OPENS ?? 5);
 const SCROLL_S = Number(process.env.BENCH_SCROLL_S ?? 12);
 const GOAL_FIRST_PAGE_MS = 300;
+/** BENCH_PHASES=flick,filtering: only these phases (wheel, flick, jumps, filtering); all by default. */
+const PHASES = (process.env.BENCH_PHASES ?? 'wheel,flick,jumps,filtering').split(',');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -115,10 +119,22 @@ const startScrolling = (ui: Page, px: number, jump = false) =>
     while (el && el.scrollHeight <= el.clientHeight) el = el.parentElement;
     if (!el) throw new Error('no scrollable Activity list');
     globalThis.__scrolling = true;
+    // Frames whose list viewport (as last painted) was not fully covered by rendered rows: a blank gap.
+    globalThis.__frames = 0;
+    globalThis.__uncovered = 0;
+    const rows = el.getElementsByClassName('vrow');
     let dir = 1;
     let last = 0;
     const frame = (t) => {
       if (!globalThis.__scrolling) return;
+      if (rows.length > 0) {
+        // From the rows' inline top/height: no layout forced here.
+        let top = Infinity;
+        let bottom = -Infinity;
+        for (const r of rows) { const y = parseFloat(r.style.top); top = Math.min(top, y); bottom = Math.max(bottom, y + parseFloat(r.style.height)); }
+        globalThis.__frames++;
+        if (top > el.scrollTop + 1 || bottom < Math.min(el.scrollTop + el.clientHeight, el.scrollHeight) - 1) globalThis.__uncovered++;
+      }
       const max = el.scrollHeight - el.clientHeight;
       if (${String(jump)}) {
         if (t - last > 500) { last = t; el.scrollTop = Math.floor(Math.random() * max); }
@@ -131,12 +147,17 @@ const startScrolling = (ui: Page, px: number, jump = false) =>
     requestAnimationFrame(frame);
   })()`);
 const stopScrolling = (ui: Page) => ui.evaluate('void (globalThis.__scrolling = false)');
+/** Frames of the last scrolling in which part of the list's viewport had no rendered row, and all frames. */
+const uncoveredFrames = (ui: Page) => ui.evaluate('[globalThis.__uncovered, globalThis.__frames]') as Promise<[number, number]>;
 
 interface Phase {
   name: string;
   ui: LongTasks;
   bare: LongTasks;
   seconds: number;
+  cpu: CpuGroups;
+  /** Scrolling: frames in which part of the list's viewport had no rendered row, of all frames. */
+  uncovered?: [number, number];
 }
 
 /** Long tasks in the app's page and the bare page while `body` runs. */
@@ -144,9 +165,11 @@ async function phase(browser: BenchBrowser, name: string, body: () => Promise<vo
   await observeLongTasks(browser.ui);
   await observeLongTasks(browser.bare);
   const t0 = Date.now();
-  await traced(browser.browser, browser.ui, () => profiled(browser.ui, body));
+  const cpu0 = cpuGroups();
+  await traced(browser.browser, browser.ui, () => profiled(browser.ui, body), browser.bare, `activity-scale-${name.replace(/\(.*\)/, '').trim().replace(/[^a-z]+/g, '-')}`);
   const seconds = (Date.now() - t0) / 1000;
-  return { name, ui: await collectLongTasks(browser.ui), bare: await collectLongTasks(browser.bare), seconds };
+  const cpu = cpuShare(cpu0, cpuGroups(), seconds);
+  return { name, ui: await collectLongTasks(browser.ui), bare: await collectLongTasks(browser.bare), seconds, cpu };
 }
 
 async function main(): Promise<void> {
@@ -205,6 +228,7 @@ async function main(): Promise<void> {
       ['scrolling, a flick (60 px a frame)', 60, false],
       ['scrolling, jumps (every 500 ms)', 0, true],
     ] as const) {
+      if (!PHASES.some((p) => name.includes(p))) continue;
       phases.push(
         await phase(browser, name, async () => {
           await Promise.all([startScrolling(ui, px, jump), startScrolling(bare, px, jump)]);
@@ -212,6 +236,7 @@ async function main(): Promise<void> {
           await Promise.all([stopScrolling(ui), stopScrolling(bare)]);
         }),
       );
+      phases.at(-1)!.uncovered = await uncoveredFrames(ui);
       await ui.evaluate('(() => { let el = document.querySelector(\'[aria-label="Recent Assemblies"]\'); while (el && el.scrollHeight <= el.clientHeight) el = el.parentElement; if (el) el.scrollTop = 0; })()');
       await sleep(500);
     }
@@ -227,7 +252,7 @@ async function main(): Promise<void> {
       filterSteps.push({ step, ms: Date.now() - start });
       await sleep(300);
     };
-    phases.push(
+    if (PHASES.includes('filtering')) phases.push(
       await phase(browser, 'filtering (chips, search, days)', async () => {
         await timed('Failed', () => ui.getByRole('button', { name: 'Failed', exact: true }).click());
         await timed('Canceled', () => ui.getByRole('button', { name: 'Canceled', exact: true }).click());
@@ -253,6 +278,8 @@ async function main(): Promise<void> {
     for (const p of phases) {
       console.log(longTaskLine(p.name, p.ui, p.seconds));
       console.log(longTaskLine(p.name.startsWith('scrolling') ? '  reference: plain static list, same way' : '  reference: bare page, idle', p.bare, p.seconds));
+      if (p.uncovered) console.log(`  frames with part of the list's viewport not covered by rendered rows (at the next animation frame): ${String(p.uncovered[0])} of ${String(p.uncovered[1])}`);
+      console.log(`  CPU s per s: Chromium (both pages, compositor, browser) ${fmt(p.cpu.chromium, 2)}, core + host ${fmt(p.cpu.bench, 2)}, local service ${fmt(p.cpu.children, 2)}, other jobs ${fmt(p.cpu.others, 2)} (${String(cpus().length)} cores; ${fmt(p.cpu.chromium + p.cpu.bench + p.cpu.children + p.cpu.others, 2)} used)`);
     }
     console.log(`filter steps, action → count shown: ${filterSteps.map((s) => `${s.step} ${String(s.ms)} ms`).join(', ')}`);
     if (browser.errors.length > 0) console.log(`page errors: ${browser.errors.join(' | ')}`);

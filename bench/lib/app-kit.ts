@@ -3,7 +3,7 @@
 // `npm start` runs them (bench/renderer-scale.ts started them the same way). Plus what the page-side
 // measurements share: long tasks (PerformanceObserver 'longtask') and percentiles.
 import { readFileSync } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -13,6 +13,7 @@ import { createFileSecretStore } from '../../electron/core/vault/file-secret-sto
 import { launchBrowserApp, type BrowserApp } from '../../electron/web/launch';
 import { fmt, ROOT } from './bench-kit';
 import { summarizeProfile, type CpuProfile } from './profile-summary';
+import { PAGE_MARK, summarizeTrace, type TraceEvent } from './trace-summary';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const LONG_TASK_MS = 50;
@@ -155,37 +156,29 @@ export async function profiled<T>(page: Page, body: () => Promise<T>): Promise<T
   }
 }
 
-interface TraceEvent {
-  name: string;
-  ph: string;
-  dur?: number;
-  tid: number;
-  pid: number;
-  args?: { name?: string };
-}
-
 /**
- * BENCH_TRACE=1: a Chromium trace around `body`; prints where the busiest renderer main thread spent its
- * time, by event (nested events count in their parents too): paint and layout against script.
+ * BENCH_TRACE=1: a Chromium trace around `body`; prints where the page's main thread spent its time, by
+ * kind of work (paint and layout against script), and each task over 50 ms with its CPU time — and the
+ * same for `reference` (another page measured at the same time), if given; `saveAs` keeps the trace in
+ * bench/.tmp/<saveAs>.trace.json (for chrome://tracing or Perfetto).
  */
-export async function traced<T>(browser: Browser, page: Page, body: () => Promise<T>): Promise<T> {
+export async function traced<T>(browser: Browser, page: Page, body: () => Promise<T>, reference?: Page, saveAs?: string): Promise<T> {
   if (process.env.BENCH_TRACE !== '1') return body();
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  await page.evaluate(`console.timeStamp(${JSON.stringify(PAGE_MARK)})`);
+  if (reference) await reference.evaluate(`console.timeStamp(${JSON.stringify(`${PAGE_MARK}:reference`)})`);
   try {
     return await body();
   } finally {
-    const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
-    const mains = new Set(trace.traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${String(e.pid)}:${String(e.tid)}`));
-    const perThread = new Map<string, Map<string, number>>();
-    for (const e of trace.traceEvents) {
-      const key = `${String(e.pid)}:${String(e.tid)}`;
-      if (e.ph !== 'X' || !e.dur || !mains.has(key)) continue;
-      const names = perThread.get(key) ?? new Map<string, number>();
-      names.set(e.name, (names.get(e.name) ?? 0) + e.dur / 1000);
-      perThread.set(key, names);
+    const buffer = await browser.stopTracing();
+    if (saveAs) {
+      await mkdir(path.join(ROOT, 'bench/.tmp'), { recursive: true });
+      await writeFile(path.join(ROOT, 'bench/.tmp', `${saveAs}.trace.json`), buffer);
+      console.log(`trace saved: bench/.tmp/${saveAs}.trace.json`);
     }
-    const byName = [...perThread.values()].sort((a, b) => (b.get('RunTask') ?? 0) - (a.get('RunTask') ?? 0))[0];
-    console.log('trace, the busiest page main thread (ms):');
-    for (const [k, ms] of [...(byName ?? new Map<string, number>()).entries()].sort((a, b) => b[1] - a[1]).slice(0, 14)) console.log(`  ${fmt(ms, 0).padStart(6)} ms  ${k}`);
+    const trace = JSON.parse(buffer.toString()) as { traceEvents: TraceEvent[] };
+    for (const line of summarizeTrace(trace.traceEvents, LONG_TASK_MS)) console.log(line);
+    const ref = trace.traceEvents.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === `${PAGE_MARK}:reference`);
+    if (ref) for (const line of summarizeTrace(trace.traceEvents, LONG_TASK_MS, `${String(ref.pid)}:${String(ref.tid)}`, 2)) console.log(`  reference page: ${line.trim()}`);
   }
 }

@@ -1,4 +1,4 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualList } from './VirtualList';
 
@@ -58,5 +58,57 @@ describe('VirtualList', () => {
     expect(screen.getByText('b').parentElement).toBe(before);
     // Not 10,000 keys per render: only the rows on screen.
     expect(asked.length).toBeLessThanOrEqual(20);
+  });
+});
+
+describe('VirtualList while scrolling', () => {
+  afterEach(cleanup);
+
+  const scrollTo = async (list: HTMLElement, top: number) => {
+    await act(async () => {
+      list.scrollTop = top;
+      list.dispatchEvent(new Event('scroll'));
+      await new Promise((r) => setTimeout(r, 0));
+    });
+  };
+
+  it('renders nothing again while a scroll stays inside the rendered chunks, but still reports the rows in view', async () => {
+    const rendered: number[] = [];
+    const ranges: Array<[number, number]> = [];
+    render(
+      <VirtualList
+        count={1000}
+        rowHeight={40}
+        label="Scrolled"
+        fallbackRows={10}
+        overscan={2}
+        chunk={8}
+        onRangeChange={(start, end) => ranges.push([start, end])}
+        renderRow={(i) => {
+          rendered.push(i);
+          return <span data-testid="row">Row {i}</span>;
+        }}
+      />,
+    );
+    const list = screen.getByRole('list', { name: 'Scrolled' });
+    expect(screen.getAllByTestId('row')).toHaveLength(16);
+    expect(ranges.at(-1)).toEqual([0, 10]);
+    // The first scroll event renders once: the list is now scrolling (its rows take no pointer events).
+    await scrollTo(list, 40);
+    expect(list.querySelector('.vlist-inner')?.classList.contains('scrolling')).toBe(true);
+    expect(ranges.at(-1)).toEqual([1, 11]);
+    rendered.length = 0;
+
+    // Rows 2–11 in view: 0–15 still cover them with the overscan, so no render at all.
+    await scrollTo(list, 80);
+    expect(rendered).toEqual([]);
+    expect(ranges.at(-1)).toEqual([2, 12]);
+
+    // Ten rows down: rows 10–19 in view need the chunk 16–23; the list renders once, with it.
+    await scrollTo(list, 400);
+    const rows = screen.getAllByTestId('row');
+    expect(rows[0]?.textContent).toBe('Row 8');
+    expect(rows.at(-1)?.textContent).toBe('Row 23');
+    expect(ranges.at(-1)).toEqual([10, 20]);
   });
 });

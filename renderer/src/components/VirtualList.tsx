@@ -1,6 +1,7 @@
-import { observeElementRect, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
+import { observeElementRect, type Range, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useImperativeHandle, useRef, type AriaAttributes, type KeyboardEvent, type Key, type ReactNode, type Ref } from 'react';
 import { chunkedRange } from '../lib/chunked-range';
+import { useListVirtualizer } from './use-list-virtualizer';
 
 export interface VirtualListHandle {
   /** Bring a row into view (keyboard focus moving past the edge). */
@@ -71,30 +72,46 @@ export const VirtualList = ({
     [fallbackHeight],
   );
   const rangeExtractor = useCallback((range: Range) => chunkedRange(range, chunk), [chunk]);
-  const virtualizer = useVirtualizer({
-    count,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
-    overscan,
-    rangeExtractor,
-    initialRect: { width: 0, height: fallbackHeight },
-    observeElementRect: observeRect,
-    // No getItemKey: the virtualizer keys its size cache by it and recomputes every row's measurement
-    // (O(count)) whenever that function changes — on each render for an inline one, 10,000 rows per scroll
-    // frame in Activity (bench:activity-scale). Rows have one fixed height, so nothing needs that cache;
-    // the row keys are asked for the rendered rows only, below.
-  });
+  // The rows in view (without overscan), from the scroll offset, told to onRangeChange when they change.
+  const reported = useRef<{ start: number; end: number; to?: (start: number, end: number) => void }>({ start: -1, end: -1 });
+  const rangeHandler = useRef(onRangeChange);
+  rangeHandler.current = onRangeChange;
+  const report = useCallback(
+    (v: Virtualizer<HTMLDivElement, Element>) => {
+      const offset = v.scrollOffset ?? 0;
+      const viewport = v.scrollRect?.height ?? fallbackHeight;
+      const total = v.options.count;
+      const start = Math.min(total, Math.floor(offset / rowHeight));
+      const end = Math.min(total, Math.ceil((offset + viewport) / rowHeight));
+      const to = rangeHandler.current;
+      // A new handler hears the current range too (as it would from an effect depending on it).
+      if (start === reported.current.start && end === reported.current.end && to === reported.current.to) return;
+      reported.current = { start, end, to };
+      to?.(start, end);
+    },
+    [fallbackHeight, rowHeight],
+  );
+  const virtualizer = useListVirtualizer(
+    {
+      count,
+      getScrollElement: () => scrollRef.current,
+      estimateSize: () => rowHeight,
+      overscan,
+      rangeExtractor,
+      initialRect: { width: 0, height: fallbackHeight },
+      observeElementRect: observeRect,
+      // No getItemKey: the virtualizer keys its size cache by it and recomputes every row's measurement
+      // (O(count)) whenever that function changes — on each render for an inline one, 10,000 rows per scroll
+      // frame in Activity (bench:activity-scale). Rows have one fixed height, so nothing needs that cache;
+      // the row keys are asked for the rendered rows only, below.
+    },
+    report,
+  );
   useImperativeHandle(handleRef, () => ({ scrollToIndex: (index: number) => virtualizer.scrollToIndex(index, { align: 'auto' }) }), [virtualizer]);
 
   const items = virtualizer.getVirtualItems();
-  // The rows actually in view, from the scroll offset (items include the overscan).
-  const offset = virtualizer.scrollOffset ?? 0;
-  const viewport = virtualizer.scrollRect?.height ?? fallbackHeight;
-  const start = Math.min(count, Math.floor(offset / rowHeight));
-  const end = Math.min(count, Math.ceil((offset + viewport) / rowHeight));
-  useEffect(() => {
-    onRangeChange?.(start, end);
-  }, [onRangeChange, start, end]);
+  // Scrolling reports the range without a render (report, above); a new count or viewport after a render too.
+  useEffect(() => report(virtualizer));
 
   return (
     <div

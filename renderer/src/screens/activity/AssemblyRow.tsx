@@ -53,10 +53,8 @@ export const AssemblyRow = memo(({ item, selected, onOpen, onToggle }: RowProps)
             {item.parentId && <span className="asm-tag">replay</span>}
             {item.run && <span className="asm-tag">this app</span>}
           </span>
-          <span className="muted small asm-sub">
-            {formatDateTime(item.created)} · {filesLine(item)}
-            {item.error ? ` · ${item.error}` : ''}
-          </span>
+          {/* One string, one text node (not four): rows mount eight at a time while scrolling. */}
+          <span className="muted small asm-sub">{`${formatDateTime(item.created)} · ${filesLine(item)}${item.error ? ` · ${item.error}` : ''}`}</span>
         </span>
         <span className="num asm-totals muted">
           {uploading ? `Uploading ${formatPercent(item.run!.totals.bytesUploaded, item.run!.totals.bytesTotal)}` : totalsLine(item)}
