@@ -8,6 +8,8 @@ export function requiredScope(method: string, path: string): string | null {
   if (path === '/assemblies' || path === '/assemblies/' || /^\/assemblies\/[0-9a-f]{32}(\/replay)?\/?$/.test(path)) return rw('assemblies');
   // Replaying is the one notification scope the spec lists; reading the attempts is reading the Assembly.
   if (path.startsWith('/assembly_notifications/')) return read ? 'assemblies:read' : 'assembly_notifications:write';
+  // Stored assets: no asset scope exists in the facts; they are read and written as Assemblies' results.
+  if (path.startsWith('/dam/')) return rw('assemblies');
   if (path.startsWith('/bill/')) return 'billing:read';
   if (path.startsWith('/queues/')) return 'queues:read';
   return null;

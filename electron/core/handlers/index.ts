@@ -2,6 +2,7 @@ import type { Handlers } from '../ipc/handlers';
 import { createAppHandlers } from './app-handlers';
 import type { HandlerContext } from './context';
 import { createAssemblyHandlers, createStatusMemo } from './assembly-handlers';
+import { createAssetHandlers } from './asset-handlers';
 import { createAuthKeyHandlers } from './auth-key-handlers';
 import { createCredentialHandlers } from './credential-handlers';
 import { createDownloadLedger } from '../files/download-ledger';
@@ -35,6 +36,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createAssemblyHandlers(ctx, statuses),
     ...createWebhookHandlers(ctx),
     ...createResultHandlers(ctx, downloads, statuses),
+    ...createAssetHandlers(ctx, downloads),
     ...createShellHandlers(ctx, downloads),
     ...createTemplateHandlers(ctx),
     ...createCredentialHandlers(ctx),
