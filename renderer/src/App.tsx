@@ -40,6 +40,7 @@ const TemplateEditor = lazy(() => import('./screens/templates/TemplateEditor').t
 const WorkspacesView = lazy(() => import('./screens/workspaces/WorkspacesView').then((m) => ({ default: m.WorkspacesView })));
 const AuthKeysView = lazy(() => import('./screens/auth-keys/AuthKeysView').then((m) => ({ default: m.AuthKeysView })));
 const CdnView = lazy(() => import('./screens/cdn/CdnView').then((m) => ({ default: m.CdnView })));
+const AssetsView = lazy(() => import('./screens/assets/AssetsView').then((m) => ({ default: m.AssetsView })));
 const CredentialsView = lazy(() => import('./screens/credentials/CredentialsView').then((m) => ({ default: m.CredentialsView })));
 
 export const App = () => {
@@ -77,6 +78,7 @@ export const App = () => {
             {route.name === 'workspaces' && <WorkspacesView />}
             {route.name === 'auth-keys' && <AuthKeysView />}
             {route.name === 'cdn' && <CdnView />}
+            {route.name === 'assets' && <AssetsView key={route.folder ?? ''} folder={route.folder ?? ''} />}
             {route.name === 'template-editor' && <TemplateEditor key={`${route.id ?? 'new'}-${String(route.copy)}`} id={route.id} copy={route.copy} />}
           </Suspense>
         </main>

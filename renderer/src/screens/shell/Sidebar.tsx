@@ -1,5 +1,5 @@
 import { useRef, type KeyboardEvent } from 'react';
-import { ActivityIcon, KeyIcon, LinkIcon, LockIcon, ServerIcon, TemplateIcon, TransfersIcon, UploadIcon } from '../../components/Icons';
+import { ActivityIcon, FolderIcon, KeyIcon, LinkIcon, LockIcon, ServerIcon, TemplateIcon, TransfersIcon, UploadIcon } from '../../components/Icons';
 import { formatCount } from '../../lib/format';
 import { useNavigation, type Route } from '../../state/navigation-store';
 import { useTransfers } from '../transfers/transfer-store';
@@ -28,6 +28,7 @@ const ITEMS = [
   { name: 'upload', label: 'Upload', icon: <UploadIcon /> },
   { name: 'transfers', label: 'Transfers', icon: <TransfersIcon /> },
   { name: 'activity', label: 'Activity', icon: <ActivityIcon /> },
+  { name: 'assets', label: 'Assets', icon: <FolderIcon /> },
   { name: 'templates', label: 'Templates', icon: <TemplateIcon /> },
   { name: 'credentials', label: 'Credentials', icon: <KeyIcon /> },
   { name: 'auth-keys', label: 'Auth Keys', icon: <LockIcon /> },

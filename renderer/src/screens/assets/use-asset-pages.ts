@@ -1,0 +1,30 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { AssetListPage } from '../../../../shared/ipc/asset-models';
+import { unwrap, type BridgeError } from '../../bridge/bridge-error';
+import { useBridge } from '../../bridge/BridgeProvider';
+import { assetRows } from '../../lib/asset-rows';
+
+/** Assets per request: the service's maximum, so 100,000 assets are 200 requests as the user scrolls. */
+export const PAGE_SIZE = 500;
+
+export const assetListKey = (folder: string) => ['assets:list', { folder, delimiter: '/' }] as const;
+
+/**
+ * One folder level of stored assets, read by cursor as the list scrolls (`fetchNextPage` when the rows in
+ * view near the end of what was read). The rows are rebuilt only when a page arrives.
+ */
+export function useAssetPages(folder: string) {
+  const bridge = useBridge();
+  const query = useInfiniteQuery<AssetListPage, BridgeError, { pages: AssetListPage[] }, ReturnType<typeof assetListKey>, string | null>({
+    queryKey: assetListKey(folder),
+    queryFn: async ({ pageParam }) =>
+      unwrap(await bridge.invoke('assets:list', { prefix: folder, limit: PAGE_SIZE, delimiter: '/', ...(pageParam ? { cursor: pageParam } : {}) })),
+    initialPageParam: null,
+    getNextPageParam: (last) => last.nextCursor,
+    staleTime: 10_000,
+  });
+  const pages = query.data?.pages;
+  const rows = useMemo(() => assetRows(pages ?? []), [pages]);
+  return { query, rows };
+}
