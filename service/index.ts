@@ -11,6 +11,7 @@ import { UpdateStreams } from './realtime/update-stream';
 import { openDatabase, type AccountRow, type ServiceDatabase } from './store/database';
 import { openCredentialStore } from './credentials/credential-store';
 import { openTemplateStore } from './templates/template-store';
+import { openAssetStore } from './assets/asset-store';
 import { createTusEndpoint } from './tus/tus-endpoint';
 import { faultConfig, testFaults } from './files/test-faults';
 import { Notifier, type NotifierOptions } from './notifications/notifier';
@@ -18,6 +19,8 @@ import { isFullScope, pickOwnKey, restoreFullAccess, type RestoreAction } from '
 
 /** The local service has one account; Templates and credentials belong to it, not to a key. */
 const LOCAL_ACCOUNT_ID = 'local';
+/** Its one workspace: stored assets belong to it (docs/local-service.md "Stored assets"). */
+const LOCAL_WORKSPACE = 'local';
 
 export interface LocalServiceOptions {
   /** 0 (default) = an ephemeral port. */
@@ -125,6 +128,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const tus = createTusEndpoint(runtime, options.dataDir, () => `${urls.base}/resumable/files/`, faults);
   const templates = openTemplateStore(options.dataDir);
   const credentials = openCredentialStore(options.dataDir);
+  const assets = openAssetStore(options.dataDir);
   runtime.credentials = (nameOrId) => credentials.find(nameOrId);
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const notifier = new Notifier(db, runtime, options.notifications);
@@ -140,6 +144,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     templates,
     credentials,
     accountId: LOCAL_ACCOUNT_ID,
+    assets,
+    workspace: LOCAL_WORKSPACE,
     rateLimiter: new RateLimiter(options.maxAssembliesPerMinute ?? null),
     hostname: 'localhost',
     oauth: createOAuth(db, () => urls.base),
@@ -204,6 +210,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
         });
         templates.close();
         credentials.close();
+        assets.close();
         db.close();
       })()),
   };

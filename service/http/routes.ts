@@ -7,6 +7,7 @@ import { replayAssembly, type ReplayContext } from '../assemblies/replay-assembl
 import { routeNotifications, type NotificationRouteContext } from '../notifications/notification-routes';
 import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-stream';
 import { routeAuthKeys } from '../auth-keys/auth-key-routes';
+import { routeAssets, type AssetRouteContext } from '../assets/asset-routes';
 import type { OAuthServer } from '../auth/oauth';
 import { mintToken } from '../auth/token-endpoint';
 import { readFormFields } from './form-fields';
@@ -17,7 +18,7 @@ import { TUS_PATH, type TusEndpoint } from '../tus/tus-endpoint';
 import { apiError, sendError, sendJson } from './api-error';
 import { serveFile } from './serve-file';
 
-export interface RouteContext extends CreateContext, ReplayContext, NotificationRouteContext, TemplateRouteContext, CredentialRouteContext {
+export interface RouteContext extends CreateContext, ReplayContext, NotificationRouteContext, TemplateRouteContext, CredentialRouteContext, AssetRouteContext {
   oauth: OAuthServer;
   runtime: AssemblyRuntime;
   streams: UpdateStreams;
@@ -45,7 +46,7 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
   res.setHeader('Access-Control-Allow-Origin', '*');
   if (method === 'OPTIONS') {
     res.writeHead(204, {
-      'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE, OPTIONS',
+      'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
       'Access-Control-Allow-Headers': 'Content-Type, Transloadit-Client, Authorization, Accept',
     });
     res.end();
@@ -66,6 +67,7 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
 
   if (path.startsWith('/templates') && (await routeTemplates(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/template_credentials') && (await routeCredentials(ctx, req, res, path, url.searchParams))) return;
+  if (path.startsWith('/dam/') && (await routeAssets(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/auth_keys') && (await routeAuthKeys(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/assembly_notifications/') && (await routeNotifications(ctx, req, res, path, url.searchParams))) return;
   const replayOf = ASSEMBLY_REPLAY.exec(path)?.[1];

@@ -28,6 +28,7 @@ export async function serveFile(
   mime: string | null,
   name: string,
   cacheControl = 'private, max-age=3600',
+  disposition: 'inline' | 'attachment' = 'inline',
 ): Promise<boolean> {
   let size: number;
   try {
@@ -38,7 +39,7 @@ export async function serveFile(
   const headers: Record<string, string | number> = {
     'Content-Type': mime ?? 'application/octet-stream',
     'Accept-Ranges': 'bytes',
-    'Content-Disposition': `inline; filename*=UTF-8''${encodeURIComponent(name)}`,
+    'Content-Disposition': `${disposition}; filename*=UTF-8''${encodeURIComponent(name)}`,
     'Cache-Control': cacheControl,
   };
   const range = parseRange(req.headers.range, size);
