@@ -3,13 +3,13 @@
 // versions (an older version's own bytes), rename/move/delete with the service's codes, bulk actions in
 // chunks of 100, downloads and previews.
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAssetStore } from '../../../service/assets/asset-store';
 import { startLocalService, type LocalService } from '../../../service/index';
+import { seedAssets } from '../../../service/testing/asset-seed';
 import type { Asset, AssetBulkResult, AssetDetail, AssetListPage } from '../../../shared/ipc/asset-models';
 import type { MediaPreview, Workspace } from '../../../shared/ipc/models';
 import { createCore, type Core } from '../create-core';
@@ -26,24 +26,15 @@ const oldBytes = Buffer.from('first version of the notes\n');
 const newBytes = Buffer.from('second, longer version of the notes\n');
 
 async function seed(dataDir: string): Promise<void> {
-  await mkdir(dataDir, { recursive: true });
-  const store = openAssetStore(dataDir);
-  const put = async (assetPath: string, bytes: Buffer, mime: string, extra: { width?: number; height?: number } = {}) => {
-    const file = path.join(dir, `seed-${createHash('md5').update(assetPath + bytes.length).digest('hex')}`);
-    await writeFile(file, bytes);
-    const content = { localPath: file, size: bytes.length, mime, md5hash: createHash('md5').update(bytes).digest('hex'), sha256: createHash('sha256').update(bytes).digest('hex'), ...extra };
-    const stored = await store.store('local', assetPath, content, 'overwrite', Date.now());
-    if (!stored.ok) throw new Error(`seed ${assetPath}: ${stored.code}`);
-  };
   const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3a7' } }).png().toBuffer();
-  await put('photos/2026/a.png', png, 'image/png', { width: 40, height: 30 });
-  await put('photos/2026/b.png', png, 'image/png', { width: 40, height: 30 });
-  await put('photos/notes.txt', oldBytes, 'text/plain');
-  await new Promise((r) => setTimeout(r, 5));
-  await put('photos/notes.txt', newBytes, 'text/plain');
-  await put('docs/readme.txt', Buffer.from('read me\n'), 'text/plain');
-  for (let i = 0; i < 150; i++) await put(`bulk/f${String(i).padStart(3, '0')}.txt`, Buffer.from(`file ${i}\n`), 'text/plain');
-  store.close();
+  await seedAssets(dataDir, [
+    { path: 'photos/2026/a.png', bytes: png, mime: 'image/png', width: 40, height: 30 },
+    { path: 'photos/2026/b.png', bytes: png, mime: 'image/png', width: 40, height: 30 },
+    { path: 'photos/notes.txt', bytes: oldBytes, mime: 'text/plain' },
+    { path: 'photos/notes.txt', bytes: newBytes, mime: 'text/plain' },
+    { path: 'docs/readme.txt', bytes: Buffer.from('read me\n'), mime: 'text/plain' },
+    ...Array.from({ length: 150 }, (_, i) => ({ path: `bulk/f${String(i).padStart(3, '0')}.txt`, bytes: Buffer.from(`file ${i}\n`), mime: 'text/plain' })),
+  ]);
 }
 
 beforeAll(async () => {
