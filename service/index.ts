@@ -130,6 +130,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const credentials = openCredentialStore(options.dataDir);
   const assets = openAssetStore(options.dataDir);
   runtime.credentials = (nameOrId) => credentials.find(nameOrId);
+  runtime.assets = { store: assets, workspace: LOCAL_WORKSPACE };
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const notifier = new Notifier(db, runtime, options.notifications);
   runtime.onEnded = () => notifier.schedule();

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { resolveInside } from '../files/inside-dir';
 import { executeSteps, type ExecuteOutcome, type WarningAbout } from '../robots/execute-steps';
 import { describeUpload, type StoredFile } from '../robots/file-record';
+import type { FileDigests } from '../files/stream-hash';
 import { ErrorCode } from '../../shared/api/codes';
-import type { CredentialLookup } from '../robots/robot-types';
+import type { AssetAccess, CredentialLookup } from '../robots/robot-types';
 import type { ServiceDatabase } from '../store/database';
 import { createRejection, sizeRejection, uploadRejection, uploadSizeCap, type TusRejection } from '../tus/tus-acceptance';
 import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-stream';
@@ -50,8 +51,8 @@ export interface AddedUpload {
   field: string | null;
   userMeta?: Record<string, unknown>;
   id?: string;
-  /** Computed while the bytes arrived; null or absent: read from disk. */
-  md5?: string | null;
+  /** md5 and sha256 computed while the bytes arrived; null or absent: read from disk. */
+  digests?: FileDigests | null;
   /** The first bytes and size, kept as they arrived (file-record.ts). */
   head?: Buffer | null;
   size?: number;
@@ -84,6 +85,8 @@ export class AssemblyRuntime {
   private closed = false;
   /** Template credentials by name or id, for storage robots (set by the service; none in bare tests). */
   credentials: CredentialLookup = () => null;
+  /** Stored assets, for /transloadit/store and /transloadit/import (set by the service; none in bare tests). */
+  assets: AssetAccess | undefined = undefined;
   /** Called after an Assembly ended and was written (the notifier looks for deliveries then). */
   onEnded: (s: AssemblyState) => void = () => undefined;
 
@@ -285,7 +288,7 @@ export class AssemblyRuntime {
    * the record (meta) is built afterwards so the client is not held up. `md5` was computed while the bytes
    * arrived (null: read it from disk).
    */
-  tusFinished(id: string, uploadId: string, size: number, digest: { md5: Promise<string | null>; head: Buffer | null } | null = null): void {
+  tusFinished(id: string, uploadId: string, size: number, digest: { digests: Promise<FileDigests | null>; head: Buffer | null } | null = null): void {
     const live = this.live.get(id);
     const entry = live?.tusIndex.get(uploadId);
     if (!live || !entry || entry.finished) return;
@@ -360,6 +363,7 @@ export class AssemblyRuntime {
         onProgress: (p, perFile) => this.onProgress(live, p, perFile),
         onWarning: (step, message, about) => this.onWarning(live, step, message, about),
         credentials: this.credentials,
+        assets: this.assets,
       });
     } catch (e) {
       outcome = { ok: false, code: 'INTERNAL_COMMAND_ERROR', message: `Processing failed: ${(e as Error).message}` };

@@ -255,7 +255,7 @@ export async function createAssembly(ctx: CreateContext, req: IncomingMessage, r
     return;
   }
   state.expectedTusUploads = expected;
-  const created = await ctx.runtime.create(state, body.files.map((f: ReceivedFile) => ({ localPath: f.localPath, name: f.name, field: f.field, id: f.fileId, md5: f.md5, head: f.head, size: f.size })));
+  const created = await ctx.runtime.create(state, body.files.map((f: ReceivedFile) => ({ localPath: f.localPath, name: f.name, field: f.field, id: f.fileId, digests: f.digests, head: f.head, size: f.size })));
   if (!created) {
     await discard();
     sendError(res, apiError(ErrorCode.doNotReuseIds, `Assembly id ${id} was already used. Generate a new id for each Assembly.`, 400));

@@ -1,4 +1,4 @@
-// md5 while bytes stream (on the hashing thread), a resumed upload's prefix hashed from disk, the head
+// md5 and sha256 (one pass) while bytes stream (on the hashing thread), a resumed upload's prefix hashed from disk, the head
 // kept for sniffing, and the byte cap of a tus PATCH.
 import { createHash, randomBytes } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
@@ -7,9 +7,9 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/service-fixture';
-import { TooManyBytes, flipFirstByte, hashPrefix, hashTap, streamMd5 } from './stream-hash';
+import { TooManyBytes, flipFirstByte, hashPrefix, hashTap, streamHash } from './stream-hash';
 
-const md5 = (data: Buffer): string => createHash('md5').update(data).digest('hex');
+const digests = (data: Buffer) => ({ md5: createHash('md5').update(data).digest('hex'), sha256: createHash('sha256').update(data).digest('hex') });
 const chunks = (data: Buffer, size: number): Buffer[] => Array.from({ length: Math.ceil(data.length / size) }, (_, i) => data.subarray(i * size, (i + 1) * size));
 const sink = (): Writable => new Writable({ write: (_c, _e, cb) => cb() });
 
@@ -21,27 +21,29 @@ describe('stream-hash', () => {
 
   it('hashes what streams through, in order, and keeps the first bytes', async () => {
     const data = randomBytes(3 * 1024 * 1024 + 17);
-    const hash = streamMd5();
+    const hash = streamHash();
     const tap = hashTap(hash, { headBytes: 512 });
     await pipeline(Readable.from(chunks(data, 10_000)), tap.transform, sink());
     expect(tap.bytes()).toBe(data.length);
     expect(tap.head()).toEqual(data.subarray(0, 512));
-    expect(await hash.digest()).toBe(md5(data));
+    expect(await hash.digest()).toEqual(digests(data));
   });
 
   it('keeps up with a stream far larger than what may be in flight (backpressure, not memory)', async () => {
     const block = randomBytes(1024 * 1024);
     const whole = createHash('md5');
-    const hash = streamMd5();
+    const whole256 = createHash('sha256');
+    const hash = streamHash();
     const tap = hashTap(hash);
     const source = Readable.from((function* () {
       for (let i = 0; i < 96; i++) {
         whole.update(block);
+        whole256.update(block);
         yield block;
       }
     })());
     await pipeline(source, tap.transform, sink());
-    expect(await hash.digest()).toBe(whole.digest('hex'));
+    expect(await hash.digest()).toEqual({ md5: whole.digest('hex'), sha256: whole256.digest('hex') });
   });
 
   it('continues a resumed upload from its prefix on disk', async () => {
@@ -53,20 +55,20 @@ describe('stream-hash', () => {
     const hash = await hashPrefix(file, 70_000);
     const tap = hashTap(hash);
     await pipeline(Readable.from(chunks(data.subarray(70_000), 4096)), tap.transform, sink());
-    expect(await hash.digest()).toBe(md5(data));
+    expect(await hash.digest()).toEqual(digests(data));
   });
 
   it('fails a stream that brings more than it may, and flips one byte when told to', async () => {
-    const tooMany = hashTap(streamMd5(), { maxBytes: 1000 });
+    const tooMany = hashTap(streamHash(), { maxBytes: 1000 });
     await expect(pipeline(Readable.from([randomBytes(600), randomBytes(600)]), tooMany.transform, sink())).rejects.toBeInstanceOf(TooManyBytes);
     const data = randomBytes(5000);
-    const hash = streamMd5();
+    const hash = streamHash();
     const corrupt = hashTap(hash, { corrupt: true, headBytes: 4 });
     await pipeline(Readable.from([Buffer.alloc(0), data]), corrupt.transform, sink());
     const stored = flipFirstByte(data);
     expect(stored[0]).toBe(data[0]! ^ 0xff);
     expect(stored.subarray(1)).toEqual(data.subarray(1));
     expect(corrupt.head()).toEqual(stored.subarray(0, 4));
-    expect(await hash.digest()).toBe(md5(stored));
+    expect(await hash.digest()).toEqual(digests(stored));
   });
 });

@@ -1,5 +1,5 @@
-// md5 of an upload computed while its bytes stream to disk, so recording the upload never reads the file
-// again. The hashing runs on a worker thread: on the main thread it cost as much CPU as receiving the
+// md5 and sha256 of an upload computed in one pass while its bytes stream to disk, so recording the upload
+// never reads the file again. The hashing runs on a worker thread: on the main thread it cost as much CPU as receiving the
 // bytes (md5 runs at ~600 MB/s on one core), so an upload went no faster than the hash. Chunks are copied
 // to the worker (a memcpy, far cheaper than the hash) with backpressure: a stream that runs ahead of the
 // worker by more than MAX_IN_FLIGHT_BYTES waits. A running hash cannot be persisted in Node, so after a
@@ -8,6 +8,12 @@
 import { createReadStream } from 'node:fs';
 import { Transform } from 'node:stream';
 import { Worker } from 'node:worker_threads';
+
+/** Lowercase hex digests of a file's bytes. */
+export interface FileDigests {
+  md5: string;
+  sha256: string;
+}
 
 /** Bytes sent to the worker and not yet hashed, per hash, before its stream waits. */
 const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
@@ -24,15 +30,19 @@ const hashes = new Map();
 parentPort.on('message', (m) => {
   if (m.op === 'update' || (m.op === 'digest' && m.chunk)) {
     let h = hashes.get(m.id);
-    if (!h) { h = { md5: createHash('md5'), unacked: 0 }; hashes.set(m.id, h); }
+    if (!h) { h = { md5: createHash('md5'), sha256: createHash('sha256'), unacked: 0 }; hashes.set(m.id, h); }
     h.md5.update(m.chunk);
+    h.sha256.update(m.chunk);
     h.unacked += m.chunk.byteLength;
     if (m.op === 'update' && h.unacked >= ${String(ACK_EVERY_BYTES)}) { parentPort.postMessage({ id: m.id, hashed: h.unacked }); h.unacked = 0; }
   }
   if (m.op === 'digest') {
     const h = hashes.get(m.id);
     hashes.delete(m.id);
-    parentPort.postMessage({ id: m.id, hashed: h ? h.unacked : 0, hex: (h ? h.md5 : createHash('md5')).digest('hex') });
+    parentPort.postMessage({ id: m.id, hashed: h ? h.unacked : 0, hex: {
+      md5: (h ? h.md5 : createHash('md5')).digest('hex'),
+      sha256: (h ? h.sha256 : createHash('sha256')).digest('hex'),
+    } });
   } else if (m.op === 'drop') {
     hashes.delete(m.id);
   }
@@ -41,7 +51,7 @@ parentPort.on('message', (m) => {
 interface Session {
   inFlight: number;
   drained: (() => void)[];
-  digested?: (hex: string | null) => void;
+  digested?: (hex: FileDigests | null) => void;
 }
 
 interface HashThread {
@@ -69,7 +79,7 @@ function hashThread(): HashThread {
   const worker = new Worker(WORKER_SOURCE, { eval: true });
   const t: HashThread = { worker, sessions: new Map(), dead: false };
   worker.unref();
-  worker.on('message', (m: { id: number; hashed: number; hex?: string }) => {
+  worker.on('message', (m: { id: number; hashed: number; hex?: FileDigests }) => {
     const s = t.sessions.get(m.id);
     if (!s) return;
     s.inFlight -= m.hashed;
@@ -79,26 +89,26 @@ function hashThread(): HashThread {
       s.digested?.(m.hex);
     }
   });
-  // A dead worker costs the md5s in progress (null: read from disk instead), never an upload.
+  // A dead worker costs the digests in progress (null: read from disk instead), never an upload.
   worker.on('error', () => settleAll(t));
   worker.on('exit', () => settleAll(t));
   thread = t;
   return t;
 }
 
-/** An md5 computed off the main thread. */
-export interface StreamMd5 {
+/** md5 and sha256 computed off the main thread, in one pass over the bytes. */
+export interface StreamHash {
   update(chunk: Buffer): void;
   /** True when the caller should wait (whenDrained) before sending more. */
   congested(): boolean;
   whenDrained(): Promise<void>;
-  /** The hex digest; null when the hashing thread failed. Ends the hash. */
-  digest(): Promise<string | null>;
+  /** The hex digests; null when the hashing thread failed. Ends the hash. */
+  digest(): Promise<FileDigests | null>;
   /** Ends the hash without a digest. */
   drop(): void;
 }
 
-export function streamMd5(): StreamMd5 {
+export function streamHash(): StreamHash {
   const t = hashThread();
   const id = nextId++;
   const session: Session = { inFlight: 0, drained: [] };
@@ -152,9 +162,9 @@ export function streamMd5(): StreamMd5 {
   };
 }
 
-/** An md5 fed with the first `length` bytes of a file (a resumed upload's prefix), to be continued. */
-export async function hashPrefix(localPath: string, length: number): Promise<StreamMd5> {
-  const md5 = streamMd5();
+/** A hash fed with the first `length` bytes of a file (a resumed upload's prefix), to be continued. */
+export async function hashPrefix(localPath: string, length: number): Promise<StreamHash> {
+  const md5 = streamHash();
   if (length <= 0) return md5;
   const input = createReadStream(localPath, { start: 0, end: length - 1, highWaterMark: 1024 * 1024 });
   for await (const chunk of input) {
@@ -195,7 +205,7 @@ export interface HashTap {
 }
 
 /** A pass-through that feeds `md5` with every chunk on its way to disk (waiting when the hash falls behind). */
-export function hashTap(md5: StreamMd5, o: HashTapOptions = {}): HashTap {
+export function hashTap(md5: StreamHash, o: HashTapOptions = {}): HashTap {
   let seen = 0;
   let flip = o.corrupt === true;
   const max = o.maxBytes ?? Number.POSITIVE_INFINITY;

@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { IncomingMessage } from 'node:http';
 import { ErrorCode } from '../../shared/api/codes';
 import { apiError, type ApiError } from './api-error';
-import { hashTap, streamMd5 } from '../files/stream-hash';
+import { hashTap, streamHash, type FileDigests } from '../files/stream-hash';
 import { SNIFF_BYTES } from '../robots/extract-meta';
 import { BODY_LIMITS, discardRest, limitError, slowBodyError } from './body-limits';
 
@@ -19,8 +19,8 @@ export interface ReceivedFile {
   localPath: string;
   size: number;
   mimeHint: string;
-  /** md5 of the stored bytes, computed while they were written (null: the hashing thread failed). */
-  md5: string | null;
+  /** md5 and sha256 of the stored bytes, computed while they were written (null: the hashing thread failed). */
+  digests: FileDigests | null;
   /** The first SNIFF_BYTES bytes (all of a shorter file), for the mime type without opening the file again. */
   head: Buffer;
 }
@@ -185,23 +185,23 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
       const fileId = newFileId();
       const localPath = join(o.uploadDir, fileId);
       const name = info.filename || field;
-      const md5 = streamMd5();
-      const tap = hashTap(md5, { corrupt: o.corrupt?.(name) ?? false, headBytes: SNIFF_BYTES });
+      const hash = streamHash();
+      const tap = hashTap(hash, { corrupt: o.corrupt?.(name) ?? false, headBytes: SNIFF_BYTES });
       dirReady ??= mkdir(o.uploadDir, { recursive: true });
       const write = async (): Promise<void> => {
         await dirReady;
         // Refused (or cut) while the folder was being made: open nothing, the caller removes the folder.
-        if (stream.destroyed) return md5.drop();
+        if (stream.destroyed) return hash.drop();
         const out = createWriteStream(localPath);
         fileStreams.push(out);
         try {
           await pipeline(stream, tap.transform, out);
         } catch (e) {
-          md5.drop();
+          hash.drop();
           throw e;
         }
-        if ((stream as unknown as { truncated?: boolean }).truncated) return md5.drop();
-        files.push({ fileId, field, name, localPath, size: tap.bytes(), mimeHint: info.mimeType, md5: await md5.digest(), head: tap.head() });
+        if ((stream as unknown as { truncated?: boolean }).truncated) return hash.drop();
+        files.push({ fileId, field, name, localPath, size: tap.bytes(), mimeHint: info.mimeType, digests: await hash.digest(), head: tap.head() });
       };
       writes.push(write().catch(() => undefined));
     });

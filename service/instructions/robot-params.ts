@@ -153,8 +153,26 @@ const noFfmpeg: Check = (p) =>
 
 const positiveInt = (key: string): Check => intIn(key, 1, Number.MAX_SAFE_INTEGER);
 
+/** A string or a list of strings. */
+const names = (key: string): Check => (p) => {
+  const v = p[key];
+  if (v === undefined || typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))) return null;
+  return `${key} must be a string or a list of strings (got ${show(v)})`;
+};
+
+const importSource: Check = (p) => {
+  const count = (v: unknown): number => (typeof v === 'string' && v !== '' ? 1 : Array.isArray(v) ? v.length : 0);
+  if (count(p.asset_ids) + count(p.paths) === 0) return 'asset_ids or paths must name at least one stored asset';
+  if (p.version_ids !== undefined && (!Array.isArray(p.version_ids) || p.version_ids.length > count(p.asset_ids))) {
+    return 'version_ids must be a list beside asset_ids (one version id per asset id, "" for the current version)';
+  }
+  return null;
+};
+
 const ROBOT_CHECKS: Record<string, Check[]> = {
   '/upload/handle': [],
+  '/transloadit/store': [str('path'), oneOf('conflict_strategy', ['error', 'rename', 'overwrite'])],
+  '/transloadit/import': [names('asset_ids'), names('paths'), names('version_ids'), str('version_id'), importSource],
   '/file/filter': [
     conditionsCheck('accepts'),
     conditionsCheck('declines'),

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KNOWN_ROBOTS } from '../instructions/known-robots';
 import { CANCELED_CODE, executeSteps, type ExecuteContext, type OriginalProgress } from './execute-steps';
 import type { StoredFile } from './file-record';
-import { BUNDLE_RUNNERS, ROBOT_RUNNERS } from './robot-registry';
+import { BUNDLE_RUNNERS, ROBOT_RUNNERS, SOURCE_RUNNERS } from './robot-registry';
 import { imageUpload, makeTempDir, textUpload } from './test-files';
 
 let dir: string;
@@ -42,7 +42,7 @@ async function run(steps: ExecuteContext['steps'], uploads: StoredFile[] = [phot
 
 describe('executeSteps', () => {
   it('implements exactly the robots it lists as known', () => {
-    expect([...Object.keys(ROBOT_RUNNERS), ...Object.keys(BUNDLE_RUNNERS)].sort()).toEqual([...KNOWN_ROBOTS].sort());
+    expect([...Object.keys(ROBOT_RUNNERS), ...Object.keys(BUNDLE_RUNNERS), ...Object.keys(SOURCE_RUNNERS)].sort()).toEqual([...KNOWN_ROBOTS].sort());
   });
 
   it('refuses invalid instructions with the validation error', async () => {

@@ -21,8 +21,9 @@ import { validateRobotParams } from '../instructions/robot-params';
 import { parseUse } from '../instructions/use-spec';
 import { topologicalOrder, validateInstructions } from '../instructions/validate-instructions';
 import { toPublicFile, type StoredFile } from './file-record';
-import { BUNDLE_RUNNERS, ROBOT_RUNNERS } from './robot-registry';
-import type { CredentialLookup, RobotFileOutcome } from './robot-types';
+import { BUNDLE_RUNNERS, ROBOT_RUNNERS, SOURCE_RUNNERS } from './robot-registry';
+import type { AssetAccess, CredentialLookup, RobotFileOutcome } from './robot-types';
+import { runSourceStep } from './source-step';
 import { emptyInput } from './unsuitable-input';
 
 type StepSpec = { robot: string; use?: unknown; [k: string]: unknown };
@@ -44,6 +45,8 @@ export interface ExecuteContext {
   onWarning?(step: string, message: string, about?: WarningAbout): void;
   /** Template credentials for storage robots (none when absent). */
   credentials?: CredentialLookup;
+  /** Stored assets for /transloadit/store and /transloadit/import (none when absent). */
+  assets?: AssetAccess;
 }
 
 export interface WarningAbout {
@@ -174,13 +177,25 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
     const step = steps[name]!;
     const runner = ROBOT_RUNNERS[step.robot];
     const bundleRunner = BUNDLE_RUNNERS[step.robot];
-    if (!runner && !bundleRunner) return { ok: false, code: 'ASSEMBLY_STEP_UNKNOWN_ROBOT', message: `The robot "${step.robot}" is not available.`, step: name };
+    const sourceRunner = SOURCE_RUNNERS[step.robot];
+    if (!runner && !bundleRunner && !sourceRunner) return { ok: false, code: 'ASSEMBLY_STEP_UNKNOWN_ROBOT', message: `The robot "${step.robot}" is not available.`, step: name };
     const parsedUse = parseUse(step.use);
     const inputs = name === ORIGINAL_STEP ? ctx.uploads.map((file) => ({ file, fromStep: ORIGINAL_STEP })) : collectTaggedInputs(step.use, outputs);
     const jobs = bundleRunner ? bundleGroups(inputs, parsedUse.ok ? parsedUse.use : { bundleSteps: false, groupByOriginal: false }) : inputs.map((t) => [t]);
     const previousStep = parsedUse.ok ? parsedUse.use.refs[0]?.name ?? null : null;
     const outDir = resolveInside(ctx.workDir, safeFileName(`${index}-${name.replace(/[^\w-]+/g, '_')}`));
     await mkdir(outDir, { recursive: true });
+    if (sourceRunner) {
+      // An import: one run for the step, its files become the step's output.
+      const outcome = await runSourceStep(sourceRunner, ctx, name, step, outDir);
+      if (ctx.signal.aborted) return canceled();
+      if (!outcome.ok) return { ok: false, code: outcome.code, message: outcome.message, step: name };
+      if (reported.has(name)) outcome.files.forEach((f) => ctx.onResult(name, f));
+      outputs.set(name, outcome.files);
+      stepsDoneFor.forEach((done) => done.add(index));
+      progress(index + 1, 0);
+      continue;
+    }
     const produced: StoredFile[] = [];
     const unsuitable: (RobotFileOutcome & { what: string })[] = [];
 
@@ -195,7 +210,7 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
         group.forEach((t) => partial.set(t.file.original_id, f));
         progress(index, (i + f) / jobs.length);
       };
-      const job = { step: name, robot: step.robot, params, scope, outDir, signal: ctx.signal, credentials: ctx.credentials ?? (() => null), onProgress: onJobProgress };
+      const job = { step: name, robot: step.robot, params, scope, outDir, signal: ctx.signal, credentials: ctx.credentials ?? (() => null), assets: ctx.assets, onProgress: onJobProgress };
       let outcome: RobotFileOutcome;
       const empty = group.length === 1 ? emptyInput(step.robot, lead.size) : null;
       if (paramError) outcome = { ok: false, ...paramError };

@@ -4,7 +4,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import type { FileDigests } from '../files/stream-hash';
 import { detectMime, extractMeta, fileTypeOf, mimeFromHead } from './extract-meta';
+import { imageThumbhash } from './thumbhash';
 
 export interface StoredFile {
   id: string;
@@ -16,6 +18,17 @@ export interface StoredFile {
   type: string | null;
   field: string | null;
   md5hash: string | null;
+  /** Lowercase hex, computed in the same pass as md5hash; absent on records written before it existed. */
+  sha256?: string | null;
+  /** Images only (not over 40 megapixels, not when it fails): base64 ThumbHash, and whether there is an alpha channel. */
+  thumbhash?: string;
+  has_alpha?: boolean;
+  /** Receipt of a stored asset (/transloadit/store) or the asset an import came from (/transloadit/import). */
+  workspace?: string;
+  asset_id?: string;
+  version_id?: string;
+  asset_version?: number;
+  path?: string;
   original_id: string;
   original_name: string;
   original_basename: string;
@@ -45,13 +58,18 @@ export function splitName(name: string): { basename: string; ext: string } {
   return { basename: name.slice(0, dot), ext: name.slice(dot + 1).toLowerCase() };
 }
 
-export function md5File(localPath: string): Promise<string> {
+/** md5 and sha256 of a file in one read. */
+export function digestFile(localPath: string): Promise<FileDigests> {
   return new Promise((resolve, reject) => {
-    const hash = createHash('md5');
+    const md5 = createHash('md5');
+    const sha256 = createHash('sha256');
     createReadStream(localPath)
-      .on('data', (chunk) => hash.update(chunk))
+      .on('data', (chunk) => {
+        md5.update(chunk);
+        sha256.update(chunk);
+      })
       .on('error', reject)
-      .on('end', () => resolve(hash.digest('hex')));
+      .on('end', () => resolve({ md5: md5.digest('hex'), sha256: sha256.digest('hex') }));
   });
 }
 
@@ -61,11 +79,18 @@ export interface UploadInput {
   field?: string | null;
   userMeta?: Record<string, unknown>;
   id?: string;
-  /** Computed while the bytes arrived (service/files/stream-hash.ts); null or absent: read from disk. */
-  md5?: string | null | Promise<string | null>;
+  /** md5 and sha256 computed while the bytes arrived (service/files/stream-hash.ts); null or absent: read from disk. */
+  digests?: FileDigests | null | Promise<FileDigests | null>;
   /** The file's first bytes (SNIFF_BYTES, or all of a shorter file) and its size, kept as they arrived: no need to open it again. */
   head?: Buffer | null;
   size?: number;
+}
+
+/** `thumbhash` and `has_alpha` at the top of an image's record (absent for other files). */
+async function imageFields(localPath: string, mime: string | null, meta: Record<string, unknown>): Promise<Pick<StoredFile, 'thumbhash' | 'has_alpha'>> {
+  if (!mime?.startsWith('image/')) return {};
+  const thumbhash = await imageThumbhash(localPath, mime, meta);
+  return { ...(typeof meta.has_alpha === 'boolean' ? { has_alpha: meta.has_alpha } : {}), ...(thumbhash ? { thumbhash } : {}) };
 }
 
 /**
@@ -75,12 +100,13 @@ export interface UploadInput {
 export async function describeUpload(input: UploadInput): Promise<StoredFile> {
   const id = input.id ?? newFileId();
   const { basename, ext } = splitName(input.name);
-  const [size, md5hash, mime] = await Promise.all([
+  const [size, digests, mime] = await Promise.all([
     input.size ?? stat(input.localPath).then((info) => info.size),
-    Promise.resolve(input.md5).then((known) => known ?? md5File(input.localPath)),
+    Promise.resolve(input.digests).then((known) => known ?? digestFile(input.localPath)),
     input.head ? mimeFromHead(input.head, input.name) : detectMime(input.localPath, input.name),
   ]);
   const meta = await extractMeta(input.localPath, mime);
+  const md5hash = digests.md5;
   return {
     id,
     name: input.name,
@@ -91,6 +117,8 @@ export async function describeUpload(input: UploadInput): Promise<StoredFile> {
     type: fileTypeOf(mime),
     field: input.field ?? null,
     md5hash,
+    sha256: digests.sha256,
+    ...(await imageFields(input.localPath, mime, meta)),
     original_id: id,
     original_name: input.name,
     original_basename: basename,
@@ -108,7 +136,7 @@ export async function describeUpload(input: UploadInput): Promise<StoredFile> {
  */
 export async function describeResult(input: StoredFile, localPath: string, name: string, extraMeta: Record<string, unknown> = {}): Promise<StoredFile> {
   const { basename, ext } = splitName(name);
-  const [info, md5hash, mime] = await Promise.all([stat(localPath), md5File(localPath), detectMime(localPath, name)]);
+  const [info, digests, mime] = await Promise.all([stat(localPath), digestFile(localPath), detectMime(localPath, name)]);
   const meta = { ...(await extractMeta(localPath, mime)), ...extraMeta };
   return {
     id: newFileId(),
@@ -119,7 +147,9 @@ export async function describeResult(input: StoredFile, localPath: string, name:
     mime,
     type: fileTypeOf(mime),
     field: input.field,
-    md5hash,
+    md5hash: digests.md5,
+    sha256: digests.sha256,
+    ...(await imageFields(localPath, mime, meta)),
     original_id: input.original_id,
     original_name: input.original_name,
     original_basename: input.original_basename,

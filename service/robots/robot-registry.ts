@@ -10,7 +10,9 @@ import { runFileFilter } from './filter-robot';
 import { runImageOptimize } from './image-optimize';
 import { runImageResize } from './image-resize';
 import { runUploadHandle } from './pass-through';
-import type { BundleRunner, RobotRunner } from './robot-types';
+import type { BundleRunner, RobotRunner, SourceRunner } from './robot-types';
+import { runTransloaditImport } from './transloadit-import';
+import { runTransloaditStore } from './transloadit-store';
 import { runVideoEncode } from './video-encode';
 import { runSftpStore } from './sftp-store';
 import { runVideoThumbs } from './video-thumbs';
@@ -27,9 +29,15 @@ export const ROBOT_RUNNERS: Record<string, RobotRunner> = {
   '/audio/encode': runAudioEncode,
   '/audio/waveform': runAudioWaveform,
   '/sftp/store': runSftpStore,
+  '/transloadit/store': runTransloaditStore,
 };
 
 /** Robots that take all their inputs at once (see `bundle_steps` and `group_by_original`). */
 export const BUNDLE_RUNNERS: Record<string, BundleRunner> = {
   '/file/compress': runFileCompress,
+};
+
+/** Robots that take no input and bring files in (robots/source-step.ts). */
+export const SOURCE_RUNNERS: Record<string, SourceRunner> = {
+  '/transloadit/import': runTransloaditImport,
 };

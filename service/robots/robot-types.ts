@@ -1,7 +1,14 @@
 // The shape every robot implementation has: one input file in, zero or more result files out.
 
+import type { AssetStore } from '../assets/asset-store';
 import type { Scope } from '../instructions/interpolation';
 import type { StoredFile } from './file-record';
+
+/** The stored assets robots keep files in and import them from, and the workspace they belong to. */
+export interface AssetAccess {
+  store: AssetStore;
+  workspace: string;
+}
 
 /** Template credentials (name or id) → their type and content; null when there are none by that name. */
 export type CredentialLookup = (nameOrId: string) => { name: string; type: string; content: Record<string, unknown> } | null;
@@ -19,6 +26,8 @@ export interface RobotJob {
   signal: AbortSignal;
   /** For storage robots that take `credentials` by name. */
   credentials: CredentialLookup;
+  /** For /transloadit/store and /transloadit/import (absent where the service has no asset store). */
+  assets?: AssetAccess;
   /** How far this job is, 0..1, for robots that know (ffmpeg's encoded time); feeds `assembly_execution_progress`. */
   onProgress?(fraction: number): void;
 }
@@ -38,3 +47,6 @@ export interface BundleJob extends Omit<RobotJob, 'input'> {
 }
 
 export type BundleRunner = (job: BundleJob) => Promise<RobotFileOutcome>;
+
+/** A robot that takes no input and brings files into the Assembly (an import); `scope` has no `file`. */
+export type SourceRunner = (job: Omit<RobotJob, 'input'>) => Promise<RobotFileOutcome>;

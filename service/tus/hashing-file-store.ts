@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { resolveInside } from '../files/inside-dir';
-import { TooManyBytes, hashPrefix, hashTap, type StreamMd5 } from '../files/stream-hash';
+import { TooManyBytes, hashPrefix, hashTap, type FileDigests, type StreamHash } from '../files/stream-hash';
 import { SNIFF_BYTES } from '../robots/extract-meta';
 import { CachedConfigstore } from './cached-configstore';
 
@@ -19,7 +19,7 @@ const FILE_WRITE_ERROR = { status_code: 500, body: 'Something went wrong receivi
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 
 interface RunningHash {
-  md5: StreamMd5;
+  hash: StreamHash;
   /** Bytes hashed so far: the upload's offset when the hash is usable. */
   offset: number;
   /** The upload's first bytes (up to SNIFF_BYTES) as they arrived; null when not seen (a resumed upload). */
@@ -28,7 +28,7 @@ interface RunningHash {
 
 /** What the store knows of a finished upload without reading it. */
 export interface UploadDigest {
-  md5: Promise<string | null>;
+  digests: Promise<FileDigests | null>;
   /** Its first SNIFF_BYTES bytes (all of a shorter file), or null. */
   head: Buffer | null;
 }
@@ -73,14 +73,14 @@ export class HashingFileStore extends FileStore {
     let running = this.hashes.get(id);
     // Unknown here (a restart) or out of step (a PATCH that failed midway): hash what is on disk once.
     if (!running || running.offset !== offset) {
-      running?.md5.drop();
-      running = { md5: await hashPrefix(localPath, offset), offset, head: offset === 0 ? Buffer.alloc(0) : null };
+      running?.hash.drop();
+      running = { hash: await hashPrefix(localPath, offset), offset, head: offset === 0 ? Buffer.alloc(0) : null };
     }
     // Not usable while bytes are in flight; put back only when they are all on disk.
     this.hashes.delete(id);
     const onBytes = o.onBytes;
     const known = running.head;
-    const tap = hashTap(running.md5, {
+    const tap = hashTap(running.hash, {
       headBytes: known ? Math.max(0, SNIFF_BYTES - known.length) : 0,
       corrupt: offset === 0 && this.corrupt(id),
       ...(o.maxBytes !== undefined ? { maxBytes: o.maxBytes } : {}),
@@ -90,7 +90,7 @@ export class HashingFileStore extends FileStore {
     try {
       await pipeline(readable, tap.transform, out);
     } catch (e) {
-      running.md5.drop();
+      running.hash.drop();
       throw e instanceof TooManyBytes ? e : FILE_WRITE_ERROR;
     }
     running.offset = offset + tap.bytes();
@@ -99,20 +99,20 @@ export class HashingFileStore extends FileStore {
     return running.offset;
   }
 
-  /** The md5 (and first bytes) of an upload of `size` bytes whose every byte went through this store since it started, else null. */
+  /** The md5 and sha256 (and first bytes) of an upload of `size` bytes whose every byte went through this store since it started, else null. */
   takeDigest(id: string, size: number): UploadDigest {
     const running = this.hashes.get(id);
     this.hashes.delete(id);
     if (running && running.offset === size) {
       const head = running.head && running.head.length >= Math.min(SNIFF_BYTES, size) ? running.head : null;
-      return { md5: running.md5.digest(), head };
+      return { digests: running.hash.digest(), head };
     }
-    running?.md5.drop();
-    return { md5: Promise.resolve(null), head: null };
+    running?.hash.drop();
+    return { digests: Promise.resolve(null), head: null };
   }
 
   forget(id: string): void {
-    this.hashes.get(id)?.md5.drop();
+    this.hashes.get(id)?.hash.drop();
     this.hashes.delete(id);
   }
 }

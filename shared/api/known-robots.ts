@@ -14,6 +14,8 @@ export const KNOWN_ROBOTS = [
   '/audio/encode',
   '/audio/waveform',
   '/sftp/store',
+  '/transloadit/store',
+  '/transloadit/import',
 ] as const;
 
 /** One line per robot, for the instruction editor. */
@@ -30,6 +32,8 @@ export const ROBOT_SUMMARIES: Record<KnownRobot, string> = {
   '/audio/encode': 'Encodes audio (or the sound of a video) to mp3, aac, ogg, opus, flac or wav.',
   '/audio/waveform': 'Draws the waveform of audio as a PNG, or gives its peaks as JSON.',
   '/sftp/store': 'Stores files on an SFTP server, with Template credentials (credentials) or host, user and password or private_key.',
+  '/transloadit/store': 'Keeps files as stored assets at path (default the file name); conflict_strategy error, rename or overwrite (a new version).',
+  '/transloadit/import': 'Brings stored assets into the Assembly by asset_ids (with optional version_ids) and/or paths.',
 };
 
 export type KnownRobot = (typeof KNOWN_ROBOTS)[number];
@@ -70,6 +74,7 @@ export const ALL_ROBOTS: readonly string[] = `
 /file/filter /file/compress /file/decompress /file/hash /file/read /file/serve /file/preview /file/verify /file/virusscan
 /upload/handle /meta/write /script/run /speech/transcribe /text/speak /text/translate /ai/chat /tlcdn/deliver
 /file/watermark /meta/read /progress/simulate /assembly/savejson /document/extract
+/transloadit/store /transloadit/import
 `
   .split(/\s+/)
   .filter(Boolean);
