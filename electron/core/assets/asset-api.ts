@@ -1,7 +1,8 @@
-import type { Steps } from '../../../shared/api/instructions';
+import { stepsSchema, type Steps } from '../../../shared/api/instructions';
 import { ASSET_BULK_LIMIT, type Asset, type AssetBulkResult, type AssetDetail, type AssetListPage } from '../../../shared/ipc/asset-models';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
 import type { ApiClient } from '../api/api-client';
+import { getTemplate } from '../templates/template-api';
 import { chunk, destinationId, folderMoveProblem, groupByDestination, listPrefix, movedFolderOf, useAsInputSteps } from './asset-plans';
 import { toAsset, toDetail, toListPage } from './asset-records';
 
@@ -142,12 +143,24 @@ export function dispositionName(header: string | null, fallback: string): string
   return plain?.[1]?.trim() || fallback;
 }
 
-/** "Use as input": an Assembly whose `:original` imports the assets, with a Template's steps or the user's. */
+/**
+ * "Use as input": an Assembly whose `imported` step brings the assets in, then a Template's steps or the
+ * user's, each `use` of `:original` reading the import instead. With a Template, its steps are read first
+ * and sent rewritten beside `template_id` (a Template that forbids step overrides refuses, with its code).
+ */
 export async function useAsInput(
   api: ApiClient,
   input: { assetIds: readonly string[]; templateId?: string | undefined; steps?: Steps | undefined; fields?: Record<string, string> | undefined },
 ): Promise<Result<{ assemblyId: string }>> {
-  const steps = useAsInputSteps(input.assetIds, input.steps ?? null);
+  let base: Steps | null = input.steps ?? null;
+  if (input.templateId) {
+    const template = await getTemplate(api, input.templateId);
+    if (!template.ok) return template;
+    const content = template.value.content as { steps?: unknown } | null;
+    const parsed = stepsSchema.safeParse(content?.steps ?? {});
+    base = parsed.success ? parsed.data : {};
+  }
+  const steps = useAsInputSteps(input.assetIds, base);
   const instructions = { steps, ...(input.templateId ? { template_id: input.templateId } : {}), ...(input.fields ? { fields: input.fields } : {}) };
   const status = await api.createAssembly({ instructions, expectedUploads: 0 });
   if (!status.ok) return status;

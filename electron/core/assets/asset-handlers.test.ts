@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalService, type LocalService } from '../../../service/index';
 import { seedAssets } from '../../../service/testing/asset-seed';
 import type { Asset, AssetBulkResult, AssetDetail, AssetListPage } from '../../../shared/ipc/asset-models';
+import type { AssemblyDetail } from '../../../shared/ipc/assembly-models';
 import type { MediaPreview, Workspace } from '../../../shared/ipc/models';
 import { createCore, type Core } from '../create-core';
 import { channelCaller } from '../ipc/dispatch-testing';
@@ -67,6 +68,15 @@ const byPath = async (assetPath: string): Promise<Asset> => {
   if (!found) throw new Error(`no asset at ${assetPath}`);
   return found;
 };
+
+async function waitForAssembly(assemblyId: string): Promise<AssemblyDetail> {
+  let detail = await call<AssemblyDetail>('assemblies:get', { workspaceId: ws, assemblyId });
+  for (let i = 0; i < 150 && detail.status.ok !== 'ASSEMBLY_COMPLETED' && !detail.status.error; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    detail = await call<AssemblyDetail>('assemblies:get', { workspaceId: ws, assemblyId });
+  }
+  return detail;
+}
 
 describe('assets channels against the real service', () => {
   it('lists one folder level: folders of the next level, then the assets directly in it', async () => {
@@ -140,6 +150,25 @@ describe('assets channels against the real service', () => {
     expect(after.assets.map((a) => a.assetId).sort()).toEqual(before.map((a) => a.assetId).sort());
     expect((await list('photos')).folders).toEqual([]);
     expect(await failure('assets:bulkMove', { workspaceId: ws, folders: ['archive'], destination: 'archive/2026' })).toMatchObject({ code: 'DAM_INVALID_PARAMS' });
+  });
+
+  it('starts an Assembly on stored assets ("Use as input"), which imports them and runs the steps', async () => {
+    const assets = (await list('archive/2026')).assets;
+    const { assemblyId } = await call<{ assemblyId: string }>('assets:useAsInput', {
+      workspaceId: ws,
+      assetIds: assets.map((a) => a.assetId),
+      steps: { small: { robot: '/image/resize', use: ':original', width: 10, height: 10, result: true } },
+    });
+    await waitForAssembly(assemblyId);
+    const detail = await waitForAssembly(assemblyId);
+    expect(detail.status.ok).toBe('ASSEMBLY_COMPLETED');
+    expect((detail.status.results?.small ?? []).map((f) => f.name).sort()).toEqual(['a.png', 'b.png']);
+    // A Template's steps: its `:original` gets no uploads, its steps read the import.
+    const viaTemplate = await call<{ assemblyId: string }>('assets:useAsInput', { workspaceId: ws, assetIds: [assets[0]!.assetId], templateId: 'builtin/image-resize@0.0.2' });
+    const templated = await waitForAssembly(viaTemplate.assemblyId);
+    expect(templated.status.ok).toBe('ASSEMBLY_COMPLETED');
+    expect(Object.values(templated.status.results ?? {}).flat().length).toBeGreaterThan(0);
+    expect(await failure('assets:useAsInput', { workspaceId: ws, assetIds: assets.map((a) => a.assetId) })).toMatchObject({ code: 'INVALID_IPC_REQUEST' });
   });
 
   it('deletes a folder of 150 assets in requests of 100', async () => {

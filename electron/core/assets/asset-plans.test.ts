@@ -49,10 +49,20 @@ describe('asset plans', () => {
     ]);
   });
 
-  it('puts the import in place of the uploads, over a Template or the user steps', () => {
-    expect(useAsInputSteps(['id1'], null)).toEqual({ ':original': { robot: '/transloadit/import', asset_ids: ['id1'] } });
-    const steps = useAsInputSteps(['id1', 'id2'], { ':original': { robot: '/upload/handle' }, resized: { robot: '/image/resize', use: ':original', width: 10 } });
-    expect(steps[':original']).toEqual({ robot: '/transloadit/import', asset_ids: ['id1', 'id2'] });
-    expect(steps.resized).toEqual({ robot: '/image/resize', use: ':original', width: 10 });
+  it('reads the import where the steps read uploads, in every form of use', () => {
+    expect(useAsInputSteps(['id1'], null)).toEqual({ imported: { robot: '/transloadit/import', asset_ids: ['id1'] } });
+    const steps = useAsInputSteps(['id1', 'id2'], {
+      ':original': { robot: '/upload/handle' },
+      resized: { robot: '/image/resize', use: ':original', width: 10 },
+      both: { robot: '/file/compress', use: [':original', 'resized'] },
+      named: { robot: '/file/compress', use: { steps: [{ name: ':original', as: 'in' }], bundle_steps: true } },
+      other: { robot: '/file/hash', use: 'resized' },
+    });
+    expect(Object.keys(steps)).toEqual(['imported', 'resized', 'both', 'named', 'other']);
+    expect(steps.imported).toEqual({ robot: '/transloadit/import', asset_ids: ['id1', 'id2'] });
+    expect(steps.resized!.use).toBe('imported');
+    expect(steps.both!.use).toEqual(['imported', 'resized']);
+    expect(steps.named!.use).toEqual({ steps: [{ name: 'imported', as: 'in' }], bundle_steps: true });
+    expect(steps.other!.use).toBe('resized');
   });
 });

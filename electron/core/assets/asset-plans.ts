@@ -60,14 +60,33 @@ export function groupByDestination(moves: ReadonlyArray<{ assetId: string; folde
   return groups;
 }
 
+/** The name of the step that brings the assets in (the service keeps `:original` for `/upload/handle`). */
+export const IMPORT_STEP = 'imported';
+
 /** The step that brings stored assets into an Assembly (service: `/transloadit/import` by `asset_ids`). */
 export const importStep = (assetIds: readonly string[]) => ({ robot: '/transloadit/import', asset_ids: [...assetIds] });
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A step's `use` with every reference to `from` named `to` instead, in each form `use` takes (string, list, objects, `{ steps }`). */
+export function renameUse(use: unknown, from: string, to: string): unknown {
+  if (typeof use === 'string') return use === from ? to : use;
+  if (Array.isArray(use)) return use.map((item) => (typeof item === 'string' ? (item === from ? to : item) : isObject(item) && item.name === from ? { ...item, name: to } : item));
+  if (isObject(use) && use.steps !== undefined) return { ...use, steps: renameUse(use.steps, from, to) };
+  return use;
+}
+
 /**
  * "Use as input": the imported assets take the place of the uploads. Steps read uploads through
- * `:original`, so the import step is `:original` — over a Template's steps (the service deep-merges the
- * request's steps over the Template's, replacing its `/upload/handle`), or in the user's own steps.
+ * `:original`, so every `use` of `:original` reads the import step instead; the `:original` step itself is
+ * left out (with a Template, its `:original` stays and simply receives no uploads: the request's steps are
+ * deep-merged over the Template's, so each rewritten `use` replaces the Template's).
  */
 export function useAsInputSteps(assetIds: readonly string[], steps: Steps | null): Steps {
-  return { ...(steps ?? {}), ':original': importStep(assetIds) };
+  const out: Steps = {};
+  for (const [name, step] of Object.entries(steps ?? {})) {
+    if (name === ':original') continue;
+    out[name] = step.use === undefined ? step : { ...step, use: renameUse(step.use, ':original', IMPORT_STEP) };
+  }
+  return { [IMPORT_STEP]: importStep(assetIds), ...out };
 }

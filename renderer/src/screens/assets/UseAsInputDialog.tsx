@@ -43,7 +43,7 @@ export const UseAsInputDialog = ({ open, count, busy, onStart, onCancel }: Props
   return (
     <ConfirmDialog open={open} wide title={`Run an Assembly on ${formatCount(count, 'asset')}`} confirmLabel="Start Assembly" busy={busy} onConfirm={start} onCancel={onCancel}>
       <p className="muted small">
-        The assets are brought in by an <code>/transloadit/import</code> step named <code>:original</code>, where uploads would be.
+        An <code>/transloadit/import</code> step named <code>imported</code> brings the assets in; steps that read <code>:original</code> (the uploads) read it instead.
       </p>
       <div className="asset-use-modes" role="radiogroup" aria-label="Steps to run">
         <label className="toolbar-check">
