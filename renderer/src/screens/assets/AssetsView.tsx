@@ -72,9 +72,10 @@ export const AssetsView = ({ folder }: { folder: string }) => {
   }, [needMore, hasNextPage, isFetchingNextPage, fetchNextPage, query.isFetchNextPageError]);
 
   useEffect(() => {
-    if (!focusListOnMount) return;
+    const grid = listWrap.current?.querySelector<HTMLElement>('[role="grid"]');
+    if (!focusListOnMount || !grid) return;
     focusListOnMount = false;
-    listWrap.current?.querySelector<HTMLElement>('[role="grid"]')?.focus();
+    grid.focus();
   }, [query.isSuccess]);
 
   const focusList = () => listWrap.current?.querySelector<HTMLElement>('[role="grid"]')?.focus();
