@@ -23,24 +23,25 @@ interface Props {
  */
 export const AssetThumb = memo(({ assetId, versionId, mime, thumbhash, size }: Props) => {
   const kind = kindOf(mime);
+  // No query (and no cache entry or observer) for a row that only flies past: a fast scroll mounts 50 rows a frame.
   const ready = useDelayed(150);
-  const thumb = useBridgeQuery(
-    'assets:thumbnail',
-    { assetId, ...(versionId ? { versionId } : {}), size: Math.min(512, size * 2) },
-    { enabled: kind === 'image' && ready, staleTime: Infinity, gcTime: 5 * 60_000, retry: false },
-  );
-  const image = thumb.data?.dataUrl ?? null;
   const placeholder = thumbhashUrl(thumbhash);
-  const Icon = ICONS[kind];
-  return (
-    <span
-      className={`thumb thumb-${kind} asset-thumb`}
-      style={{ width: size, height: size }}
-      data-testid="asset-thumb"
-      data-preview={image ? 'ready' : placeholder ? 'thumbhash' : 'icon'}
-    >
-      {image ? <img src={image} alt="" width={size} height={size} draggable={false} /> : placeholder ? <img src={placeholder} alt="" width={size} height={size} draggable={false} /> : <Icon />}
-    </span>
-  );
+  if (kind === 'image' && ready) return <LoadedThumb assetId={assetId} versionId={versionId} kind={kind} placeholder={placeholder} size={size} />;
+  return <ThumbBox kind={kind} image={null} placeholder={placeholder} size={size} />;
 });
 AssetThumb.displayName = 'AssetThumb';
+
+const LoadedThumb = ({ assetId, versionId, kind, placeholder, size }: { assetId: string; versionId: string | null; kind: Kind; placeholder: string | null; size: number }) => {
+  const thumb = useBridgeQuery('assets:thumbnail', { assetId, ...(versionId ? { versionId } : {}), size: Math.min(512, size * 2) }, { staleTime: Infinity, gcTime: 5 * 60_000, retry: false });
+  return <ThumbBox kind={kind} image={thumb.data?.dataUrl ?? null} placeholder={placeholder} size={size} />;
+};
+
+const ThumbBox = ({ kind, image, placeholder, size }: { kind: Kind; image: string | null; placeholder: string | null; size: number }) => {
+  const Icon = ICONS[kind];
+  const src = image ?? placeholder;
+  return (
+    <span className={`thumb thumb-${kind} asset-thumb`} style={{ width: size, height: size }} data-testid="asset-thumb" data-preview={image ? 'ready' : placeholder ? 'thumbhash' : 'icon'}>
+      {src ? <img src={src} alt="" width={size} height={size} draggable={false} decoding="async" /> : <Icon />}
+    </span>
+  );
+};

@@ -23,6 +23,9 @@ export function useAssetPages(folder: string) {
     initialPageParam: null,
     getNextPageParam: (last) => last.nextCursor,
     staleTime: 10_000,
+    // Structural sharing compares every row of every page read on each new page: O(100,000) per page at
+    // the end of a large folder. Pages are replaced whole anyway.
+    structuralSharing: false,
   });
   const pages = query.data?.pages;
   const rows = useMemo(() => assetRows(pages ?? []), [pages]);
