@@ -1,4 +1,4 @@
-import { thumbHashToDataURL } from 'thumbhash';
+import { thumbHashToAverageRGBA, thumbHashToDataURL } from 'thumbhash';
 
 // Thumbhash placeholders (a ~25-byte hash → a blurred PNG data: URL), decoded once per hash: a row
 // scrolled back into view reuses its URL instead of decoding again.
@@ -33,4 +33,26 @@ export function thumbhashUrl(hash: string | null): string | null {
   cache.set(hash, url);
   if (cache.size > LIMIT) cache.delete(cache.keys().next().value as string);
   return url;
+}
+
+const averages = new Map<string, string | null>();
+
+/** The hash's average colour as a CSS colour: what a row shows at once, before even the placeholder image. */
+export function thumbhashColour(hash: string | null): string | null {
+  if (!hash) return null;
+  const hit = averages.get(hash);
+  if (hit !== undefined) return hit;
+  let colour: string | null = null;
+  const bytes = thumbhashBytes(hash);
+  if (bytes && bytes.length >= 5) {
+    try {
+      const { r, g, b } = thumbHashToAverageRGBA(bytes);
+      colour = `rgb(${Math.round(r * 255)} ${Math.round(g * 255)} ${Math.round(b * 255)})`;
+    } catch {
+      colour = null;
+    }
+  }
+  averages.set(hash, colour);
+  if (averages.size > LIMIT) averages.delete(averages.keys().next().value as string);
+  return colour;
 }

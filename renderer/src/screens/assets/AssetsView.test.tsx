@@ -25,7 +25,7 @@ describe('Assets: the stored-asset browser', () => {
   it('explains the store step and links to Templates when nothing is stored yet', async () => {
     useNavigation.setState({ route: { name: 'assets' } });
     renderWithBridge(<App />, createFakeBridge());
-    expect(await screen.findByText('No stored assets yet')).toBeTruthy();
+    expect(await screen.findByText('No stored assets yet', {}, { timeout: 5000 })).toBeTruthy();
     expect(screen.getByText('/transloadit/store')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Open Templates' }));
     expect(useNavigation.getState().route).toEqual({ name: 'templates' });
@@ -33,7 +33,7 @@ describe('Assets: the stored-asset browser', () => {
 
   it('explains a key without assemblies:read with the code', async () => {
     renderWithBridge(<App />, createFakeBridge({ 'assets:list': () => ({ ok: false, error: { code: 'INSUFFICIENT_AUTH_SCOPE', message: 'needs assemblies:read' } }) }));
-    const alert = await screen.findByRole('alert');
+    const alert = await screen.findByRole('alert', {}, { timeout: 5000 });
     expect(within(alert).getByText('INSUFFICIENT_AUTH_SCOPE')).toBeTruthy();
     expect(alert.textContent).toContain('assemblies:read');
   });
@@ -41,7 +41,7 @@ describe('Assets: the stored-asset browser', () => {
   it('shows folders first, then assets, with the path as a breadcrumb, and opens a folder', async () => {
     const seen: AssetListRequest[] = [];
     renderWithBridge(<App />, createFakeBridge({ 'assets:list': serviceList(3, seen) }));
-    const folders = await screen.findAllByTestId('asset-folder');
+    const folders = await screen.findAllByTestId('asset-folder', {}, { timeout: 5000 });
     expect(folders.map((f) => f.dataset.folder)).toEqual(['photos/2025', 'photos/2026']);
     expect(screen.getAllByTestId('asset-row').map((r) => r.dataset.path)).toEqual(['photos/p00000.jpg', 'photos/p00001.jpg', 'photos/p00002.jpg']);
     expect(seen[0]).toMatchObject({ prefix: 'photos', delimiter: '/' });
@@ -54,7 +54,7 @@ describe('Assets: the stored-asset browser', () => {
   it('reads the next page by cursor when the rows in view near the end of what was read', async () => {
     const seen: AssetListRequest[] = [];
     renderWithBridge(<App />, createFakeBridge({ 'assets:list': serviceList(1200, seen) }));
-    await screen.findAllByTestId('asset-row');
+    await screen.findAllByTestId('asset-row', {}, { timeout: 5000 });
     // 500 rows read; the list shows placeholders for the next page, and nothing more is read until scrolled there.
     expect(seen.map((r) => r.cursor ?? null)).toEqual([null]);
     expect(screen.getByTestId('asset-count').textContent).toBe('502 items so far');
@@ -63,7 +63,7 @@ describe('Assets: the stored-asset browser', () => {
   it('selects with Ctrl+A and confirms a delete naming the count, in one request per selection', async () => {
     const bridge = createFakeBridge({ 'assets:list': serviceList(3) });
     renderWithBridge(<App />, bridge);
-    await screen.findAllByTestId('asset-row');
+    await screen.findAllByTestId('asset-row', {}, { timeout: 5000 });
     const grid = screen.getByRole('grid');
     fireEvent.keyDown(grid, { key: 'a', ctrlKey: true });
     expect(screen.getByTestId('asset-selection-count').textContent).toBe('3 assets and 2 folders selected');
@@ -79,7 +79,7 @@ describe('Assets: the stored-asset browser', () => {
   it('renames inline with F2, checking the filename rule before asking core', async () => {
     const bridge = createFakeBridge({ 'assets:list': serviceList(2), 'assets:rename': (req) => ({ ok: true, value: sampleAsset({ assetId: req.assetId, filename: req.filename }) }) });
     renderWithBridge(<App />, bridge);
-    await screen.findAllByTestId('asset-row');
+    await screen.findAllByTestId('asset-row', {}, { timeout: 5000 });
     const grid = screen.getByRole('grid');
     // Folders are rows 0 and 1: move to the first asset.
     fireEvent.keyDown(grid, { key: 'ArrowDown' });
@@ -98,7 +98,7 @@ describe('Assets: the stored-asset browser', () => {
 
   it('goes up a folder with Backspace', async () => {
     renderWithBridge(<App />, createFakeBridge({ 'assets:list': serviceList(1) }));
-    await screen.findAllByTestId('asset-row');
+    await screen.findAllByTestId('asset-row', {}, { timeout: 5000 });
     fireEvent.keyDown(screen.getByRole('grid'), { key: 'Backspace' });
     expect(useNavigation.getState().route).toEqual({ name: 'assets' });
   });

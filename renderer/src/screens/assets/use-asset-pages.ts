@@ -3,12 +3,14 @@ import { useMemo } from 'react';
 import type { AssetListPage } from '../../../../shared/ipc/asset-models';
 import { unwrap, type BridgeError } from '../../bridge/bridge-error';
 import { useBridge } from '../../bridge/BridgeProvider';
+import { useBridgeQuery } from '../../bridge/use-bridge';
 import { assetRows } from '../../lib/asset-rows';
 
 /** Assets per request: the service's maximum, so 100,000 assets are 200 requests as the user scrolls. */
 export const PAGE_SIZE = 500;
 
-export const assetListKey = (folder: string) => ['assets:list', { folder, delimiter: '/' }] as const;
+/** The workspace is part of the key: a cursor belongs to the service that made it (a switch starts afresh). */
+export const assetListKey = (folder: string, workspaceId: string) => ['assets:list', { folder, delimiter: '/', workspaceId }] as const;
 
 /**
  * One folder level of stored assets, read by cursor as the list scrolls (`fetchNextPage` when the rows in
@@ -16,10 +18,12 @@ export const assetListKey = (folder: string) => ['assets:list', { folder, delimi
  */
 export function useAssetPages(folder: string) {
   const bridge = useBridge();
+  const workspaceId = useBridgeQuery('app:info', {}).data?.activeWorkspaceId ?? null;
   const query = useInfiniteQuery<AssetListPage, BridgeError, { pages: AssetListPage[] }, ReturnType<typeof assetListKey>, string | null>({
-    queryKey: assetListKey(folder),
+    queryKey: assetListKey(folder, workspaceId ?? ''),
     queryFn: async ({ pageParam }) =>
-      unwrap(await bridge.invoke('assets:list', { prefix: folder, limit: PAGE_SIZE, delimiter: '/', ...(pageParam ? { cursor: pageParam } : {}) })),
+      unwrap(await bridge.invoke('assets:list', { workspaceId: workspaceId ?? undefined, prefix: folder, limit: PAGE_SIZE, delimiter: '/', ...(pageParam ? { cursor: pageParam } : {}) })),
+    enabled: workspaceId !== null,
     initialPageParam: null,
     getNextPageParam: (last) => last.nextCursor,
     staleTime: 10_000,
