@@ -1,3 +1,4 @@
+import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { AssetDetail } from '../../../../shared/ipc/asset-models';
 import { toAppError } from '../../bridge/bridge-error';
@@ -28,7 +29,7 @@ const exact = (n: number | null): string | null => (n === null ? null : `${forma
  */
 export const AssetDetails = ({ assetId, onRename, onMove, onDelete, onUse, onClose }: Props) => {
   const [versionId, setVersionId] = useState<string | null>(null);
-  const detail = useBridgeQuery('assets:get', { assetId, ...(versionId ? { versionId } : {}) }, { staleTime: 5_000 });
+  const detail = useBridgeQuery('assets:get', { assetId, ...(versionId ? { versionId } : {}) }, { staleTime: 5_000, placeholderData: keepPreviousData });
   const toast = useToasts((s) => s.show);
   const download = useBridgeMutation('assets:download', {
     onSuccess: ({ path }) => toast(`Saved to ${path}`, 'success'),
@@ -84,7 +85,8 @@ export const AssetDetails = ({ assetId, onRename, onMove, onDelete, onUse, onClo
         </Button>
       </div>
       <div className="asset-preview">
-        <AssetThumb key={asset.versionId ?? ''} assetId={asset.assetId} versionId={asset.versionId} mime={asset.mime} thumbhash={older ? null : asset.thumbhash} size={200} />
+        {/* An image gets room; anything else only its type icon, not an empty square. */}
+        <AssetThumb key={asset.versionId ?? ''} assetId={asset.assetId} versionId={asset.versionId} mime={asset.mime} thumbhash={older ? null : asset.thumbhash} size={asset.mime?.startsWith('image/') ? 200 : 48} />
       </div>
       {older && (
         <p className="asset-older muted small" data-testid="asset-older-version">
