@@ -1,6 +1,7 @@
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import sharp from 'sharp';
+import { Transloadit } from '@transloadit/node';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test, type RunningApp } from '../fixtures/app';
 import { generatePhotoFolder } from '../fixtures/images';
@@ -118,6 +119,34 @@ test('Upload (empty, files picked), Transfers, a run with results, Activity and 
   await ui.getByRole('button', { name: 'Replay…' }).click();
   await expect(ui.getByTestId('replay-panel')).toBeVisible();
   await check('Assembly detail (replay)');
+  assertNone();
+});
+
+test('Assets (a folder with stored assets, the details, the move and delete dialogs) pass axe in both themes', async ({ ui, running, workDir }) => {
+  const { core } = browserHost(running).app;
+  const workspaces = await core.handlers['workspaces:list']({});
+  const sdk = new Transloadit({ authKey: workspaces.ok ? workspaces.value[0]!.authKey : '', authSecret: (await core.vault.get('local')) ?? '', endpoint: core.localServiceUrl! });
+  const { images } = await generatePhotoFolder(workDir, 'shore');
+  const files = Object.fromEntries(images.slice(0, 2).map((image, i) => [`f${String(i)}`, path.join(workDir, image.relativePath)]));
+  const stored = await sdk.createAssembly({ files, params: { steps: { ':original': { robot: '/upload/handle' }, kept: { robot: '/transloadit/store', use: ':original', path: 'shore/2026/${file.name}' } } }, waitForCompletion: true });
+  expect(stored.ok).toBe('ASSEMBLY_COMPLETED');
+  const { check, assertNone } = auditor(ui);
+
+  await nav(ui, 'Assets').click();
+  await ui.getByTestId('asset-folder').getByRole('button', { name: 'shore' }).click();
+  await ui.getByTestId('asset-folder').getByRole('button', { name: '2026' }).click();
+  await expect(ui.getByTestId('asset-row')).toHaveCount(2);
+  await ui.getByTestId('asset-row').first().click();
+  await expect(ui.getByTestId('asset-facts')).toBeVisible();
+  await check('Assets (folder, details, a selection)');
+  await ui.getByRole('button', { name: 'Move to…' }).first().click();
+  await expect(ui.getByRole('dialog', { name: 'Move 1 asset' })).toBeVisible();
+  await check('Assets (move dialog)');
+  await ui.keyboard.press('Escape');
+  await ui.getByRole('grid').focus();
+  await ui.keyboard.press('Delete');
+  await expect(ui.getByRole('dialog', { name: 'Delete 1 asset?' })).toBeVisible();
+  await check('Assets (delete dialog)');
   assertNone();
 });
 

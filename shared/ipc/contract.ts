@@ -58,6 +58,18 @@ import { receivedWebhookSchema, webhookTesterSchema } from './webhook-models';
 import { billMonthSchema, billSchema, statsRequestSchema, statsSchema } from './account-models';
 import { jobSlotsSchema, slotStatsQuerySchema, slotStatsSchema } from './queue-models';
 import {
+  assetBulkDeleteRequestSchema,
+  assetBulkMoveRequestSchema,
+  assetBulkResultSchema,
+  assetDetailSchema,
+  assetIdSchema,
+  assetListPageSchema,
+  assetListRequestSchema,
+  assetSchema,
+  assetUseRequestSchema,
+  folderPathSchema,
+} from './asset-models';
+import {
   connectionReportSchema,
   connectionTestRequestSchema,
   keyChoiceSchema,
@@ -235,6 +247,30 @@ export const channels = {
       .refine((r) => (r.runId === undefined) !== (r.assemblyId === undefined), 'Name either a run or an Assembly.'),
     response: mediaPreviewSchema,
   },
+  /**
+   * Stored assets (GET/PATCH/DELETE /dam/assets…, docs/assets.md): a page of one folder level (`delimiter`)
+   * or of everything under a prefix, by cursor; one asset with every version; rename, move, delete; bulk
+   * move/delete of assets and whole folders (core sends 100 ids per request, the service's limit).
+   */
+  'assets:list': { request: assetListRequestSchema, response: assetListPageSchema },
+  'assets:get': { request: z.object({ workspaceId: z.string().optional(), assetId: assetIdSchema, versionId: assetIdSchema.optional() }), response: assetDetailSchema },
+  'assets:rename': { request: z.object({ workspaceId: z.string().optional(), assetId: assetIdSchema, filename: z.string().min(1).max(255) }), response: assetSchema },
+  'assets:move': { request: z.object({ workspaceId: z.string().optional(), assetId: assetIdSchema, destination: folderPathSchema }), response: assetSchema },
+  'assets:delete': { request: z.object({ workspaceId: z.string().optional(), assetId: assetIdSchema }), response: z.object({}) },
+  'assets:bulkMove': { request: assetBulkMoveRequestSchema, response: assetBulkResultSchema },
+  'assets:bulkDelete': { request: assetBulkDeleteRequestSchema, response: assetBulkResultSchema },
+  /** An asset's bytes (one version, else the current one) into the downloads folder; shell:openPath may open it. */
+  'assets:download': {
+    request: z.object({ workspaceId: z.string().optional(), assetId: assetIdSchema, versionId: assetIdSchema.optional() }),
+    response: z.object({ path: z.string() }),
+  },
+  /** A small preview of an image asset (core fetches its bytes; cached per version, which never changes). */
+  'assets:thumbnail': {
+    request: z.object({ workspaceId: z.string().optional(), assetId: assetIdSchema, versionId: assetIdSchema.optional(), size: z.number().int().min(16).max(512).default(96) }),
+    response: mediaPreviewSchema,
+  },
+  /** "Use as input": an Assembly that imports the assets (`/transloadit/import`) and runs a Template's steps or the given ones. */
+  'assets:useAsInput': { request: assetUseRequestSchema, response: z.object({ assemblyId: z.string() }) },
   /** Open a file results:download saved with the default app, or show it in the file manager. Nothing else. */
   'shell:openPath': { request: z.object({ path: z.string().min(1) }), response: z.object({}) },
   'shell:revealPath': { request: z.object({ path: z.string().min(1) }), response: z.object({}) },

@@ -44,7 +44,7 @@ export interface CreateAssemblyInput {
   retries?: number;
 }
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface ApiClient {
   readonly endpoint: string;
@@ -63,6 +63,11 @@ export interface ApiClient {
     params?: Record<string, unknown>,
     fields?: Record<string, string>,
   ): Promise<Result<Record<string, unknown>>>;
+  /**
+   * A signed GET whose answer is not JSON (a stored asset's bytes): the open response, body unread, when
+   * it is 2xx; the service's error (its code) otherwise.
+   */
+  openStream(path: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<Result<Response>>;
 }
 
 const DEFAULT_MAX_RETRIES = 5;
@@ -172,8 +177,30 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     });
   }
 
+  async function openStream(path: string, params: Record<string, unknown> = {}, streamTimeoutMs = 10 * 60_000): Promise<Result<Response>> {
+    const url = resolveUrl(path);
+    let response: Response;
+    try {
+      const { params: json, signature } = await signed(params);
+      const auth = await bearerHeader(scopeOf('GET', url), false);
+      if (!auth.ok) return auth;
+      const query = `${signature ? `signature=${signature}&` : ''}params=${encodeURIComponent(json)}`;
+      response = await doFetch(`${url}${url.includes('?') ? '&' : '?'}${query}`, {
+        method: 'GET',
+        headers: { 'Transloadit-Client': CLIENT_HEADER, ...auth.value },
+        signal: AbortSignal.timeout(streamTimeoutMs),
+      });
+    } catch (cause) {
+      return err(AppErrorCode.network, networkMessage(url, cause));
+    }
+    if (response.ok && response.body) return ok(response);
+    const failed = toResult(response, await readJson(response));
+    return failed.ok ? err(AppErrorCode.invalidResponse, `The service answered HTTP ${response.status} without a body.`) : failed;
+  }
+
   return {
     endpoint,
+    openStream,
     async createAssembly({ instructions, expectedUploads, files, streamFiles, fields: extra, retries }) {
       const result = await send('POST', async () => {
         const { params, signature } = await signed({ ...instructions });

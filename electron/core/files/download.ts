@@ -25,12 +25,18 @@ export function candidateName(name: string, attempt: number): string {
  * never pick the same one). The body goes to a `.part` file first, so a broken download never looks done.
  */
 export async function downloadToDir(url: string, dir: string, name: string, options: { fetch?: typeof fetch; timeoutMs?: number } = {}): Promise<string> {
-  await mkdir(dir, { recursive: true });
   const response = await (options.fetch ?? fetch)(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 10 * 60_000) });
   if (!response.ok || !response.body) {
     await response.body?.cancel();
     throw new Error(`The download failed: HTTP ${response.status}.`);
   }
+  return saveResponseToDir(response, dir, name);
+}
+
+/** The body of an open response (a signed request core made, e.g. a stored asset's bytes) into `dir`, as downloadToDir. */
+export async function saveResponseToDir(response: Response, dir: string, name: string): Promise<string> {
+  if (!response.body) throw new Error(`The download failed: HTTP ${response.status} without a body.`);
+  await mkdir(dir, { recursive: true });
   const safe = safeFileName(name);
   let target = '';
   for (let attempt = 0; ; attempt++) {

@@ -57,8 +57,18 @@ export async function thumbnailFromUrl(url: string, size: number, options: Remot
     await response.body?.cancel();
     throw new Error(`Could not fetch the preview: HTTP ${response.status}.`);
   }
+  return thumbnailFromResponse(response, size, { maxBytes, name: new URL(url).pathname });
+}
+
+/**
+ * The thumbnail of an open response's body (a signed request core made: a stored asset's bytes); null
+ * when neither its type nor `name` is an image sharp can read, or it is larger than `maxBytes`.
+ */
+export async function thumbnailFromResponse(response: Response, size: number, options: { maxBytes?: number; name?: string } = {}): Promise<string | null> {
+  if (!response.body) return null;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const type = response.headers.get('content-type')?.split(';')[0]?.trim() ?? null;
-  const fromName = mimeFromName(new URL(url).pathname);
+  const fromName = options.name ? mimeFromName(options.name) : null;
   if (!isPreviewableImage(type) && !isPreviewableImage(fromName)) {
     await response.body.cancel();
     return null;

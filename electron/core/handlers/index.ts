@@ -3,6 +3,7 @@ import { createAccountHandlers } from './account-handlers';
 import { createAppHandlers } from './app-handlers';
 import type { HandlerContext } from './context';
 import { createAssemblyHandlers, createStatusMemo } from './assembly-handlers';
+import { createAssetHandlers } from './asset-handlers';
 import { createAuthKeyHandlers } from './auth-key-handlers';
 import { createQueueHandlers } from './queue-handlers';
 import { createCredentialHandlers } from './credential-handlers';
@@ -38,6 +39,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createQueueHandlers(ctx),
     ...createWebhookHandlers(ctx),
     ...createResultHandlers(ctx, downloads, statuses),
+    ...createAssetHandlers(ctx, downloads),
     ...createShellHandlers(ctx, downloads),
     ...createTemplateHandlers(ctx),
     ...createCredentialHandlers(ctx),

@@ -22,6 +22,8 @@ const ROUTES: [Route, string][] = [
   [{ name: 'usage' }, '#/usage'],
   [{ name: 'statistics' }, '#/statistics'],
   [{ name: 'queue' }, '#/queue'],
+  [{ name: 'assets' }, '#/assets'],
+  [{ name: 'assets', folder: 'photos/2026' }, '#/assets?folder=photos%2F2026'],
 ];
 
 describe('route ↔ hash', () => {
@@ -35,6 +37,11 @@ describe('route ↔ hash', () => {
       expect(parseRoute(formatRoute({ name: 'run', runId: id }))).toEqual({ name: 'run', runId: id });
       expect(parseRoute(formatRoute({ name: 'transfers', batchId: id }))).toEqual({ name: 'transfers', batchId: id });
     }
+  });
+
+  it('opens the Assets root for an empty or slash-only folder', () => {
+    expect(parseRoute('#/assets?folder=')).toEqual({ name: 'assets' });
+    expect(parseRoute('#/assets?folder=%2Fphotos%2F')).toEqual({ name: 'assets', folder: 'photos' });
   });
 
   it('reads the hash with or without its #, and ignores trailing slashes', () => {

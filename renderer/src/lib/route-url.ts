@@ -25,6 +25,8 @@ export function formatRoute(route: Route): string {
       return `#/assemblies/${enc(route.assemblyId)}`;
     case 'transfers':
       return route.batchId ? `#/transfers?batch=${enc(route.batchId)}` : '#/transfers';
+    case 'assets':
+      return route.folder ? `#/assets?folder=${enc(route.folder)}` : '#/assets';
     case 'templates':
       return route.selectedId ? `#/templates/${enc(route.selectedId)}` : '#/templates';
     case 'template-editor':
@@ -67,6 +69,11 @@ export function parseRoute(hash: string): Route {
     if (second !== undefined) return UPLOAD;
     const batchId = query.get('batch');
     return batchId ? { name: 'transfers', batchId } : { name: 'transfers' };
+  }
+  if (head === 'assets') {
+    if (second !== undefined) return UPLOAD;
+    const folder = (query.get('folder') ?? '').replace(/^\/+|\/+$/g, '');
+    return folder ? { name: 'assets', folder } : { name: 'assets' };
   }
   if (head === 'templates') {
     if (second === undefined) return { name: 'templates' };

@@ -1,6 +1,7 @@
 import type { AssemblylineBridge, PickedFile, PickedRoot } from '../../../../shared/ipc/bridge';
 import type { ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload } from '../../../../shared/ipc/contract';
 import type { AssemblyListItem } from '../../../../shared/ipc/assembly-models';
+import type { Asset } from '../../../../shared/ipc/asset-models';
 import type { AppInfo, Run, SelectedFile } from '../../../../shared/ipc/models';
 import type { RunUpdate } from '../../../../shared/ipc/run-update';
 import type { Template } from '../../../../shared/ipc/template-models';
@@ -61,6 +62,25 @@ export const sampleRun = (over: Partial<Run> = {}): Run => ({
     { fileId: 'f2', relativePath: 'photos/b.jpg', size: 2000, bytesUploaded: 0, state: 'queued' },
   ],
   status: null,
+  ...over,
+});
+
+/** A stored asset as core reads it (assets:list / assets:get). */
+export const sampleAsset = (over: Partial<Asset> = {}): Asset => ({
+  assetId: 'abcdefghijklmnopqrstuA',
+  versionId: 'v2cdefghijklmnopqrstug',
+  path: 'photos/a.jpg',
+  filename: 'a.jpg',
+  mime: 'image/jpeg',
+  size: 2048,
+  md5hash: '0123456789abcdef0123456789abcdef',
+  sha256: null,
+  width: 640,
+  height: 480,
+  hasAlpha: false,
+  thumbhash: null,
+  createdAt: '2026-11-20T10:00:00.000Z',
+  updatedAt: '2026-11-21T10:00:00.000Z',
   ...over,
 });
 
@@ -200,6 +220,16 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'shell:openPath': () => ok({}),
     'shell:revealPath': () => ok({}),
     'shell:openUrl': () => ok({}),
+    'assets:list': () => ok({ assets: [], folders: [], nextCursor: null, workspace: 'local' }),
+    'assets:get': () => notFaked(),
+    'assets:rename': () => notFaked(),
+    'assets:move': () => notFaked(),
+    'assets:delete': () => ok({}),
+    'assets:bulkMove': (req) => ok({ done: (req.assetIds ?? []).length, failed: [] }),
+    'assets:bulkDelete': (req) => ok({ done: (req.assetIds ?? []).length, failed: [] }),
+    'assets:download': () => ok({ path: '/downloads/asset' }),
+    'assets:thumbnail': () => ok({ dataUrl: null, kind: 'other', duration: null }),
+    'assets:useAsInput': () => ok({ assemblyId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90' }),
     'templates:list': () => ok({ items: [sampleTemplate()], count: 1 }),
     'templates:get': (req) => ok(sampleTemplate({ id: req.id })),
     'templates:create': (req) => ok(sampleTemplate({ name: req.name, content: req.content })),
