@@ -1,9 +1,9 @@
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import sharp from 'sharp';
-import { Transloadit } from '@transloadit/node';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test, type RunningApp } from '../fixtures/app';
+import { localSdk } from '../fixtures/vendor-sdk';
 import { generatePhotoFolder } from '../fixtures/images';
 import { screenshotPath } from '../fixtures/paths';
 import { openAssembly, startTransfer, transferList } from '../fixtures/transfers';
@@ -123,9 +123,7 @@ test('Upload (empty, files picked), Transfers, a run with results, Activity and 
 });
 
 test('Assets (a folder with stored assets, the details, the move and delete dialogs) pass axe in both themes', async ({ ui, running, workDir }) => {
-  const { core } = browserHost(running).app;
-  const workspaces = await core.handlers['workspaces:list']({});
-  const sdk = new Transloadit({ authKey: workspaces.ok ? workspaces.value[0]!.authKey : '', authSecret: (await core.vault.get('local')) ?? '', endpoint: core.localServiceUrl! });
+  const sdk = await localSdk(running);
   const { images } = await generatePhotoFolder(workDir, 'shore');
   const files = Object.fromEntries(images.slice(0, 2).map((image, i) => [`f${String(i)}`, path.join(workDir, image.relativePath)]));
   const stored = await sdk.createAssembly({ files, params: { steps: { ':original': { robot: '/upload/handle' }, kept: { robot: '/transloadit/store', use: ':original', path: 'shore/2026/${file.name}' } } }, waitForCompletion: true });

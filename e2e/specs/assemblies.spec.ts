@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Transloadit } from '@transloadit/node';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import type { RunningApp } from '../fixtures/app';
+import { localSdk as sdkFor } from '../fixtures/vendor-sdk';
 import { expect, test } from '../fixtures/app';
 import { screenshotPath } from '../fixtures/paths';
 
@@ -12,20 +12,6 @@ import { screenshotPath } from '../fixtures/paths';
  * Node SDK, run from the test against the app's local service) appear there, filters and search find them,
  * one is replayed with new steps from its detail, and a failed batch is bulk-replayed.
  */
-
-// The SDK is given the local service's key and secret from core, as any other client on this machine would be.
-const browserHost = (running: RunningApp) => {
-  if (running.kind !== 'browser-host') throw new Error('assemblies.spec.ts reads the local key from the browser host core');
-  return running;
-};
-
-async function sdkFor(running: RunningApp): Promise<Transloadit> {
-  const { core } = browserHost(running).app;
-  const workspaces = await core.handlers['workspaces:list']({});
-  const authKey = workspaces.ok ? workspaces.value[0]!.authKey : '';
-  const authSecret = (await core.vault.get('local')) ?? '';
-  return new Transloadit({ authKey, authSecret, endpoint: core.localServiceUrl! });
-}
 
 const steps = { ':original': { robot: '/upload/handle' }, small: { use: ':original', robot: '/image/resize', width: 48 } };
 

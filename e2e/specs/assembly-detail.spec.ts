@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Transloadit } from '@transloadit/node';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import type { RunningApp } from '../fixtures/app';
+import { localSdk as sdkFor } from '../fixtures/vendor-sdk';
 import { expect, test } from '../fixtures/app';
 import { screenshotPath } from '../fixtures/paths';
 
@@ -19,21 +19,6 @@ const browserHost = (running: RunningApp) => {
   return running;
 };
 
-/**
- * The SDK with the local service's key and secret from core, once core has adopted its service (right
- * after start the Local workspace may still be taking the service's key): a signed list call proves it.
- */
-async function sdkFor(running: RunningApp): Promise<Transloadit> {
-  const { core } = browserHost(running).app;
-  const sdk = async () => {
-    const workspaces = await core.handlers['workspaces:list']({});
-    const authKey = workspaces.ok ? workspaces.value[0]!.authKey : '';
-    const authSecret = (await core.vault.get('local')) ?? '';
-    return new Transloadit({ authKey, authSecret, endpoint: core.localServiceUrl! });
-  };
-  await expect.poll(async () => (await sdk()).listAssemblies({ pagesize: 1 }).then(() => true, () => false), { timeout: 20_000 }).toBe(true);
-  return sdk();
-}
 
 const steps = {
   ':original': { robot: '/upload/handle' },

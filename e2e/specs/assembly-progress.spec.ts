@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { Transloadit, type CreateAssemblyParams, type TemplateContent } from '@transloadit/node';
+import type { CreateAssemblyParams, TemplateContent } from '@transloadit/node';
 import type { Page } from '@playwright/test';
-import type { RunningApp } from '../fixtures/app';
+import { localSdk as sdkFor } from '../fixtures/vendor-sdk';
 import { expect, test } from '../fixtures/app';
 import { screenshotPath } from '../fixtures/paths';
 import { openAssembly, startTransfer } from '../fixtures/transfers';
@@ -29,14 +29,6 @@ const encodeSteps = { ':original': { robot: '/upload/handle' }, encoded: { use: 
 /** The encode, then a step that uses it: it waits while the encode runs. */
 const encodeThenThumbs = { ...encodeSteps, thumbs: { use: 'encoded', robot: '/video/thumbs', count: 1 } };
 
-async function sdkFor(running: RunningApp): Promise<Transloadit> {
-  if (running.kind !== 'browser-host') throw new Error('assembly-progress.spec.ts reads the local key from the browser host core');
-  const { core } = running.app;
-  const workspaces = await core.handlers['workspaces:list']({});
-  const authKey = workspaces.ok ? workspaces.value[0]!.authKey : '';
-  const authSecret = (await core.vault.get('local')) ?? '';
-  return new Transloadit({ authKey, authSecret, endpoint: core.localServiceUrl! });
-}
 
 /**
  * Every value the "Processing progress" bar shows, recorded in the page as it changes (a MutationObserver:

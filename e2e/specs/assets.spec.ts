@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Transloadit } from '@transloadit/node';
 import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import type { RunningApp } from '../fixtures/app';
+import { localSdk as sdkFor } from '../fixtures/vendor-sdk';
 import { expect, test } from '../fixtures/app';
 import { screenshotPath } from '../fixtures/paths';
 
@@ -21,13 +21,6 @@ const browserHost = (running: RunningApp) => {
   return running;
 };
 
-async function sdkFor(running: RunningApp): Promise<Transloadit> {
-  const { core } = browserHost(running).app;
-  const workspaces = await core.handlers['workspaces:list']({});
-  const authKey = workspaces.ok ? workspaces.value[0]!.authKey : '';
-  const authSecret = (await core.vault.get('local')) ?? '';
-  return new Transloadit({ authKey, authSecret, endpoint: core.localServiceUrl! });
-}
 
 const storeTo = (assetPath: string) => ({
   ':original': { robot: '/upload/handle' },

@@ -1,9 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { Transloadit } from '@transloadit/node';
-import type { RunningApp } from '../fixtures/app';
+import { localSdk as sdkFor } from '../fixtures/vendor-sdk';
 import { expect, test } from '../fixtures/app';
 import { screenshotPath } from '../fixtures/paths';
 
@@ -19,23 +17,6 @@ function video(dir: string): string {
   return file;
 }
 
-/**
- * Another client (the vendor's SDK) on the app's local service. The secret is read from the service's own
- * database, not the OS keyring: a keyring shared with other runs may hold another service's secret.
- */
-async function sdkFor(running: RunningApp): Promise<Transloadit> {
-  if (running.kind !== 'browser-host') throw new Error('queue.spec.ts reads the local key from the browser host core');
-  const { core } = running.app;
-  const workspaces = await core.handlers['workspaces:list']({});
-  const authKey = workspaces.ok ? workspaces.value[0]!.authKey : '';
-  const db = new Database(path.join(running.dataDir, 'data', 'local-service', 'service.sqlite'), { readonly: true });
-  try {
-    const row = db.prepare('SELECT auth_secret AS secret FROM account WHERE auth_key = ?').get(authKey) as { secret: string } | undefined;
-    return new Transloadit({ authKey, authSecret: row?.secret ?? '', endpoint: core.localServiceUrl! });
-  } finally {
-    db.close();
-  }
-}
 
 test('the Queue screen shows the slot a video encode holds, links to its Assembly, and empties when it ends', async ({ ui, running, workDir }) => {
   test.setTimeout(180_000);
