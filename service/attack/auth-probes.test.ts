@@ -49,6 +49,12 @@ const AUTHENTICATED: Probe[] = [
   { method: 'PUT', path: () => `/auth_keys/${ids.authKey}`, params: () => ({ is_active: false }) },
   { method: 'DELETE', path: () => `/auth_keys/${ids.authKey}` },
   { method: 'POST', path: () => `/auth_keys/${ids.authKey}/show_secret` },
+  { method: 'GET', path: () => '/bill/2026-11' },
+  { method: 'GET', path: () => '/assembly_stats', params: () => ({ since: Math.floor(Date.now() / 1000) - 3600, region: 'all' }) },
+  { method: 'GET', path: () => '/queues/job_slots' },
+  { method: 'GET', path: () => '/priority_job_slot_stats', params: () => ({ since: Math.floor(Date.now() / 1000) - 3600, region: 'all', aggregation: 'max' }) },
+  { method: 'GET', path: () => '/dam/assets' },
+  { method: 'POST', path: () => '/dam/assets/bulk_delete', params: () => ({ asset_ids: ['A'.repeat(21) + 'A'] }) },
 ];
 
 /** Paths that are public on purpose (docs/local-service.md), each probed below for what it must refuse. */
@@ -127,7 +133,7 @@ describe('auth probes on every authenticated endpoint', () => {
     before = await accountState();
   });
 
-  const variants: { name: string; status: number; code: string; fields: (p: Probe) => Record<string, string> | Promise<Record<string, string>>; headers?: () => Promise<Record<string, string>> }[] = [
+  const variants: { name: string; status: number; code: string; fields: (p: Probe) => Record<string, string> | Promise<Record<string, string>>; headers?: (p: Probe) => Promise<Record<string, string>> }[] = [
     { name: 'no params at all', status: 400, code: 'NO_PARAMS_FIELD', fields: () => ({}) },
     { name: 'params without a signature (the account requires one)', status: 401, code: 'NO_SIGNATURE_FIELD', fields: (p) => ({ params: raw(p, { key: fx.service.authKey, expires: future() }) }) },
     {
@@ -167,14 +173,21 @@ describe('auth probes on every authenticated endpoint', () => {
       },
     },
     { name: 'a junk Bearer token', status: 401, code: 'BEARER_TOKEN_INVALID', fields: (p) => ({ params: raw(p, {}) }), headers: async () => ({ Authorization: 'Bearer not-a-token-at-all-0123456789' }) },
-    { name: 'a Bearer token without the endpoint\u2019s scope', status: 403, code: 'INSUFFICIENT_AUTH_SCOPE', fields: (p) => ({ params: raw(p, {}) }), headers: async () => ({ Authorization: `Bearer ${await mint('queues:read')}` }) },
+    {
+      name: 'a Bearer token without the endpoint\u2019s scope',
+      status: 403,
+      code: 'INSUFFICIENT_AUTH_SCOPE',
+      fields: (p) => ({ params: raw(p, {}) }),
+      // A scope the endpoint does not take: queues:read, except on the queue's own endpoints.
+      headers: async (p) => ({ Authorization: `Bearer ${await mint(/^\/(queues|priority_job_slot_stats)/.test(p.path()) ? 'billing:read' : 'queues:read')}` }),
+    },
   ];
 
   for (const v of variants) {
     it(`refuses ${v.name} on every endpoint with ${v.status} ${v.code}`, async () => {
-      const headers = (await v.headers?.()) ?? {};
       const wrong: string[] = [];
       for (const p of AUTHENTICATED) {
+        const headers = (await v.headers?.(p)) ?? {};
         const answer = await send(p, await v.fields(p), headers);
         if (answer.status !== v.status || answer.body.error !== v.code) wrong.push(`${p.method} ${p.path()}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 160)}`);
       }
@@ -254,7 +267,7 @@ describe('probes on the public paths', () => {
 
   it('every path routes.ts serves is either probed above or on the public list', async () => {
     const source = await readFile(new URL('../http/routes.ts', import.meta.url), 'utf8');
-    const literals = [...source.matchAll(/path (?:===|\.startsWith\() ?'([^']+)'/g)].map((m) => m[1]!);
+    const literals = [...source.matchAll(/path ?(?:===|\.startsWith\() ?'([^']+)'/g)].map((m) => m[1]!);
     expect(literals.length).toBeGreaterThan(5);
     const probed = new Set(AUTHENTICATED.map((p) => `/${p.path().split('/')[1]}`));
     const unclassified = literals.filter((l) => !PUBLIC_PATHS.includes(l) && !probed.has(`/${l.split('/')[1]}`));
