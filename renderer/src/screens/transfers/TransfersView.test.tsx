@@ -170,6 +170,8 @@ describe('Transfers view', () => {
     renderWithBridge(<App />, bridge);
     const list = await screen.findByRole('grid', { name: 'Files in the transfer queue' });
     await waitFor(() => expect(within(list).getAllByTestId('transfer-row').length).toBeGreaterThan(5));
+    // This queue's batches, not a late update of the previous test's (a throttled event may still land).
+    await waitFor(() => expect(within(list).getAllByTestId('transfer-batch')[0]?.textContent).toContain('Files 1–10'));
     // The keys are listed on screen and read with the grid.
     expect(screen.getByText(/resume or retry/).id).toBe(list.getAttribute('aria-describedby'));
     list.focus();

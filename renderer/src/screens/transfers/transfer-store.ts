@@ -78,6 +78,8 @@ export const createTransferController = (bridge: AssemblylineBridge) => {
   let lines = { start: 0, end: 0 };
   let refetchTimer: ReturnType<typeof setTimeout> | null = null;
   let lastRefetch = 0;
+  // After stop, answers and frames still on their way are dropped: they must not write a gone page's data.
+  let stopped = false;
 
   const queryOf = (view: RowsView, page: number): TransferRowsQuery => {
     const states = statesOf(view.filter);
@@ -134,6 +136,7 @@ export const createTransferController = (bridge: AssemblylineBridge) => {
 
   const flush = () => {
     scheduled = false;
+    if (stopped) return;
     const batch = pending;
     pending = [];
     if (batch.length === 0) return;
@@ -165,6 +168,7 @@ export const createTransferController = (bridge: AssemblylineBridge) => {
   const loadOverview = async () => {
     try {
       const overview = unwrap(await bridge.invoke('transfers:overview', {}));
+      if (stopped) return;
       store.setState({
         loaded: true,
         error: null,
@@ -173,6 +177,7 @@ export const createTransferController = (bridge: AssemblylineBridge) => {
         batches: new Map(overview.batches.map((b) => [b.id, b])),
       });
     } catch (error) {
+      if (stopped) return;
       const e = toAppError(error);
       store.setState({ loaded: true, error: { code: e.code, message: e.message } });
     }
@@ -181,9 +186,13 @@ export const createTransferController = (bridge: AssemblylineBridge) => {
   return {
     /** Subscribe to core's events and read the overview; returns the unsubscribe. */
     start(): () => void {
+      stopped = false;
       const off = bridge.on('transfers:changed', onChanged);
       void loadOverview();
       return () => {
+        stopped = true;
+        generation += 1;
+        pending = [];
         off();
         if (refetchTimer) clearTimeout(refetchTimer);
         refetchTimer = null;
