@@ -33,6 +33,7 @@ import { cpuSeconds, fmt, ROOT, runBench, verdict } from './lib/bench-kit';
 import { collectLongTasks, observeLongTasks, type LongTasks } from './lib/app-kit';
 import { makeSmallFileTree } from './lib/file-tree';
 import { summarizeProfile, type CpuProfile } from './lib/profile-summary';
+import { summarizeTrace, type TraceEvent } from './lib/trace-summary';
 
 const FILES = Number(process.env.BENCH_FILES ?? 100_000);
 const MAX_S = Number(process.env.BENCH_MAX_S ?? 600);
@@ -109,68 +110,16 @@ const stopScrolling = (page: Page) => page.evaluate(() => void ((globalThis as u
 const line = (name: string, t: LongTasks, seconds: number) =>
   `${name.padEnd(34)} ${String(t.count).padStart(5)} long tasks in ${fmt(seconds, 0).padStart(4)} s  max ${fmt(t.max, 0).padStart(4)} ms  p95 ${fmt(t.p95, 0).padStart(4)} ms  > 50 ms: ${String(t.over50).padStart(4)}  total ${fmt(t.totalMs / 1000, 2)} s`;
 
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  /** Thread (CPU) time: less than `dur` when the thread waited for a core. */
-  tdur?: number;
-  tid: number;
-  pid: number;
-  args?: { name?: string };
-}
-
-/** Where the page's main thread spent the traced time, by event (nested events count in their parents too). */
+/** Where the page's main thread spent the traced time (lib/trace-summary.ts), on the thread that scrolled. */
 function mainThreadTime(trace: { traceEvents: TraceEvent[] }): string[] {
-  // The app's main thread: the renderer main thread that dispatched scroll events (the references do not scroll).
-  const scrolled = new Set(trace.traceEvents.filter((e) => e.name === 'EventDispatch' && (e.args as { data?: { type?: string } } | undefined)?.data?.type === 'scroll').map((e) => `${String(e.pid)}:${String(e.tid)}`));
-  const mains = new Set(trace.traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${String(e.pid)}:${String(e.tid)}`).filter((k) => scrolled.has(k)));
-  const perThread = new Map<string, Map<string, { wall: number; cpu: number }>>();
-  for (const e of trace.traceEvents) {
-    const key = `${String(e.pid)}:${String(e.tid)}`;
-    if (e.ph !== 'X' || !e.dur || !mains.has(key)) continue;
-    const names = perThread.get(key) ?? new Map<string, { wall: number; cpu: number }>();
-    const sum = names.get(e.name) ?? { wall: 0, cpu: 0 };
-    sum.wall += e.dur / 1000;
-    sum.cpu += (e.tdur ?? 0) / 1000;
-    names.set(e.name, sum);
-    perThread.set(key, names);
-  }
-  const busiest = [...perThread.entries()].sort((a, b) => (b[1].get('RunTask')?.wall ?? 0) - (a[1].get('RunTask')?.wall ?? 0))[0];
-  if (!busiest) return ['trace: no renderer main thread found'];
-  const [thread, byName] = busiest;
-  // CPU time (the thread's own) is what the page costs; wall time also holds the waits for a core.
-  const top = [...byName.entries()].sort((a, b) => b[1].cpu - a[1].cpu).slice(0, 14);
-  return [
-    "trace of the transferring phase, the page's main thread (wall / CPU ms, nested events also count in their parents):",
-    ...top.map(([k, t]) => `  ${fmt(t.wall, 0).padStart(6)} / ${fmt(t.cpu, 0).padStart(6)} ms  ${k}`),
-    ...longTaskBreakdown(trace.traceEvents.filter((e) => `${String(e.pid)}:${String(e.tid)}` === thread && e.ph === 'X')),
-  ];
-}
-
-/** The traced tasks over 50 ms, each with the kinds of work inside it (which frame, what it did). */
-function longTaskBreakdown(events: TraceEvent[]): string[] {
-  const tasks = events.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > LIMIT_MS * 1000).sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0));
-  const runTasks = events.filter((e) => e.name === 'RunTask');
-  const wall = runTasks.reduce((a, e) => a + (e.dur ?? 0), 0) / 1000;
-  const cpu = runTasks.reduce((a, e) => a + (e.tdur ?? 0), 0) / 1000;
-  const longCpu = tasks.filter((e) => (e.tdur ?? 0) > LIMIT_MS * 1000).length;
-  const lines = [
-    `main thread: tasks ${fmt(wall / 1000, 1)} s of wall time, ${fmt(cpu / 1000, 1)} s on a core (the rest waiting for one)`,
-    `tasks over ${String(LIMIT_MS)} ms in the trace: ${String(tasks.length)} (${String(longCpu)} with > ${String(LIMIT_MS)} ms on a core); the longest, wall / CPU ms, with what ran inside (wall ms):`,
-  ];
-  for (const task of tasks.slice(0, 8)) {
-    const end = task.ts + (task.dur ?? 0);
-    const inside = new Map<string, number>();
-    for (const e of events) {
-      if (e === task || e.ts < task.ts || e.ts >= end || e.name === 'RunTask') continue;
-      inside.set(e.name, (inside.get(e.name) ?? 0) + (e.dur ?? 0) / 1000);
-    }
-    const parts = [...inside.entries()].sort((a, b) => b[1] - a[1]).slice(0, 7);
-    lines.push(`  ${fmt((task.dur ?? 0) / 1000, 0).padStart(4)} / ${fmt((task.tdur ?? 0) / 1000, 0).padStart(3)} ms: ${parts.map(([k, ms]) => `${k} ${fmt(ms, 0)}`).join(', ')}`);
-  }
-  return lines;
+  // The app's main thread: the busiest renderer main thread that dispatched scroll events (the references do not scroll).
+  const key = (e: TraceEvent) => `${String(e.pid)}:${String(e.tid)}`;
+  const scrolled = new Set(trace.traceEvents.filter((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'scroll').map(key));
+  const mains = new Set(trace.traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map(key).filter((k) => scrolled.has(k)));
+  const busy = new Map<string, number>();
+  for (const e of trace.traceEvents) if (e.name === 'RunTask' && e.dur && mains.has(key(e))) busy.set(key(e), (busy.get(key(e)) ?? 0) + e.dur);
+  const thread = [...busy.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+  return summarizeTrace(trace.traceEvents, LIMIT_MS, thread);
 }
 
 async function main(): Promise<void> {

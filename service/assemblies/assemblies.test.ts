@@ -1,9 +1,8 @@
 // Assemblies over real HTTP: multipart uploads processed by the real robots, results served, states.
-import { request } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildForm, getJson, jpeg, png, postAssembly, readSse, startFixture, waitForEnd, type Fixture } from '../testing/service-fixture';
+import { abortedUpload, buildForm, getJson, jpeg, png, postAssembly, readSse, startFixture, waitForEnd, type Fixture } from '../testing/service-fixture';
 
 const newId = (): string => randomUUID().replace(/-/g, '');
 
@@ -148,30 +147,7 @@ describe('Assemblies', () => {
 
   it('marks a multipart request whose connection drops as REQUEST_ABORTED', async () => {
     const id = newId();
-    const boundary = 'xxBOUNDARYxx';
-    const head =
-      `--${boundary}\r\nContent-Disposition: form-data; name="params"\r\n\r\n` +
-      JSON.stringify({ auth: { key }, steps: { ':original': { robot: '/upload/handle' } } }) +
-      `\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-    await new Promise<void>((resolve) => {
-      const req = request(`${fx.service.url}/assemblies/${id}`, {
-        method: 'POST',
-        headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + 10_000_000) },
-      });
-      req.on('error', () => resolve());
-      req.write(head);
-      req.write(Buffer.alloc(64 * 1024, 7), () => {
-        setTimeout(() => {
-          req.destroy();
-          resolve();
-        }, 100);
-      });
-    });
-    let status: Record<string, unknown> = {};
-    for (let i = 0; i < 50 && status.ok !== 'REQUEST_ABORTED'; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      status = (await getJson(`${fx.service.url}/assemblies/${id}`)).body;
-    }
+    const status = await abortedUpload(fx.service.url, id, key);
     expect(status.ok).toBe('REQUEST_ABORTED');
     expect(status.message).toBe('The upload connection was closed or timed out before receiving all data.');
   });

@@ -1,9 +1,8 @@
 // GET /assembly_stats over real HTTP: real Assemblies (successful, failing, cancelled) counted in their
 // bucket with the bytes and durations the test takes from what it sent and from the status records.
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedCall } from '../testing/signed-call';
-import { getJson, startFixture, type Fixture } from '../testing/service-fixture';
+import { abortedUpload, startFixture, type Fixture } from '../testing/service-fixture';
 import { runUsageAssemblies, type UsageRun } from '../testing/usage-runs';
 
 const TOP_LEVEL = [
@@ -167,30 +166,7 @@ describe('GET /assembly_stats', () => {
   // Last: it adds a fourth Assembly.
   it('counts a request whose connection dropped as request-aborted, with the bytes its status record says arrived', async () => {
     const id = 'ab'.repeat(16);
-    const boundary = 'xxBOUNDARYxx';
-    const head =
-      `--${boundary}\r\nContent-Disposition: form-data; name="params"\r\n\r\n` +
-      JSON.stringify({ auth: { key: fx.service.authKey }, steps: { ':original': { robot: '/upload/handle' } } }) +
-      `\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-    await new Promise<void>((resolve) => {
-      const req = request(`${fx.service.url}/assemblies/${id}`, {
-        method: 'POST',
-        headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + 10_000_000) },
-      });
-      req.on('error', () => resolve());
-      req.write(head);
-      req.write(Buffer.alloc(64 * 1024, 7), () => {
-        setTimeout(() => {
-          req.destroy();
-          resolve();
-        }, 100);
-      });
-    });
-    let status: Record<string, unknown> = {};
-    for (let i = 0; i < 100 && status.ok !== 'REQUEST_ABORTED'; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      status = (await getJson(`${fx.service.url}/assemblies/${id}`)).body;
-    }
+    const status = await abortedUpload(fx.service.url, id, fx.service.authKey);
     expect(status.ok).toBe('REQUEST_ABORTED');
     const b = (await stats({ since: t0 - 3600, until: Math.floor(Date.now() / 1000) + 60, region: 'all', granularity: 7200 })).body as Stats;
     expect(b.stats).toHaveLength(1);

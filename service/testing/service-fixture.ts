@@ -122,3 +122,35 @@ export function readSse(url: string, onEvent?: (e: SseEvent) => void): { opened:
   });
   return { opened, done };
 }
+
+/**
+ * A multipart upload to `/assemblies/{id}` whose connection drops after 64 KB of a promised 10 MB file;
+ * returns the Assembly's status record once the service marked it REQUEST_ABORTED (or after ~5 s).
+ */
+export async function abortedUpload(serviceUrl: string, id: string, authKey: string): Promise<Record<string, unknown>> {
+  const boundary = 'xxBOUNDARYxx';
+  const head =
+    `--${boundary}\r\nContent-Disposition: form-data; name="params"\r\n\r\n` +
+    JSON.stringify({ auth: { key: authKey }, steps: { ':original': { robot: '/upload/handle' } } }) +
+    `\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  await new Promise<void>((resolve) => {
+    const req = request(`${serviceUrl}/assemblies/${id}`, {
+      method: 'POST',
+      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + 10_000_000) },
+    });
+    req.on('error', () => resolve());
+    req.write(head);
+    req.write(Buffer.alloc(64 * 1024, 7), () => {
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 100);
+    });
+  });
+  let status: Record<string, unknown> = {};
+  for (let i = 0; i < 100 && status.ok !== 'REQUEST_ABORTED'; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    status = (await getJson(`${serviceUrl}/assemblies/${id}`)).body;
+  }
+  return status;
+}
