@@ -25,7 +25,7 @@ export const StepProgressList = ({ status, perStep }: { status: AssemblyStatus; 
       <h2 id="asm-steps-title" className="section-title">
         Steps <span className="muted num">· {rows.length}</span>
       </h2>
-      <ol className="asm-steps" aria-label="Steps">
+      <ol className="asm-step-list" aria-label="Steps">
         {rows.map((row) => (
           <li key={row.step} className="asm-step" data-testid="step-progress" data-step={row.step} data-state={row.state}>
             <span className="asm-step-name">
