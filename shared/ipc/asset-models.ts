@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { stepsSchema } from '../api/instructions';
 
+/** Stored assets one "Use as input" Assembly takes at most (one import step's list). */
+export const USE_AS_INPUT_MAX = 10_000;
+
 /** Stored assets (spec "Stored assets"): ids are 22-character Base64URL whose last character is A, Q, g or w. */
 export const ASSET_ID_PATTERN = /^[A-Za-z0-9_-]{21}[AQgw]$/;
 export const assetIdSchema = z.string().regex(ASSET_ID_PATTERN, 'Not a stored asset id.');
@@ -116,7 +119,7 @@ export function filenameProblem(name: string): string | null {
 export const assetUseRequestSchema = z
   .object({
     workspaceId: z.string().optional(),
-    assetIds: z.array(assetIdSchema).min(1).max(10_000),
+    assetIds: z.array(assetIdSchema).min(1).max(USE_AS_INPUT_MAX),
     templateId: z.string().min(1).optional(),
     steps: stepsSchema.optional(),
     fields: z.record(z.string(), z.string()).optional(),

@@ -23,6 +23,7 @@ import { AssetRowView, FolderRow, PlaceholderRow, ROW_HEIGHT, rowId, type RowDra
 import { Breadcrumbs } from './Breadcrumbs';
 import { ASSET_DRAG_TYPE, decodeDrag, dropsIntoItself, encodeDrag, type DraggedAssets } from './drag-data';
 import { MoveDialog } from './MoveDialog';
+import { USE_AS_INPUT_MAX } from '../../../../shared/ipc/asset-models';
 import { UseAsInputDialog } from './UseAsInputDialog';
 import { useAssetPages } from './use-asset-pages';
 
@@ -160,6 +161,10 @@ export const AssetsView = ({ folder }: { folder: string }) => {
 
   const startUse = async (choice: { templateId: string } | { steps: Steps }) => {
     if (!useIds) return;
+    if (useIds.length > USE_AS_INPUT_MAX) {
+      toast(`One Assembly takes up to ${USE_AS_INPUT_MAX.toLocaleString('en-US')} stored assets; ${useIds.length.toLocaleString('en-US')} are selected. Select fewer, or use one folder at a time.`, 'danger');
+      return;
+    }
     setBusy(true);
     try {
       const { assemblyId } = unwrap(await bridge.invoke('assets:useAsInput', { assetIds: useIds, ...choice }));
