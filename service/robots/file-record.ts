@@ -86,10 +86,21 @@ export interface UploadInput {
   size?: number;
 }
 
+/**
+ * What a robot already knows of a file it wrote from memory (service/robots/image-output.ts), so that
+ * describing it does not read it again. `thumbhash: null`: none (too large, or it failed).
+ */
+export interface KnownOutput {
+  digests: FileDigests;
+  mime?: string;
+  size: number;
+  thumbhash?: string | null;
+}
+
 /** `thumbhash` and `has_alpha` at the top of an image's record (absent for other files). */
-async function imageFields(localPath: string, mime: string | null, meta: Record<string, unknown>): Promise<Pick<StoredFile, 'thumbhash' | 'has_alpha'>> {
+async function imageFields(localPath: string, mime: string | null, meta: Record<string, unknown>, knownThumbhash?: string | null): Promise<Pick<StoredFile, 'thumbhash' | 'has_alpha'>> {
   if (!mime?.startsWith('image/')) return {};
-  const thumbhash = await imageThumbhash(localPath, mime, meta);
+  const thumbhash = knownThumbhash === undefined ? await imageThumbhash(localPath, mime, meta) : knownThumbhash ?? undefined;
   return { ...(typeof meta.has_alpha === 'boolean' ? { has_alpha: meta.has_alpha } : {}), ...(thumbhash ? { thumbhash } : {}) };
 }
 
@@ -134,22 +145,26 @@ export async function describeUpload(input: UploadInput): Promise<StoredFile> {
  * Builds the record of a file a robot wrote, derived from `input`: a new id, the original_* of the
  * upload it came from, and size, md5, mime and metadata read from the new file.
  */
-export async function describeResult(input: StoredFile, localPath: string, name: string, extraMeta: Record<string, unknown> = {}): Promise<StoredFile> {
+export async function describeResult(input: StoredFile, localPath: string, name: string, extraMeta: Record<string, unknown> = {}, known?: KnownOutput): Promise<StoredFile> {
   const { basename, ext } = splitName(name);
-  const [info, digests, mime] = await Promise.all([stat(localPath), digestFile(localPath), detectMime(localPath, name)]);
+  const [size, digests, mime] = await Promise.all([
+    known?.size ?? stat(localPath).then((info) => info.size),
+    known?.digests ?? digestFile(localPath),
+    known?.mime ?? detectMime(localPath, name),
+  ]);
   const meta = { ...(await extractMeta(localPath, mime)), ...extraMeta };
   return {
     id: newFileId(),
     name,
     basename,
     ext,
-    size: info.size,
+    size,
     mime,
     type: fileTypeOf(mime),
     field: input.field,
     md5hash: digests.md5,
     sha256: digests.sha256,
-    ...(await imageFields(localPath, mime, meta)),
+    ...(await imageFields(localPath, mime, meta, known?.thumbhash)),
     original_id: input.original_id,
     original_name: input.original_name,
     original_basename: input.original_basename,

@@ -1,11 +1,12 @@
 // /image/resize with sharp (service-facts §8 "Core robots"). Strategies: fit (default), min_fit,
 // fillcrop, stretch, pad (exact box, background), crop (cut the box out at gravity, no scaling).
 
-import sharp, { type Metadata } from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
 import { parseCrop, parseIntParam } from '../instructions/robot-params';
-import { describeResult } from './file-record';
+import { describeResult, type KnownOutput } from './file-record';
 import { completeBox, fitInside, placeByGravity, SHARP_POSITION, type Gravity } from './image-geometry';
 import { encode, extensionOf, outputFormat, sharpColor } from './image-encode';
+import { rendersInMemory, writeRenderedImage } from './image-output';
 import { outputDir, outputFile } from './output-path';
 import type { RobotFileOutcome, RobotRunner } from './robot-types';
 import { wrongKind } from './unsuitable-input';
@@ -55,9 +56,9 @@ export const runImageResize: RobotRunner = async ({ robot, params, input, outDir
     [w0, h0] = [cw, ch];
   }
 
-  if (width !== null || height !== null) {
+  const box = width !== null || height !== null ? completeBox(w0, h0, width, height) : null;
+  if (box) {
     const position = SHARP_POSITION[gravity] ?? 'centre';
-    const box = completeBox(w0, h0, width, height);
     switch (strategy) {
       case 'pad': {
         const inner = fitInside(w0, h0, box.W, box.H, zoom);
@@ -87,15 +88,20 @@ export const runImageResize: RobotRunner = async ({ robot, params, input, outDir
         img = img.resize(width ?? undefined, height ?? undefined, { fit: 'inside', withoutEnlargement: !zoom });
     }
   }
-  if (params.strip !== true) img = img.keepMetadata();
-  img = encode(img, format, meta.hasAlpha === true || strategy === 'pad', { quality, progressive: params.progressive === true, background });
+  const strip = params.strip === true;
+  if (!strip) img = img.keepMetadata();
+  const encodeAs = (pixels: Sharp): Sharp => encode(pixels, format, meta.hasAlpha === true || strategy === 'pad', { quality, progressive: params.progressive === true, background });
+  // min_fit covers its box, so its size is not bounded by it.
+  const expectedPixels = box ? (strategy === 'min_fit' ? null : box.W * box.H) : w0 * h0;
 
   const name = `${input.basename}.${extensionOf(format)}`;
   const target = outputFile(await outputDir(outDir, input.id), input.basename, `.${extensionOf(format)}`);
+  let known: KnownOutput | undefined;
   try {
-    await img.toFile(target);
+    if (rendersInMemory(meta, { strip, animated, expectedPixels })) known = await writeRenderedImage(img, encodeAs, target, name);
+    else await encodeAs(img).toFile(target);
   } catch (e) {
     return { ok: false, code: 'INVALID_INPUT_ERROR', message: `"${input.name}" could not be resized: ${(e as Error).message}`, unsuitableInput: true };
   }
-  return { ok: true, files: [await describeResult(input, target, name)] };
+  return { ok: true, files: [await describeResult(input, target, name, {}, known)] };
 };

@@ -6,7 +6,8 @@ import sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 
 export const THUMBHASH_MAX_PIXELS = 40_000_000;
-const THUMB_BOX = 100;
+/** ThumbHash works on images up to 100×100. */
+export const THUMB_BOX = 100;
 
 /** Whether an image of this size gets a thumbhash. Pure. */
 export const thumbhashFits = (width: unknown, height: unknown): boolean =>
