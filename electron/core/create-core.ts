@@ -27,6 +27,7 @@ import { createRunManager, type RunManager } from './runs/run-manager';
 import { openRunStore } from './runs/run-store';
 import { createTransferEngine, type TransferEngine } from './transfers/transfer-engine';
 import { createVault, type Vault } from './vault/vault';
+import { clientKeyAccount } from './sign-in/client-key';
 import { createWorkspaceClient, refreshTokenAccount } from './workspaces/workspace-client';
 import { createWorkspaceStore, LOCAL_WORKSPACE_ID, type StoredWorkspace } from './workspaces/workspace-store';
 import type { NotifyOptions } from '../../shared/local-service/notify-options';
@@ -153,13 +154,14 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   };
 
   const clientOf = (w: StoredWorkspace): ApiClient => {
-    const key = JSON.stringify([w.endpoint, w.authKey, w.signatureAlgo ?? 'sha384', w.authMode, w.tokenScopes]);
+    const key = JSON.stringify([w.endpoint, w.authKey, w.signatureAlgo ?? 'sha384', w.authMode, w.tokenScopes, w.clientKey ?? null]);
     const cached = clients.get(w.id);
     if (cached?.key === key) return cached.api;
     const { api } = createWorkspaceClient(w, {
       getSecret: () => secretOf(w.id),
       getRefreshToken: () => vault.get(refreshTokenAccount(w.id)),
       setRefreshToken: async (token) => void (await vault.set(refreshTokenAccount(w.id), token)),
+      getClientKey: (kid) => vault.get(clientKeyAccount(kid)),
     });
     clients.set(w.id, { key, api });
     return api;

@@ -5,6 +5,7 @@ import { apiError, sendError, sendJson } from '../http/api-error';
 import type { AccountRow, ServiceDatabase } from '../store/database';
 import { AUTH_KEY_INACTIVE } from './authenticate';
 import { tokenHash } from './bearer';
+import { ASSERTION_ALGORITHMS, AssertionCode, carriesAssertion, verifyClientAssertion } from './client-assertion';
 import { consentPage, messagePage } from './oauth-pages';
 import { TOKEN_INVALID_TARGET, audienceOfResource, resourceMismatch } from './token-resource';
 
@@ -134,6 +135,20 @@ export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () =>
   };
   /** Origins a `resource` may name: the service as this request reached it, and its public base URL. */
   const ownOrigins = (req: IncomingMessage): string[] => [issuerOf(req), publicUrl()].filter(Boolean);
+  /**
+   * The client a token request authenticated with an assertion (null: none sent), or false once the
+   * refusal is answered. Left out, `client_id` is the assertion's (spec: "unless a client assertion names the client").
+   */
+  async function assertedClient(req: IncomingMessage, res: ServerResponse, f: Record<string, string>): Promise<string | null | false> {
+    if (!carriesAssertion(f)) return null;
+    const checked = await verifyClientAssertion(db, f, ownOrigins(req));
+    if ('code' in checked) {
+      sendError(res, checked);
+      return false;
+    }
+    f.client_id = checked.clientId;
+    return checked.clientId;
+  }
   const wrongTarget = (res: ServerResponse, why: string) => sendError(res, apiError(TOKEN_INVALID_TARGET, why, 400));
 
   /** Stores the request under a new one-time form token and shows the consent page for it. */
@@ -174,7 +189,8 @@ export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () =>
         response_types_supported: ['code'],
         grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
         code_challenge_methods_supported: ['S256'],
-        token_endpoint_auth_methods_supported: ['none', 'client_secret_basic'],
+        token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'private_key_jwt'],
+        token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
         scopes_supported: [...ALLOWED_SCOPES],
       });
     },
@@ -234,7 +250,9 @@ export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () =>
     },
 
     /** POST /token, grant_type=authorization_code. */
-    exchangeCode(req: IncomingMessage, res: ServerResponse, f: Record<string, string>): void {
+    async exchangeCode(req: IncomingMessage, res: ServerResponse, f: Record<string, string>): Promise<void> {
+      const asserted = await assertedClient(req, res, f);
+      if (asserted === false) return;
       if (!f.code || !f.code_verifier || !f.client_id || !f.redirect_uri) {
         return sendError(res, apiError('TOKEN_INVALID_REQUEST', 'authorization_code needs code, code_verifier, client_id and redirect_uri.', 400));
       }
@@ -255,6 +273,7 @@ export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () =>
       const account = db.getAccount(pending.authKey);
       if (!account || account.isActive === false) return sendError(res, apiError(AUTH_KEY_INACTIVE, `The auth key "${pending.authKey}" is inactive.`, 401));
       const scope = pending.scope ?? '';
+      if (asserted) db.bindGrantToAssertion(pending.grantId);
       issue(res, { authKey: pending.authKey, scope, grantScope: scope, aud: pending.aud, clientId: pending.clientId, grantId: pending.grantId });
     },
 
@@ -263,7 +282,9 @@ export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () =>
      * Every check runs before the token is used up, so a refused request (key inactive, scope too
      * wide) leaves the sign-in working.
      */
-    refresh(req: IncomingMessage, res: ServerResponse, f: Record<string, string>): void {
+    async refresh(req: IncomingMessage, res: ServerResponse, f: Record<string, string>): Promise<void> {
+      const asserted = await assertedClient(req, res, f);
+      if (asserted === false) return;
       if (!f.refresh_token || !f.client_id) return sendError(res, apiError('TOKEN_INVALID_REQUEST', 'refresh_token needs refresh_token and client_id.', 400));
       const hash = tokenHash(f.refresh_token);
       const row = db.findRefreshToken(hash);
@@ -277,6 +298,9 @@ export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () =>
       if (row.used) return reused(row.grantId);
       if (row.expiresAtMs < Date.now()) return invalid('The refresh token has expired: sign in again.');
       if (row.clientId !== f.client_id) return invalid('client_id differs from the one the token was issued to.');
+      if (!asserted && db.grantNeedsAssertion(row.grantId)) {
+        return sendError(res, apiError(AssertionCode.required, `This sign-in authenticated with a client assertion: every refresh of it must carry one (client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer).`, 401));
+      }
       // Omitted: the sign-in's own resource. Named: it must be that one (spec "Bearer tokens", resource).
       const target = resourceMismatch(f.resource, row.aud, ownOrigins(req));
       if (target) return wrongTarget(res, target);
@@ -294,6 +318,7 @@ export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () =>
       // Used up atomically: of two requests racing with the same token, the second counts as reuse.
       const used = db.useRefreshToken(hash);
       if (!used || used.used) return reused(row.grantId);
+      if (asserted) db.bindGrantToAssertion(row.grantId);
       issue(res, { authKey: row.authKey, scope, grantScope: row.scope, aud: row.aud, clientId: row.clientId, grantId: row.grantId });
     },
   };

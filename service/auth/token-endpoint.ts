@@ -6,6 +6,7 @@ import { readFormFields } from '../http/form-fields';
 import type { ServiceDatabase } from '../store/database';
 import { AUTH_KEY_INACTIVE, INSUFFICIENT_AUTH_SCOPE } from './authenticate';
 import { tokenHash } from './bearer';
+import { carriesAssertion } from './client-assertion';
 import type { OAuthServer } from './oauth';
 
 /** Six hours (spec Limits). */
@@ -36,6 +37,10 @@ export async function mintToken(db: ServiceDatabase, req: IncomingMessage, res: 
   // The public-client grants send no Basic credentials (spec "Bearer tokens").
   if (oauth && body.ok && body.fields.grant_type === 'authorization_code') return oauth.exchangeCode(req, res, body.fields);
   if (oauth && body.ok && body.fields.grant_type === 'refresh_token') return oauth.refresh(req, res, body.fields);
+  // The spec's client_credentials authenticates with HTTP Basic only; an assertion there is a mistake, not a second factor.
+  if (body.ok && body.fields.grant_type === 'client_credentials' && carriesAssertion(body.fields)) {
+    return sendError(res, apiError('TOKEN_INVALID_REQUEST', 'client_credentials authenticates with HTTP Basic (Auth Key and Secret); client_assertion is for authorization_code and refresh_token.', 400));
+  }
   const creds = basicCredentials(req);
   const account = creds ? db.getAccount(creds.key) : null;
   if (!creds || !account || !sameSecret(account.authSecret, creds.secret)) {

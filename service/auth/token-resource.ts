@@ -10,7 +10,7 @@ export const TOKEN_INVALID_TARGET = 'TOKEN_INVALID_TARGET';
 const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /** Origins compared as a browser does, with the loopback names of one port counted as one. */
-const sameOrigin = (a: URL, b: URL): boolean => {
+export const sameOrigin = (a: URL, b: URL): boolean => {
   if (a.protocol !== b.protocol || a.port !== b.port) return false;
   return a.hostname === b.hostname || (LOOPBACK.has(a.hostname) && LOOPBACK.has(b.hostname));
 };

@@ -9,6 +9,7 @@ import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-str
 import { routeAuthKeys } from '../auth-keys/auth-key-routes';
 import { routeAssets, type AssetRouteContext } from '../assets/asset-routes';
 import type { OAuthServer } from '../auth/oauth';
+import { routeOAuthClients } from '../auth/oauth-clients';
 import { mintToken } from '../auth/token-endpoint';
 import { readFormFields } from './form-fields';
 import { routeCdn } from '../cdn/cdn-route';
@@ -73,6 +74,7 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
   if (path.startsWith('/templates') && (await routeTemplates(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/template_credentials') && (await routeCredentials(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/dam/') && (await routeAssets(ctx, req, res, path, url.searchParams))) return;
+  if (path.startsWith('/oauth_clients/') && (await routeOAuthClients(ctx.db, req, res, path, url.searchParams))) return;
   if (path.startsWith('/auth_keys') && (await routeAuthKeys(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/assembly_notifications/') && (await routeNotifications(ctx, req, res, path, url.searchParams))) return;
   if (path.startsWith('/bill/') && (await routeBill(ctx, req, res, path, url.searchParams))) return;

@@ -80,6 +80,15 @@ export interface ServiceDatabase {
   revokeGrant(grantId: string): void;
   /** Reads a refresh token without using it up (null when unknown). */
   findRefreshToken(hash: string): (RefreshTokenRow & { used: boolean }) | null;
+  /** Public keys (a JWKS as JSON) registered for an OAuth client id; null when none are. */
+  clientJwks(clientId: string): { jwks: string; createdMs: number; modifiedMs: number } | null;
+  saveClientJwks(clientId: string, jwks: string, nowMs: number): void;
+  deleteClientJwks(clientId: string): boolean;
+  /** Records a client assertion's `jti` until its expiry; false when it was already used. */
+  rememberAssertionJti(clientId: string, jti: string, expiresAtMs: number, nowMs: number): boolean;
+  /** Once a grant's token request carried a client assertion, every later one must (spec "Bearer tokens"). */
+  bindGrantToAssertion(grantId: string): void;
+  grantNeedsAssertion(grantId: string): boolean;
   close(): void;
 }
 
@@ -122,6 +131,10 @@ export function openDatabase(dataDir: string): ServiceDatabase {
       PRIMARY KEY (auth_key, nonce));
     CREATE TABLE IF NOT EXISTS refresh_tokens (hash TEXT PRIMARY KEY, grant_id TEXT NOT NULL, auth_key TEXT NOT NULL,
       scope TEXT NOT NULL, aud TEXT NOT NULL, client_id TEXT NOT NULL, expires_at INTEGER NOT NULL, used INTEGER NOT NULL DEFAULT 0);
+    CREATE TABLE IF NOT EXISTS oauth_clients (client_id TEXT PRIMARY KEY, jwks TEXT NOT NULL, created_ms INTEGER NOT NULL, modified_ms INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS assertion_jtis (client_id TEXT NOT NULL, jti TEXT NOT NULL, expires_at INTEGER NOT NULL,
+      PRIMARY KEY (client_id, jti));
+    CREATE TABLE IF NOT EXISTS assertion_grants (grant_id TEXT PRIMARY KEY);
   `);
   // Tokens issued by a browser sign-in belong to its grant, so the grant can be revoked as a whole.
   if (!(db.prepare('PRAGMA table_info(tokens)').all() as { name: string }[]).some((c) => c.name === 'grant_id')) {
@@ -247,6 +260,20 @@ export function openDatabase(dataDir: string): ServiceDatabase {
   const findToken = db.prepare('SELECT token_hash AS tokenHash, auth_key AS authKey, scope, aud, expires_at AS expiresAtMs FROM tokens WHERE token_hash = ?');
   const pruneTokens = db.prepare('DELETE FROM tokens WHERE expires_at < ?');
   let nonceWrites = 0;
+  const getClient = db.prepare('SELECT jwks, created_ms AS createdMs, modified_ms AS modifiedMs FROM oauth_clients WHERE client_id = ?');
+  const putClient = db.prepare(
+    'INSERT INTO oauth_clients (client_id, jwks, created_ms, modified_ms) VALUES (?, ?, ?, ?) ON CONFLICT (client_id) DO UPDATE SET jwks = excluded.jwks, modified_ms = excluded.modified_ms',
+  );
+  const deleteClient = db.prepare('DELETE FROM oauth_clients WHERE client_id = ?');
+  const pruneJtis = db.prepare('DELETE FROM assertion_jtis WHERE expires_at < ?');
+  const putJti = db.prepare('INSERT OR IGNORE INTO assertion_jtis (client_id, jti, expires_at) VALUES (?, ?, ?)');
+  const bindGrant = db.prepare('INSERT OR IGNORE INTO assertion_grants (grant_id) VALUES (?)');
+  const grantBound = db.prepare('SELECT 1 FROM assertion_grants WHERE grant_id = ?');
+  const rememberJti = db.transaction((clientId: string, jti: string, expiresAt: number, now: number): boolean => {
+    // A jti is kept until its assertion expires; after that the assertion is refused for its expiry anyway.
+    pruneJtis.run(now);
+    return putJti.run(clientId, jti, expiresAt).changes === 1;
+  });
   return {
     getAccount: (k) => toAccount(getAccount.get(k) as Stored | undefined),
     firstAccount: () => toAccount(firstAccount.get() as Stored | undefined),
@@ -324,6 +351,12 @@ export function openDatabase(dataDir: string): ServiceDatabase {
       revokeRefresh.run(grantId);
     },
     findToken: (h) => (findToken.get(h) as TokenRow | undefined) ?? null,
+    clientJwks: (clientId) => (getClient.get(clientId) as { jwks: string; createdMs: number; modifiedMs: number } | undefined) ?? null,
+    saveClientJwks: (clientId, jwks, now) => void putClient.run(clientId, jwks, now, now),
+    deleteClientJwks: (clientId) => deleteClient.run(clientId).changes > 0,
+    rememberAssertionJti: (clientId, jti, expiresAt, now) => rememberJti(clientId, jti, expiresAt, now),
+    bindGrantToAssertion: (grantId) => void bindGrant.run(grantId),
+    grantNeedsAssertion: (grantId) => grantBound.get(grantId) !== undefined,
     close: () => db.close(),
   };
 }

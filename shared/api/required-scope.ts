@@ -5,6 +5,8 @@ export function requiredScope(method: string, path: string): string | null {
   if (path.startsWith('/template_credentials')) return rw('template_credentials');
   if (path.startsWith('/templates')) return rw('templates');
   if (path.startsWith('/auth_keys')) return rw('auth_keys');
+  // Registering a client's public keys decides who may sign in: Auth Key management (our choice).
+  if (path.startsWith('/oauth_clients/')) return rw('auth_keys');
   if (path === '/assemblies' || path === '/assemblies/' || /^\/assemblies\/[0-9a-f]{32}(\/replay)?\/?$/.test(path)) return rw('assemblies');
   // Replaying is the one notification scope the spec lists; reading the attempts is reading the Assembly.
   if (path.startsWith('/assembly_notifications/')) return read ? 'assemblies:read' : 'assembly_notifications:write';

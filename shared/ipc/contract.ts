@@ -70,6 +70,7 @@ import {
   folderPathSchema,
 } from './asset-models';
 import {
+  clientKeySchema,
   connectionReportSchema,
   connectionTestRequestSchema,
   keyChoiceSchema,
@@ -96,12 +97,29 @@ export const channels = {
   /** Reach, key, secret, clock, token and scopes, each with what is wrong in words. */
   'workspaces:test': { request: connectionTestRequestSchema, response: connectionReportSchema },
   /** Whether a deployment offers "Sign in with browser" (it publishes OAuth metadata). */
-  'workspaces:signInAvailable': { request: z.object({ endpoint: z.string().url() }), response: z.object({ available: z.boolean() }) },
+  'workspaces:signInAvailable': {
+    request: z.object({ endpoint: z.string().url() }),
+    /** `privateKeyJwt`: its metadata says it takes client assertions signed with a private key. */
+    response: z.object({ available: z.boolean(), privateKeyJwt: z.boolean().default(false) }),
+  },
   /** OAuth with PKCE through the system browser and a loopback redirect; no secret typed. Resolves once the user answered. */
   'workspaces:signIn': {
-    request: z.object({ id: z.string().optional(), name: z.string().trim().min(1).max(100), endpoint: z.string().url(), slug: z.string().max(100).default('') }),
+    request: z.object({
+      id: z.string().optional(),
+      name: z.string().trim().min(1).max(100),
+      endpoint: z.string().url(),
+      slug: z.string().max(100).default(''),
+      /** Sign in with this key (from workspaces:clientKeyCreate): client assertions instead of the app's plain client id. */
+      clientKeyId: z.string().min(1).max(100).optional(),
+    }),
     response: workspaceSchema,
   },
+  /** A new ES256 key pair for signing in with a private key; the private key goes to the vault, the public half comes back. */
+  'workspaces:clientKeyCreate': { request: z.object({}), response: clientKeySchema },
+  /** The public half of a stored sign-in key, to show or copy again. */
+  'workspaces:clientKeyShow': { request: z.object({ kid: z.string().min(1).max(100) }), response: clientKeySchema },
+  /** Register a sign-in key's public half with the embedded local service (the app holds its admin key). */
+  'workspaces:clientKeyRegisterLocal': { request: z.object({ kid: z.string().min(1).max(100) }), response: z.object({ clientId: z.string() }) },
   /** Stop waiting for the browser (the pending workspaces:signIn answers SIGN_IN_CANCELED). */
   'workspaces:signInCancel': { request: z.object({}), response: z.object({}) },
   /** Keys a workspace may switch to (Local: every key of its own service, even when its key is inactive). */

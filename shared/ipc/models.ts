@@ -25,6 +25,8 @@ export const workspaceSchema = z.object({
   authMode: authModeSchema,
   signatureAlgo: z.enum(['sha1', 'sha256', 'sha384']),
   tokenScopes: z.array(z.string()).nullable(),
+  /** Browser sign-in with a private key: the client it signs in as (its public key: workspaces:clientKeyShow). */
+  clientKey: z.object({ clientId: z.string(), kid: z.string() }).nullable().optional(),
   /** Local only: why it has no full access to its own service (shown with "Restore full access"); null when it has. */
   accessProblem: z.string().nullable().optional(),
 });

@@ -34,6 +34,19 @@ export const workspaceInputSchema = z.object({
 });
 export type WorkspaceInput = z.input<typeof workspaceInputSchema>;
 
+/**
+ * The public half of a workspace's sign-in key (client assertions, RFC 7523): what a deployment's admin
+ * registers. The private key stays in core's vault.
+ */
+export const clientKeySchema = z.object({
+  clientId: z.string(),
+  kid: z.string(),
+  /** The public JWK, pretty-printed JSON. */
+  publicJwk: z.string(),
+  publicPem: z.string(),
+});
+export type ClientKey = z.infer<typeof clientKeySchema>;
+
 export const connectionCheckSchema = z.object({
   id: z.enum(['reach', 'key', 'secret', 'clock', 'token', 'scopes']),
   label: z.string(),

@@ -108,6 +108,19 @@ export async function mintClientCredentials(o: {
   });
 }
 
+/** Signs client assertions for one client (the private key stays with whoever made this). */
+export interface ClientAssertionSigner {
+  clientId: string;
+  sign: (tokenEndpoint: string) => Promise<Result<string>>;
+}
+
+/** The two form fields of a client assertion (RFC 7523 §2.2). */
+export async function assertionFields(signer: ClientAssertionSigner, tokenEndpoint: string): Promise<Result<Record<string, string>>> {
+  const jwt = await signer.sign(tokenEndpoint);
+  if (!jwt.ok) return jwt;
+  return ok({ client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: jwt.value });
+}
+
 /** The client id the app signs in with (a public client: no secret, PKCE instead). */
 export const DESKTOP_CLIENT_ID = 'assemblyline-desktop';
 
@@ -120,12 +133,19 @@ export async function mintWithRefreshToken(o: {
   endpoint: string;
   refreshToken: string;
   scopes?: string[];
+  /** A sign-in with a private key: its client id and a fresh assertion for the token URL (RFC 7523). */
+  clientKey?: ClientAssertionSigner;
   fetch?: typeof fetch;
   now?: () => number;
 }): Promise<Result<MintedToken>> {
   const url = tokenUrl(o.endpoint);
   if (!url.ok) return url;
-  const form: Record<string, string> = { grant_type: 'refresh_token', refresh_token: o.refreshToken, client_id: DESKTOP_CLIENT_ID };
+  const form: Record<string, string> = { grant_type: 'refresh_token', refresh_token: o.refreshToken, client_id: o.clientKey?.clientId ?? DESKTOP_CLIENT_ID };
+  if (o.clientKey) {
+    const signed = await assertionFields(o.clientKey, url.value);
+    if (!signed.ok) return signed;
+    Object.assign(form, signed.value);
+  }
   if (o.scopes && o.scopes.length > 0) form.scope = o.scopes.join(' ');
   return postTokenForm(url.value, form, { ...(o.fetch ? { fetch: o.fetch } : {}), ...(o.now ? { now: o.now } : {}) });
 }

@@ -3,6 +3,7 @@ import type { Workspace } from '../../../shared/ipc/models';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
 import type { Handlers } from '../ipc/handlers';
 import { testConnection } from '../workspaces/connection-test';
+import { clientKeyAccount } from '../sign-in/client-key';
 import { refreshTokenAccount } from '../workspaces/workspace-client';
 import { LOCAL_WORKSPACE_ID, type StoredWorkspace } from '../workspaces/workspace-store';
 import { listAuthKeys, secretOfKey } from '../auth-keys/auth-key-api';
@@ -31,6 +32,7 @@ export async function toWorkspace(ctx: HandlerContext, w: StoredWorkspace): Prom
     authMode: w.authMode,
     signatureAlgo: w.signatureAlgo ?? 'sha384',
     tokenScopes: w.tokenScopes,
+    clientKey: w.clientKey ?? null,
     accessProblem: w.id === LOCAL_WORKSPACE_ID ? ctx.localAccess.problem() : null,
   };
 }
@@ -105,10 +107,12 @@ export function createWorkspaceHandlers(ctx: HandlerContext): Pick<Handlers, Cha
     },
 
     'workspaces:remove': async ({ id }) => {
+      const kid = ctx.workspaces.get(id)?.clientKey?.kid;
       const removed = await ctx.workspaces.remove(id);
       if (!removed.ok) return removed;
       await ctx.vault.delete(id);
       await ctx.vault.delete(refreshTokenAccount(id));
+      if (kid) await ctx.vault.delete(clientKeyAccount(kid));
       ctx.forgetClient(id);
       return ok({});
     },

@@ -69,7 +69,7 @@ describe('browser sign-in', () => {
     });
     try {
       const available = await dispatch(core.handlers, 'workspaces:signInAvailable', { endpoint: remote.url });
-      expect(available.ok && available.value).toEqual({ available: true });
+      expect(available.ok && available.value).toEqual({ available: true, privateKeyJwt: true });
       const added = await dispatch(core.handlers, 'workspaces:signIn', { name: 'Signed in', endpoint: remote.url });
       const ws = added.ok ? (added.value as Workspace) : null;
       expect(ws).toMatchObject({ authMode: 'browser', authKey: remote.authKey, hasSecret: true });

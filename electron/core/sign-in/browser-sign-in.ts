@@ -3,12 +3,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
-import { DESKTOP_CLIENT_ID, postTokenForm, tokenUrl } from '../auth/client-credentials';
+import { assertionFields, DESKTOP_CLIENT_ID, postTokenForm, tokenUrl, type ClientAssertionSigner } from '../auth/client-credentials';
 
 const metadataSchema = z.looseObject({
   authorization_endpoint: z.string().url(),
   token_endpoint: z.string().url(),
   code_challenge_methods_supported: z.array(z.string()).optional(),
+  token_endpoint_auth_methods_supported: z.array(z.string()).optional(),
 });
 export type SignInMetadata = z.infer<typeof metadataSchema>;
 
@@ -38,6 +39,9 @@ export async function discoverSignIn(endpoint: string, doFetch: typeof fetch = f
   }
 }
 
+/** Whether the deployment says it takes client assertions signed with a private key (RFC 8414 + RFC 7523). */
+export const offersPrivateKeyJwt = (meta: SignInMetadata | null): boolean => meta?.token_endpoint_auth_methods_supported?.includes('private_key_jwt') === true;
+
 const page = (title: string, text: string) =>
   `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font:16px system-ui,sans-serif;display:grid;place-items:center;min-height:90vh;color-scheme:light dark"><div><h1 style="font-size:20px">${title}</h1><p>${text}</p></div>`;
 
@@ -50,6 +54,8 @@ export async function signInWithBrowser(o: {
   endpoint: string;
   scopes?: string[];
   openExternal: (url: string) => Promise<void>;
+  /** Sign in as this client with a signed assertion instead of as the app's public client id. */
+  clientKey?: ClientAssertionSigner;
   timeoutMs?: number;
   signal?: AbortSignal;
   fetch?: typeof fetch;
@@ -61,6 +67,7 @@ export async function signInWithBrowser(o: {
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   const state = randomBytes(16).toString('base64url');
+  const clientId = o.clientKey?.clientId ?? DESKTOP_CLIENT_ID;
 
   let server: Server | null = null;
   try {
@@ -103,7 +110,7 @@ export async function signInWithBrowser(o: {
         const url = new URL(meta.authorization_endpoint);
         const params: Record<string, string> = {
           response_type: 'code',
-          client_id: DESKTOP_CLIENT_ID,
+          client_id: clientId,
           redirect_uri: redirectUri,
           code_challenge: challenge,
           code_challenge_method: 'S256',
@@ -116,11 +123,14 @@ export async function signInWithBrowser(o: {
     });
     if (!callback.ok) return callback;
 
-    const minted = await postTokenForm(
-      meta.token_endpoint,
-      { grant_type: 'authorization_code', code: callback.value.code, code_verifier: verifier, client_id: DESKTOP_CLIENT_ID, redirect_uri: callback.value.redirectUri },
-      { fetch: doFetch },
-    );
+    const form: Record<string, string> = { grant_type: 'authorization_code', code: callback.value.code, code_verifier: verifier, client_id: clientId, redirect_uri: callback.value.redirectUri };
+    if (o.clientKey) {
+      // The assertion's aud is the token endpoint the deployment published.
+      const signed = await assertionFields(o.clientKey, meta.token_endpoint);
+      if (!signed.ok) return signed;
+      Object.assign(form, signed.value);
+    }
+    const minted = await postTokenForm(meta.token_endpoint, form, { fetch: doFetch });
     if (!minted.ok) return minted;
     const { token, refreshToken, expiresAtMs, scopes, authKey } = minted.value;
     if (!refreshToken) return err(AppErrorCode.invalidResponse, 'The deployment issued no refresh token, so the sign-in could not last.');

@@ -1,6 +1,7 @@
 import { AppErrorCode, err, type Result } from '../../../shared/result';
 import { createApiClient, type ApiClient } from '../api/api-client';
-import { mintClientCredentials, mintWithRefreshToken, type MintedToken } from '../auth/client-credentials';
+import { mintClientCredentials, mintWithRefreshToken, type ClientAssertionSigner, type MintedToken } from '../auth/client-credentials';
+import { signClientAssertion } from '../sign-in/client-key';
 import { createTokenBroker, type TokenBroker } from '../auth/token-broker';
 import type { StoredWorkspace } from './workspace-store';
 
@@ -13,6 +14,8 @@ export interface WorkspaceClientDeps {
   /** Browser mode: read and replace the stored refresh token (each refresh issues a new one). */
   getRefreshToken?: () => Promise<string | null>;
   setRefreshToken?: (token: string) => Promise<void>;
+  /** Browser mode with a client key: the private JWK from the vault (it never leaves core). */
+  getClientKey?: (kid: string) => Promise<string | null>;
   fetch?: typeof fetch;
   clock?: () => number;
   maxRetries?: number;
@@ -34,6 +37,17 @@ export function createWorkspaceClient(w: StoredWorkspace, deps: WorkspaceClientD
       },
     });
   } else if (w.authMode === 'browser') {
+    const key = w.clientKey;
+    const clientKey: ClientAssertionSigner | undefined = key
+      ? {
+          clientId: key.clientId,
+          sign: async (tokenEndpoint) => {
+            const privateJwk = (await deps.getClientKey?.(key.kid)) ?? null;
+            if (!privateJwk) return err('SIGN_IN_REQUIRED', `The private key of "${w.name}" is no longer in the system keychain: sign in again in Workspaces.`);
+            return signClientAssertion({ privateJwk, tokenEndpoint, now: clock() });
+          },
+        }
+      : undefined;
     broker = createTokenBroker({
       limit: null,
       fixedScopes: true,
@@ -41,7 +55,7 @@ export function createWorkspaceClient(w: StoredWorkspace, deps: WorkspaceClientD
       mint: async (): Promise<Result<MintedToken>> => {
         const refresh = (await deps.getRefreshToken?.()) ?? null;
         if (!refresh) return err('SIGN_IN_REQUIRED', `"${w.name}" is signed out: sign in with the browser again in Workspaces.`);
-        const minted = await mintWithRefreshToken({ endpoint: w.endpoint, refreshToken: refresh, now: clock, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+        const minted = await mintWithRefreshToken({ endpoint: w.endpoint, refreshToken: refresh, now: clock, ...(clientKey ? { clientKey } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}) });
         if (minted.ok && minted.value.refreshToken) await deps.setRefreshToken?.(minted.value.refreshToken);
         if (!minted.ok && minted.error.code === 'TOKEN_INVALID_GRANT') {
           return err('SIGN_IN_REQUIRED', `The sign-in of "${w.name}" has ended (${minted.error.message}): sign in with the browser again in Workspaces.`);

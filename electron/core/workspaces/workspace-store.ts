@@ -19,6 +19,8 @@ export const storedWorkspaceSchema = z.object({
   slug: z.string().default(''),
   authMode: z.enum(['signature', 'bearer', 'browser']).default('signature'),
   tokenScopes: z.array(z.string()).nullable().default(null),
+  /** Browser sign-in with a private key: the client id it signs in as and the vault's key (by kid). */
+  clientKey: z.object({ clientId: z.string().min(1), kid: z.string().min(1) }).optional(),
   /** Local only: the user switched Local to this key (kept across restarts while it stays active). */
   keyChosen: z.boolean().optional(),
 });

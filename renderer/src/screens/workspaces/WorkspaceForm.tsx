@@ -8,6 +8,7 @@ import { ErrorPanel } from '../../components/ErrorPanel';
 import { InlineForm } from '../../components/InlineForm';
 import { isDirty } from '../../lib/form-dirty';
 import { useToasts } from '../../state/toast-store';
+import { ClientKeyPanel } from './ClientKeyPanel';
 import { ConnectionReportView } from './ConnectionReportView';
 import { ScopePicker } from '../auth-keys/ScopePicker';
 import { useDebounced } from '../../hooks/use-debounced';
@@ -29,6 +30,8 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
   const [limitScopes, setLimitScopes] = useState(existing?.tokenScopes !== null && existing?.tokenScopes !== undefined);
   const [tokenScopes, setTokenScopes] = useState<string[]>(existing?.tokenScopes ?? []);
   const [report, setReport] = useState<ConnectionReport | null>(null);
+  /** The sign-in key the next browser sign-in uses (client assertions); null = the app's plain client id. */
+  const [clientKeyId, setClientKeyId] = useState<string | null>(existing?.clientKey?.kid ?? null);
   const values = { name, endpoint, slug, authKey, authSecret, authMode, limitScopes, tokenScopes };
   const [initial] = useState(values);
   const client = useQueryClient();
@@ -128,12 +131,21 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
                     variant="primary"
                     disabled={!name.trim() || !endpointOk}
                     title={!name.trim() ? 'Give the workspace a name first' : undefined}
-                    onClick={() => signIn.mutate({ ...(existing ? { id: existing.id } : {}), name: name.trim(), endpoint: endpoint.trim(), slug: slug.trim() })}
+                    onClick={() =>
+                      signIn.mutate({
+                        ...(existing ? { id: existing.id } : {}),
+                        name: name.trim(),
+                        endpoint: endpoint.trim(),
+                        slug: slug.trim(),
+                        ...(clientKeyId ? { clientKeyId } : {}),
+                      })
+                    }
                   >
                     Sign in with browser
                   </Button>
                 </>
               )}
+              <ClientKeyPanel endpoint={endpoint} offered={offersSignIn.data?.privateKeyJwt ?? false} kid={clientKeyId} onChange={setClientKeyId} />
             </div>
           )}
           {signIn.error && <ErrorPanel title="Not signed in" code={signIn.error.code} message={signIn.error.message} httpCode={signIn.error.httpCode} />}
