@@ -19,7 +19,7 @@ export const IN_MEMORY_MAX_PIXELS = 16_000_000;
  * Whether an output can be rendered in memory without losing anything the written file would hold:
  * nothing of the input's metadata would be kept, it is one frame, and it is not too large. Pure.
  */
-export function rendersInMemory(input: Pick<Metadata, 'exif' | 'icc' | 'xmp' | 'iptc' | 'density' | 'depth' | 'hasAlpha'>, o: { strip: boolean; animated: boolean; expectedPixels: number | null }): boolean {
+export function rendersInMemory(input: Partial<Pick<Metadata, 'exif' | 'icc' | 'xmp' | 'iptc' | 'density' | 'depth' | 'hasAlpha'>>, o: { strip: boolean; animated: boolean; expectedPixels: number | null }): boolean {
   if (o.animated || o.expectedPixels === null || o.expectedPixels > IN_MEMORY_MAX_PIXELS) return false;
   // An encoder that flattens alpha would work on pixels rounded to 8 bits: a level or two off the file pipeline.
   if (input.hasAlpha === true) return false;
