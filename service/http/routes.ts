@@ -11,7 +11,7 @@ import { routeAssets, type AssetRouteContext } from '../assets/asset-routes';
 import type { OAuthServer } from '../auth/oauth';
 import { mintToken } from '../auth/token-endpoint';
 import { readFormFields } from './form-fields';
-import { routeCdn } from '../cdn/cdn-route';
+import { routeCdn, type CdnRuntime } from '../cdn/cdn-route';
 import { routeCredentials, type CredentialRouteContext } from '../credentials/credential-routes';
 import { routeTemplates, type TemplateRouteContext } from '../templates/template-routes';
 import { routeQueue } from '../queue/queue-routes';
@@ -27,6 +27,7 @@ export interface RouteContext extends CreateContext, ReplayContext, Notification
   streams: UpdateStreams;
   tus: TusEndpoint;
   hostname: string;
+  cdn: CdnRuntime;
 }
 
 const ASSEMBLY = /^\/assemblies\/([0-9a-f]{32})\/?$/;
