@@ -106,6 +106,16 @@ describe('Smart CDN: the Template runs on the input', () => {
     expect(edited.headers.get('content-type')).toBe('image/webp');
   });
 
+  it('gives the input path as ${fields.input}, for Templates that import it from storage themselves', async () => {
+    await createTemplate('cdn-import', {
+      imported: { robot: '/transloadit/import', paths: '${fields.input}' },
+      resized: { robot: '/image/resize', use: 'imported', height: '${fields.h}', resize_strategy: 'fit' },
+    });
+    const r = await get(cdnUrl('cdn-import', 'photos/sunset 2.jpg', { h: '60' }));
+    expect(r.status, r.body.toString()).toBe(200);
+    expect(await sharp(r.body).metadata()).toMatchObject({ height: 60, width: 80, format: 'jpeg' });
+  });
+
   it('serves a video thumbnail', async () => {
     await createTemplate('cdn-poster', { ':original': { robot: '/upload/handle' }, poster: { robot: '/video/thumbs', use: ':original', count: 1, width: '${fields.w}', format: 'jpg' } });
     const r = await get(cdnUrl('cdn-poster', 'photos/clip.mp4', { w: '160' }));
