@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -28,6 +29,13 @@ const LOCAL_ACCOUNT_ID = 'local';
 const LOCAL_WORKSPACE = 'local';
 /** A Smart CDN request waits at most this long for its Template (then CDN_TEMPLATE_TIMEOUT). */
 const CDN_RUN_TIMEOUT_MS = 120_000;
+
+/** Where Smart CDN runs work; what a stop left there is of no use, so it goes at start. */
+function cdnWorkRoot(dataDir: string): string {
+  const dir = join(dataDir, 'cdn-work');
+  rmSync(dir, { recursive: true, force: true });
+  return dir;
+}
 
 export interface LocalServiceOptions {
   /** 0 (default) = an ephemeral port. */
@@ -164,7 +172,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     accountId: LOCAL_ACCOUNT_ID,
     assets,
     workspace: LOCAL_WORKSPACE,
-    cdn: { cache: new CdnCache(join(options.dataDir, 'cdn-cache'), options.cdnCacheBytes), workRoot: join(options.dataDir, 'cdn-work'), timeoutMs: CDN_RUN_TIMEOUT_MS },
+    cdn: { cache: new CdnCache(join(options.dataDir, 'cdn-cache'), options.cdnCacheBytes), workRoot: cdnWorkRoot(options.dataDir), timeoutMs: CDN_RUN_TIMEOUT_MS },
     rateLimiter: new RateLimiter(options.maxAssembliesPerMinute ?? null),
     hostname: 'localhost',
     oauth: createOAuth(db, () => urls.base),
