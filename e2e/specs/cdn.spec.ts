@@ -1,4 +1,6 @@
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import type { RunningApp } from '../fixtures/app';
 import { expect, test } from '../fixtures/app';
@@ -15,6 +17,18 @@ const browserHost = (running: RunningApp) => {
   if (running.kind !== 'browser-host') throw new Error('cdn.spec.ts creates its Template and key through the browser host core');
   return running;
 };
+
+/** Serious or critical WCAG 2.1 AA violations on the page as it is, in both themes. */
+async function axeProblems(ui: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await ui.emulateMedia({ colorScheme });
+    const { violations } = await new AxeBuilder({ page: ui }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    found.push(...violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${colorScheme}: ${v.id} (${v.nodes.length})`));
+  }
+  await ui.emulateMedia({ colorScheme: 'light' });
+  return found;
+}
 
 test('a Smart CDN URL built in the app serves the photo resized to the asked width', async ({ ui, running, workDir }) => {
   const { core } = browserHost(running).app;
@@ -47,6 +61,7 @@ test('a Smart CDN URL built in the app serves the photo resized to the asked wid
   await expect(preview.getByTestId('cdn-preview-facts')).toContainText('image/jpeg');
   await expect(preview.getByTestId('cdn-preview-facts')).toContainText('cache miss');
   await ui.screenshot({ path: screenshotPath('cdn-preview.png'), animations: 'disabled' });
+  expect(await axeProblems(ui)).toEqual([]);
   await preview.page().getByRole('button', { name: 'Fetch again' }).click();
   await expect(preview.getByTestId('cdn-preview-facts')).toContainText('cache hit');
   // The signed URL serves the same for anyone who has it.
@@ -57,5 +72,7 @@ test('a Smart CDN URL built in the app serves the photo resized to the asked wid
   await ui.getByRole('button', { name: 'Sign URL' }).click();
   await expect(preview.getByRole('alert')).toContainText('IMAGE_RESIZE_VALIDATION');
   await expect(preview).toContainText('The Template failed on this input');
-  await ui.screenshot({ path: screenshotPath('cdn-preview-failed.png'), animations: 'disabled' });
+  await ui.emulateMedia({ colorScheme: 'dark' });
+  await ui.screenshot({ path: screenshotPath('cdn-preview-failed-dark.png'), animations: 'disabled' });
+  expect(await axeProblems(ui)).toEqual([]);
 });
