@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signParams } from '../auth/signature';
 import { writeVideo } from '../robots/test-files';
 import { buildForm, jpeg, postAssembly, startFixture, waitForEnd, type Fixture } from '../testing/service-fixture';
+import { runCdnTemplate } from './run-cdn-template';
 import { cdnStringToSign } from './verify-cdn-url';
 
 let fx: Fixture;
@@ -137,5 +138,16 @@ describe('Smart CDN: the Template runs on the input', () => {
     const missing = await get(cdnUrl('cdn-resize', 'photos/nope.jpg', { w: '50' }));
     expect(missing.status).toBe(404);
     expect(missing.json().error).toBe('FILE_NOT_FOUND');
+  });
+
+  it('stops a run that takes too long, and refuses a Template without steps', async () => {
+    const clip = join(fx.dataDir, 'clip.mp4');
+    const input = { localPath: clip, name: 'clip.mp4', sha256: 'x', path: '/clip.mp4' };
+    const row = (content: unknown) => ({ id: 't', name: 'slow', content, requireSignatureAuth: 0 as const, description: '', createdMs: 0, modifiedMs: 0, lastUsedMs: null });
+    const encode = { steps: { ':original': { robot: '/upload/handle' }, webm: { robot: '/video/encode', use: ':original', preset: 'webm' } } };
+    const slow = await runCdnTemplate({ template: row(encode), input, fields: {}, workDir: join(fx.dataDir, 'slow-run'), timeoutMs: 50 });
+    expect(slow).toMatchObject({ ok: false, code: 'CDN_TEMPLATE_TIMEOUT', httpCode: 504 });
+    const empty = await runCdnTemplate({ template: row({ fields: { a: 1 } }), input, fields: {}, workDir: join(fx.dataDir, 'empty-run'), timeoutMs: 5000 });
+    expect(empty).toMatchObject({ ok: false, code: 'CDN_TEMPLATE_NO_STEPS', httpCode: 422 });
   });
 });
