@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { AssemblyRuntime } from './assemblies/assembly-runtime';
@@ -12,6 +14,7 @@ import { openDatabase, type AccountRow, type ServiceDatabase } from './store/dat
 import { openCredentialStore } from './credentials/credential-store';
 import { openTemplateStore } from './templates/template-store';
 import { openAssetStore } from './assets/asset-store';
+import { CdnCache } from './cdn/cdn-cache';
 import { createTusEndpoint } from './tus/tus-endpoint';
 import { faultConfig, testFaults } from './files/test-faults';
 import { Notifier, type NotifierOptions } from './notifications/notifier';
@@ -24,6 +27,15 @@ import { startSlotSampler } from './queue/slot-samples';
 const LOCAL_ACCOUNT_ID = 'local';
 /** Its one workspace: stored assets belong to it (docs/local-service.md "Stored assets"). */
 const LOCAL_WORKSPACE = 'local';
+/** A Smart CDN request waits at most this long for its Template (then CDN_TEMPLATE_TIMEOUT). */
+const CDN_RUN_TIMEOUT_MS = 120_000;
+
+/** Where Smart CDN runs work; what a stop left there is of no use, so it goes at start. */
+function cdnWorkRoot(dataDir: string): string {
+  const dir = join(dataDir, 'cdn-work');
+  rmSync(dir, { recursive: true, force: true });
+  return dir;
+}
 
 export interface LocalServiceOptions {
   /** 0 (default) = an ephemeral port. */
@@ -50,6 +62,8 @@ export interface LocalServiceOptions {
   priceList?: PriceList;
   /** Robot jobs that may run at once (docs/local-service.md "Job slots and the queue"); default: cores, at least 2. */
   jobSlots?: number;
+  /** Smart CDN result cache bound in bytes (default 256 MiB; least recently used results go first). */
+  cdnCacheBytes?: number;
 }
 
 export interface ServerTimeouts {
@@ -158,6 +172,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     accountId: LOCAL_ACCOUNT_ID,
     assets,
     workspace: LOCAL_WORKSPACE,
+    cdn: { cache: new CdnCache(join(options.dataDir, 'cdn-cache'), options.cdnCacheBytes), workRoot: cdnWorkRoot(options.dataDir), timeoutMs: CDN_RUN_TIMEOUT_MS },
     rateLimiter: new RateLimiter(options.maxAssembliesPerMinute ?? null),
     hostname: 'localhost',
     oauth: createOAuth(db, () => urls.base),

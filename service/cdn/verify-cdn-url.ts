@@ -36,11 +36,16 @@ export function parseCdnUrl(pathname: string, search: string): CdnRequest | null
   };
 }
 
-/** The string the signer signed (service-facts.md §2): segments re-encoded, the query sorted, no `sig`. */
-export function cdnStringToSign(r: CdnRequest): string {
+/**
+ * The string the signer signed (spec rule 5, service-facts.md §2): segments re-encoded, the query sorted
+ * (stable, ascending by key), no `sig`; the `?` is left out when there are no parameters.
+ */
+export function cdnStringToSign(r: Pick<CdnRequest, 'workspace' | 'template' | 'input' | 'params'>): string {
   const q = new URLSearchParams(r.params);
   q.sort();
-  return `${encodeURIComponent(r.workspace)}/${encodeURIComponent(r.template)}/${encodeURIComponent(r.input)}?${q.toString()}`;
+  const query = q.toString();
+  const path = `${encodeURIComponent(r.workspace)}/${encodeURIComponent(r.template)}/${encodeURIComponent(r.input)}`;
+  return query === '' ? path : `${path}?${query}`;
 }
 
 export function cdnSignatureMatches(r: CdnRequest, secret: string): boolean {

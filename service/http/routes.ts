@@ -12,7 +12,7 @@ import type { OAuthServer } from '../auth/oauth';
 import { routeOAuthClients } from '../auth/oauth-clients';
 import { mintToken } from '../auth/token-endpoint';
 import { readFormFields } from './form-fields';
-import { routeCdn } from '../cdn/cdn-route';
+import { routeCdn, type CdnRuntime } from '../cdn/cdn-route';
 import { routeCredentials, type CredentialRouteContext } from '../credentials/credential-routes';
 import { routeTemplates, type TemplateRouteContext } from '../templates/template-routes';
 import { routeQueue } from '../queue/queue-routes';
@@ -28,6 +28,7 @@ export interface RouteContext extends CreateContext, ReplayContext, Notification
   streams: UpdateStreams;
   tus: TusEndpoint;
   hostname: string;
+  cdn: CdnRuntime;
 }
 
 const ASSEMBLY = /^\/assemblies\/([0-9a-f]{32})\/?$/;

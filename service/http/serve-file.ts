@@ -29,6 +29,7 @@ export async function serveFile(
   name: string,
   cacheControl = 'private, max-age=3600',
   disposition: 'inline' | 'attachment' = 'inline',
+  extraHeaders: Record<string, string> = {},
 ): Promise<boolean> {
   let size: number;
   try {
@@ -41,6 +42,7 @@ export async function serveFile(
     'Accept-Ranges': 'bytes',
     'Content-Disposition': `${disposition}; filename*=UTF-8''${encodeURIComponent(name)}`,
     'Cache-Control': cacheControl,
+    ...extraHeaders,
   };
   const range = parseRange(req.headers.range, size);
   if (range === 'unsatisfiable') {

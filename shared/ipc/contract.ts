@@ -13,6 +13,7 @@ import {
 import {
   authKeyChangeSchema,
   authKeySchema,
+  cdnPreviewSchema,
   cdnUrlRequestSchema,
   credentialInputSchema,
   credentialSchema,
@@ -339,6 +340,8 @@ export const channels = {
   },
   /** Signs a content-delivery URL in core with the chosen key's secret (read from the service, never sent on). */
   'cdn:sign': { request: cdnUrlRequestSchema, response: z.object({ url: z.string(), expiresAt: z.string() }) },
+  /** Fetches what a signed URL serves (only `<endpoint>/file/…` of the workspace or https `*.tlcdn.com`). */
+  'cdn:preview': { request: z.object({ workspaceId: z.string().optional(), url: z.string().url().max(8000) }), response: cdnPreviewSchema },
 } as const;
 
 /** Events from core to the renderer. Progress is coalesced in core (a few per second per run). */

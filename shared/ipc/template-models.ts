@@ -150,3 +150,17 @@ export const cdnUrlRequestSchema = z.object({
   params: z.record(z.string().min(1).max(100), z.string().max(2000)).default({}),
   expiresInSeconds: z.number().int().min(1).max(31_536_000),
 });
+
+/** What a signed content-delivery URL served, fetched by core (the page loads no remote images). */
+export const cdnPreviewSchema = z.object({
+  status: z.number().int(),
+  contentType: z.string().nullable(),
+  size: z.number().int().nonnegative(),
+  /** `X-Cache`: HIT or MISS on the local service. */
+  cache: z.string().nullable(),
+  /** Images only, up to 8 MB. */
+  dataUrl: z.string().nullable(),
+  /** The service's error code and message when the URL served no file (e.g. the Template failed). */
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export type CdnPreviewResult = z.infer<typeof cdnPreviewSchema>;

@@ -1,5 +1,6 @@
 import { AppErrorCode, err, ok } from '../../../shared/result';
 import { createAuthKey, deleteAuthKey, listAuthKeys, listScopes, secretOfKey, signCdnUrlWithKey, updateAuthKey } from '../auth-keys/auth-key-api';
+import { previewCdnUrl } from '../cdn/preview-cdn-url';
 import type { Handlers } from '../ipc/handlers';
 import { CLIPBOARD_UNAVAILABLE, ClipboardUnavailableError } from '../ports/desktop';
 import { LOCAL_WORKSPACE_ID } from '../workspaces/workspace-store';
@@ -13,7 +14,8 @@ type Channels =
   | 'authKeys:delete'
   | 'authKeys:copySecret'
   | 'authKeys:revealSecret'
-  | 'cdn:sign';
+  | 'cdn:sign'
+  | 'cdn:preview';
 
 export function createAuthKeyHandlers(ctx: HandlerContext): Pick<Handlers, Channels> {
   return {
@@ -52,5 +54,6 @@ export function createAuthKeyHandlers(ctx: HandlerContext): Pick<Handlers, Chann
         const signed = await signCdnUrlWithKey(api, { ...o, expiresAtMs, local: id === LOCAL_WORKSPACE_ID });
         return signed.ok ? ok({ url: signed.value.url, expiresAt: new Date(expiresAtMs).toISOString() }) : signed;
       }),
+    'cdn:preview': ({ workspaceId, url }) => withApi(ctx, workspaceId, (api) => previewCdnUrl(url, api.endpoint)),
   };
 }

@@ -186,8 +186,12 @@ describe('remote workspaces', () => {
     const signed = await call<{ url: string }>('cdn:sign', { keyId: cdnKey.id, workspaceSlug: 'local', template: 'thumbs', input: 'x/y.jpg', params: { w: '100' }, expiresInSeconds: 60 });
     expect(signed.url).toMatch(/\/file\/local\/thumbs\/x%2Fy\.jpg\?auth_key=.*&exp=\d+&w=100&sig=sha256%3A[0-9a-f]{64}$/);
     const served = await fetch(signed.url);
-    // The input names no stored file: the signature passed and the service says the file is missing.
+    // No Template "thumbs": the signature passed and the service says what is missing.
     expect(served.status).toBe(404);
+    // Core fetches it for the screen's preview and hands on the service's code; other addresses are refused.
+    const preview = await call<{ status: number; error: { code: string } | null; dataUrl: string | null }>('cdn:preview', { url: signed.url });
+    expect(preview).toMatchObject({ status: 404, error: { code: 'TEMPLATE_NOT_FOUND' }, dataUrl: null });
+    expect((await failure('cdn:preview', { url: 'http://127.0.0.1:9/anything' }))?.code).toBe('CDN_PREVIEW_URL_REFUSED');
     const tampered = await fetch(signed.url.replace('w=100', 'w=101'));
     expect(tampered.status).toBe(403);
   });

@@ -251,6 +251,7 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'authKeys:update': () => ({ ok: false, error: { code: 'NOT_IN_FAKE', message: 'Not faked.' } }),
     'authKeys:delete': () => ok({}),
     'cdn:sign': () => ({ ok: false, error: { code: 'NOT_IN_FAKE', message: 'Not faked.' } }),
+    'cdn:preview': () => ({ ok: false, error: { code: 'NOT_IN_FAKE', message: 'Not faked.' } }),
   };
 
   const bridge: FakeBridge = {

@@ -1,10 +1,13 @@
 import { useState } from 'react';
+import type { CdnPreviewResult } from '../../../../shared/ipc/template-models';
 import { toAppError } from '../../bridge/bridge-error';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
+import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
+import { formatBytes } from '../../lib/format';
 import { useNavigation } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
 
@@ -24,6 +27,8 @@ export const CdnView = () => {
   const workspaces = useBridgeQuery('workspaces:list', {});
   const keys = useBridgeQuery('authKeys:list', {});
   const templates = useBridgeQuery('templates:list', { pagesize: 200 }, { retry: false });
+  // Stored assets are the natural inputs: a Smart CDN reads them by path.
+  const assets = useBridgeQuery('assets:list', { prefix: '', limit: 200 }, { retry: false });
   const navigate = useNavigation((s) => s.navigate);
   const active = workspaces.data?.find((w) => w.id === info.data?.activeWorkspaceId);
   const cdnKeys = (keys.data ?? []).filter((k) => k.smartCdn && k.isActive);
@@ -35,7 +40,13 @@ export const CdnView = () => {
   const [expiry, setExpiry] = useState(3600);
   const [copied, setCopied] = useState(false);
   const toast = useToasts((s) => s.show);
-  const sign = useBridgeMutation('cdn:sign', { onSuccess: () => setCopied(false) });
+  const preview = useBridgeMutation('cdn:preview');
+  const sign = useBridgeMutation('cdn:sign', {
+    onSuccess: (signed) => {
+      setCopied(false);
+      preview.mutate({ url: signed.url });
+    },
+  });
   const open = useBridgeMutation('shell:openUrl', { onError: (e) => toast(`${e.code}: ${e.message}`, 'danger') });
 
   const chosenKey = keyId || cdnKeys[0]?.id || '';
@@ -107,7 +118,12 @@ export const CdnView = () => {
             </label>
             <label className="form-field">
               <span className="field-label">File path</span>
-              <input className="input mono" value={input} onChange={(e) => setInput(e.currentTarget.value)} aria-label="File path" placeholder="photos/cat.jpg" spellCheck={false} />
+              <input className="input mono" value={input} onChange={(e) => setInput(e.currentTarget.value)} aria-label="File path" placeholder="photos/cat.jpg" spellCheck={false} list="cdn-assets" />
+              <datalist id="cdn-assets">
+                {(assets.data?.assets ?? []).map((a) => (
+                  <option key={a.assetId} value={a.path} />
+                ))}
+              </datalist>
             </label>
           </div>
           <fieldset className="form-field cdn-params">
@@ -150,7 +166,11 @@ export const CdnView = () => {
               <div className="template-actions">
                 <Button onClick={() => void copy(sign.data.url)}>{copied ? 'Copied' : 'Copy URL'}</Button>
                 <Button onClick={() => open.mutate({ url: sign.data.url })}>Open in browser</Button>
+                <Button onClick={() => preview.mutate({ url: sign.data.url })} busy={preview.isPending} disabled={preview.isPending}>
+                  Fetch again
+                </Button>
               </div>
+              <CdnPreview pending={preview.isPending} data={preview.data} error={preview.error} />
             </div>
           )}
         </form>
@@ -158,3 +178,30 @@ export const CdnView = () => {
     </div>
   );
 };
+
+/** What the signed URL serves: the image (fetched by core), its type, size and cache state, or why it failed. */
+const CdnPreview = ({ pending, data, error }: { pending: boolean; data: CdnPreviewResult | undefined; error: { code: string; message: string; httpCode?: number } | null }) => (
+  <section className="cdn-preview" aria-label="Preview" aria-busy={pending} data-testid="cdn-preview">
+    <h2 className="field-label">What the URL serves</h2>
+    {pending && <Spinner size={20} label="Fetching the URL (the Template runs on a first fetch)" />}
+    {!pending && error && <ErrorPanel title="Could not fetch the URL" code={error.code} message={error.message} httpCode={error.httpCode} />}
+    {!pending && data?.error && (
+      <ErrorPanel title={data.status === 422 || data.status === 504 ? 'The Template failed on this input' : 'The URL served no file'} code={data.error.code} message={data.error.message} httpCode={data.status} />
+    )}
+    {!pending && data && !data.error && (
+      <>
+        <p className="cdn-preview-facts" data-testid="cdn-preview-facts">
+          <span className="mono">{data.contentType ?? 'no type'}</span> · {formatBytes(data.size)}
+          {data.cache && (
+            <Badge tone={data.cache === 'HIT' ? 'success' : 'neutral'} title="X-Cache: a HIT was served from the cache without running the Template">
+              cache {data.cache.toLowerCase()}
+            </Badge>
+          )}
+        </p>
+        <div className="cdn-preview-frame">
+          {data.dataUrl ? <img src={data.dataUrl} alt="What the signed URL serves" data-testid="cdn-preview-image" /> : <span className="muted">Not an image (or over 8 MB): open the URL to see it.</span>}
+        </div>
+      </>
+    )}
+  </section>
+);
