@@ -232,8 +232,6 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   drafts.restore(draftStore.saved.files);
   draftRoots = () => drafts.rootPaths();
 
-  // Drops that end (or fail) while the user looks elsewhere, and the queue on the taskbar.
-  const stopDesktopSignals = startDesktopSignals(events, ports.desktop);
   // Watch folders: each file through the queue above; they catch up on what changed while the app was closed.
   const watchFolders = createWatchFolders({
     dataDir: ports.dataDir,
@@ -246,6 +244,9 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     },
   });
   await watchFolders.restore();
+  // Drops that end (or fail) while the user looks elsewhere, and the queue on the taskbar; a watch folder's
+  // files are announced by the watch, once their results are on disk.
+  const stopDesktopSignals = startDesktopSignals(events, ports.desktop, (transferId) => watchFolders.ownsTransfer(transferId));
   const assemblyFollower = createAssemblyFollower((update) => events.emit('assembly:updated', update));
   // The webhook tester verifies with every workspace key's secret (the active one first); they stay here.
   const webhooks: WebhookTesterService = createWebhookTester({

@@ -50,6 +50,8 @@ export interface WatchFolders {
   resume(id: string): Promise<Result<WatchFolder>>;
   remove(id: string): Promise<Result<Record<string, never>>>;
   items(id: string, offset: number, limit: number): Result<WatchItemsPage>;
+  /** The transfer carries a watch's file (its notices are the watch's). */
+  ownsTransfer(transferId: string): boolean;
   /** Start every stored watch that is not paused: each catches up on what changed while the app was closed. */
   restore(): Promise<void>;
   close(): Promise<void>;
@@ -85,6 +87,8 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
   const now = deps.now ?? Date.now;
   const store: WatchStore = openWatchStore(deps.dataDir);
   const runtimes = new Map<string, Runtime>();
+  /** Transfers that carry a watch's file (their desktop notices are the watch's). */
+  const owned = new Set<string>();
   let closed = false;
   const announceTimers = new Map<string, ReturnType<typeof setTimeout>>();
 
@@ -220,6 +224,7 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
       batching: { batchMode: 'per-drop' },
     });
     if (!started.ok) return apply(rt, { type: 'failed', relativePath: rel, error: `${started.error.code}: ${started.error.message}`, assemblyId: null, now: now() });
+    owned.add(started.value.id);
     apply(rt, { type: 'started', relativePath: rel, transferId: started.value.id, now: now() });
     await follow(rt, rel, started.value.id);
   };
@@ -346,6 +351,7 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
       generation: 0,
     };
     runtimes.set(def.id, rt);
+    for (const item of rt.machine.items.values()) if (item.transferId) owned.add(item.transferId);
     // Files that were on the wire when the app quit: the queue resumes them; follow them to their results.
     for (const item of rt.machine.items.values()) if (item.state === 'processing' && item.transferId) void follow(rt, item.relativePath, item.transferId).catch((cause: unknown) => apply(rt, { type: 'failed', relativePath: item.relativePath, error: String(cause), assemblyId: null, now: now() }));
     for (const command of pendingAfterRestore(rt.machine)) void run(rt, command);
@@ -451,6 +457,7 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
       const all = [...found.value.machine.items.values()].sort((a, b) => b.updatedAt - a.updatedAt || a.relativePath.localeCompare(b.relativePath));
       return ok({ items: all.slice(offset, offset + limit).map(itemView), total: all.length });
     },
+    ownsTransfer: (transferId) => owned.has(transferId),
     async restore() {
       for (const def of store.watches()) await boot(def);
     },
