@@ -1,5 +1,6 @@
 import { mkdir, open, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, test } from '../fixtures/app';
@@ -75,8 +76,17 @@ test('a watch folder processes files copied into it (one slowly, in parts), skip
     await ui.getByRole('button', { name: 'Watch folders', exact: true }).click();
     await expect(card(ui).getByTestId('watch-state')).toHaveText('Watching');
     await expect(card(ui).getByTestId('watch-counts')).toHaveText(/^2 done · 0 failed · 0 queued · 2 skipped/);
-    await ui.emulateMedia({ colorScheme: 'dark' });
+    // The screen passes axe (WCAG 2.1 AA, serious and critical) in both themes, its file list open.
+    await card(ui).getByRole('button', { name: 'Show files' }).click();
+    await expect(ui.getByTestId('watch-item')).toHaveCount(2);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await ui.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+      await ui.waitForTimeout(200);
+      const { violations } = await new AxeBuilder({ page: ui }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${colorScheme}: ${v.id} at ${v.nodes.map((n) => n.target.join(' > ')).join(', ')}`)).toEqual([]);
+    }
     await ui.screenshot({ path: screenshotPath('watch-folders-dark.png') });
+    await ui.emulateMedia({ colorScheme: 'light' });
 
     // A changed file is processed again; the other is not touched.
     await writeFile(path.join(inbox, 'beach.jpg'), await jpeg(3072, 1024, '#3c9d4e'));

@@ -193,6 +193,11 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
       }
     } catch (cause) {
       const message = cause instanceof Error ? cause.message : String(cause);
+      // The results are on disk; only the original could not be deleted or moved: say so, keep it done.
+      if (command.kind === 'after-success') {
+        const what = rt.def.afterSuccess.kind === 'delete' ? 'delete' : 'move';
+        return deps.notify({ tag: `watch:${rt.def.id}:${command.relativePath}:after`, title: `Watch folder: could not ${what} the original`, body: `${command.relativePath}: ${message}`, tone: 'warning', route: '#/watch-folders' });
+      }
       apply(rt, { type: 'failed', relativePath: command.relativePath, error: message, assemblyId: null, now: now() });
     }
   };

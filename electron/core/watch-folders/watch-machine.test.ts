@@ -65,6 +65,17 @@ describe('watch state machine', () => {
     expect(step(restarted, { type: 'checked', relativePath: 'a.jpg', size: 12, mtimeMs: 10, sha256: 'h2', now: 4_000 }).commands).toEqual([{ kind: 'process', relativePath: 'a.jpg', sha256: 'h2' }]);
   });
 
+  it('checks a file again when it changed while it was processed, and leaves its original alone', () => {
+    const s = machine();
+    processed(s, 'a.jpg');
+    step(s, { type: 'seen', relativePath: 'a.jpg', size: 20, mtimeMs: 7, now: 3_000 });
+    const done = step(s, { type: 'finished', relativePath: 'a.jpg', assemblyId: 'asm1', results: ['r/a.jpg'], now: 4_000 });
+    expect(done.commands.map((c) => c.kind)).toEqual(['notify']);
+    expect(s.items.get('a.jpg')).toMatchObject({ state: 'settling', size: 20, doneSha256: 'h1' });
+    expect(step(s, { type: 'tick', now: 4_000 + SETTLE }).commands).toEqual([{ kind: 'check', relativePath: 'a.jpg' }]);
+    expect(step(s, { type: 'checked', relativePath: 'a.jpg', size: 20, mtimeMs: 7, sha256: 'h2', now: 5_000 }).commands).toEqual([{ kind: 'process', relativePath: 'a.jpg', sha256: 'h2' }]);
+  });
+
   it('reprocesses unchanged files when "reprocess stale" is on', () => {
     const s = machine();
     processed(s, 'a.jpg');

@@ -22,6 +22,8 @@ export interface ItemRec {
   error: string | null;
   results: string[];
   updatedAt: number;
+  /** It changed while queued or processing: checked again once this round ends. */
+  dirty?: boolean;
 }
 
 export interface MachineState {
@@ -96,12 +98,14 @@ export function step(state: MachineState, event: WatchEvent): Step {
         return out;
       }
       const same = item.size === event.size && item.mtimeMs === event.mtimeMs;
-      // Processing or queued: the file is being sent as it was checked; a later change is seen again after.
+      // Processing or queued: the file is being sent as it was checked; a later change is checked again after.
       if (item.state === 'processing' || item.state === 'queued') {
         if (!same) {
           item.size = event.size;
           item.mtimeMs = event.mtimeMs;
           item.changedAt = event.now;
+          item.dirty = true;
+          touch(item, event.now);
         }
         return out;
       }
@@ -196,19 +200,27 @@ export function step(state: MachineState, event: WatchEvent): Step {
     case 'finished': {
       const item = state.items.get(event.relativePath);
       if (!item || item.state !== 'processing') return out;
-      item.state = 'done';
       item.assemblyId = event.assemblyId;
       item.results = event.results;
       item.doneSha256 = item.sha256;
       item.error = null;
+      out.commands.push({ kind: 'notify', relativePath: item.relativePath, outcome: 'done' });
+      if (item.dirty) {
+        // Changed while it was processed: the original is left alone and the new version settles and goes.
+        item.dirty = false;
+        item.state = 'settling';
+      } else {
+        item.state = 'done';
+        out.commands.unshift({ kind: 'after-success', relativePath: item.relativePath });
+      }
       touch(item, event.now);
-      out.commands.push({ kind: 'after-success', relativePath: item.relativePath }, { kind: 'notify', relativePath: item.relativePath, outcome: 'done' });
       return out;
     }
     case 'failed': {
       const item = state.items.get(event.relativePath);
       if (!item || (item.state !== 'processing' && item.state !== 'queued')) return out;
-      item.state = 'failed';
+      item.state = item.dirty ? 'settling' : 'failed';
+      item.dirty = false;
       item.error = event.error;
       item.assemblyId = event.assemblyId;
       touch(item, event.now);
