@@ -3,6 +3,7 @@ import type { FolderRef } from '../../../shared/ipc/watch-folder-models';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
 import type { Handlers } from '../ipc/handlers';
 import { WATCH_FOLDER_INVALID } from '../watch-folders/watch-folders';
+import { isInside } from '../watch-folders/watch-paths';
 import type { HandlerContext } from './context';
 
 type WatchChannels = 'watch-folders:list' | 'watch-folders:add' | 'watch-folders:update' | 'watch-folders:pause' | 'watch-folders:resume' | 'watch-folders:remove' | 'watch-folders:items';
@@ -11,11 +12,24 @@ type WatchChannels = 'watch-folders:list' | 'watch-folders:add' | 'watch-folders
  * A folder the page named: a handle from the host's folder picker (Electron: the real folder), or, in the
  * browser host only, a typed absolute path — its picker stages copies, which would be no folder to watch.
  */
-export function resolveFolderRef(ctx: Pick<HandlerContext, 'files' | 'host'>, ref: FolderRef, what: string): Result<string> {
-  if ('handle' in ref) return ctx.files.root(ref.handle);
+export function resolveFolderRef(ctx: Pick<HandlerContext, 'files' | 'host' | 'dataDir'>, ref: FolderRef, what: string): Result<string> {
+  const resolved = 'handle' in ref ? ctx.files.root(ref.handle) : typedPath(ctx, ref.path, what);
+  if (!resolved.ok) return resolved;
+  // The app's own data (secrets vault, databases, staging) is never watched, written or moved into.
+  if (isInside(ctx.dataDir, resolved.value) || isInside(resolved.value, ctx.dataDir)) return err(WATCH_FOLDER_INVALID, `The ${what} cannot hold or lie inside the app's data folder.`);
+  return resolved;
+}
+
+/**
+ * A path the page typed (browser host only). Not a picked folder, so it gets guardrails: absolute, and no
+ * hidden folder on the way (`~/.ssh`, `~/.config/…`): a script in the page cannot point a watch at them.
+ */
+function typedPath(ctx: Pick<HandlerContext, 'host'>, typed: string, what: string): Result<string> {
   if (ctx.host !== 'browser') return err(AppErrorCode.invalidRequest, `Pick the ${what} with the folder dialog.`);
-  if (!path.isAbsolute(ref.path)) return err(WATCH_FOLDER_INVALID, `The ${what} must be an absolute path (${ref.path}).`);
-  return ok(path.resolve(ref.path));
+  if (!path.isAbsolute(typed)) return err(WATCH_FOLDER_INVALID, `The ${what} must be an absolute path (${typed}).`);
+  const resolved = path.resolve(typed);
+  if (resolved.split(path.sep).some((part) => part.startsWith('.'))) return err(WATCH_FOLDER_INVALID, `The ${what} cannot be or lie inside a hidden folder (${resolved}).`);
+  return ok(resolved);
 }
 
 export function createWatchFolderHandlers(ctx: HandlerContext): Pick<Handlers, WatchChannels> {

@@ -53,6 +53,14 @@ describe('watch folders', () => {
     expect(inside.ok ? null : inside.error.code).toBe('WATCH_FOLDER_INVALID');
     const relative = await dispatch(core.handlers, 'watch-folders:add', { folder: { path: 'in' }, output: { path: path.join(dir, 'out') }, recipe: { kind: 'preset', presetId: 'store-originals' } });
     expect(relative.ok ? null : relative.error.code).toBe('WATCH_FOLDER_INVALID');
+    // A script in the page cannot point a watch at a hidden folder or at the app's own data.
+    await mkdir(path.join(dir, '.ssh'), { recursive: true });
+    const hidden = await dispatch(core.handlers, 'watch-folders:add', { folder: { path: path.join(dir, '.ssh') }, output: { path: path.join(dir, 'out') }, recipe: { kind: 'preset', presetId: 'store-originals' } });
+    expect(hidden.ok ? null : hidden.error.code).toBe('WATCH_FOLDER_INVALID');
+    const data = await dispatch(core.handlers, 'watch-folders:add', { folder: { path: dir }, output: { path: path.join(dir, 'out2') }, recipe: { kind: 'preset', presetId: 'store-originals' } });
+    expect(data.ok ? null : data.error.code).toBe('WATCH_FOLDER_INVALID');
+    const intoData = await dispatch(core.handlers, 'watch-folders:add', { folder: { path: path.join(dir, 'out', 'in') }, output: { path: path.join(dir, 'data', 'x') }, recipe: { kind: 'preset', presetId: 'store-originals' } });
+    expect(intoData.ok ? null : intoData.error.code).toBe('WATCH_FOLDER_INVALID');
   });
 
   it('processes a new file into an output folder inside the watched one, moves the original, and ignores temp files and its own results', async () => {
