@@ -10,17 +10,17 @@ export interface ScreenShortcut {
   readonly digit: number;
 }
 
-/** Screens by Mod+digit, in the sidebar's order (nine digits: the first nine; Auth Keys, CDN URLs and Workspaces have none — Settings… on macOS opens Workspaces). */
+/** Screens by Mod+digit, in the sidebar's order (nine digits: the first nine; Credentials, Auth Keys, CDN URLs and Workspaces have none — Settings… on macOS opens Workspaces). */
 export const SCREEN_SHORTCUTS: readonly ScreenShortcut[] = [
   { label: 'Upload', route: '#/upload', digit: 1 },
   { label: 'Transfers', route: '#/transfers', digit: 2 },
   { label: 'Activity', route: '#/activity', digit: 3 },
   { label: 'Assets', route: '#/assets', digit: 4 },
-  { label: 'Usage', route: '#/usage', digit: 5 },
-  { label: 'Statistics', route: '#/statistics', digit: 6 },
-  { label: 'Queue', route: '#/queue', digit: 7 },
-  { label: 'Templates', route: '#/templates', digit: 8 },
-  { label: 'Credentials', route: '#/credentials', digit: 9 },
+  { label: 'Watch folders', route: '#/watch-folders', digit: 5 },
+  { label: 'Usage', route: '#/usage', digit: 6 },
+  { label: 'Statistics', route: '#/statistics', digit: 7 },
+  { label: 'Queue', route: '#/queue', digit: 8 },
+  { label: 'Templates', route: '#/templates', digit: 9 },
 ];
 
 export type ActionShortcutId = 'open-files' | 'open-folder' | 'new-upload' | 'find' | 'shortcuts';

@@ -28,6 +28,7 @@ import { openRunStore } from './runs/run-store';
 import { createTransferEngine, type TransferEngine } from './transfers/transfer-engine';
 import { createVault, type Vault } from './vault/vault';
 import { clientKeyAccount } from './sign-in/client-key';
+import { createWatchFolders, type WatchFolders } from './watch-folders/watch-folders';
 import { createWorkspaceClient, refreshTokenAccount } from './workspaces/workspace-client';
 import { createWorkspaceStore, LOCAL_WORKSPACE_ID, type StoredWorkspace } from './workspaces/workspace-store';
 import type { NotifyOptions } from '../../shared/local-service/notify-options';
@@ -79,6 +80,8 @@ export interface Core {
   runs: RunManager;
   /** The transfer queue (`<dataDir>/transfers.sqlite`). */
   transfers: TransferEngine;
+  /** Watch folders (`<dataDir>/watch-folders.sqlite`). */
+  watchFolders: WatchFolders;
   /** The embedded service's URL (the same across its restarts), or null when it never started. */
   readonly localServiceUrl: string | null;
   /** The embedded service's process id (tests kill or stop it). */
@@ -231,8 +234,21 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   drafts.restore(draftStore.saved.files);
   draftRoots = () => drafts.rootPaths();
 
-  // Drops that end (or fail) while the user looks elsewhere, and the queue on the taskbar.
-  const stopDesktopSignals = startDesktopSignals(events, ports.desktop);
+  // Watch folders: each file through the queue above; they catch up on what changed while the app was closed.
+  const watchFolders = createWatchFolders({
+    dataDir: ports.dataDir,
+    transfers,
+    runs,
+    announce: (id, removed) => events.emit('watch-folders:changed', { id, ...(removed ? { removed } : {}) }),
+    notify: (notice) => {
+      events.emit('app:notification', notice);
+      ports.desktop.notify?.(notice);
+    },
+  });
+  await watchFolders.restore();
+  // Drops that end (or fail) while the user looks elsewhere, and the queue on the taskbar; a watch folder's
+  // files are announced by the watch, once their results are on disk.
+  const stopDesktopSignals = startDesktopSignals(events, ports.desktop, (transferId) => watchFolders.ownsTransfer(transferId));
   const assemblyFollower = createAssemblyFollower((update) => events.emit('assembly:updated', update));
   // The webhook tester verifies with every workspace key's secret (the active one first); they stay here.
   const webhooks: WebhookTesterService = createWebhookTester({
@@ -259,6 +275,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     runs,
     assemblyFollower,
     transfers,
+    watchFolders,
     files,
     drafts,
     draftPorts,
@@ -284,6 +301,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     vault,
     runs,
     transfers,
+    watchFolders,
     get localServiceUrl() {
       return supervisor.current()?.url ?? null;
     },
@@ -297,6 +315,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
       stopDesktopSignals();
       assemblyFollower.close();
       await webhooks.close();
+      await watchFolders.close();
       await transfers.close();
       drafts.close();
       await draftStore.flush();

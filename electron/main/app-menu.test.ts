@@ -37,7 +37,7 @@ describe('application menu', () => {
 
   it('shows the accelerators without registering them (the page handles the keys in both hosts)', () => {
     const withKeys = build('linux').all.filter((i) => i.accelerator && i.click);
-    expect(withKeys.map((i) => [i.label, i.accelerator])).toEqual(expect.arrayContaining([['Add files…', 'CmdOrCtrl+O'], ['Add folder…', 'CmdOrCtrl+Shift+O'], ['Upload', 'CmdOrCtrl+1'], ['Credentials', 'CmdOrCtrl+9']]));
+    expect(withKeys.map((i) => [i.label, i.accelerator])).toEqual(expect.arrayContaining([['Add files…', 'CmdOrCtrl+O'], ['Add folder…', 'CmdOrCtrl+Shift+O'], ['Upload', 'CmdOrCtrl+1'], ['Watch folders', 'CmdOrCtrl+5'], ['Templates', 'CmdOrCtrl+9']]));
     // Every shortcut key is the page's; Settings (macOS only) is a menu-only accelerator.
     expect(withKeys.every((i) => i.registerAccelerator === false)).toBe(true);
     const accelerators = withKeys.map((i) => i.accelerator);

@@ -44,6 +44,7 @@ const AuthKeysView = lazy(() => import('./screens/auth-keys/AuthKeysView').then(
 const CdnView = lazy(() => import('./screens/cdn/CdnView').then((m) => ({ default: m.CdnView })));
 const UsageView = lazy(() => import('./screens/usage/UsageView').then((m) => ({ default: m.UsageView })));
 const StatisticsView = lazy(() => import('./screens/statistics/StatisticsView').then((m) => ({ default: m.StatisticsView })));
+const WatchFoldersView = lazy(() => import('./screens/watch-folders/WatchFoldersView').then((m) => ({ default: m.WatchFoldersView })));
 const QueueView = lazy(() => import('./screens/queue/QueueView').then((m) => ({ default: m.QueueView })));
 const AssetsView = lazy(() => import('./screens/assets/AssetsView').then((m) => ({ default: m.AssetsView })));
 const CredentialsView = lazy(() => import('./screens/credentials/CredentialsView').then((m) => ({ default: m.CredentialsView })));
@@ -87,6 +88,7 @@ export const App = () => {
             {route.name === 'usage' && <UsageView />}
             {route.name === 'statistics' && <StatisticsView />}
             {route.name === 'queue' && <QueueView />}
+            {route.name === 'watch-folders' && <WatchFoldersView />}
             {route.name === 'assets' && <AssetsView key={route.folder ?? ''} folder={route.folder ?? ''} />}
             {route.name === 'template-editor' && <TemplateEditor key={`${route.id ?? 'new'}-${String(route.copy)}`} id={route.id} copy={route.copy} />}
           </Suspense>

@@ -42,6 +42,7 @@ import {
   transferScopeSchema,
   transferSettingsSchema,
 } from './transfer-models';
+import { watchFolderInputSchema, watchFolderSchema, watchFolderUpdateSchema, watchFoldersChangedSchema, watchItemsPageSchema } from './watch-folder-models';
 import {
   assemblyDetailSchema,
   assemblyIdSchema,
@@ -196,6 +197,22 @@ export const channels = {
   'transfers:settings': { request: z.object({}), response: transferSettingsSchema },
   /** Change settings; concurrency and the bandwidth limit apply to running transfers at once. */
   'transfers:saveSettings': { request: transferSettingsSchema.partial(), response: transferSettingsSchema },
+
+  /** Watch folders (docs/desktop.md): every watch with its state, last activity, counts and latest errors. */
+  'watch-folders:list': { request: z.object({}), response: z.array(watchFolderSchema) },
+  /** Start watching a folder: new and changed files are processed once they stop growing; results go to the output folder. */
+  'watch-folders:add': { request: watchFolderInputSchema, response: watchFolderSchema },
+  'watch-folders:update': { request: watchFolderUpdateSchema, response: watchFolderSchema },
+  'watch-folders:pause': { request: z.object({ id: z.string().min(1) }), response: watchFolderSchema },
+  /** Resume: catches up on what changed while paused. */
+  'watch-folders:resume': { request: z.object({ id: z.string().min(1) }), response: watchFolderSchema },
+  /** Stop watching and forget the ledger (files and results on disk stay). */
+  'watch-folders:remove': { request: z.object({ id: z.string().min(1) }), response: z.object({}) },
+  /** A watch's files (its ledger), most recently changed first. */
+  'watch-folders:items': {
+    request: z.object({ id: z.string().min(1), offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(1_000).default(200) }),
+    response: watchItemsPageSchema,
+  },
 
   /** Create an Assembly in the active (or given) workspace and upload the picked files to it with tus. */
   'runs:start': {
@@ -358,6 +375,8 @@ export const events = {
   'draft:updated': draftSummarySchema,
   /** The transfer queue changed: totals and the changed transfers, batches and rows (coalesced). */
   'transfers:changed': transferChangesSchema,
+  /** A watch folder changed (state, counts, a file): at most 5 a second per watch. */
+  'watch-folders:changed': watchFoldersChangedSchema,
   /** A key rotation moved a step, stopped, or was rolled back. */
   'rotation:updated': rotationSchema,
   /** The embedded local service started, stopped answering, crashed or came back. */

@@ -7,12 +7,18 @@ import { initialSignalState, stepSignals } from './transfer-signals';
  * Feeds the transfer queue's changes to the desktop: notices (to the page, and to the OS through the port
  * where the host has one) and the taskbar/dock indicator. Returns the unsubscribe.
  */
-export function startDesktopSignals(events: CoreEvents, desktop: Pick<DesktopPort, 'notify' | 'showTransfers'>): () => void {
+export function startDesktopSignals(
+  events: CoreEvents,
+  desktop: Pick<DesktopPort, 'notify' | 'showTransfers'>,
+  /** Transfers someone else announces (a watch folder's files: the watch says when their results are on disk). */
+  quiet: (transferId: string) => boolean = () => false,
+): () => void {
   let state = initialSignalState();
   let lastIndicator = '';
   return events.on((name, payload) => {
     if (name !== 'transfers:changed') return;
-    const step = stepSignals(state, payload as EventPayload<'transfers:changed'>);
+    const changes = payload as EventPayload<'transfers:changed'>;
+    const step = stepSignals(state, { totals: changes.totals, transfers: changes.transfers.filter((t) => !quiet(t.id)), batches: changes.batches.filter((b) => !quiet(b.transferId)) });
     state = step.state;
     for (const notice of step.notices) {
       // The page shows it in the app when its window has the focus, and in the browser host raises a Web

@@ -12,6 +12,7 @@ import type { KeyRotation } from '../rotation/key-rotation';
 import type { RunManager } from '../runs/run-manager';
 import type { TransferEngine } from '../transfers/transfer-engine';
 import type { Vault } from '../vault/vault';
+import type { WatchFolders } from '../watch-folders/watch-folders';
 import type { WebhookTesterService } from '../webhooks/webhook-tester';
 import type { WorkspaceStore } from '../workspaces/workspace-store';
 
@@ -32,6 +33,8 @@ export interface HandlerContext {
   assemblyFollower: AssemblyFollower;
   /** The durable transfer queue (batches into Assemblies, tus + multipart, pacing, checksums). */
   transfers: TransferEngine;
+  /** Watch folders: each file that lands in one goes through the transfer queue; results to the output folder. */
+  watchFolders: WatchFolders;
   /** Handles of what the user picked: the only files the page can name. */
   files: FileHandleRegistry;
   /** The Upload view's selection (drafts/draft.ts); `take()` hands it to a transfer. */

@@ -16,6 +16,7 @@ import { createServiceHandlers } from './service-handlers';
 import { createShellHandlers } from './shell-handlers';
 import { createTemplateHandlers } from './template-handlers';
 import { createTransferHandlers } from './transfer-handlers';
+import { createWatchFolderHandlers } from './watch-folder-handlers';
 import { createRotationHandlers } from './rotation-handlers';
 import { createSignInHandlers } from './sign-in-handlers';
 import { createWebhookHandlers } from './webhook-handlers';
@@ -35,6 +36,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createDraftHandlers(ctx),
     ...createRunHandlers(ctx),
     ...createTransferHandlers(ctx),
+    ...createWatchFolderHandlers(ctx),
     ...createAssemblyHandlers(ctx, statuses),
     ...createQueueHandlers(ctx),
     ...createWebhookHandlers(ctx),

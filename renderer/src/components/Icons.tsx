@@ -160,6 +160,15 @@ export const ArrowRightIcon = ({ size = 16 }: { size?: number }) => (
   </svg>
 );
 /** Job slots: a row of boxes, some filled (the Queue screen). */
+/** A folder with an eye: a folder the app watches. */
+export const WatchIcon = () => (
+  <svg {...base}>
+    <path d="M1.5 4.5v8h13v-7H7.5L6 4H2z" />
+    <path d="M4.5 9.5s1.4-2 3.5-2 3.5 2 3.5 2-1.4 2-3.5 2-3.5-2-3.5-2z" />
+    <circle cx="8" cy="9.5" r="0.8" fill="currentColor" />
+  </svg>
+);
+
 export const QueueIcon = () => (
   <svg {...base}>
     <rect x="1.5" y="5" width="3.5" height="6" rx="0.8" fill="currentColor" />

@@ -22,6 +22,7 @@ const ROUTES: [Route, string][] = [
   [{ name: 'usage' }, '#/usage'],
   [{ name: 'statistics' }, '#/statistics'],
   [{ name: 'queue' }, '#/queue'],
+  [{ name: 'watch-folders' }, '#/watch-folders'],
   [{ name: 'assets' }, '#/assets'],
   [{ name: 'assets', folder: 'photos/2026' }, '#/assets?folder=photos%2F2026'],
 ];

@@ -10,7 +10,7 @@ import type { Route } from '../state/navigation-store';
 const UPLOAD: Route = { name: 'upload' };
 
 /** Screens whose hash is their name alone. */
-const PLAIN = ['upload', 'activity', 'credentials', 'workspaces', 'auth-keys', 'cdn', 'usage', 'statistics', 'queue'] as const;
+const PLAIN = ['upload', 'activity', 'credentials', 'workspaces', 'auth-keys', 'cdn', 'usage', 'statistics', 'queue', 'watch-folders'] as const;
 type PlainName = (typeof PLAIN)[number];
 const isPlain = (name: string): name is PlainName => (PLAIN as readonly string[]).includes(name);
 

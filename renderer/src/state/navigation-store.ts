@@ -16,6 +16,8 @@ export type Route =
   | { readonly name: 'auth-keys' }
   | { readonly name: 'cdn' }
   | { readonly name: 'usage' } | { readonly name: 'statistics' } | { readonly name: 'queue' }
+  /** Watch folders: watches with their state, counts and files. */
+  | { readonly name: 'watch-folders' }
   /** Stored assets; `folder` is the folder shown (`photos/2026`), the root when absent. */
   | { readonly name: 'assets'; readonly folder?: string }
   /** Create (no id), edit (id) or duplicate (id, copy) a Template. */

@@ -9,6 +9,27 @@ import { ok, type Result } from '../../../../shared/result';
 import { createFakeTransfers, type FakeTransfers } from './fake-transfers';
 import { sampleBill, sampleStats } from './fake-account';
 import type { DraftChoice } from '../../../../shared/ipc/draft-choice';
+import type { FolderRef, WatchFolder, WatchFolderInput } from '../../../../shared/ipc/watch-folder-models';
+
+const refText = (ref: FolderRef): string => ('path' in ref ? ref.path : `/picked/${ref.handle}`);
+
+/** A watch as core answers right after `watch-folders:add`. */
+export const fakeWatch = (id: string, input: WatchFolderInput, over: Partial<WatchFolder> = {}): WatchFolder => ({
+  id,
+  folder: refText(input.folder),
+  output: refText(input.output),
+  recipe: input.recipe.kind === 'template' ? { kind: 'template', templateId: input.recipe.templateId, fields: input.recipe.fields ?? {} } : input.recipe,
+  reprocessStale: input.reprocessStale ?? false,
+  afterSuccess: !input.afterSuccess || input.afterSuccess.kind !== 'move' ? (input.afterSuccess ?? { kind: 'keep' }) : { kind: 'move', folder: refText(input.afterSuccess.folder) },
+  settleMs: input.settleMs ?? 2_000,
+  paused: false,
+  state: 'watching',
+  error: null,
+  lastActivityAt: null,
+  counts: { done: 0, failed: 0, queued: 0, skipped: 0 },
+  latestErrors: [],
+  ...over,
+});
 
 /**
  * An in-memory AssemblylineBridge for renderer unit tests ONLY (end-to-end tests use the real host).
@@ -128,6 +149,14 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     for (const l of listeners.get(event) ?? []) (l as (p: typeof payload) => void)(payload);
   };
   const queue = createFakeTransfers(emitEvent, () => picked);
+  const watches = new Map<string, WatchFolder>();
+  const setPaused = (id: string, paused: boolean): Result<WatchFolder> => {
+    const w = watches.get(id);
+    if (!w) return { ok: false, error: { code: 'NOT_FOUND', message: `No watch folder with id ${id}.` } };
+    const next: WatchFolder = { ...w, paused, state: paused ? 'paused' : 'watching' };
+    watches.set(id, next);
+    return ok(next);
+  };
 
   const defaults: { [C in ChannelName]: Handler<C> } = {
     'app:info': () => ok(sampleAppInfo()),
@@ -177,6 +206,18 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'transfers:control': (req) => queue.handle('transfers:control', req),
     'transfers:settings': (req) => queue.handle('transfers:settings', req),
     'transfers:saveSettings': (req) => queue.handle('transfers:saveSettings', req),
+    // Watch folders, in memory: added watches list as watching with no files.
+    'watch-folders:list': () => ok([...watches.values()]),
+    'watch-folders:add': (req) => {
+      const w = fakeWatch(`wf-${watches.size + 1}`, req);
+      watches.set(w.id, w);
+      return ok(w);
+    },
+    'watch-folders:update': (req) => (watches.has(req.id) ? ok(watches.get(req.id)!) : { ok: false, error: { code: 'NOT_FOUND', message: `No watch folder with id ${req.id}.` } }),
+    'watch-folders:pause': (req) => setPaused(req.id, true),
+    'watch-folders:resume': (req) => setPaused(req.id, false),
+    'watch-folders:remove': (req) => (watches.delete(req.id) ? ok({}) : { ok: false, error: { code: 'NOT_FOUND', message: `No watch folder with id ${req.id}.` } }),
+    'watch-folders:items': () => ok({ items: [], total: 0 }),
     'runs:start': (req) => {
       const run = sampleRun({
         runId: `run-${nextRun++}`,

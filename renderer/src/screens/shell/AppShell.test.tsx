@@ -55,9 +55,9 @@ describe('App shell', () => {
     const lists = within(nav).getAllByRole('list');
     expect(lists.map((l) => l.getAttribute('aria-labelledby') && document.getElementById(l.getAttribute('aria-labelledby')!)?.textContent)).toEqual(['Work', 'Account', 'Setup']);
     expect(within(screen.getByRole('list', { name: 'Setup' })).getAllByRole('button').map((b) => b.textContent)).toEqual(['Templates', 'Credentials', 'Auth Keys', 'CDN URLs', 'Workspaces']);
-    const assets = screen.getByRole('button', { name: 'Assets' });
-    assets.focus();
-    fireEvent.keyDown(assets, { key: 'ArrowDown' });
+    const watchFolders = screen.getByRole('button', { name: 'Watch folders' });
+    watchFolders.focus();
+    fireEvent.keyDown(watchFolders, { key: 'ArrowDown' });
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Usage' }));
     fireEvent.keyDown(document.activeElement as Element, { key: 'End' });
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Workspaces' }));

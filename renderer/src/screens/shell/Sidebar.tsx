@@ -1,5 +1,5 @@
 import { useRef, type KeyboardEvent } from 'react';
-import { ActivityIcon, ChartIcon, FolderIcon, GaugeIcon, KeyIcon, LinkIcon, LockIcon, QueueIcon, ServerIcon, TemplateIcon, TransfersIcon, UploadIcon } from '../../components/Icons';
+import { ActivityIcon, ChartIcon, FolderIcon, GaugeIcon, KeyIcon, LinkIcon, LockIcon, QueueIcon, ServerIcon, WatchIcon, TemplateIcon, TransfersIcon, UploadIcon } from '../../components/Icons';
 import { formatCount } from '../../lib/format';
 import { useNavigation, type Route } from '../../state/navigation-store';
 import { useTransfers } from '../transfers/transfer-store';
@@ -33,6 +33,7 @@ const GROUPS = [
       { name: 'transfers', label: 'Transfers', icon: <TransfersIcon /> },
       { name: 'activity', label: 'Activity', icon: <ActivityIcon /> },
       { name: 'assets', label: 'Assets', icon: <FolderIcon /> },
+      { name: 'watch-folders', label: 'Watch folders', icon: <WatchIcon /> },
     ],
   },
   {

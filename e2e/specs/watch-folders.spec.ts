@@ -1,0 +1,101 @@
+import { mkdir, open, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import sharp from 'sharp';
+import { expect, test } from '../fixtures/app';
+import { screenshotPath } from '../fixtures/paths';
+import { launchConnected, quitApp } from '../fixtures/relaunch';
+
+/**
+ * Watch folders as a user meets them: a watch added in the UI on a real folder; files copied in — one
+ * written slowly in three parts, with pauses shorter than the settle time — are processed once each, their
+ * results land in the output folder; after a restart nothing is processed again; a changed file is.
+ */
+
+const jpeg = (width: number, height: number, colour: string) => sharp({ create: { width, height, channels: 3, background: colour } }).jpeg({ quality: 90 }).toBuffer();
+const sizeOf = async (file: string) => {
+  const meta = await sharp(file).metadata();
+  return `${meta.width}x${meta.height}`;
+};
+const card = (ui: Page) => ui.getByTestId('watch-card');
+
+test('a watch folder processes files copied into it (one slowly, in parts), skips them after a restart, reprocesses a changed one', async ({ browser, workDir }) => {
+  test.setTimeout(150_000);
+  const inbox = path.join(workDir, 'inbox');
+  const output = path.join(workDir, 'results');
+  const dataDir = path.join(workDir, 'app-data');
+  await mkdir(inbox, { recursive: true });
+
+  const first = await launchConnected(browser, dataDir);
+  try {
+    const ui = first.ui;
+    await ui.getByRole('button', { name: 'Watch folders', exact: true }).click();
+    await expect(ui.getByText('No watch folders')).toBeVisible();
+    await ui.getByRole('button', { name: 'Add watch folder' }).click();
+    const dialog = ui.getByRole('dialog', { name: 'Add a watch folder' });
+    await dialog.getByLabel('Folder to watch').fill(inbox);
+    await dialog.getByLabel('Output folder').fill(output);
+    await expect(dialog.getByLabel('Process each file with')).toHaveValue('preset:resize-1024');
+    await dialog.getByLabel('Wait until a file is unchanged for (seconds)').fill('1');
+    await dialog.screenshot({ path: screenshotPath('watch-folders-add.png') });
+    await dialog.getByRole('button', { name: 'Start watching' }).click();
+    await expect(card(ui).getByTestId('watch-state')).toHaveText('Watching');
+
+    // One copied at once, one written in three parts 300 ms apart (settle: 1 s), as a slow copy would.
+    await writeFile(path.join(inbox, 'beach.jpg'), await jpeg(2048, 1536, '#2a7fbf'));
+    const slow = await jpeg(1600, 1200, '#c0603a');
+    const handle = await open(path.join(inbox, 'city.jpg'), 'w');
+    const third = Math.ceil(slow.length / 3);
+    for (let i = 0; i < 3; i++) {
+      await handle.write(slow.subarray(i * third, (i + 1) * third));
+      if (i < 2) await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    await handle.close();
+
+    await expect(card(ui).getByTestId('watch-counts')).toHaveText(/^2 done · 0 failed · 0 queued · 0 skipped/, { timeout: 60_000 });
+    // The results are real images, fitted inside 1024 px, under <output>/<step>/<relative path>.
+    expect(await sizeOf(path.join(output, 'resized', 'beach.jpg'))).toBe('1024x768');
+    expect(await sizeOf(path.join(output, 'resized', 'city.jpg'))).toBe('1024x768');
+    await card(ui).getByRole('button', { name: 'Show files' }).click();
+    await expect(ui.getByTestId('watch-item')).toHaveCount(2);
+    await expect(ui.getByTestId('watch-item').filter({ hasText: 'city.jpg' })).toContainText('resized/city.jpg');
+    await ui.screenshot({ path: screenshotPath('watch-folders.png') });
+    // Each file went through the transfer queue (one Assembly each).
+    await ui.getByRole('button', { name: /^Transfers/ }).click();
+    await expect(ui.getByRole('button', { name: /^Done 2$/ })).toBeVisible();
+  } finally {
+    await quitApp(first);
+  }
+  const before = (await stat(path.join(output, 'resized', 'city.jpg'))).mtimeMs;
+
+  // Next start: the watch resumes, catches up, and passes over the two unchanged files.
+  const second = await launchConnected(browser, dataDir);
+  try {
+    const ui = second.ui;
+    await ui.getByRole('button', { name: 'Watch folders', exact: true }).click();
+    await expect(card(ui).getByTestId('watch-state')).toHaveText('Watching');
+    await expect(card(ui).getByTestId('watch-counts')).toHaveText(/^2 done · 0 failed · 0 queued · 2 skipped/);
+    // The screen passes axe (WCAG 2.1 AA, serious and critical) in both themes, its file list open.
+    await card(ui).getByRole('button', { name: 'Show files' }).click();
+    await expect(ui.getByTestId('watch-item')).toHaveCount(2);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await ui.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+      await ui.waitForTimeout(200);
+      const { violations } = await new AxeBuilder({ page: ui }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${colorScheme}: ${v.id} at ${v.nodes.map((n) => n.target.join(' > ')).join(', ')}`)).toEqual([]);
+    }
+    await ui.screenshot({ path: screenshotPath('watch-folders-dark.png') });
+    await ui.emulateMedia({ colorScheme: 'light' });
+
+    // A changed file is processed again; the other is not touched.
+    await writeFile(path.join(inbox, 'beach.jpg'), await jpeg(3072, 1024, '#3c9d4e'));
+    await expect.poll(() => sizeOf(path.join(output, 'resized', 'beach.jpg')).catch(() => ''), { timeout: 60_000 }).toBe('1024x341');
+    await expect(card(ui).getByTestId('watch-counts')).toHaveText(/^2 done · 0 failed · 0 queued · 2 skipped/);
+    expect((await stat(path.join(output, 'resized', 'city.jpg'))).mtimeMs).toBe(before);
+    await ui.getByRole('button', { name: /^Transfers/ }).click();
+    await expect(ui.getByRole('button', { name: /^Done 3$/ })).toBeVisible();
+  } finally {
+    await quitApp(second);
+  }
+});

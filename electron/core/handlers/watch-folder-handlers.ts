@@ -1,0 +1,70 @@
+import path from 'node:path';
+import type { FolderRef } from '../../../shared/ipc/watch-folder-models';
+import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
+import type { Handlers } from '../ipc/handlers';
+import { WATCH_FOLDER_INVALID } from '../watch-folders/watch-folders';
+import { isInside } from '../watch-folders/watch-paths';
+import type { HandlerContext } from './context';
+
+type WatchChannels = 'watch-folders:list' | 'watch-folders:add' | 'watch-folders:update' | 'watch-folders:pause' | 'watch-folders:resume' | 'watch-folders:remove' | 'watch-folders:items';
+
+/**
+ * A folder the page named: a handle from the host's folder picker (Electron: the real folder), or, in the
+ * browser host only, a typed absolute path — its picker stages copies, which would be no folder to watch.
+ */
+export function resolveFolderRef(ctx: Pick<HandlerContext, 'files' | 'host' | 'dataDir'>, ref: FolderRef, what: string): Result<string> {
+  const resolved = 'handle' in ref ? ctx.files.root(ref.handle) : typedPath(ctx, ref.path, what);
+  if (!resolved.ok) return resolved;
+  // The app's own data (secrets vault, databases, staging) is never watched, written or moved into.
+  if (isInside(ctx.dataDir, resolved.value) || isInside(resolved.value, ctx.dataDir)) return err(WATCH_FOLDER_INVALID, `The ${what} cannot hold or lie inside the app's data folder.`);
+  return resolved;
+}
+
+/**
+ * A path the page typed (browser host only). Not a picked folder, so it gets guardrails: absolute, and no
+ * hidden folder on the way (`~/.ssh`, `~/.config/…`): a script in the page cannot point a watch at them.
+ */
+function typedPath(ctx: Pick<HandlerContext, 'host'>, typed: string, what: string): Result<string> {
+  if (ctx.host !== 'browser') return err(AppErrorCode.invalidRequest, `Pick the ${what} with the folder dialog.`);
+  if (!path.isAbsolute(typed)) return err(WATCH_FOLDER_INVALID, `The ${what} must be an absolute path (${typed}).`);
+  const resolved = path.resolve(typed);
+  if (resolved.split(path.sep).some((part) => part.startsWith('.'))) return err(WATCH_FOLDER_INVALID, `The ${what} cannot be or lie inside a hidden folder (${resolved}).`);
+  return ok(resolved);
+}
+
+export function createWatchFolderHandlers(ctx: HandlerContext): Pick<Handlers, WatchChannels> {
+  return {
+    'watch-folders:list': async () => ok(ctx.watchFolders.list()),
+    'watch-folders:add': async (input) => {
+      const folder = resolveFolderRef(ctx, input.folder, 'folder to watch');
+      if (!folder.ok) return folder;
+      const output = resolveFolderRef(ctx, input.output, 'output folder');
+      if (!output.ok) return output;
+      let afterSuccess: { kind: 'keep' } | { kind: 'delete' } | { kind: 'move'; folder: string } = { kind: 'keep' };
+      if (input.afterSuccess.kind === 'move') {
+        const moveTo = resolveFolderRef(ctx, input.afterSuccess.folder, 'folder to move originals to');
+        if (!moveTo.ok) return moveTo;
+        afterSuccess = { kind: 'move', folder: moveTo.value };
+      } else afterSuccess = input.afterSuccess;
+      return ctx.watchFolders.add({
+        folder: folder.value,
+        output: output.value,
+        recipe: input.recipe,
+        reprocessStale: input.reprocessStale,
+        afterSuccess,
+        settleMs: input.settleMs,
+        workspaceId: input.workspaceId ?? ctx.workspaces.activeId(),
+      });
+    },
+    'watch-folders:update': async ({ id, ...change }) =>
+      ctx.watchFolders.update(id, {
+        ...(change.recipe ? { recipe: change.recipe } : {}),
+        ...(change.reprocessStale !== undefined ? { reprocessStale: change.reprocessStale } : {}),
+        ...(change.settleMs !== undefined ? { settleMs: change.settleMs } : {}),
+      }),
+    'watch-folders:pause': async ({ id }) => ctx.watchFolders.pause(id),
+    'watch-folders:resume': async ({ id }) => ctx.watchFolders.resume(id),
+    'watch-folders:remove': async ({ id }) => ctx.watchFolders.remove(id),
+    'watch-folders:items': async ({ id, offset, limit }) => ctx.watchFolders.items(id, offset, limit),
+  };
+}

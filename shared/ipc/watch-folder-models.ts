@@ -1,0 +1,105 @@
+import { z } from 'zod';
+
+/**
+ * Watch folders (docs/desktop.md "Watch folders"): a folder core watches; every file that lands in it and
+ * stops growing goes through the transfer queue with the watch's Template or preset, and its results are
+ * written to the output folder as `<output>/<step>/<relative path, result's extension>`.
+ */
+
+/** Where a folder comes from: a handle the host's folder picker gave, or (browser host only) a typed absolute path. */
+export const folderRefSchema = z.union([z.object({ handle: z.string().min(1) }), z.object({ path: z.string().min(1).max(4_096) })]);
+export type FolderRef = z.infer<typeof folderRefSchema>;
+
+/** What each file is processed with: a Template (and its fields) or one of the ready-made presets. */
+export const watchRecipeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('template'), templateId: z.string().min(1), fields: z.record(z.string(), z.string()).default({}) }),
+  z.object({ kind: z.literal('preset'), presetId: z.string().min(1) }),
+]);
+export type WatchRecipe = z.infer<typeof watchRecipeSchema>;
+
+/** What happens to an original once its results are on disk. */
+export const afterSuccessSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('keep') }),
+  z.object({ kind: z.literal('delete') }),
+  z.object({ kind: z.literal('move'), folder: z.string().min(1) }),
+]);
+export type AfterSuccess = z.infer<typeof afterSuccessSchema>;
+
+export const MIN_SETTLE_MS = 200;
+export const DEFAULT_SETTLE_MS = 2_000;
+
+export const watchStateSchema = z.enum(['watching', 'paused', 'catching-up', 'error']);
+export type WatchState = z.infer<typeof watchStateSchema>;
+
+export const watchItemStateSchema = z.enum(['settling', 'checking', 'queued', 'processing', 'done', 'failed']);
+export type WatchItemState = z.infer<typeof watchItemStateSchema>;
+
+export const watchCountsSchema = z.object({
+  done: z.number().int(),
+  failed: z.number().int(),
+  /** Settling, queued or processing. */
+  queued: z.number().int(),
+  /** Unchanged files already processed, passed over since the watch (re)started. */
+  skipped: z.number().int(),
+});
+export type WatchCounts = z.infer<typeof watchCountsSchema>;
+
+export const watchItemSchema = z.object({
+  relativePath: z.string(),
+  state: watchItemStateSchema,
+  size: z.number(),
+  mtimeMs: z.number(),
+  sha256: z.string().nullable(),
+  assemblyId: z.string().nullable(),
+  transferId: z.string().nullable(),
+  error: z.string().nullable(),
+  /** Results written, relative to the output folder (`resized/a.jpg`). */
+  results: z.array(z.string()),
+  updatedAt: z.string(),
+});
+export type WatchItem = z.infer<typeof watchItemSchema>;
+
+export const watchFolderSchema = z.object({
+  id: z.string(),
+  folder: z.string(),
+  output: z.string(),
+  recipe: watchRecipeSchema,
+  reprocessStale: z.boolean(),
+  afterSuccess: afterSuccessSchema,
+  settleMs: z.number().int(),
+  paused: z.boolean(),
+  state: watchStateSchema,
+  /** Why the watch stopped (state `error`): the folder is gone, unreadable… */
+  error: z.string().nullable(),
+  lastActivityAt: z.string().nullable(),
+  counts: watchCountsSchema,
+  /** The newest failures, newest first (at most 5). */
+  latestErrors: z.array(z.object({ relativePath: z.string(), error: z.string(), at: z.string() })),
+});
+export type WatchFolder = z.infer<typeof watchFolderSchema>;
+
+export const watchFolderInputSchema = z.object({
+  folder: folderRefSchema,
+  output: folderRefSchema,
+  recipe: watchRecipeSchema,
+  reprocessStale: z.boolean().default(false),
+  afterSuccess: z
+    .discriminatedUnion('kind', [z.object({ kind: z.literal('keep') }), z.object({ kind: z.literal('delete') }), z.object({ kind: z.literal('move'), folder: folderRefSchema })])
+    .default({ kind: 'keep' }),
+  settleMs: z.number().int().min(MIN_SETTLE_MS).max(600_000).default(DEFAULT_SETTLE_MS),
+  workspaceId: z.string().optional(),
+});
+export type WatchFolderInput = z.input<typeof watchFolderInputSchema>;
+
+export const watchFolderUpdateSchema = z.object({
+  id: z.string().min(1),
+  recipe: watchRecipeSchema.optional(),
+  reprocessStale: z.boolean().optional(),
+  settleMs: z.number().int().min(MIN_SETTLE_MS).max(600_000).optional(),
+});
+
+export const watchItemsPageSchema = z.object({ items: z.array(watchItemSchema), total: z.number().int() });
+export type WatchItemsPage = z.infer<typeof watchItemsPageSchema>;
+
+/** A watch changed (state, counts, an item): the screen re-reads the list. */
+export const watchFoldersChangedSchema = z.object({ id: z.string(), removed: z.boolean().optional() });
