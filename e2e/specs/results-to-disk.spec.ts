@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/app';
 import { generatePhotoFolder } from '../fixtures/images';
@@ -53,6 +54,19 @@ const shoot = async (ui: Page, name: string) => {
   await ui.emulateMedia({ colorScheme: 'light' });
 };
 
+/** Serious and critical WCAG 2.1 AA violations of the open dialog, in both themes. */
+const axeDialog = async (ui: Page): Promise<string[]> => {
+  const found: string[] = [];
+  for (const theme of ['light', 'dark'] as const) {
+    await ui.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+    await ui.waitForTimeout(200);
+    const { violations } = await new AxeBuilder({ page: ui }).include('dialog[open]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    found.push(...violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${theme}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
+  }
+  await ui.emulateMedia({ colorScheme: 'light' });
+  return found;
+};
+
 test('results of a folder upload are mirrored to disk with hashes checked; a manifest is exported and its rows match what was sent', async ({ running, ui, workDir }) => {
   test.setTimeout(120_000);
   if (running.kind !== 'browser-host') throw new Error('results-to-disk.spec.ts answers the host dialogs through the recording desktop (browser host)');
@@ -92,6 +106,7 @@ test('results of a folder upload are mirrored to disk with hashes checked; a man
   await expect(dialog.getByTestId('mirror-summary')).toHaveText('3 written · 0 skipped · 3 verified · 0 failed', { timeout: 30_000 });
   await expect(dialog.getByTestId('mirror-outcome')).toHaveText('Every result is in the folder.');
   await shoot(ui, 'results-to-disk');
+  expect(await axeDialog(ui)).toEqual([]);
 
   // Every result at its mirrored path, with the md5 the service recorded.
   const mtimes = new Map<string, number>();
@@ -158,6 +173,7 @@ test('results of a folder upload are mirrored to disk with hashes checked; a man
   const runExport = ui.getByRole('dialog', { name: 'Export manifest' });
   await runExport.getByLabel(/^JSON/).check();
   await shoot(ui, 'manifest-export');
+  expect(await axeDialog(ui)).toEqual([]);
   const jsonFile = path.join(workDir, 'manifest.json');
   desktop.dialogAnswers.push(jsonFile);
   await runExport.getByRole('button', { name: 'Export…' }).click();
