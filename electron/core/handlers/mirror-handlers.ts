@@ -21,6 +21,9 @@ export const MirrorChannelError = {
   notReady: 'RESULTS_NOT_READY',
 } as const;
 
+/** Where results go in a host with no folder dialog: `<downloads>/Assemblyline results`. */
+export const DEFAULT_MIRROR_FOLDER = 'Assemblyline results';
+
 type Channels = 'results:mirrorSettings' | 'results:chooseMirrorFolder' | 'results:mirror' | 'results:mirrorCancel' | 'manifest:export';
 
 /** Every file row of a batch, page by page (the engine's own query; md5s come from the status record). */
@@ -107,7 +110,9 @@ async function freshFile(dir: string, base: string, ext: string): Promise<string
  * "Show in folder" (shell:revealPath) works for it and for nothing else.
  */
 export function createMirrorHandlers(ctx: HandlerContext, mirrors: MirrorService, downloads: DownloadLedger): Pick<Handlers, Channels> {
-  const settings = () => ({ ...mirrors.store.settings(), canChooseFolder: Boolean(ctx.desktop.chooseFolder) });
+  // A host with no folder dialog (the browser host) saves into a folder of the downloads folder instead.
+  const folderOf = () => mirrors.store.settings().folder ?? (ctx.desktop.chooseFolder ? null : path.join(ctx.downloadsDir, DEFAULT_MIRROR_FOLDER));
+  const settings = () => ({ ...mirrors.store.settings(), folder: folderOf(), canChooseFolder: Boolean(ctx.desktop.chooseFolder) });
   return {
     'results:mirrorSettings': async () => ok(settings()),
     'results:chooseMirrorFolder': async () => {
@@ -119,7 +124,7 @@ export function createMirrorHandlers(ctx: HandlerContext, mirrors: MirrorService
       return ok({ ...settings(), canceled: false });
     },
     'results:mirror': async ({ scope, layout, conflict }) => {
-      const folder = mirrors.store.settings().folder;
+      const folder = folderOf();
       if (!folder) return err(MirrorChannelError.folderUnset, 'Choose an output folder first.');
       const sources = await sourcesOf(ctx, scope);
       if (!sources.ok) return sources;

@@ -64,11 +64,13 @@ describe('Save results to folder', () => {
     await waitFor(() => expect(bridge.calls.find((c) => c.channel === 'shell:revealPath')?.request).toEqual({ path: '/home/me/Results' }));
   });
 
-  it('says so where the host has no folder dialog', async () => {
-    const bridge = createFakeBridge({ 'results:mirrorSettings': () => ok({ folder: null, layout: 'by-step', conflict: 'skip', canChooseFolder: false }) });
+  it('says where results go when the host has no folder dialog', async () => {
+    const bridge = createFakeBridge({ 'results:mirrorSettings': () => ok({ folder: '/home/me/Downloads/Assemblyline results', layout: 'by-step', conflict: 'skip', canChooseFolder: false }) });
     renderWithBridge(<SaveResultsDialog open scope={{ kind: 'batch', batchId: 'b1' }} what="x" onClose={() => undefined} />, bridge);
     expect(await screen.findByText(/This host shows no folder dialog/)).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Choose folder…' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId('mirror-folder').textContent).toBe('/home/me/Downloads/Assemblyline results');
+    expect((screen.getByRole('button', { name: 'Change…' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Save results' }) as HTMLButtonElement).disabled).toBe(false);
   });
 });
 

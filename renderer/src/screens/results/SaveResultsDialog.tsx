@@ -104,7 +104,7 @@ export const SaveResultsDialog = ({ open, scope, what, onClose }: Props) => {
             {folder ? 'Change…' : 'Choose folder…'}
           </Button>
         </div>
-        {settings.data?.canChooseFolder === false && <p className="small field-error">This host shows no folder dialog: run the desktop app to save results to a folder.</p>}
+        {settings.data?.canChooseFolder === false && <p className="small muted">This host shows no folder dialog: results go to this folder in your downloads. The desktop app lets you choose any folder.</p>}
         <fieldset className="mirror-options" disabled={running}>
           <legend className="field-label">Layout</legend>
           {LAYOUTS.map((l) => (
