@@ -185,4 +185,17 @@ test('results of a folder upload are mirrored to disk with hashes checked; a man
     [...inputs].sort((a, b) => a.path.localeCompare(b.path)),
   );
   for (const i of json.assemblies[0]!.inputs) expect(i.results.map((r) => r.step)).toEqual(['resized']);
+
+  // Activity: the Assemblies selected under the filters, as a manifest.
+  await ui.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Activity/ }).click();
+  await ui.getByRole('button', { name: 'Select all 1' }).click();
+  await expect(ui.getByTestId('selection-count')).toHaveText('1 Assembly selected');
+  await shoot(ui, 'activity-selection-results');
+  const activityFile = path.join(workDir, 'activity.csv');
+  desktop.dialogAnswers.push(activityFile);
+  await ui.getByRole('button', { name: 'Export manifest…' }).click();
+  await ui.getByRole('dialog', { name: 'Export manifest' }).getByRole('button', { name: 'Export…' }).click();
+  await expect(ui.getByRole('dialog', { name: 'Export manifest' })).toBeHidden();
+  const activityRows = parseCsv((await readFile(activityFile, 'utf8')).slice(1)).slice(1);
+  expect(activityRows.map((r) => [r[0], r[3]]).sort()).toEqual(inputs.map((i) => [i.path, run.assemblyId]).sort());
 });
