@@ -119,6 +119,14 @@ describe('results:mirror against the local service', () => {
     expect(names.filter((n) => n.endsWith('.part'))).toEqual([]);
   });
 
+  it('a batch of the transfer queue names the same Assembly; an unknown batch is NOT_FOUND', async () => {
+    const batch = core.transfers.overview().batches.find((b) => b.runId === run.runId)!;
+    const end = await finished((await call<{ mirrorId: string }>('results:mirror', { scope: { kind: 'batch', batchId: batch.id }, layout: 'by-step', conflict: 'skip' })).mirrorId);
+    expect(end).toMatchObject({ state: 'done', skipped: 3, written: 0, failed: 0 });
+    expect(await failure('results:mirror', { scope: { kind: 'batch', batchId: 'no-such-batch' }, layout: 'by-step', conflict: 'skip' })).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await failure('results:mirror', { scope: { kind: 'assemblies', assemblyIds: ['not-an-id'] }, layout: 'by-step', conflict: 'skip' })).toMatchObject({ code: 'INVALID_IPC_REQUEST' });
+  });
+
   it('a download whose bytes do not match the record is removed and reported with its code', async () => {
     const status = structuredClone(run.status!);
     const [first, second] = status.results!.resized!;
