@@ -13,6 +13,7 @@ import { createLocalAccess, LOCAL_SERVICE_UNAVAILABLE } from './local-service/lo
 import type { ServiceProcessPort, ServiceReady } from './ports/service-process';
 import { pruneStaging, removeFinishedBatches } from './files/staging-janitor';
 import { createHandlers } from './handlers/index';
+import { createMirrorService } from './results-mirror/mirror-service';
 import type { DraftPorts } from './handlers/draft-handlers';
 import { createDraft, type Draft } from './drafts/draft';
 import { openDraftStore } from './drafts/draft-store';
@@ -260,6 +261,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     },
     onReceived: (webhook) => events.emit('webhooks:received', webhook),
   });
+  const mirrors = createMirrorService(ports.dataDir, (progress) => events.emit('results:mirrorProgress', progress));
   const ctx: HandlerContext = {
     version: ports.version,
     host: ports.host,
@@ -274,6 +276,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     workspaces,
     runs,
     assemblyFollower,
+    mirrors,
     transfers,
     watchFolders,
     files,
@@ -316,6 +319,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
       assemblyFollower.close();
       await webhooks.close();
       await watchFolders.close();
+      await mirrors.close();
       await transfers.close();
       drafts.close();
       await draftStore.flush();

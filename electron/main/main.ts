@@ -10,6 +10,7 @@ import { appMenuTemplate } from './app-menu';
 import { createElectronSignals } from './desktop-signals';
 import { pressAccelerator } from './press-accelerator';
 import { createElectronDesktop } from './desktop-port';
+import { createElectronDialogs } from './dialog-port';
 import { registerIpc, sendEvent } from './ipc/register-ipc';
 import { handleAppProtocol, registerAppScheme } from './protocol/app-protocol';
 import { createSafeStorageSecretStore } from './secrets/safe-storage-secret-store';
@@ -70,7 +71,7 @@ async function start(): Promise<void> {
     dataDir: app.getPath('userData'),
     downloadsDir: app.getPath('downloads'),
     secretStore: createSafeStorageSecretStore(safeStorage, blobs, process.platform),
-    desktop: { ...createElectronDesktop(shell, clipboard), ...signals },
+    desktop: { ...createElectronDesktop(shell, clipboard), ...signals, ...createElectronDialogs(dialog, () => BrowserWindow.getFocusedWindow()) },
     host: 'electron',
     version: app.getVersion(),
     // The embedded service in a utilityProcess: a hang or crash there never freezes or ends the app.

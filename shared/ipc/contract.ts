@@ -57,6 +57,7 @@ import {
   replayStartedSchema,
 } from './assembly-models';
 import { receivedWebhookSchema, webhookTesterSchema } from './webhook-models';
+import { conflictPolicySchema, manifestExportSchema, manifestFormatSchema, mirrorLayoutSchema, mirrorProgressSchema, mirrorScopeSchema, mirrorSettingsSchema } from './mirror-models';
 import { billMonthSchema, billSchema, statsRequestSchema, statsSchema } from './account-models';
 import { jobSlotsSchema, slotStatsQuerySchema, slotStatsSchema } from './queue-models';
 import {
@@ -283,6 +284,22 @@ export const channels = {
       .refine((r) => (r.runId === undefined) !== (r.assemblyId === undefined), 'Name either a run or an Assembly.'),
     response: mediaPreviewSchema,
   },
+  /** "Save results to folder…": the remembered output folder, layout and conflict policy. */
+  'results:mirrorSettings': { request: z.object({}), response: mirrorSettingsSchema },
+  /** The host's folder dialog; the chosen folder is remembered (unchanged when the user cancels). */
+  'results:chooseMirrorFolder': { request: z.object({}), response: mirrorSettingsSchema.extend({ canceled: z.boolean() }) },
+  /**
+   * Download the results of a run, a batch or Assemblies into the remembered folder by a layout and a
+   * conflict policy (both remembered), each verified against its record. Answers at once; progress and
+   * the summary come as `results:mirrorProgress`.
+   */
+  'results:mirror': {
+    request: z.object({ scope: mirrorScopeSchema, layout: mirrorLayoutSchema, conflict: conflictPolicySchema }),
+    response: z.object({ mirrorId: z.string(), folder: z.string() }),
+  },
+  'results:mirrorCancel': { request: z.object({ mirrorId: z.string().min(1) }), response: z.object({ canceled: z.boolean() }) },
+  /** A job manifest (CSV or JSON) of a run, a batch or Assemblies, written where the host's save dialog says. */
+  'manifest:export': { request: z.object({ scope: mirrorScopeSchema, format: manifestFormatSchema }), response: manifestExportSchema },
   /**
    * Stored assets (GET/PATCH/DELETE /dam/assets…, docs/assets.md): a page of one folder level (`delimiter`)
    * or of everything under a prefix, by cursor; one asset with every version; rename, move, delete; bulk
@@ -369,6 +386,8 @@ export const events = {
   'run:progress': runProgressSchema,
   /** An Assembly followed with `assemblies:follow` changed (status re-read, or execution progress). */
   'assembly:updated': assemblyUpdateSchema,
+  /** A results:mirror moved on (coalesced), or ended (`state` done or canceled, with the summary). */
+  'results:mirrorProgress': mirrorProgressSchema,
   /** The webhook tester received a notification (verified in core). */
   'webhooks:received': receivedWebhookSchema,
   /** The draft changed (files added while a folder is walked, removed, cleared). */

@@ -10,6 +10,7 @@ import type { DesktopPort } from '../ports/desktop';
 import type { LocalAccess } from '../local-service/local-access';
 import type { KeyRotation } from '../rotation/key-rotation';
 import type { RunManager } from '../runs/run-manager';
+import type { MirrorService } from '../results-mirror/mirror-service';
 import type { TransferEngine } from '../transfers/transfer-engine';
 import type { Vault } from '../vault/vault';
 import type { WatchFolders } from '../watch-folders/watch-folders';
@@ -31,6 +32,8 @@ export interface HandlerContext {
   runs: RunManager;
   /** Follows Assemblies a detail view shows (not runs of this app) → `assembly:updated`. */
   assemblyFollower: AssemblyFollower;
+  /** Results mirrored to disk (results:mirror), with the remembered folder, layout and policy. */
+  mirrors: MirrorService;
   /** The durable transfer queue (batches into Assemblies, tus + multipart, pacing, checksums). */
   transfers: TransferEngine;
   /** Watch folders: each file that lands in one goes through the transfer queue; results to the output folder. */

@@ -11,6 +11,7 @@ import { createDownloadLedger } from '../files/download-ledger';
 import { createDraftHandlers } from './draft-handlers';
 import { createFileHandlers } from './file-handlers';
 import { createResultHandlers } from './result-handlers';
+import { createMirrorHandlers } from './mirror-handlers';
 import { createRunHandlers } from './run-handlers';
 import { createServiceHandlers } from './service-handlers';
 import { createShellHandlers } from './shell-handlers';
@@ -41,6 +42,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...createQueueHandlers(ctx),
     ...createWebhookHandlers(ctx),
     ...createResultHandlers(ctx, downloads, statuses),
+    ...createMirrorHandlers(ctx, ctx.mirrors, downloads),
     ...createAssetHandlers(ctx, downloads),
     ...createShellHandlers(ctx, downloads),
     ...createTemplateHandlers(ctx),

@@ -16,6 +16,19 @@ export interface DesktopPort {
   notify?(notice: DesktopNotice): void;
   /** The transfer queue on the taskbar/dock, and sleep held off while it runs. Absent in the browser host. */
   showTransfers?(indicator: TransferIndicator): void;
+  /**
+   * The host's folder dialog (the output folder of "Save results to folder…"): the chosen folder, or null
+   * when the user canceled. Absent where the host has none (core then says so).
+   */
+  chooseFolder?(options: DialogOptions): Promise<string | null>;
+  /** The host's save dialog (a manifest export): the chosen file, or null when canceled. Absent where there is none. */
+  chooseSaveFile?(options: DialogOptions & { defaultName: string; filters: Array<{ name: string; extensions: string[] }> }): Promise<string | null>;
+}
+
+export interface DialogOptions {
+  title: string;
+  /** The folder the dialog opens in (the last choice). */
+  defaultDir?: string;
 }
 
 /** Where no clipboard exists (a browser host on a machine with no display or clipboard tool). */

@@ -6,6 +6,12 @@ export interface RecordingDesktop extends DesktopPort {
   readonly external: string[];
   /** Every value written to the clipboard, in order (the current one is `readClipboard()`). */
   readonly clipboardWrites: string[];
+  /**
+   * What the user answers in the folder and save dialogs, first in first out (a path, or null: canceled);
+   * an empty queue answers null. `dialogs` records each dialog's title as it is shown.
+   */
+  readonly dialogAnswers: Array<string | null>;
+  readonly dialogs: string[];
 }
 
 /**
@@ -19,11 +25,17 @@ export function createRecordingDesktop(onExternal?: (url: string) => void | Prom
     throw new ClipboardUnavailableError('No clipboard is available here (install wl-clipboard or xclip on Linux, or run the desktop app).');
   };
   let clipboard = '';
+  const answer = (title: string): string | null => {
+    desktop.dialogs.push(title);
+    return desktop.dialogAnswers.shift() ?? null;
+  };
   const desktop: RecordingDesktop = {
     opened: [],
     revealed: [],
     external: [],
     clipboardWrites: [],
+    dialogAnswers: [],
+    dialogs: [],
     openPath: async (p) => void desktop.opened.push(p),
     revealPath: async (p) => void desktop.revealed.push(p),
     async openExternal(url) {
@@ -36,6 +48,8 @@ export function createRecordingDesktop(onExternal?: (url: string) => void | Prom
       desktop.clipboardWrites.push(text);
     },
     readClipboard: async () => (options.clipboard === false ? noClipboard() : clipboard),
+    chooseFolder: async ({ title }) => answer(title),
+    chooseSaveFile: async ({ title }) => answer(title),
   };
   return desktop;
 }

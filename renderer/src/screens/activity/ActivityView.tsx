@@ -5,6 +5,7 @@ import type { AssemblyListItem, AssemblyListPage } from '../../../../shared/ipc/
 import { toAppError, unwrap } from '../../bridge/bridge-error';
 import { useBridge } from '../../bridge/BridgeProvider';
 import { bridgeKey, useBridgeQuery } from '../../bridge/use-bridge';
+import { ResultsActions } from '../results/ResultsActions';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
@@ -274,12 +275,13 @@ export const ActivityView = () => {
             <Button size="sm" variant="primary" icon={<RetryIcon />} onClick={() => setConfirm(true)}>
               Replay {selected.size.toLocaleString('en-US')}…
             </Button>
+            <ResultsActions size="sm" scope={{ kind: 'assemblies', assemblyIds: [...selected] }} what={`The ${formatCount(selected.size, 'selected Assembly', 'selected Assemblies')}`} />
             <Button size="sm" variant="ghost" onClick={() => setSelected(new Set())}>
               Clear selection
             </Button>
           </>
         ) : (
-          <span className="muted small">Select Assemblies to replay them, or</span>
+          <span className="muted small">Select Assemblies to replay them, save their results or export a manifest, or</span>
         )}
         {count > 0 && selected.size < Math.min(count, MAX_BULK) && (
           <Button size="sm" variant="ghost" busy={selectingAll} onClick={() => void selectAll()}>

@@ -22,6 +22,7 @@ import { useToasts } from '../../state/toast-store';
 import { StepProgressList } from '../assembly/StepProgressList';
 import { BatchProgress } from './BatchProgress';
 import { ResultCard } from './ResultCard';
+import { ResultsActions } from '../results/ResultsActions';
 import { RunFiles } from './RunFiles';
 import { RunUploads } from './RunUploads';
 import { useNow } from '../../hooks/use-now';
@@ -145,6 +146,9 @@ export const RunView = ({ runId }: { runId: string }) => {
             <Button variant="danger" onClick={() => setConfirmingCancel(true)} busy={cancel.isPending} disabled={cancel.isPending}>
               {cancel.isPending ? 'Canceling…' : 'Cancel Assembly…'}
             </Button>
+          )}
+          {!view.busy && run.assemblyId && run.status && (
+            <ResultsActions scope={{ kind: 'run', runId }} what={`The results of this Assembly (${results.reduce((n, [, files]) => n + files.length, 0).toLocaleString('en-US')} files)`} />
           )}
           {!view.busy && (
             <Button variant="primary" onClick={() => navigate({ name: 'upload' })}>

@@ -1,4 +1,4 @@
-import type { TransferAction } from '../../../../shared/ipc/transfer-models';
+import type { TransferAction, TransferBatch } from '../../../../shared/ipc/transfer-models';
 import { Button } from '../../components/Button';
 import { formatCount } from '../../lib/format';
 import type { ListSelection } from '../../lib/list-selection';
@@ -16,6 +16,8 @@ export interface SelectionBarProps {
   readonly onAskCancel: (target: KeyTarget) => void;
   readonly onClear: () => void;
   readonly onOpenRun: (runId: string) => void;
+  /** "Save results to folder…" / "Export manifest…" of a batch whose Assembly ended (TransfersView shows the dialogs). */
+  readonly onResults?: (batch: TransferBatch, what: 'save' | 'manifest') => void;
 }
 
 /** The keys of the list, shown under the bar and read with the grid (`aria-describedby`). */
@@ -27,7 +29,7 @@ export const TRANSFER_SHORTCUTS = 'P R Delete Backspace Enter';
  * has the focus, with its actions as real buttons (Shift+Tab from the list reaches them). The lines' own
  * buttons are for the mouse; this bar and the keys listed under it are the keyboard's way to them.
  */
-export const SelectionBar = ({ selection, onControl, onAskCancel, onClear, onOpenRun }: SelectionBarProps) => {
+export const SelectionBar = ({ selection, onControl, onAskCancel, onClear, onOpenRun, onResults }: SelectionBarProps) => {
   // Two selectors returning store objects: the bar renders again only when the focused line's item changes.
   const batch = useTransfers((s) => itemsAt(s, selection.focus).batch);
   const row = useTransfers((s) => itemsAt(s, selection.focus).row);
@@ -65,6 +67,16 @@ export const SelectionBar = ({ selection, onControl, onAskCancel, onClear, onOpe
             <Button size="sm" variant="ghost" onClick={() => onOpenRun(target.batch.runId as string)}>
               Open the Assembly
             </Button>
+          )}
+          {target.kind === 'batch' && target.batch.runId && onResults && ['completed', 'failed'].includes(target.batch.state) && (
+            <>
+              <Button size="sm" onClick={() => onResults(target.batch, 'save')}>
+                Save results to folder…
+              </Button>
+              <Button size="sm" onClick={() => onResults(target.batch, 'manifest')}>
+                Export manifest…
+              </Button>
+            </>
           )}
         </>
       )}

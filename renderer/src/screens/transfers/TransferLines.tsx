@@ -158,11 +158,12 @@ export interface BatchLineProps {
   readonly onOpenRun: (runId: string) => void;
 }
 
+/** A batch's header line; a click focuses it (no file selected), so the bar above shows the batch's actions. */
 export const BatchLine = memo(({ batchId, batch, rowsShown, line, focused, onControl, onOpenRun }: BatchLineProps) => {
   const label = batch?.label ?? (batchId ? 'Batch' : 'Not in a batch yet');
   const state = batch ? BATCH_STATE[batch.state] : null;
   return (
-    <div id={`tline-${line}`} className={`tx-batch${focused ? ' focused' : ''}`} role="row" aria-rowindex={line + 1} aria-selected={false} data-testid="transfer-batch">
+    <div id={`tline-${line}`} className={`tx-batch${focused ? ' focused' : ''}`} role="row" aria-rowindex={line + 1} aria-selected={false} data-testid="transfer-batch" data-line={line}>
       <span className="tx-batch-label" role="gridcell" title={label}>
         {batch ? `Assembly ${batch.seq} · ` : ''}
         {label}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { TransferAction, TransferScope } from '../../../../shared/ipc/transfer-models';
+import type { TransferAction, TransferBatch, TransferScope } from '../../../../shared/ipc/transfer-models';
 import { useTransferController } from '../../bridge/transfer-events';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Button } from '../../components/Button';
@@ -23,6 +23,8 @@ import { itemsAt, keyTarget, scopeOf, shortcutFor, targetName, type KeyTarget } 
 import { SelectionBar } from './SelectionBar';
 import { TransferList } from './TransferList';
 import { TransferSettingsForm } from './TransferSettingsForm';
+import { ExportManifestDialog } from '../results/ExportManifestDialog';
+import { SaveResultsDialog } from '../results/SaveResultsDialog';
 import { useTransfers } from './transfer-store';
 
 const TotalsBar = () => {
@@ -108,6 +110,8 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
     settingsButton.current?.focus();
   };
   const [confirmCancel, setConfirmCancel] = useState(false);
+  // The batch whose results are being saved or listed (its dialogs outlive the focus moving in the list).
+  const [resultsOf, setResultsOf] = useState<{ batch: TransferBatch; what: 'save' | 'manifest' } | null>(null);
 
   useEffect(() => {
     controller.setView({ filter, search: debouncedSearch, batchId: batchId ?? null });
@@ -204,7 +208,7 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
                 </span>
               )}
             </div>
-            <SelectionBar selection={selection} onControl={onControl} onAskCancel={setAskCancel} onClear={() => setSelection(emptySelection)} onOpenRun={(runId) => navigate({ name: 'run', runId })} />
+            <SelectionBar selection={selection} onControl={onControl} onAskCancel={setAskCancel} onClear={() => setSelection(emptySelection)} onOpenRun={(runId) => navigate({ name: 'run', runId })} onResults={(batch, what) => setResultsOf({ batch, what })} />
             {rowsError && <ErrorPanel title="Could not read these files" code={rowsError.code} message={rowsError.message} action={<Button onClick={() => controller.reload()}>Try again</Button>} />}
             {!rowsLoaded ? (
               <div className="tx-list-wrap tx-loading">
@@ -244,6 +248,22 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
         {askCancel?.kind === 'batch' ? 'Its files not yet sent stay on your disk and its Assembly is canceled.' : 'Files not yet sent stay on your disk.'} Files already done are
         kept. Retry brings canceled files back.
       </ConfirmDialog>
+      {resultsOf && (
+        <>
+          <SaveResultsDialog
+            open={resultsOf.what === 'save'}
+            scope={{ kind: 'batch', batchId: resultsOf.batch.id }}
+            what={`The results of Assembly ${resultsOf.batch.seq} · ${resultsOf.batch.label} (${formatCount(resultsOf.batch.filesTotal, 'input file')})`}
+            onClose={() => setResultsOf(null)}
+          />
+          <ExportManifestDialog
+            open={resultsOf.what === 'manifest'}
+            scope={{ kind: 'batch', batchId: resultsOf.batch.id }}
+            what={`Assembly ${resultsOf.batch.seq} · ${resultsOf.batch.label}`}
+            onClose={() => setResultsOf(null)}
+          />
+        </>
+      )}
       <ConfirmDialog
         open={confirmCancel}
         title="Cancel every transfer?"

@@ -1,0 +1,87 @@
+import path from 'node:path';
+import type { MirrorLayout } from '../../../shared/ipc/mirror-models';
+
+/** Names Windows refuses for a file whatever its extension (`CON.txt` too). */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
+
+/**
+ * One path segment safe on every OS: no separators, reserved or control characters, no trailing dots or
+ * spaces (Windows drops them), not `.`/`..`, not a reserved device name, not empty, at most 200 characters.
+ */
+export function safeSegment(segment: string, fallback = 'file'): string {
+  // eslint-disable-next-line no-control-regex
+  let s = segment.normalize('NFC').replace(/[<>:"/\\|?*\u0000-\u001f\u007f]/g, '_').trim();
+  s = s.replace(/[. ]+$/, '');
+  if (s === '' || /^\.+$/.test(s)) return fallback;
+  if (WINDOWS_RESERVED.test(s.split('.')[0] ?? '')) s = `_${s}`;
+  if (s.length > 200) {
+    const ext = path.posix.extname(s).slice(0, 20);
+    s = s.slice(0, 200 - ext.length) + ext;
+  }
+  return s;
+}
+
+/** A relative path made of safe segments (`.`/`..`/empty segments dropped), always with `/`. */
+export function safeRelativePath(rel: string): string {
+  return rel
+    .split(/[\\/]+/)
+    .filter((part) => part !== '' && part !== '.' && part !== '..')
+    .map((part) => safeSegment(part))
+    .join('/');
+}
+
+/** `photos/a.jpg` + `png` → `photos/a.png`; no extension → unchanged. */
+export function withExtension(rel: string, ext: string | null): string {
+  if (!ext) return rel;
+  const dir = path.posix.dirname(rel);
+  const base = path.posix.basename(rel);
+  const dot = base.lastIndexOf('.');
+  const stem = dot > 0 ? base.slice(0, dot) : base;
+  const name = `${stem}.${ext}`;
+  return dir === '.' ? name : `${dir}/${name}`;
+}
+
+export interface TargetInput {
+  step: string;
+  /** The result's file name (`forest.png`). */
+  resultName: string;
+  /** The result's extension without the dot (`png`), else taken from its name. */
+  resultExt: string | null;
+  /** The input's relative path (`photos/2024/forest.png`); null when the result came from no known input. */
+  inputPath: string | null;
+}
+
+/** The result's path under the output folder for a layout (relative, `/`-separated, every segment safe). */
+export function targetPath(layout: MirrorLayout, t: TargetInput): string {
+  const step = safeSegment(t.step, 'step');
+  const name = safeSegment(t.resultName, 'result');
+  const ext = t.resultExt ?? (path.posix.extname(name).slice(1) || null);
+  const input = t.inputPath === null ? null : safeRelativePath(t.inputPath);
+  const inputDir = input ? path.posix.dirname(input) : '.';
+  switch (layout) {
+    case 'by-step':
+      return input ? `${step}/${withExtension(input, ext)}` : `${step}/${name}`;
+    case 'flat':
+      return `${step}/${name}`;
+    case 'by-folder':
+      return inputDir === '.' ? `${safeSegment(`${step}-${name}`)}` : `${inputDir}/${safeSegment(`${step}-${name}`)}`;
+  }
+}
+
+/** `a.png` → `a (2).png` (n ≥ 2), as keep-both names a second copy. */
+export function numberedName(rel: string, n: number): string {
+  const dir = path.posix.dirname(rel);
+  const base = path.posix.basename(rel);
+  const dot = base.lastIndexOf('.');
+  const name = dot > 0 ? `${base.slice(0, dot)} (${n})${base.slice(dot)}` : `${base} (${n})`;
+  return dir === '.' ? name : `${dir}/${name}`;
+}
+
+/** The absolute path of `rel` under `root`, or null if it would leave it (a last check after sanitising). */
+export function insideRoot(root: string, rel: string): string | null {
+  const base = path.resolve(root);
+  const full = path.resolve(base, ...rel.split('/'));
+  const back = path.relative(base, full);
+  if (back === '' || back.startsWith('..') || path.isAbsolute(back)) return null;
+  return full;
+}
