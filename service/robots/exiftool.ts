@@ -41,6 +41,9 @@ export async function endExifTool(): Promise<void> {
   await ending?.end();
 }
 
+/** Whether the shared ExifTool is started (tests check that a stopped service leaves no Perl behind). */
+export const exifToolRunning = (): boolean => instance !== null;
+
 /** The file's tags, or null when ExifTool cannot read it (or is not there: no Perl). */
 export async function readTags(localPath: string): Promise<Tags | null> {
   try {

@@ -36,6 +36,9 @@ export interface StoredFile {
   original_md5hash: string | null;
   meta: Record<string, unknown>;
   user_meta?: Record<string, unknown>;
+  /** Seconds: a result's wait for a job slot and its robot's run; an upload's reading (hashes, metadata) — no wait. */
+  queue_time?: number;
+  exec_time?: number;
   /** Absolute path on disk, never sent to clients. */
   localPath: string;
 }
@@ -98,6 +101,7 @@ async function imageFields(localPath: string, mime: string | null, meta: Record<
  * file is read whole only when no md5 came with it; metadata reads what it needs (headers, mostly).
  */
 export async function describeUpload(input: UploadInput): Promise<StoredFile> {
+  const startedAt = performance.now();
   const id = input.id ?? newFileId();
   const { basename, ext } = splitName(input.name);
   const [size, digests, mime] = await Promise.all([
@@ -126,6 +130,8 @@ export async function describeUpload(input: UploadInput): Promise<StoredFile> {
     original_md5hash: md5hash,
     meta,
     ...(input.userMeta ? { user_meta: input.userMeta } : {}),
+    queue_time: 0,
+    exec_time: Math.round(performance.now() - startedAt) / 1000,
     localPath: input.localPath,
   };
 }
