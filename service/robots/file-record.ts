@@ -104,12 +104,14 @@ export async function describeUpload(input: UploadInput): Promise<StoredFile> {
   const startedAt = performance.now();
   const id = input.id ?? newFileId();
   const { basename, ext } = splitName(input.name);
-  const [size, digests, mime] = await Promise.all([
+  const mimeOf = input.head ? Promise.resolve(mimeFromHead(input.head, input.name)) : detectMime(input.localPath, input.name);
+  // Metadata (one ExifTool call, sharp or ffprobe) runs while a file that came without digests is hashed.
+  const [size, digests, mime, meta] = await Promise.all([
     input.size ?? stat(input.localPath).then((info) => info.size),
     Promise.resolve(input.digests).then((known) => known ?? digestFile(input.localPath)),
-    input.head ? mimeFromHead(input.head, input.name) : detectMime(input.localPath, input.name),
+    mimeOf,
+    mimeOf.then((m) => extractMeta(input.localPath, m)),
   ]);
-  const meta = await extractMeta(input.localPath, mime);
   const md5hash = digests.md5;
   return {
     id,
@@ -142,8 +144,10 @@ export async function describeUpload(input: UploadInput): Promise<StoredFile> {
  */
 export async function describeResult(input: StoredFile, localPath: string, name: string, extraMeta: Record<string, unknown> = {}): Promise<StoredFile> {
   const { basename, ext } = splitName(name);
-  const [info, digests, mime] = await Promise.all([stat(localPath), digestFile(localPath), detectMime(localPath, name)]);
-  const meta = { ...(await extractMeta(localPath, mime)), ...extraMeta };
+  const mimeOf = detectMime(localPath, name);
+  // Hashing and metadata side by side: each reads what it needs of the new file.
+  const [info, digests, mime, readMeta] = await Promise.all([stat(localPath), digestFile(localPath), mimeOf, mimeOf.then((m) => extractMeta(localPath, m))]);
+  const meta = { ...readMeta, ...extraMeta };
   return {
     id: newFileId(),
     name,
