@@ -2,20 +2,14 @@
 // the first file it reads, ended when the last service that uses it stops (or by tests that read
 // without a service). Never throws: a file it cannot read gives no tags.
 
-import { ExifTool, type Tags } from 'exiftool-vendored';
+import { ExifTool } from 'exiftool-vendored';
+import { EXIF_TAG_ARGS } from './exif-meta';
 
 let instance: ExifTool | null = null;
 let users = 0;
 
 /** Modest: two Perl processes at most, and a file that takes longer than this gives no tags. */
-const OPTIONS = {
-  maxProcs: 2,
-  taskTimeoutMillis: 15_000,
-  // Dates as the file says them: no zone guessed from GPS or other tags (a guess is not the file's word).
-  geolocation: false,
-  inferTimezoneFromDatestamps: false,
-  backfillTimezones: false,
-} as const;
+const OPTIONS = { maxProcs: 2, taskTimeoutMillis: 15_000 } as const;
 
 function shared(): ExifTool {
   instance ??= new ExifTool(OPTIONS);
@@ -44,10 +38,15 @@ export async function endExifTool(): Promise<void> {
 /** Whether the shared ExifTool is started (tests check that a stopped service leaves no Perl behind). */
 export const exifToolRunning = (): boolean => instance !== null;
 
-/** The file's tags, or null when ExifTool cannot read it (or is not there: no Perl). */
-export async function readTags(localPath: string): Promise<Tags | null> {
+/**
+ * The tags exif-meta.ts maps, as ExifTool gives them (strings and numbers; dates as text with the zone
+ * only when the file states it: no zone is guessed), or null when ExifTool cannot read the file (or is not
+ * there: no Perl). `-fast`: it stops reading at a JPEG's image data.
+ */
+export async function readTags(localPath: string): Promise<Record<string, unknown> | null> {
   try {
-    return await shared().read(localPath);
+    // QuickTimeUTC: QuickTime dates are UTC by that format's spec; ExifTool then gives them with their zone.
+    return (await shared().readRaw(localPath, { readArgs: ['-fast', '-api', 'QuickTimeUTC', ...EXIF_TAG_ARGS] })) as Record<string, unknown>;
   } catch {
     return null;
   }

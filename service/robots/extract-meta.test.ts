@@ -143,7 +143,7 @@ describe('extractMeta', () => {
   it('gives a video its creation_time in UTC and its streams', async () => {
     const path = await writeVideo(join(dir, 'dated.mp4'), 1, ['-metadata', 'creation_time=2024-06-01T10:00:00.000000Z']);
     const meta = await extractMeta(path, 'video/mp4');
-    expect(meta).toMatchObject({ creation_time: '2024/06/01 10:00:00 GMT', date_recorded: '2024/06/01 10:00:00 GMT', pixel_format: 'yuv420p', codecs: 'h264, aac' });
+    expect(meta).toMatchObject({ creation_time: '2024/06/01 10:00:00 GMT', date_recorded: '2024/06/01 10:00:00 GMT', create_date: '2024/06/01 10:00:00 GMT', pixel_format: 'yuv420p', codecs: 'h264, aac' });
     expect(meta.streams).toMatchObject({ video: [{ codec: 'h264', width: 320, height: 240 }], audio: [{ codec: 'aac', channels: 1 }], subtitle: [] });
   });
   it('measures an audio file\'s mean volume (and not a video\'s)', async () => {

@@ -311,7 +311,7 @@ async function fileTextMeta(localPath: string): Promise<Record<string, unknown>>
 /** The meta keys of ExifTool's tags; {} when it cannot read the file. */
 const exifMeta = async (localPath: string): Promise<Record<string, unknown>> => {
   const tags = await readTags(localPath);
-  return tags && !tags.Error ? metaFromExifTags(tags as Record<string, unknown>) : {};
+  return tags && !tags.Error ? metaFromExifTags(tags) : {};
 };
 
 const orEmpty = <T extends Record<string, unknown>>(p: Promise<T>): Promise<T | Record<string, never>> => p.catch(() => ({}));
