@@ -90,7 +90,7 @@ test('Upload (empty, files picked), Transfers, a run with results, Activity and 
   await openAssembly(ui);
   await expect(ui.getByTestId('run-state')).toHaveText('Completed', { timeout: 120_000 });
   await expect(ui.getByTestId('result-card')).toHaveCount(images.length);
-  await expect(ui.locator('.result-card img').first()).toBeVisible();
+  await expect(ui.locator('.result-card [data-testid="thumb"][data-preview="ready"]').first()).toBeVisible();
   await check('Run view');
   await nav(ui, 'Transfers').click();
   await expect(transferList(ui).getByTestId('batch-state')).toHaveText('Completed');
