@@ -116,6 +116,10 @@ test('Upload (empty, files picked), Transfers, a run with results, Activity and 
   }, `#/assemblies/${assemblyId}`);
   await expect(ui.getByTestId('assembly-facts')).toBeVisible();
   await check('Assembly detail');
+  // A file's details open: groups of fields and meta keys, the preview with its placeholder.
+  await ui.getByTestId('assembly-upload').first().getByTestId('file-details-toggle').click();
+  await expect(ui.getByTestId('file-details')).toBeVisible();
+  await check('Assembly detail (file details)');
   await ui.getByRole('button', { name: 'Replay…' }).click();
   await expect(ui.getByTestId('replay-panel')).toBeVisible();
   await check('Assembly detail (replay)');

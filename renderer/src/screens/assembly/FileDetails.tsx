@@ -13,7 +13,7 @@ export const FileDetailsToggle = ({ assemblyId, file }: { assemblyId: string; fi
   const name = resultNameOf(file);
   return (
     <>
-      <Button size="sm" variant="ghost" aria-expanded={open} aria-controls={open ? panelId : undefined} onClick={() => setOpen((o) => !o)} aria-label={`Details of ${name}`} data-testid="file-details-toggle">
+      <Button size="sm" variant="ghost" aria-expanded={open} aria-controls={open ? panelId : undefined} onClick={() => setOpen((o) => !o)} aria-label={`${open ? 'Hide details' : 'Details'} of ${name}`} data-testid="file-details-toggle">
         {open ? 'Hide details' : 'Details'}
       </Button>
       {open && <FileDetails id={panelId} assemblyId={assemblyId} file={file} />}
