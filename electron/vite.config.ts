@@ -13,8 +13,9 @@ import { build, defineConfig, type InlineConfig, type Plugin } from 'vite';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const at = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
-// Packages with native addons (ssh2 has optional ones) stay in node_modules, loaded at run time.
-const nativeDeps = ['better-sqlite3', 'sharp', '@napi-rs/keyring', 'ssh2', 'ssh2-sftp-client', 'cpu-features'];
+// Packages with native addons (ssh2 has optional ones) stay in node_modules, loaded at run time; so does
+// exiftool-vendored, which finds its bundled Perl ExifTool (exiftool-vendored.pl) next to itself.
+const nativeDeps = ['better-sqlite3', 'sharp', '@napi-rs/keyring', 'ssh2', 'ssh2-sftp-client', 'cpu-features', 'exiftool-vendored', 'exiftool-vendored.pl'];
 const external = (id: string) =>
   id === 'electron' ||
   id.startsWith('electron/') ||

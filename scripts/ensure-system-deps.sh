@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need when they are missing: Chromium for the end-to-end tests,
-# gnome-keyring + dbus for the real OS keyring, ffmpeg for audio/video robots, OpenSSH for SFTP. Needs root (or sudo) and apt.
+# gnome-keyring + dbus for the real OS keyring, ffmpeg for audio/video robots, OpenSSH for SFTP, Perl for
+# ExifTool (exiftool-vendored runs the bundled Perl ExifTool: file metadata). Needs root (or sudo) and apt.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v gnome-keyring-daemon >/dev/null 2>&1 || need+=(gnome-keyring)
 command -v dbus-run-session >/dev/null 2>&1 || need+=(dbus)
 command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
+command -v perl >/dev/null 2>&1 || need+=(perl)
 # A real SFTP server for the storage robot's tests (started on loopback by the tests themselves).
 [ -x /usr/sbin/sshd ] || need+=(openssh-server)
 command -v ssh-keygen >/dev/null 2>&1 || need+=(openssh-client)

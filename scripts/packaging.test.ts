@@ -30,7 +30,7 @@ describe('electron-builder configuration', () => {
     expect(config.win?.target).toEqual(['nsis']);
     expect(config.mac).toMatchObject({ hardenedRuntime: true, notarize: true, entitlements: 'build/entitlements.mac.plist' });
     // The deb names what the local service runs: ffmpeg, and the Secret Service client for the keyring.
-    expect(config.deb?.depends).toEqual(expect.arrayContaining(['ffmpeg', 'libsecret-1-0']));
+    expect(config.deb?.depends).toEqual(expect.arrayContaining(['ffmpeg', 'libsecret-1-0', 'perl']));
     const plist = await readFile(path.join(root, 'build/entitlements.mac.plist'), 'utf8');
     expect([...plist.matchAll(/<key>([^<]+)<\/key>/g)].map((m) => m[1])).toEqual(['com.apple.security.cs.allow-jit', 'com.apple.security.cs.disable-library-validation']);
   });
@@ -50,7 +50,7 @@ describe('electron-builder configuration', () => {
 
   it('keeps native addons out of the asar and ships only the bundles', async () => {
     const config = await load();
-    expect(config.asarUnpack).toEqual(expect.arrayContaining(['node_modules/sharp/**', 'node_modules/@img/**', '**/*.node']));
+    expect(config.asarUnpack).toEqual(expect.arrayContaining(['node_modules/sharp/**', 'node_modules/@img/**', '**/*.node', 'node_modules/exiftool-vendored.pl/**']));
     expect(config.files).toEqual([{ filter: ['dist/electron/**', 'dist/renderer/**', 'package.json', '!**/*.map'] }]);
     const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { main: string; scripts: Record<string, string> };
     expect(pkg.main).toBe('dist/electron/main.cjs');

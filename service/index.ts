@@ -22,6 +22,7 @@ import { isFullScope, pickOwnKey, restoreFullAccess, type RestoreAction } from '
 import { FREE_PRICE_LIST, type PriceList } from './usage/price-list';
 import { JobSlots } from './queue/job-slots';
 import { startSlotSampler } from './queue/slot-samples';
+import { retainExifTool } from './robots/exiftool';
 
 /** The local service has one account; Templates and credentials belong to it, not to a key. */
 const LOCAL_ACCOUNT_ID = 'local';
@@ -208,6 +209,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     });
   });
   const port = (server.address() as AddressInfo).port;
+  // Metadata's ExifTool (Perl) lives while a service does: the last one to close ends it.
+  const releaseExifTool = retainExifTool();
   const url = `http://${host}:${port}`;
   if (!options.publicBaseUrl) urls.base = url;
   ctx.hostname = new URL(urls.base).host;
@@ -240,6 +243,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
         credentials.close();
         assets.close();
         db.close();
+        await releaseExifTool();
       })()),
   };
 }

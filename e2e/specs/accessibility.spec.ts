@@ -90,7 +90,7 @@ test('Upload (empty, files picked), Transfers, a run with results, Activity and 
   await openAssembly(ui);
   await expect(ui.getByTestId('run-state')).toHaveText('Completed', { timeout: 120_000 });
   await expect(ui.getByTestId('result-card')).toHaveCount(images.length);
-  await expect(ui.locator('.result-card img').first()).toBeVisible();
+  await expect(ui.locator('.result-card [data-testid="thumb"][data-preview="ready"]').first()).toBeVisible();
   await check('Run view');
   await nav(ui, 'Transfers').click();
   await expect(transferList(ui).getByTestId('batch-state')).toHaveText('Completed');
@@ -116,6 +116,10 @@ test('Upload (empty, files picked), Transfers, a run with results, Activity and 
   }, `#/assemblies/${assemblyId}`);
   await expect(ui.getByTestId('assembly-facts')).toBeVisible();
   await check('Assembly detail');
+  // A file's details open: groups of fields and meta keys, the preview with its placeholder.
+  await ui.getByTestId('assembly-upload').first().getByTestId('file-details-toggle').click();
+  await expect(ui.getByTestId('file-details')).toBeVisible();
+  await check('Assembly detail (file details)');
   await ui.getByRole('button', { name: 'Replay…' }).click();
   await expect(ui.getByTestId('replay-panel')).toBeVisible();
   await check('Assembly detail (replay)');

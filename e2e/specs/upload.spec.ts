@@ -77,7 +77,7 @@ test('a user adds a folder and dropped photos, resizes them to 1024 px and sees 
   await expect(ui.getByTestId('batch-progress')).toBeVisible();
 
   // Wait for the previews so the screenshot in the README shows them.
-  await expect(ui.locator('.result-card img').first()).toBeVisible();
+  await expect(ui.locator('.result-card [data-testid="thumb"][data-preview="ready"]').first()).toBeVisible();
   await ui.emulateMedia({ colorScheme: 'light' });
   await ui.screenshot({ path: screenshotPath('upload-complete.png'), fullPage: false, animations: 'disabled' });
   await ui.emulateMedia({ colorScheme: 'dark' });

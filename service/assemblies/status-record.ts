@@ -31,7 +31,15 @@ export function publicFileRecord(u: ServiceUrls, kind: 'uploads' | 'results', as
     from_batch_import: false,
     url,
     ssl_url: url,
-    ...(kind === 'results' ? { queue: 'live', width, height } : {}),
+    // docs/local-service.md "File records": one queue, no per-file price (the bill is per Assembly), no
+    // step aliases, and URLs that stay as long as the Assembly does.
+    as: null,
+    queue: kind === 'results' ? 'live' : null,
+    queue_time: rest.queue_time ?? 0,
+    exec_time: rest.exec_time ?? 0,
+    cost: null,
+    is_temp_url: false,
+    ...(kind === 'results' ? { width, height } : {}),
     ...extra,
   };
 }

@@ -29,6 +29,13 @@ import { emptyInput } from './unsuitable-input';
 
 type StepSpec = { robot: string; use?: unknown; [k: string]: unknown };
 
+const seconds = (ms: number): number => Math.round(ms) / 1000;
+/** A result's `queue_time` (waiting for a job slot) and `exec_time` (its robot running), in seconds. Pure. */
+export const jobTimes = (queuedAt: number, startedAt: number, endedAt: number): { queue_time: number; exec_time: number } => ({
+  queue_time: seconds(startedAt - queuedAt),
+  exec_time: seconds(endedAt - startedAt),
+});
+
 export interface ExecuteContext {
   assemblyId: string;
   steps: Record<string, StepSpec>;
@@ -250,10 +257,18 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
         group.forEach((t) => partial.set(t.file.original_id, f));
         setFraction(i, f);
       };
+      const queuedAt = performance.now();
       const release = ctx.acquireSlot ? await ctx.acquireSlot({ step: name, robot: step.robot, jobId: lead.id }, signal) : null;
+      const startedAt = performance.now();
       const job = { step: name, robot: step.robot, params, scope, outDir, signal, credentials: ctx.credentials ?? (() => null), assets: ctx.assets, onProgress: onJobProgress };
       try {
-        return bundleRunner ? await bundleRunner({ ...job, inputs: group }) : await runner!({ ...job, input: lead });
+        const outcome = bundleRunner ? await bundleRunner({ ...job, inputs: group }) : await runner!({ ...job, input: lead });
+        // Each new result says how long its job waited for a slot and ran (seconds); an input passed on keeps its own.
+        if (outcome.ok) {
+          const times = jobTimes(queuedAt, startedAt, performance.now());
+          for (const f of outcome.files) if (!group.some((t) => t.file === f)) Object.assign(f, times);
+        }
+        return outcome;
       } catch (e) {
         // A path outside the Assembly's folder was refused before anything was written: say so by its code.
         const code = e instanceof UnsafePathError ? e.code : 'INTERNAL_COMMAND_ERROR';

@@ -2,16 +2,20 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectMime, extractMeta, fileTypeOf, sniffMime } from './extract-meta';
+import { endExifTool } from './exiftool';
+import { detectMime, extractMeta, fileTypeOf, meanVolumeOf, sniffMime } from './extract-meta';
 import { describeUpload, splitName, toPublicFile } from './file-record';
-import { makeTempDir, writeAudio, writeImage, writeVideo } from './test-files';
+import { makeTempDir, writeAudio, writeImage, writePdf, writeVideo } from './test-files';
 
 let dir: string;
 let cleanup: () => Promise<void>;
 beforeAll(async () => {
   ({ dir, cleanup } = await makeTempDir('meta-'));
 });
-afterAll(() => cleanup());
+afterAll(async () => {
+  await endExifTool();
+  await cleanup();
+});
 
 const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
 
@@ -106,7 +110,49 @@ describe('extractMeta', () => {
     await writeFile(broken, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]));
     expect(await extractMeta(broken, 'image/png')).toEqual({});
     expect(await extractMeta(join(dir, 'nope.mp4'), 'video/mp4')).toEqual({});
-    expect(await extractMeta(broken, 'application/pdf')).toEqual({});
+    expect(await extractMeta(broken, 'application/pdf')).not.toHaveProperty('page_count');
+  });
+
+  it('reads a photo\'s camera tags, GPS and zoned EXIF date with ExifTool (the date in UTC, marked GMT)', async () => {
+    const path = join(dir, 'zoned.jpg');
+    await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c33' } })
+      .jpeg()
+      .withExif({
+        IFD0: { Make: 'Canon', Model: 'EOS R5' },
+        IFD2: { DateTimeOriginal: '2024:06:01 12:00:00', OffsetTimeOriginal: '+02:00', ISOSpeedRatings: '200', FNumber: '28/10', ExposureTime: '1/250', FocalLength: '50/1' },
+        IFD3: { GPSLatitudeRef: 'S', GPSLatitude: '33/1 52/1 0/1', GPSLongitudeRef: 'E', GPSLongitude: '151/1 12/1 0/1' },
+      })
+      .toFile(path);
+    const meta = await extractMeta(path, 'image/jpeg');
+    expect(meta).toMatchObject({
+      width: 64, height: 48, date_recorded: '2024/06/01 10:00:00 GMT', device_vendor: 'Canon', device_name: 'EOS R5',
+      iso: 200, f_number: 2.8, aperture: 2.8, exposure_time: '1/250', focal_length: '50.0 mm', latitude: -33.866667, longitude: 151.2,
+    });
+    expect(meta.date_file_modified).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} GMT$/);
+  });
+  it('gives null, not a missing key, for an EXIF date that is not a date', async () => {
+    const path = join(dir, 'bad-date.jpg');
+    await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).jpeg().withExif({ IFD2: { DateTimeOriginal: 'sometime soon' } }).toFile(path);
+    const meta = await extractMeta(path, 'image/jpeg');
+    expect(meta).toHaveProperty('date_recorded', null);
+  });
+  it('reads a PDF\'s page count, producer and author', async () => {
+    const path = await writePdf(join(dir, 'three.pdf'), 3, "/Producer(Hand Written)/Author(Ada)/Title(Three pages)/CreationDate(D:20240601120000+02'00')");
+    expect(await extractMeta(path, 'application/pdf')).toMatchObject({ page_count: 3, producer: 'Hand Written', author: 'Ada', title: 'Three pages', create_date: '2024/06/01 10:00:00 GMT' });
+  });
+  it('gives a video its creation_time in UTC and its streams', async () => {
+    const path = await writeVideo(join(dir, 'dated.mp4'), 1, ['-metadata', 'creation_time=2024-06-01T10:00:00.000000Z']);
+    const meta = await extractMeta(path, 'video/mp4');
+    expect(meta).toMatchObject({ creation_time: '2024/06/01 10:00:00 GMT', date_recorded: '2024/06/01 10:00:00 GMT', create_date: '2024/06/01 10:00:00 GMT', pixel_format: 'yuv420p', codecs: 'h264, aac' });
+    expect(meta.streams).toMatchObject({ video: [{ codec: 'h264', width: 320, height: 240 }], audio: [{ codec: 'aac', channels: 1 }], subtitle: [] });
+  });
+  it('measures an audio file\'s mean volume (and not a video\'s)', async () => {
+    const loud = await writeAudio(join(dir, 'loud.wav'));
+    const meta = await extractMeta(loud, 'audio/wav');
+    expect(meta.mean_volume as number).toBeLessThan(0);
+    expect(meta.mean_volume as number).toBeGreaterThan(-30);
+    expect(meanVolumeOf('[Parsed_volumedetect_0 @ 0x1] mean_volume: -21.3 dB\n')).toBe(-21.3);
+    expect(meanVolumeOf('mean_volume: -inf dB')).toBeNull();
   });
 });
 

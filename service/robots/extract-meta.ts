@@ -1,10 +1,14 @@
-// File sniffing and metadata: sharp for images, ffprobe for audio/video. Never throws: a file we
-// cannot read gets {} and processing goes on (the service reports what it can).
+// File sniffing and metadata: ExifTool (one call per file) for the tags of images, audio, video and
+// documents, sharp for an image's pixel facts, ffprobe for audio/video streams, ffmpeg's volumedetect
+// for audio loudness; they run side by side. Never throws: a file we cannot read gets {} and processing
+// goes on (the service reports what it can).
 
 import { execFile } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import sharp from 'sharp';
-import { exifDateRecorded } from './exif-date';
+import { metaFromExifTags } from './exif-meta';
+import { readTags } from './exiftool';
+import { normalizeDateValue } from './meta-dates';
 
 const EXT_MIME: Record<string, string> = {
   jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', tif: 'image/tiff',
@@ -131,8 +135,6 @@ async function imageMeta(localPath: string): Promise<Record<string, unknown>> {
   };
   if (m.orientation !== undefined) meta.orientation = m.orientation;
   if (m.density !== undefined) meta.density = m.density;
-  const date = exifDateRecorded(m.exif);
-  if (date) meta.date_recorded = date;
   return meta;
 }
 
@@ -147,6 +149,10 @@ interface ProbeStream {
   sample_rate?: string;
   channels?: number;
   disposition?: { attached_pic?: number };
+  pix_fmt?: string;
+  time_base?: string;
+  color_primaries?: string;
+  color_transfer?: string;
   tags?: Record<string, string>;
   side_data_list?: { rotation?: number }[];
 }
@@ -220,10 +226,63 @@ export function metaFromProbe(probe: Probe): Record<string, unknown> {
     has_artwork: streams.some((s) => s.disposition?.attached_pic === 1),
     seekable: true,
   };
-  for (const key of ['title', 'artist', 'album', 'genre', 'track', 'date', 'comment', 'encoder'] as const) {
-    if (tags[key] !== undefined) meta[key === 'date' ? 'year' : key] = tags[key];
+  if (v) {
+    if (v.pix_fmt) meta.pixel_format = v.pix_fmt;
+    if (v.time_base) meta.time_base = v.time_base;
+    if (v.color_primaries) meta.colorprimaries = v.color_primaries;
+    if (v.color_transfer) meta.colortransfer = v.color_transfer;
+  }
+  const codecs = [...video, ...audio].map((s) => s.codec_name).filter(Boolean);
+  if (codecs.length > 0) meta.codecs = codecs.join(', ');
+  meta.streams = streamsOf(streams);
+  for (const key of ['title', 'artist', 'album', 'genre', 'track', 'date', 'comment', 'encoder', 'disc', 'performer', 'lyrics', 'copyright'] as const) {
+    if (tags[key] !== undefined) meta[key === 'date' ? 'year' : key === 'copyright' ? 'copyright_notice' : key] = tags[key];
+  }
+  // A recording's own date (QuickTime/Matroska creation_time, ISO with its zone): UTC, marked GMT.
+  const created = tags.creation_time ?? v?.tags?.creation_time ?? a?.tags?.creation_time;
+  if (created !== undefined) {
+    const date = normalizeDateValue(created);
+    meta.creation_time = date ?? null;
+    meta.date_recorded = date ?? null;
   }
   return meta;
+}
+
+/** `streams`: per kind, the facts of each stream (spec "File metadata": object with arrays audio, subtitle, video). Pure. */
+function streamsOf(streams: ProbeStream[]): Record<'video' | 'audio' | 'subtitle', Record<string, unknown>[]> {
+  const pick = (s: ProbeStream): Record<string, unknown> => {
+    const out: Record<string, unknown> = { codec: s.codec_name ?? null };
+    if (s.codec_type === 'video') Object.assign(out, { width: s.width ?? null, height: s.height ?? null, framerate: rate(s.avg_frame_rate) ?? rate(s.r_frame_rate), pixel_format: s.pix_fmt ?? null });
+    if (s.codec_type === 'audio') Object.assign(out, { channels: s.channels ?? null, samplerate: num(s.sample_rate) });
+    if (s.bit_rate !== undefined) out.bitrate = num(s.bit_rate);
+    if (s.tags?.language) out.language = s.tags.language;
+    return out;
+  };
+  const of = (type: string) => streams.filter((s) => s.codec_type === type && !s.disposition?.attached_pic).map(pick);
+  return { video: of('video'), audio: of('audio'), subtitle: of('subtitle') };
+}
+
+/** Audio loudness is read from at most this much of the file, within this long: a long file must not hold its upload. */
+const VOLUME_MAX_SECONDS = 300;
+const VOLUME_TIMEOUT_MS = 15_000;
+
+/** "mean_volume: -20.3 dB" in ffmpeg's volumedetect output → -20.3; null when absent. Pure. */
+export function meanVolumeOf(stderr: string): number | null {
+  const m = /mean_volume:\s*(-?(?:\d+(?:\.\d+)?|inf))\s*dB/.exec(stderr);
+  if (!m) return null;
+  return m[1] === '-inf' ? null : Number(m[1]);
+}
+
+/** An audio file's mean volume in dB (ffmpeg volumedetect over its first minutes), or null. */
+function meanVolume(localPath: string): Promise<number | null> {
+  return new Promise((resolve) => {
+    execFile(
+      'ffmpeg',
+      ['-hide_banner', '-nostats', '-t', String(VOLUME_MAX_SECONDS), '-i', localPath, '-vn', '-sn', '-dn', '-af', 'volumedetect', '-f', 'null', '-'],
+      { timeout: VOLUME_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 },
+      (error, _stdout, stderr) => resolve(error ? null : meanVolumeOf(String(stderr))),
+    );
+  });
 }
 
 const TEXT_META_MAX_BYTES = 10 * 1024 * 1024;
@@ -249,15 +308,32 @@ async function fileTextMeta(localPath: string): Promise<Record<string, unknown>>
   }
 }
 
-/** Real metadata for images, audio, video and plain text; {} for anything else or anything unreadable. */
+/** The meta keys of ExifTool's tags; {} when it cannot read the file. */
+const exifMeta = async (localPath: string): Promise<Record<string, unknown>> => {
+  const tags = await readTags(localPath);
+  return tags && !tags.Error ? metaFromExifTags(tags) : {};
+};
+
+const orEmpty = <T extends Record<string, unknown>>(p: Promise<T>): Promise<T | Record<string, never>> => p.catch(() => ({}));
+
+/**
+ * Real metadata for images, audio, video, documents and plain text; {} for anything else or anything
+ * unreadable. ExifTool's keys come first; sharp's and ffprobe's (pixel and stream facts) win over them.
+ */
 export async function extractMeta(localPath: string, mime: string | null): Promise<Record<string, unknown>> {
   try {
-    if (mime?.startsWith('image/')) return await imageMeta(localPath);
+    // An image sharp cannot decode, or media ffprobe cannot read, is unreadable: {} (not the file dates alone).
+    if (mime?.startsWith('image/')) {
+      const [tags, pixels] = await Promise.all([exifMeta(localPath), orEmpty(imageMeta(localPath))]);
+      return Object.keys(pixels).length === 0 ? {} : { ...tags, ...pixels };
+    }
     if (mime?.startsWith('video/') || mime?.startsWith('audio/')) {
-      const probe = await ffprobe(localPath);
-      return probe ? metaFromProbe(probe) : {};
+      const audioOnly = mime.startsWith('audio/');
+      const [tags, probe, volume] = await Promise.all([exifMeta(localPath), ffprobe(localPath), audioOnly ? meanVolume(localPath) : null]);
+      return probe ? { ...tags, ...metaFromProbe(probe), ...(audioOnly ? { mean_volume: volume } : {}) } : {};
     }
     if (mime === 'text/plain' || mime === 'text/markdown' || mime === 'text/csv') return await fileTextMeta(localPath);
+    if (fileTypeOf(mime) === 'document') return await exifMeta(localPath);
   } catch {
     // Unreadable or corrupt: the caller carries on with no metadata.
   }

@@ -36,6 +36,9 @@ export interface StoredFile {
   original_md5hash: string | null;
   meta: Record<string, unknown>;
   user_meta?: Record<string, unknown>;
+  /** Seconds: a result's wait for a job slot and its robot's run; an upload's reading (hashes, metadata) — no wait. */
+  queue_time?: number;
+  exec_time?: number;
   /** Absolute path on disk, never sent to clients. */
   localPath: string;
 }
@@ -109,14 +112,17 @@ async function imageFields(localPath: string, mime: string | null, meta: Record<
  * file is read whole only when no md5 came with it; metadata reads what it needs (headers, mostly).
  */
 export async function describeUpload(input: UploadInput): Promise<StoredFile> {
+  const startedAt = performance.now();
   const id = input.id ?? newFileId();
   const { basename, ext } = splitName(input.name);
-  const [size, digests, mime] = await Promise.all([
+  const mimeOf = input.head ? Promise.resolve(mimeFromHead(input.head, input.name)) : detectMime(input.localPath, input.name);
+  // Metadata (one ExifTool call, sharp or ffprobe) runs while a file that came without digests is hashed.
+  const [size, digests, mime, meta] = await Promise.all([
     input.size ?? stat(input.localPath).then((info) => info.size),
     Promise.resolve(input.digests).then((known) => known ?? digestFile(input.localPath)),
-    input.head ? mimeFromHead(input.head, input.name) : detectMime(input.localPath, input.name),
+    mimeOf,
+    mimeOf.then((m) => extractMeta(input.localPath, m)),
   ]);
-  const meta = await extractMeta(input.localPath, mime);
   const md5hash = digests.md5;
   return {
     id,
@@ -137,6 +143,8 @@ export async function describeUpload(input: UploadInput): Promise<StoredFile> {
     original_md5hash: md5hash,
     meta,
     ...(input.userMeta ? { user_meta: input.userMeta } : {}),
+    queue_time: 0,
+    exec_time: Math.round(performance.now() - startedAt) / 1000,
     localPath: input.localPath,
   };
 }
@@ -147,12 +155,15 @@ export async function describeUpload(input: UploadInput): Promise<StoredFile> {
  */
 export async function describeResult(input: StoredFile, localPath: string, name: string, extraMeta: Record<string, unknown> = {}, known?: KnownOutput): Promise<StoredFile> {
   const { basename, ext } = splitName(name);
-  const [size, digests, mime] = await Promise.all([
+  const mimeOf = known?.mime !== undefined ? Promise.resolve(known.mime) : detectMime(localPath, name);
+  // Hashing and metadata side by side: each reads what it needs of the new file (nothing a robot already knows).
+  const [size, digests, mime, readMeta] = await Promise.all([
     known?.size ?? stat(localPath).then((info) => info.size),
     known?.digests ?? digestFile(localPath),
-    known?.mime ?? detectMime(localPath, name),
+    mimeOf,
+    mimeOf.then((m) => extractMeta(localPath, m)),
   ]);
-  const meta = { ...(await extractMeta(localPath, mime)), ...extraMeta };
+  const meta = { ...readMeta, ...extraMeta };
   return {
     id: newFileId(),
     name,

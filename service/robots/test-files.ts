@@ -42,10 +42,10 @@ export async function textUpload(dir: string, name: string, content: string, fie
 }
 
 /** A 1 s 320×240 test video with a sine audio track, made by ffmpeg. */
-export async function writeVideo(path: string, seconds = 1): Promise<string> {
+export async function writeVideo(path: string, seconds = 1, extraArgs: string[] = []): Promise<string> {
   await run('ffmpeg', [
     '-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=320x240:rate=10`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path,
+    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', ...extraArgs, path,
   ]);
   return path;
 }
@@ -53,5 +53,27 @@ export async function writeVideo(path: string, seconds = 1): Promise<string> {
 /** A mono 44.1 kHz sine wave as WAV, made by ffmpeg. */
 export async function writeAudio(path: string, seconds = 1): Promise<string> {
   await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-ac', '1', '-ar', '44100', path]);
+  return path;
+}
+
+/** A tiny valid PDF of `pages` empty pages with an Info dictionary (offsets computed, so readers accept it). */
+export async function writePdf(path: string, pages: number, info = '/Producer(Hand Written)/Author(Ada)/Title(Pages)'): Promise<string> {
+  const kids = Array.from({ length: pages }, (_, i) => `${i + 3} 0 R`).join(' ');
+  const objects = [
+    '<</Type/Catalog/Pages 2 0 R>>',
+    `<</Type/Pages/Kids[${kids}]/Count ${pages}>>`,
+    ...Array.from({ length: pages }, () => '<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]>>'),
+    `<<${info}>>`,
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(Buffer.byteLength(body));
+    body += `${i + 1} 0 obj${o}endobj\n`;
+  });
+  const xref = Buffer.byteLength(body);
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  body += `trailer<</Size ${objects.length + 1}/Root 1 0 R/Info ${objects.length} 0 R>>\nstartxref\n${xref}\n%%EOF\n`;
+  await writeFile(path, body);
   return path;
 }

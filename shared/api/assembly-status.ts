@@ -24,6 +24,10 @@ export const assemblyFileSchema = z.looseObject({
   type: z.string().nullable().optional(),
   field: z.string().nullable().optional(),
   md5hash: z.string().nullable().optional(),
+  sha256: z.string().nullable().optional(),
+  /** Base64 ThumbHash of an image (none over 40 megapixels): the app's placeholder while a preview loads. */
+  thumbhash: z.string().nullable().optional(),
+  has_alpha: z.boolean().nullable().optional(),
   original_id: z.union([z.string(), z.array(z.string())]).optional(),
   original_name: z.string().nullable().optional(),
   original_basename: z.string().nullable().optional(),

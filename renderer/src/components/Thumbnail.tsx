@@ -2,6 +2,7 @@ import type { JSX } from 'react';
 import { useBridgeQuery } from '../bridge/use-bridge';
 import { useDelayed } from '../hooks/use-delayed';
 import { formatPlayTime } from '../lib/format';
+import { thumbhashUrl } from '../lib/thumbhash-url';
 import type { MediaKind } from '../lib/selection';
 import { AudioIcon, FileIcon, ImageIcon, PlayGlyph, VideoIcon } from './Icons';
 
@@ -16,28 +17,32 @@ export const LocalThumbnail = ({ handle, relativePath, kind, size }: { handle: s
   return <ThumbBox size={size} kind={kind} dataUrl={thumb.data?.dataUrl ?? null} duration={thumb.data?.duration ?? null} />;
 };
 
-/** A result of a run of this app (`runId`), or of any Assembly of the workspace (`assemblyId`). */
-export const ResultThumbnail = ({ runId, assemblyId, url, kind, size }: { runId?: string; assemblyId?: string; url: string | null; kind: MediaKind; size: number }) => {
+/**
+ * A result of a run of this app (`runId`), or of any Assembly of the workspace (`assemblyId`). With the
+ * record's `thumbhash`, its blurred placeholder shows at once and stays under the preview as it loads.
+ */
+export const ResultThumbnail = ({ runId, assemblyId, url, kind, size, thumbhash = null }: { runId?: string; assemblyId?: string; url: string | null; kind: MediaKind; size: number; thumbhash?: string | null }) => {
   const owner = runId !== undefined ? { runId } : { assemblyId: assemblyId ?? '' };
   const thumb = useBridgeQuery('results:thumbnail', { ...owner, url: url ?? 'about:blank', size: Math.min(512, size * 2) }, { enabled: kind !== 'other' && url !== null, staleTime: Infinity });
-  return <ThumbBox size={size} kind={kind} dataUrl={thumb.data?.dataUrl ?? null} duration={thumb.data?.duration ?? null} />;
+  return <ThumbBox size={size} kind={kind} dataUrl={thumb.data?.dataUrl ?? null} duration={thumb.data?.duration ?? null} placeholder={thumbhashUrl(thumbhash)} />;
 };
 
 const ICONS: Record<MediaKind, () => JSX.Element> = { image: ImageIcon, video: VideoIcon, audio: AudioIcon, other: FileIcon };
 
-const ThumbBox = ({ size, kind, dataUrl, duration }: { size: number; kind: MediaKind; dataUrl: string | null; duration: number | null }) => {
+const ThumbBox = ({ size, kind, dataUrl, duration, placeholder = null }: { size: number; kind: MediaKind; dataUrl: string | null; duration: number | null; placeholder?: string | null }) => {
   const Icon = ICONS[kind];
   const length = duration !== null && (kind === 'video' || kind === 'audio') ? formatPlayTime(duration) : null;
   return (
     <span
-      className={`thumb thumb-${kind}${size < 48 ? ' thumb-small' : ''}`}
+      className={`thumb thumb-${kind}${size < 48 ? ' thumb-small' : ''}${placeholder ? ' thumb-placeheld' : ''}`}
       style={{ width: size, height: size }}
       data-testid="thumb"
       data-kind={kind}
-      data-preview={dataUrl ? 'ready' : 'icon'}
+      data-preview={dataUrl ? 'ready' : placeholder ? 'thumbhash' : 'icon'}
       title={length ? `${kind === 'video' ? 'Video' : 'Audio'}, ${length}` : undefined}
     >
-      {dataUrl ? <img src={dataUrl} alt="" width={size} height={size} draggable={false} /> : <Icon />}
+      {placeholder && <img className="thumb-placeholder" src={placeholder} alt="" width={size} height={size} draggable={false} data-testid="thumbhash-placeholder" />}
+      {dataUrl ? <img className="thumb-image" src={dataUrl} alt="" width={size} height={size} draggable={false} /> : placeholder ? null : <Icon />}
       {kind === 'video' && dataUrl && (
         <span className="thumb-play" aria-hidden="true">
           <PlayGlyph size={size < 48 ? 7 : 10} />

@@ -3,6 +3,7 @@ import type { AssemblyUpdate } from '../../../../shared/ipc/assembly-models';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes, formatPlayTime } from '../../lib/format';
 import { dimensionsOf, resultNameOf } from '../run/ResultCard';
+import { FileDetailsToggle } from './FileDetails';
 
 /** "640 × 480 · 0:04" from a file's meta: what a producer checks first. */
 export const metaLine = (file: AssemblyFile): string => {
@@ -15,7 +16,7 @@ export const metaLine = (file: AssemblyFile): string => {
 };
 
 /** The uploads with their meta, and per-file processing progress while it runs (when the Assembly asked for it). */
-export const AssemblyFiles = ({ uploads, progress }: { uploads: readonly AssemblyFile[]; progress: AssemblyUpdate['progress'] }) => {
+export const AssemblyFiles = ({ assemblyId, uploads, progress }: { assemblyId: string; uploads: readonly AssemblyFile[]; progress: AssemblyUpdate['progress'] }) => {
   const perFile = new Map((progress?.perFile ?? []).map((p) => [p.originalId, p.progress]));
   return (
     <section aria-labelledby="asm-uploads-title">
@@ -36,14 +37,17 @@ export const AssemblyFiles = ({ uploads, progress }: { uploads: readonly Assembl
                 <span className="num small" data-testid="upload-meta">
                   {metaLine(file)}
                 </span>
-                {done !== undefined && (
+                {done !== undefined ? (
                   <span className="asm-file-progress num small">
                     <span className="asm-file-bar">
                       <ProgressBar size="sm" value={done} tone={done >= 100 ? 'success' : 'info'} label={`Processing of ${resultNameOf(file)}`} valueText={`${Math.round(done)} %`} />
                     </span>
                     {Math.round(done)} %
                   </span>
+                ) : (
+                  <span />
                 )}
+                <FileDetailsToggle assemblyId={assemblyId} file={file} />
               </li>
             );
           })}

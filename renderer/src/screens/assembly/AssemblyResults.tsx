@@ -10,6 +10,7 @@ import { mediaKindOf } from '../../lib/selection';
 import { useToasts } from '../../state/toast-store';
 import { resultNameOf, resultUrlOf } from '../run/ResultCard';
 import { metaLine } from './AssemblyFiles';
+import { FileDetailsToggle } from './FileDetails';
 
 /**
  * Results per step, each with its preview (core fetches it, only from this Assembly's own record), and
@@ -106,7 +107,7 @@ export const AssemblyResults = ({ assemblyId, results }: { assemblyId: string; r
               const url = resultUrlOf(file);
               return (
                 <li key={file.id ?? i} className="asm-result" data-testid="assembly-result">
-                  <ResultThumbnail assemblyId={assemblyId} url={url} kind={mediaKindOf({ mime: file.mime, name })} size={64} />
+                  <ResultThumbnail assemblyId={assemblyId} url={url} kind={mediaKindOf({ mime: file.mime, name })} size={64} thumbhash={file.thumbhash ?? null} />
                   <span className="asm-result-main">
                     <span className="asm-file-name" title={name}>
                       {name}
@@ -128,6 +129,7 @@ export const AssemblyResults = ({ assemblyId, results }: { assemblyId: string; r
                       </Button>
                     </span>
                   )}
+                  <FileDetailsToggle assemblyId={assemblyId} file={file} />
                 </li>
               );
             })}

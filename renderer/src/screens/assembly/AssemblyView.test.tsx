@@ -44,6 +44,39 @@ describe('Assembly detail', () => {
     expect(useNavigation.getState().route).toEqual({ name: 'assembly', assemblyId: PARENT });
   });
 
+  it('opens a file\'s details: every field and meta key in its group, the date in local time with UTC on hover, the thumbhash as placeholder', async () => {
+    const upload = {
+      id: 'u1', name: 'beach.jpg', size: 2048, mime: 'image/jpeg', type: 'image', md5hash: 'f'.repeat(32), sha256: 'e'.repeat(64), ssl_url: 'http://127.0.0.1:1/u/beach.jpg',
+      thumbhash: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw', exec_time: 0.05, is_temp_url: false,
+      meta: { width: 640, height: 480, iso: 200, latitude: 1.5, date_recorded: '2024/06/01 10:00:00 GMT', date_file_modified: null, odd_key: 7 },
+    };
+    // The preview never arrives here: the placeholder is what the user sees.
+    const bridge = createFakeBridge({
+      'assemblies:get': () => ({ ok: true, value: { status: status({ uploads: [upload], results: {} }), runId: null, replays: [] } }),
+      'results:thumbnail': () => new Promise(() => {}),
+    });
+    renderWithBridge(<App />, bridge);
+    const toggle = await screen.findByRole('button', { name: 'Details of beach.jpg' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle);
+    const panel = await screen.findByTestId('file-details');
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    const groups = within(panel).getAllByTestId('file-detail-group').map((g) => g.getAttribute('data-group'));
+    expect(groups).toEqual(['File', 'Image', 'Camera', 'Location', 'Dates', 'Hashes', 'Other']);
+    const detail = (key: string) => within(panel).getAllByTestId('file-detail').find((d) => d.getAttribute('data-key') === key)!;
+    expect(detail('sha256').textContent).toContain('e'.repeat(64));
+    expect(detail('odd_key').textContent).toContain('7');
+    const recorded = detail('date_recorded').querySelector('dd')!;
+    expect(recorded.getAttribute('title')).toBe('2024-06-01 10:00:00 UTC');
+    expect(recorded.textContent).toContain('2024');
+    expect(detail('date_file_modified').textContent).toContain('—');
+    const thumb = within(panel).getByTestId('thumb');
+    expect(thumb.getAttribute('data-preview')).toBe('thumbhash');
+    expect(within(panel).getByTestId('thumbhash-placeholder').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    fireEvent.click(toggle);
+    expect(screen.queryByTestId('file-details')).toBeNull();
+  });
+
   it('shows a failed Assembly with its code and message', async () => {
     renderWithBridge(<App />, createFakeBridge({ 'assemblies:get': () => ({ ok: true, value: { status: status({ ok: null, error: 'INVALID_INPUT_ERROR', message: 'No file suited the step.' }), runId: null, replays: [] } }) }));
     const panel = await screen.findByTestId('assembly-error');

@@ -228,7 +228,7 @@ export const AssemblyView = ({ assemblyId }: { assemblyId: string }) => {
         </section>
       )}
 
-      <AssemblyFiles uploads={status.uploads ?? []} progress={progress} />
+      <AssemblyFiles assemblyId={assemblyId} uploads={status.uploads ?? []} progress={progress} />
       <AssemblyResults assemblyId={assemblyId} results={status.results ?? {}} />
       <NotificationAttempts assemblyId={assemblyId} hasNotifyUrl={typeof status.notify_url === 'string' && status.notify_url !== ''} busy={busy} />
 

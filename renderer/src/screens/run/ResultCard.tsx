@@ -57,7 +57,7 @@ export const ResultCard = ({ runId, file }: { runId: string; file: AssemblyFile 
 
   return (
     <Card className="result-card" data-testid="result-card" role="listitem" aria-label={name}>
-      <ResultThumbnail runId={runId} url={url} kind={kind} size={96} />
+      <ResultThumbnail runId={runId} url={url} kind={kind} size={96} thumbhash={file.thumbhash ?? null} />
       <div className="result-body">
         <span className="result-name" title={name}>
           {name}

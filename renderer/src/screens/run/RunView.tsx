@@ -168,6 +168,12 @@ export const RunView = ({ runId }: { runId: string }) => {
                 <CopyIcon />
               </IconButton>
             )}
+            {/* The Assembly's own view lists every upload and result with its file details. */}
+            {run.assemblyId && !view.busy && (
+              <button type="button" className="link-btn" data-testid="open-assembly-detail" onClick={() => navigate({ name: 'assembly', assemblyId: run.assemblyId! })}>
+                File details
+              </button>
+            )}
           </dd>
         </div>
         <div>
