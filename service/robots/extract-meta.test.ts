@@ -178,3 +178,13 @@ describe('file records', () => {
     expect(splitName('a.tar.gz')).toEqual({ basename: 'a.tar', ext: 'gz' });
   });
 });
+
+describe('an image that embeds no metadata', () => {
+  it('gets from one stat the same meta ExifTool gives it', async () => {
+    const file = join(dir, 'bare.jpg');
+    await sharp({ create: { width: 64, height: 48, channels: 3, background: '#204080' } }).jpeg().toFile(file);
+    const viaExifTool = await extractMeta(file, 'image/jpeg');
+    expect(viaExifTool.date_file_modified).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} GMT$/);
+    expect(await extractMeta(file, 'image/jpeg', { embedded: false })).toEqual(viaExifTool);
+  });
+});

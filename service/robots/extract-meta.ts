@@ -4,11 +4,11 @@
 // goes on (the service reports what it can).
 
 import { execFile } from 'node:child_process';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import sharp from 'sharp';
 import { metaFromExifTags } from './exif-meta';
 import { readTags } from './exiftool';
-import { normalizeDateValue } from './meta-dates';
+import { normalizeDateString, normalizeDateValue } from './meta-dates';
 
 const EXT_MIME: Record<string, string> = {
   jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', tif: 'image/tiff',
@@ -314,17 +314,28 @@ const exifMeta = async (localPath: string): Promise<Record<string, unknown>> => 
   return tags && !tags.Error ? metaFromExifTags(tags) : {};
 };
 
+/**
+ * The date keys ExifTool gives a file that embeds no metadata (its file dates: FileCreateDate where the
+ * system keeps one, else FileInodeChangeDate, and FileModifyDate), read with one stat instead of a round
+ * trip to ExifTool, for outputs a robot wrote from bare pixels (`embedded: false`).
+ */
+export async function fileDatesMeta(localPath: string): Promise<Record<string, unknown>> {
+  const info = await stat(localPath);
+  const created = process.platform === 'linux' ? info.ctime : info.birthtime;
+  return { date_file_created: normalizeDateString(created.toISOString()), date_file_modified: normalizeDateString(info.mtime.toISOString()) };
+}
+
 const orEmpty = <T extends Record<string, unknown>>(p: Promise<T>): Promise<T | Record<string, never>> => p.catch(() => ({}));
 
 /**
  * Real metadata for images, audio, video, documents and plain text; {} for anything else or anything
  * unreadable. ExifTool's keys come first; sharp's and ffprobe's (pixel and stream facts) win over them.
  */
-export async function extractMeta(localPath: string, mime: string | null): Promise<Record<string, unknown>> {
+export async function extractMeta(localPath: string, mime: string | null, options: { embedded?: boolean } = {}): Promise<Record<string, unknown>> {
   try {
     // An image sharp cannot decode, or media ffprobe cannot read, is unreadable: {} (not the file dates alone).
     if (mime?.startsWith('image/')) {
-      const [tags, pixels] = await Promise.all([exifMeta(localPath), orEmpty(imageMeta(localPath))]);
+      const [tags, pixels] = await Promise.all([options.embedded === false ? fileDatesMeta(localPath) : exifMeta(localPath), orEmpty(imageMeta(localPath))]);
       return Object.keys(pixels).length === 0 ? {} : { ...tags, ...pixels };
     }
     if (mime?.startsWith('video/') || mime?.startsWith('audio/')) {

@@ -98,6 +98,8 @@ export interface KnownOutput {
   mime?: string;
   size: number;
   thumbhash?: string | null;
+  /** false: the file embeds no metadata (no EXIF, XMP, IPTC…), so only its pixels and file dates are read. */
+  embeddedMetadata?: false;
 }
 
 /** `thumbhash` and `has_alpha` at the top of an image's record (absent for other files). */
@@ -161,7 +163,7 @@ export async function describeResult(input: StoredFile, localPath: string, name:
     known?.size ?? stat(localPath).then((info) => info.size),
     known?.digests ?? digestFile(localPath),
     mimeOf,
-    mimeOf.then((m) => extractMeta(localPath, m)),
+    mimeOf.then((m) => extractMeta(localPath, m, { embedded: known?.embeddedMetadata !== false })),
   ]);
   const meta = { ...readMeta, ...extraMeta };
   return {

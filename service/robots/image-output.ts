@@ -54,5 +54,5 @@ export async function writeRenderedImage(pipeline: Sharp, encodeAs: (img: Sharp)
   const raw = { width: info.width, height: info.height, channels: info.channels as 1 | 2 | 3 | 4 };
   const [bytes, thumbhash] = await Promise.all([encodeAs(sharp(data, { raw })).toBuffer(), thumbhashOfPixels(data, raw)]);
   await writeFile(target, bytes);
-  return { digests: digestBytes(bytes), mime: mimeFromHead(bytes.subarray(0, 512), name) ?? undefined, size: bytes.length, thumbhash };
+  return { digests: digestBytes(bytes), mime: mimeFromHead(bytes.subarray(0, 512), name) ?? undefined, size: bytes.length, thumbhash, embeddedMetadata: false };
 }
