@@ -4,6 +4,7 @@
 
 import { ErrorCode } from './codes';
 import { ORIGINAL_STEP, robotCodePrefix, robotTakesNoUse } from './known-robots';
+import { mcpServersProblem } from './mcp-servers';
 import { stackVersionProblem } from './stack-version';
 import { parseUse } from './use-spec';
 
@@ -123,6 +124,9 @@ const checkStep = (name: string, step: unknown, all: Record<string, unknown>, op
   }
   // The encoding stack version, exactly as the spec lists them (shared/api/stack-version.ts).
   if (stack) return err(`${robotCodePrefix(robot)}_VALIDATION`, `Step "${name}" (${robot}): ${stack.problem}.`, stack.parameter);
+  // Tool servers of chat steps, each rule with its own code (shared/api/mcp-servers.ts).
+  const mcp = mcpServersProblem(step, (v) => typeof v === 'string' && v.includes('${'));
+  if (mcp) return err(mcp.code, `Step "${name}" (${robot}): ${mcp.problem}.`, mcp.parameter);
   return null;
 };
 
