@@ -66,7 +66,7 @@ export interface ChatOptions {
   /** Per request to the endpoint and to tool servers (default 120 s). */
   timeoutMs?: number;
   /** More domains that count as the service's own for `auth: "service"`, besides its base URL's host; `--own-domains`. */
-  ownDomains?: string[];
+  ownDomains?: readonly string[];
   /** Life of a token minted for a tool server (default STEP_TOKEN_LIFETIME_S); tests pass short ones. */
   tokenLifetimeS?: number;
 }

@@ -2,6 +2,8 @@
 // each entry of `mcp_servers` has `type` (`http`), `url` and optional `auth` and `headers`. Shared by the
 // local service (which refuses such steps) and the Template editor (which marks the line). Pure.
 
+import { isHttpUrl } from './http-url';
+
 /** The step key holding the tool servers. */
 export const MCP_SERVERS_PARAM = 'mcp_servers';
 
@@ -36,14 +38,6 @@ export interface McpServerProblem {
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
 
-const isHttpUrl = (v: string): boolean => {
-  try {
-    const u = new URL(v);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-  } catch {
-    return false;
-  }
-};
 
 /**
  * The first problem of a step's `mcp_servers`, or null when absent or valid. `isDeferred` says whether a
@@ -59,7 +53,7 @@ export function mcpServersProblem(step: Record<string, unknown>, isDeferred: (v:
     if (!isPlainObject(entry)) return bad(McpServerCode.notAnObject, `${at} must be an object with "type" and "url" (got ${show(entry)})`);
     if (entry.type !== 'http' && !isDeferred(entry.type)) return bad(McpServerCode.invalidType, `${at}.type must be "http" (got ${show(entry.type)})`);
     if (entry.url === undefined || entry.url === null || entry.url === '') return bad(McpServerCode.missingUrl, `${at} needs a "url", e.g. "https://example.com/mcp"`);
-    if (!isDeferred(entry.url) && (typeof entry.url !== 'string' || !isHttpUrl(entry.url))) {
+    if (!isDeferred(entry.url) && !isHttpUrl(entry.url)) {
       return bad(McpServerCode.invalidUrl, `${at}.url must be an http(s) URL (got ${show(entry.url)})`);
     }
     if (entry.auth !== undefined && entry.auth !== SERVICE_AUTH && !isDeferred(entry.auth)) {
