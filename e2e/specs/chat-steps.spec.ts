@@ -93,7 +93,8 @@ test('the Template editor marks a bad tool server of a chat step at its line, wi
   await ui.keyboard.press('ControlOrMeta+a');
   await ui.keyboard.press('Delete');
   await ui.keyboard.insertText(text);
-  const line = text.split('\n').findIndex((l) => l.includes('"mcp_servers"')) + 1;
+  // Marked at the entry's "url", the very line to fix.
+  const line = text.split('\n').findIndex((l) => l.includes('"url"')) + 1;
   const check = ui.getByTestId('template-check');
   await expect(check).toContainText(`Line ${line}: Step "summary" (/ai/chat): mcp_servers[0].url must be an http(s) URL (got "ftp://tools.example.com/mcp")`);
   await expect(check).toContainText('MCP_SERVER_INVALID_URL');

@@ -23,7 +23,8 @@ describe('mcpServersProblem', () => {
     expect(problem([{ ...ok, auth: 'transloadit' }])?.code).toBe('MCP_SERVER_INVALID_AUTH');
     expect(problem([{ ...ok, headers: ['Authorization: x'] }])?.code).toBe('MCP_SERVER_INVALID_HEADERS');
     expect(problem([{ ...ok, headers: { A: null } }])?.problem).toContain('headers["A"] must be a string');
-    expect(problem({})?.parameter).toBe('mcp_servers');
+    expect(problem({})).toMatchObject({ parameter: 'mcp_servers', path: [] });
+    expect(problem([ok, { ...ok, auth: 'x' }])?.path).toEqual(['1', 'auth']);
   });
 
   it('leaves values still holding ${…} to be checked once interpolated', () => {
