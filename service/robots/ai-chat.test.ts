@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildForm, inOneHourIso, postAssembly, startFixture, waitForEnd, type Fixture } from '../testing/service-fixture';
+import { buildForm, inOneHourIso, png, postAssembly, startFixture, waitForEnd, type Fixture } from '../testing/service-fixture';
 
 type Body = Record<string, unknown>;
 
@@ -79,9 +79,10 @@ afterAll(async () => {
 });
 
 /** Runs one /ai/chat step on a text upload; the end status (or the refusal of the POST). */
-async function chat(step: Body, service = fx): Promise<Body> {
+const NOTE = [{ field: 'file', name: 'note.txt', data: new TextEncoder().encode('The meeting is on Friday.'), type: 'text/plain' }];
+
+async function chat(step: Body, service = fx, files: { field: string; name: string; data: Uint8Array; type: string }[] = NOTE): Promise<Body> {
   const params = { auth: { key: service.service.authKey, expires: inOneHourIso() }, steps: { asked: { robot: '/ai/chat', use: ':original', ...step } } };
-  const files = [{ field: 'file', name: 'note.txt', data: new TextEncoder().encode('The meeting is on Friday.'), type: 'text/plain' }];
   const { body } = await postAssembly(service.service.url, buildForm({ params, secret: service.service.authSecret, files }));
   return body.error ? body : waitForEnd(String(body.assembly_ssl_url), 15_000);
 }
@@ -161,6 +162,28 @@ describe('/ai/chat with tool servers', () => {
     const status = await chat({ messages: 'Say something', format: 'text', model: 'prose' });
     expect(status.ok).toBe('ASSEMBLY_COMPLETED');
     expect(await resultText(status)).toEqual({ name: 'note.txt', text: 'Here is some prose, not JSON.' });
+  });
+});
+
+describe('/ai/chat inputs', () => {
+  it('sends an image as a data URL, skips a PDF as unsuitable, and returns the whole conversation with return_messages "all"', async () => {
+    chatRequests.length = 0;
+    const image = await png(8, 8);
+    const pdf = new TextEncoder().encode('%PDF-1.4\n%%EOF\n');
+    const status = await chat({ messages: 'What is in the picture?', format: 'text', model: 'prose', return_messages: 'all' }, fx, [
+      { field: 'file', name: 'dot.png', data: image, type: 'image/png' },
+      { field: 'file', name: 'doc.pdf', data: pdf, type: 'application/pdf' },
+    ]);
+    expect(status.ok).toBe('ASSEMBLY_COMPLETED');
+    expect(chatRequests).toHaveLength(1);
+    const user = (chatRequests[0]!.messages as { role: string; content: { type: string; text?: string; image_url?: { url: string } }[] }[])[0]!;
+    expect(user.content[0]).toEqual({ type: 'text', text: 'What is in the picture?' });
+    expect(user.content[1]!.image_url!.url).toBe(`data:image/png;base64,${Buffer.from(image).toString('base64')}`);
+    const result = await resultText(status);
+    expect(result.name).toBe('dot.json');
+    expect((JSON.parse(result.text) as { role: string }[]).map((m) => m.role)).toEqual(['user', 'assistant']);
+    // The PDF is said to be unsuitable at its file, not silently dropped.
+    expect(status.warnings).toEqual([expect.objectContaining({ step: 'asked', name: 'doc.pdf', code: 'INVALID_INPUT_ERROR', reason: expect.stringContaining('takes text files and PNG, JPEG, WebP or GIF images') })]);
   });
 });
 
