@@ -7,6 +7,7 @@ import { loadPriceList, PRICE_LIST_ENV } from './usage/price-list';
 import { jobSlotsFrom } from './queue/job-slots';
 import { JOB_SLOTS_ENV } from '../shared/local-service/job-slots-option';
 import { chatOptionsFrom } from './robots/chat-options';
+import { CHAT_ENV } from '../shared/local-service/chat-option';
 
 const SOURCE_LABEL = { flag: '--auth-secret', file: '--auth-secret-file', env: AUTH_SECRET_ENV } as const;
 
@@ -59,7 +60,7 @@ async function main(): Promise<void> {
   const jobSlots = jobSlotsFrom(values['job-slots'], process.env[JOB_SLOTS_ENV]);
   const chat = chatOptionsFrom(values, process.env);
   // Like the secret: robots' children need not see the endpoint's key.
-  delete process.env.ASSEMBLYLINE_CHAT_API_KEY;
+  delete process.env[CHAT_ENV.apiKey];
   const service = await startLocalService({
     port,
     dataDir,

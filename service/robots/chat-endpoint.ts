@@ -12,11 +12,6 @@ export interface ChatConfig {
   timeoutMs: number;
 }
 
-export const CHAT_ENDPOINT_ENV = 'ASSEMBLYLINE_CHAT_ENDPOINT';
-export const CHAT_MODEL_ENV = 'ASSEMBLYLINE_CHAT_MODEL';
-/** Only from the environment: a flag would show the key in `ps`. */
-export const CHAT_API_KEY_ENV = 'ASSEMBLYLINE_CHAT_API_KEY';
-export const CHAT_TIMEOUT_ENV = 'ASSEMBLYLINE_CHAT_TIMEOUT_MS';
 export const DEFAULT_CHAT_MODEL = 'default';
 export const DEFAULT_CHAT_TIMEOUT_MS = 120_000;
 

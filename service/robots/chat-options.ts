@@ -1,11 +1,10 @@
 import type { ChatOptions } from '../index';
-import { CHAT_API_KEY_ENV, CHAT_ENDPOINT_ENV, CHAT_MODEL_ENV, CHAT_TIMEOUT_ENV } from './chat-endpoint';
-
-export const OWN_DOMAINS_ENV = 'ASSEMBLYLINE_OWN_DOMAINS';
+import { CHAT_ENV } from '../../shared/local-service/chat-option';
 
 /**
  * /ai/chat's settings from the command line, else the environment (`--chat-endpoint` /
- * ASSEMBLYLINE_CHAT_ENDPOINT, like `--price-list`); the API key only from ASSEMBLYLINE_CHAT_API_KEY.
+ * ASSEMBLYLINE_CHAT_ENDPOINT, like `--price-list`); the API key only from ASSEMBLYLINE_CHAT_API_KEY (a flag
+ * would show it in `ps`).
  * A bad value stops the service with the flag it names.
  */
 export function chatOptionsFrom(flags: Record<string, unknown>, env: NodeJS.ProcessEnv): ChatOptions {
@@ -13,7 +12,7 @@ export function chatOptionsFrom(flags: Record<string, unknown>, env: NodeJS.Proc
     const v = flags[flag] ?? env[name];
     return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
   };
-  const endpoint = pick('chat-endpoint', CHAT_ENDPOINT_ENV);
+  const endpoint = pick('chat-endpoint', CHAT_ENV.endpoint);
   if (endpoint !== undefined) {
     let ok = false;
     try {
@@ -23,12 +22,12 @@ export function chatOptionsFrom(flags: Record<string, unknown>, env: NodeJS.Proc
     }
     if (!ok) throw new Error(`--chat-endpoint must be an http(s) URL such as http://127.0.0.1:11434/v1, got "${endpoint}"`);
   }
-  const timeout = pick('chat-timeout-ms', CHAT_TIMEOUT_ENV);
+  const timeout = pick('chat-timeout-ms', CHAT_ENV.timeoutMs);
   const timeoutMs = timeout === undefined ? undefined : Number(timeout);
   if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs < 1)) throw new Error(`--chat-timeout-ms must be a whole number of milliseconds, got "${timeout}"`);
-  const model = pick('chat-model', CHAT_MODEL_ENV);
-  const apiKey = env[CHAT_API_KEY_ENV];
-  const own = pick('own-domains', OWN_DOMAINS_ENV);
+  const model = pick('chat-model', CHAT_ENV.model);
+  const apiKey = env[CHAT_ENV.apiKey];
+  const own = pick('own-domains', CHAT_ENV.ownDomains);
   return {
     ...(endpoint !== undefined ? { endpoint } : {}),
     ...(model !== undefined ? { model } : {}),
