@@ -48,6 +48,8 @@ async function onMessage(raw: unknown): Promise<void> {
       // Tests shorten the retry delays (ASSEMBLYLINE_NOTIFY_RETRY_DELAYS, read by the host's composition root).
       ...(notifications ? { notifications } : {}),
       ...(message.jobSlots !== undefined ? { jobSlots: message.jobSlots } : {}),
+      // /ai/chat's endpoint (ASSEMBLYLINE_CHAT_*, read by the host's composition root).
+      ...(message.chat ? { chat: message.chat } : {}),
     });
     send({ type: 'ready', url: service.url, port: service.port, authKey: service.authKey, authSecret: service.authSecret, accessProblem: service.accessProblem });
   } catch (cause) {

@@ -6,6 +6,8 @@ import { notifyOptionsFromFlags } from './notifications/notify-flags';
 import { loadPriceList, PRICE_LIST_ENV } from './usage/price-list';
 import { jobSlotsFrom } from './queue/job-slots';
 import { JOB_SLOTS_ENV } from '../shared/local-service/job-slots-option';
+import { chatOptionsFrom } from './robots/chat-options';
+import { CHAT_ENV } from '../shared/local-service/chat-option';
 
 const SOURCE_LABEL = { flag: '--auth-secret', file: '--auth-secret-file', env: AUTH_SECRET_ENV } as const;
 
@@ -33,6 +35,11 @@ async function main(): Promise<void> {
       'notify-signature': { type: 'string' },
       // The bill's prices (docs/local-service.md "Metering and the bill"); else ASSEMBLYLINE_PRICE_LIST; else free.
       'price-list': { type: 'string' },
+      // /ai/chat (docs/local-service.md "Chat steps and tool servers"); else ASSEMBLYLINE_CHAT_*; the API key only from the env.
+      'chat-endpoint': { type: 'string' },
+      'chat-model': { type: 'string' },
+      'chat-timeout-ms': { type: 'string' },
+      'own-domains': { type: 'string' },
       // Lets ASSEMBLYLINE_TEST_FAULT_CORRUPT act outside NODE_ENV=test (service/files/test-faults.ts); for tests only.
       'test-faults': { type: 'boolean' },
     },
@@ -51,6 +58,9 @@ async function main(): Promise<void> {
   // Checked before anything starts: a bad price list stops the service with the key it names.
   const priceList = loadPriceList(values['price-list'] ?? process.env[PRICE_LIST_ENV]);
   const jobSlots = jobSlotsFrom(values['job-slots'], process.env[JOB_SLOTS_ENV]);
+  const chat = chatOptionsFrom(values, process.env);
+  // Like the secret: robots' children need not see the endpoint's key.
+  delete process.env[CHAT_ENV.apiKey];
   const service = await startLocalService({
     port,
     dataDir,
@@ -62,6 +72,7 @@ async function main(): Promise<void> {
     ...(perMinute !== undefined ? { maxAssembliesPerMinute: perMinute } : {}),
     notifications,
     priceList,
+    chat,
     ...(jobSlots !== undefined ? { jobSlots } : {}),
   });
   if (!values['auth-key']) console.log(`auth key:    ${service.authKey}`);

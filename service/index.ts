@@ -23,6 +23,8 @@ import { FREE_PRICE_LIST, type PriceList } from './usage/price-list';
 import { JobSlots } from './queue/job-slots';
 import { startSlotSampler } from './queue/slot-samples';
 import { retainExifTool } from './robots/exiftool';
+import { DEFAULT_CHAT_MODEL, DEFAULT_CHAT_TIMEOUT_MS } from './robots/chat-endpoint';
+import { mintStepToken, STEP_TOKEN_LIFETIME_S } from './auth/step-token';
 
 /** The local service has one account; Templates and credentials belong to it, not to a key. */
 const LOCAL_ACCOUNT_ID = 'local';
@@ -65,6 +67,23 @@ export interface LocalServiceOptions {
   jobSlots?: number;
   /** Smart CDN result cache bound in bytes (default 256 MiB; least recently used results go first). */
   cdnCacheBytes?: number;
+  /** /ai/chat (docs/local-service.md "Chat steps and tool servers"); without an endpoint the robot says it is not configured. */
+  chat?: ChatOptions;
+}
+
+export interface ChatOptions {
+  /** An OpenAI-compatible API (`http://127.0.0.1:11434/v1`); `--chat-endpoint`. */
+  endpoint?: string | null;
+  /** `model` sent when the step names none (default "default"); `--chat-model`. */
+  model?: string;
+  /** Bearer key for the endpoint; ASSEMBLYLINE_CHAT_API_KEY only. */
+  apiKey?: string | null;
+  /** Per request to the endpoint and to tool servers (default 120 s). */
+  timeoutMs?: number;
+  /** More domains that count as the service's own for `auth: "service"`, besides its base URL's host; `--own-domains`. */
+  ownDomains?: readonly string[];
+  /** Life of a token minted for a tool server (default STEP_TOKEN_LIFETIME_S); tests pass short ones. */
+  tokenLifetimeS?: number;
 }
 
 export interface ServerTimeouts {
@@ -156,6 +175,14 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const assets = openAssetStore(options.dataDir);
   runtime.credentials = (nameOrId) => credentials.find(nameOrId);
   runtime.assets = { store: assets, workspace: LOCAL_WORKSPACE };
+  const chat = options.chat ?? {};
+  const chatConfig = { endpoint: chat.endpoint || null, model: chat.model || DEFAULT_CHAT_MODEL, apiKey: chat.apiKey || null, timeoutMs: chat.timeoutMs ?? DEFAULT_CHAT_TIMEOUT_MS };
+  runtime.chat = (authKey) => ({
+    config: chatConfig,
+    // The service's own host (read when the job runs: the port is known only after listen) and the operator's domains.
+    ownDomains: [new URL(urls.base).hostname, ...(chat.ownDomains ?? [])],
+    mintToken: () => mintStepToken(db, authKey, chat.tokenLifetimeS ?? STEP_TOKEN_LIFETIME_S)?.token ?? null,
+  });
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const notifier = new Notifier(db, runtime, options.notifications);
   runtime.onEnded = () => notifier.schedule();

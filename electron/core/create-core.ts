@@ -1,3 +1,4 @@
+import type { ChatStartOptions } from '../../shared/local-service/chat-option';
 import { createAssemblyFollower } from './assemblies/assembly-follower';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -53,6 +54,8 @@ export interface CorePorts {
     notifications?: NotifyOptions;
     /** Robot jobs at once (`ASSEMBLYLINE_JOB_SLOTS`, read by the host's composition root). */
     jobSlots?: number;
+    /** /ai/chat's endpoint, model and key (`ASSEMBLYLINE_CHAT_*`, read by the host's composition root). */
+    chat?: ChatStartOptions;
     /** How the service's own process is started: utilityProcess in Electron; default a forked Node process running the source entry. */
     process?: ServiceProcessPort;
     /** Health-check and backoff tuning (tests use short intervals). */
@@ -125,6 +128,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     port: ports.localService?.port ?? 0,
     ...(ports.localService?.notifications ? { notifications: ports.localService.notifications } : {}),
     ...(ports.localService?.jobSlots !== undefined ? { jobSlots: ports.localService.jobSlots } : {}),
+    ...(ports.localService?.chat ? { chat: ports.localService.chat } : {}),
     ...ports.localService?.supervision,
     onStatus: (status) => events.emit('service:status', status),
     // A restart keeps port, key and secret; a first start after a failed one brings them in now. (The

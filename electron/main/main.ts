@@ -3,6 +3,7 @@ import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, Notification, pow
 import Store from 'electron-store';
 import { notifyOptionsFromEnv } from '../../shared/local-service/notify-options';
 import { jobSlotsFromEnv } from '../../shared/local-service/job-slots-option';
+import { chatOptionsFromEnv } from '../../shared/local-service/chat-option';
 import { createCore, type Core } from '../core/create-core';
 import { guardProcess } from '../core/process-guard';
 import { createAppWindow } from './app-window';
@@ -32,9 +33,11 @@ guardProcess(process, (code, message) => core?.reportError(code, message));
 async function start(): Promise<void> {
   let notifications;
   let jobSlots;
+  let chat;
   try {
     notifications = notifyOptionsFromEnv(process.env);
     jobSlots = jobSlotsFromEnv(process.env);
+    chat = chatOptionsFromEnv(process.env);
   } catch (cause) {
     // A malformed ASSEMBLYLINE_NOTIFY_* is said by name; the app does not run with a value nobody meant.
     console.error(`Assemblyline could not start: ${cause instanceof Error ? cause.message : String(cause)}`);
@@ -76,7 +79,7 @@ async function start(): Promise<void> {
     version: app.getVersion(),
     // The embedded service in a utilityProcess: a hang or crash there never freezes or ends the app.
     // Its notify options (ASSEMBLYLINE_NOTIFY_*) are read here, at the composition root, never by core.
-    localService: { process: createUtilityServiceProcess(utilityProcess, join(appDir, 'dist', 'electron', 'service-child.cjs')), notifications, ...(jobSlots !== undefined ? { jobSlots } : {}) },
+    localService: { process: createUtilityServiceProcess(utilityProcess, join(appDir, 'dist', 'electron', 'service-child.cjs')), notifications, ...(jobSlots !== undefined ? { jobSlots } : {}), ...(chat ? { chat } : {}) },
   });
   registerIpc(
     ipcMain,

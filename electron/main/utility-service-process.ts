@@ -10,9 +10,9 @@ import type { ServiceChild, ServiceExit, ServiceProcessPort, ServiceReady } from
  */
 export function createUtilityServiceProcess(utility: typeof UtilityProcessModule, entry: string): ServiceProcessPort {
   return {
-    spawn({ dataDir, port, notifications, jobSlots }) {
+    spawn({ dataDir, port, notifications, jobSlots, chat }) {
       const child = utility.fork(entry, [], { serviceName: 'Assemblyline local service', stdio: 'inherit' });
-      return wrapUtilityChild(child, { type: 'start', dataDir, port, ...(notifications ? { notifications } : {}), ...(jobSlots !== undefined ? { jobSlots } : {}) });
+      return wrapUtilityChild(child, { type: 'start', dataDir, port, ...(notifications ? { notifications } : {}), ...(jobSlots !== undefined ? { jobSlots } : {}), ...(chat ? { chat } : {}) });
     },
   };
 }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { defaultDataDir, defaultDownloadsDir } from './host-paths';
 import { notifyOptionsFromEnv } from '../../shared/local-service/notify-options';
 import { jobSlotsFromEnv } from '../../shared/local-service/job-slots-option';
+import { chatOptionsFromEnv, type ChatStartOptions } from '../../shared/local-service/chat-option';
 import { guardProcess } from '../core/process-guard';
 import { launchBrowserApp } from './launch';
 import { browserOpenPlan } from './open-plan';
@@ -19,6 +20,7 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const env = process.env;
 const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 const optionalSlots = (jobSlots: number | undefined) => (jobSlots !== undefined ? { jobSlots } : {});
+const optionalChat = (chat: ChatStartOptions | undefined) => (chat ? { chat } : {});
 const optionalPort = (value: string | undefined) => (value ? Number.parseInt(value, 10) : undefined);
 
 try {
@@ -31,7 +33,7 @@ try {
     port: optionalPort(env.ASSEMBLYLINE_PORT) ?? 0,
     localServicePort: optionalPort(env.ASSEMBLYLINE_SERVICE_PORT),
     // The embedded service's notify options (ASSEMBLYLINE_NOTIFY_*): read here, never by core.
-    localService: { notifications: notifyOptionsFromEnv(env), ...optionalSlots(jobSlotsFromEnv(env)) },
+    localService: { notifications: notifyOptionsFromEnv(env), ...optionalSlots(jobSlotsFromEnv(env)), ...optionalChat(chatOptionsFromEnv(env)) },
   });
   // From here on no stray rejection or exception ends the host: logged, shown on the page, and it goes on.
   guardProcess(process, app.core.reportError);

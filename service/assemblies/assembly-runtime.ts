@@ -5,7 +5,7 @@ import { executeSteps, type ExecuteOutcome, type WarningAbout } from '../robots/
 import { describeUpload, type StoredFile } from '../robots/file-record';
 import type { FileDigests } from '../files/stream-hash';
 import { ErrorCode } from '../../shared/api/codes';
-import type { AssetAccess, CredentialLookup } from '../robots/robot-types';
+import type { AssetAccess, ChatAccess, CredentialLookup } from '../robots/robot-types';
 import type { ServiceDatabase } from '../store/database';
 import { createRejection, sizeRejection, uploadRejection, uploadSizeCap, type TusRejection } from '../tus/tus-acceptance';
 import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-stream';
@@ -97,6 +97,8 @@ export class AssemblyRuntime {
   credentials: CredentialLookup = () => null;
   /** Stored assets, for /transloadit/store and /transloadit/import (set by the service; none in bare tests). */
   assets: AssetAccess | undefined = undefined;
+  /** /ai/chat's endpoint and tool-server tokens for an Assembly's Auth Key (set by the service; none in bare tests). */
+  chat: ((authKey: string) => ChatAccess) | undefined = undefined;
   /** The job-slot pool every robot job runs in (the service sets its size from --job-slots). */
   slots = new JobSlots(defaultSlotCount(availableParallelism()));
   /** Called after an Assembly ended and was written (the notifier looks for deliveries then). */
@@ -384,6 +386,7 @@ export class AssemblyRuntime {
         onProcessed: (robot, bytes) => this.onProcessed(live, robot, bytes),
         credentials: this.credentials,
         assets: this.assets,
+        ...(this.chat ? { chat: this.chat(s.authKey) } : {}),
         parallelJobs: this.slots.size,
         acquireSlot: async (job, signal) => {
           const grant = await this.slots.acquire({ assemblyId: s.id, ...job }, signal);

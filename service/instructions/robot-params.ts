@@ -251,7 +251,37 @@ const ROBOT_CHECKS: Record<string, Check[]> = {
     (p) => (p.password === undefined || p.password === null ? null : 'password-protected zips are not supported by the local service'),
   ],
   '/audio/encode': [oneOf('preset', AUDIO_PRESETS), positiveInt('bitrate'), intIn('sample_rate', 1000, 384000), noFfmpeg],
+  // mcp_servers are checked by the shared step rules (shared/api/mcp-servers.ts), each rule with its own code.
+  '/ai/chat': [messagesCheck, str('system_message'), str('model'), oneOf('format', ['json', 'text']), oneOf('return_messages', ['last', 'all']), schemaCheck],
 };
+
+/** `messages`: the prompt, or a history of {role, content} turns (service-facts §8, /ai/chat). */
+function messagesCheck(p: Params, final: boolean): string | null {
+  const v = p.messages;
+  if (v === undefined || v === null || v === '') return 'messages is required: the prompt, or a list of {"role", "content"} messages';
+  if (typeof v === 'string' || deferred(final, v)) return null;
+  if (!Array.isArray(v)) return `messages must be a string or a list of {"role", "content"} messages (got ${show(v)})`;
+  for (const [i, m] of v.entries()) {
+    const role = (m as { role?: unknown } | null)?.role;
+    const content = (m as { content?: unknown } | null)?.content;
+    if (!['system', 'user', 'assistant'].includes(role as string)) return `messages[${i}].role must be "system", "user" or "assistant" (got ${show(role)})`;
+    if (typeof content !== 'string' && !Array.isArray(content)) return `messages[${i}].content must be a string or a list of parts (got ${show(content)})`;
+  }
+  return null;
+}
+
+/** `schema` is a string holding a JSON Schema object (the real robot's rule), not an inline object. */
+function schemaCheck(p: Params, final: boolean): string | null {
+  const v = p.schema;
+  if (v === undefined || v === null || deferred(final, v)) return null;
+  if (typeof v !== 'string') return `schema must be a string containing a JSON Schema, not an inline ${Array.isArray(v) ? 'list' : typeof v}`;
+  try {
+    const parsed = JSON.parse(v) as unknown;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? null : 'schema must hold a JSON Schema object';
+  } catch {
+    return 'schema must be valid JSON (a JSON Schema as a string)';
+  }
+}
 
 const commonChecks: Check[] = [
   // Before interpolation the shared step rules checked it; a `${…}` stack version is checked once it is known.

@@ -23,7 +23,7 @@ import type { StepProgress } from '../realtime/execution-progress';
 import { topologicalOrder, validateInstructions } from '../instructions/validate-instructions';
 import { toPublicFile, type StoredFile } from './file-record';
 import { BUNDLE_RUNNERS, ROBOT_RUNNERS, SOURCE_RUNNERS } from './robot-registry';
-import type { AssetAccess, CredentialLookup, RobotFileOutcome } from './robot-types';
+import type { AssetAccess, ChatAccess, CredentialLookup, RobotFileOutcome } from './robot-types';
 import { runSourceStep } from './source-step';
 import { emptyInput } from './unsuitable-input';
 
@@ -57,6 +57,8 @@ export interface ExecuteContext {
   onProcessed?(robot: string, inputBytes: number): void;
   /** Stored assets for /transloadit/store and /transloadit/import (none when absent). */
   assets?: AssetAccess;
+  /** The chat endpoint and tool-server auth for /ai/chat, bound to this Assembly's Auth Key. */
+  chat?: ChatAccess;
   /**
    * Takes a job slot (service/queue/job-slots.ts) for one robot run; resolves with its release, rejects
    * when `signal` aborts first. Absent: no pool (unit tests).
@@ -260,7 +262,7 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       const queuedAt = performance.now();
       const release = ctx.acquireSlot ? await ctx.acquireSlot({ step: name, robot: step.robot, jobId: lead.id }, signal) : null;
       const startedAt = performance.now();
-      const job = { step: name, robot: step.robot, params, scope, outDir, signal, credentials: ctx.credentials ?? (() => null), assets: ctx.assets, onProgress: onJobProgress };
+      const job = { step: name, robot: step.robot, params, scope, outDir, signal, credentials: ctx.credentials ?? (() => null), assets: ctx.assets, chat: ctx.chat, onProgress: onJobProgress };
       try {
         const outcome = bundleRunner ? await bundleRunner({ ...job, inputs: group }) : await runner!({ ...job, input: lead });
         // Each new result says how long its job waited for a slot and ran (seconds); an input passed on keeps its own.

@@ -1,6 +1,7 @@
 // Robot name -> implementation. Every robot in instructions/known-robots.ts must have an entry here
 // (a test checks that both lists agree).
 
+import { runAiChat } from './ai-chat';
 import { runAudioEncode } from './audio-encode';
 import { runAudioWaveform } from './audio-waveform';
 import { runFileCompress } from './file-compress';
@@ -30,6 +31,7 @@ export const ROBOT_RUNNERS: Record<string, RobotRunner> = {
   '/audio/waveform': runAudioWaveform,
   '/sftp/store': runSftpStore,
   '/transloadit/store': runTransloaditStore,
+  '/ai/chat': runAiChat,
 };
 
 /** Robots that take all their inputs at once (see `bundle_steps` and `group_by_original`). */

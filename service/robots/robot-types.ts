@@ -2,6 +2,7 @@
 
 import type { AssetStore } from '../assets/asset-store';
 import type { Scope } from '../instructions/interpolation';
+import type { ChatConfig } from './chat-endpoint';
 import type { StoredFile } from './file-record';
 
 /** The stored assets robots keep files in and import them from, and the workspace they belong to. */
@@ -13,6 +14,15 @@ export interface AssetAccess {
 /** Template credentials (name or id) → their type and content; null when there are none by that name. */
 /** Template credentials by name or id; `content` is any JSON value (the spec), so robots check its shape. */
 export type CredentialLookup = (nameOrId: string) => { name: string; type: string; content: unknown } | null;
+
+/** What /ai/chat needs from the service: the operator's endpoint, its own domains and a token minter. */
+export interface ChatAccess {
+  config: ChatConfig;
+  /** Hosts (with their subdomains) that count as the service's own for `auth: "service"` (robots/tool-server-auth.ts). */
+  ownDomains: readonly string[];
+  /** A short-lived Bearer token for the Assembly's Auth Key (auth/step-token.ts); null when the key is gone. */
+  mintToken(): string | null;
+}
 
 export interface RobotJob {
   step: string;
@@ -29,6 +39,8 @@ export interface RobotJob {
   credentials: CredentialLookup;
   /** For /transloadit/store and /transloadit/import (absent where the service has no asset store). */
   assets?: AssetAccess;
+  /** For /ai/chat (absent in bare tests: the robot then says it is not configured). */
+  chat?: ChatAccess;
   /** How far this job is, 0..1, for robots that know (ffmpeg's encoded time); feeds `assembly_execution_progress`. */
   onProgress?(fraction: number): void;
 }

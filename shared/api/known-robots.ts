@@ -16,6 +16,7 @@ export const KNOWN_ROBOTS = [
   '/sftp/store',
   '/transloadit/store',
   '/transloadit/import',
+  '/ai/chat',
 ] as const;
 
 /** One line per robot, for the instruction editor. */
@@ -34,6 +35,7 @@ export const ROBOT_SUMMARIES: Record<KnownRobot, string> = {
   '/sftp/store': 'Stores files on an SFTP server, with Template credentials (credentials) or host, user and password or private_key.',
   '/transloadit/store': 'Keeps files as stored assets at path (default the file name); conflict_strategy error, rename or overwrite (a new version).',
   '/transloadit/import': 'Brings stored assets into the Assembly by asset_ids (with optional version_ids) and/or paths.',
+  '/ai/chat': 'Asks a chat model about each input (messages, system_message, format json or text, schema); mcp_servers lend it tools.',
 };
 
 export type KnownRobot = (typeof KNOWN_ROBOTS)[number];

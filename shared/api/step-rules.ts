@@ -4,6 +4,7 @@
 
 import { ErrorCode } from './codes';
 import { ORIGINAL_STEP, robotCodePrefix, robotTakesNoUse } from './known-robots';
+import { mcpServersProblem } from './mcp-servers';
 import { stackVersionProblem } from './stack-version';
 import { parseUse } from './use-spec';
 
@@ -15,6 +16,8 @@ export interface StepProblem {
   readonly step?: string;
   /** The key inside the step (`robot`, `use`, `width`…), or a top-level key of a Template's content. */
   readonly parameter?: string;
+  /** Where inside the parameter (list indexes and keys, e.g. `["0", "url"]`), so an editor marks that very line. */
+  readonly path?: readonly string[];
 }
 
 export interface StepRuleOptions {
@@ -82,7 +85,7 @@ export function topologicalOrder(steps: Record<string, unknown>): { order: strin
 
 /** The first problem of one step, or null. */
 const checkStep = (name: string, step: unknown, all: Record<string, unknown>, options: StepRuleOptions): StepProblem | null => {
-  const err = (code: string, message: string, parameter?: string): StepProblem => ({ code, message, step: name, ...(parameter ? { parameter } : {}) });
+  const err = (code: string, message: string, parameter?: string, path?: readonly string[]): StepProblem => ({ code, message, step: name, ...(parameter ? { parameter } : {}), ...(path?.length ? { path } : {}) });
   if (name.trim() === '') return err(ErrorCode.invalidStepName, 'A step name is empty; give every step a name.');
   if (!isPlainObject(step)) {
     return err(ErrorCode.stepNoRobot, `Step "${name}" must be an object with a "robot" (got ${JSON.stringify(step)}).`);
@@ -123,6 +126,9 @@ const checkStep = (name: string, step: unknown, all: Record<string, unknown>, op
   }
   // The encoding stack version, exactly as the spec lists them (shared/api/stack-version.ts).
   if (stack) return err(`${robotCodePrefix(robot)}_VALIDATION`, `Step "${name}" (${robot}): ${stack.problem}.`, stack.parameter);
+  // Tool servers of chat steps, each rule with its own code (shared/api/mcp-servers.ts).
+  const mcp = mcpServersProblem(step, (v) => typeof v === 'string' && v.includes('${'));
+  if (mcp) return err(mcp.code, `Step "${name}" (${robot}): ${mcp.problem}.`, mcp.parameter, mcp.path);
   return null;
 };
 

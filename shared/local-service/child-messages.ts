@@ -4,6 +4,7 @@
  * the environment, which other local users can read (`ps`, /proc/<pid>/environ).
  */
 
+import { parseChatOptions, type ChatStartOptions } from './chat-option';
 import { parseNotifyOptions, type NotifyOptions } from './notify-options';
 import { parseJobSlots } from './job-slots-option';
 
@@ -30,7 +31,7 @@ export type AdminAnswer =
 
 /** Core → child: start listening (once), close cleanly and exit, or an admin request. */
 export type ParentMessage =
-  | { readonly type: 'start'; readonly dataDir: string; readonly port: number; readonly notifications?: NotifyOptions; readonly jobSlots?: number }
+  | { readonly type: 'start'; readonly dataDir: string; readonly port: number; readonly notifications?: NotifyOptions; readonly jobSlots?: number; readonly chat?: ChatStartOptions }
   | { readonly type: 'stop' }
   | ({ readonly type: 'admin'; readonly requestId: number } & AdminOp);
 
@@ -87,7 +88,8 @@ export function parseParentMessage(value: unknown): ParentMessage | null {
     // Malformed notify options are dropped (the service then runs with its defaults), never guessed.
     const notifications = value.notifications === undefined ? null : parseNotifyOptions(value.notifications);
     const jobSlots = parseJobSlots(value.jobSlots);
-    return { type: 'start', dataDir: value.dataDir, port: value.port, ...(notifications ? { notifications } : {}), ...(jobSlots !== undefined ? { jobSlots } : {}) };
+    const chat = parseChatOptions(value.chat);
+    return { type: 'start', dataDir: value.dataDir, port: value.port, ...(notifications ? { notifications } : {}), ...(jobSlots !== undefined ? { jobSlots } : {}), ...(chat ? { chat } : {}) };
   }
   return null;
 }

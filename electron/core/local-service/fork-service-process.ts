@@ -18,7 +18,7 @@ export interface ForkOptions {
 export function createForkServiceProcess(options: ForkOptions): ServiceProcessPort {
   const execArgv = options.execArgv ?? (options.entry.endsWith('.ts') ? tsxExecArgv() : []);
   return {
-    spawn({ dataDir, port, notifications, jobSlots }) {
+    spawn({ dataDir, port, notifications, jobSlots, chat }) {
       const proc = fork(options.entry, [], {
         execArgv,
         // Nothing secret goes here: the child gets its configuration and hands back its secret over IPC.
@@ -26,7 +26,7 @@ export function createForkServiceProcess(options: ForkOptions): ServiceProcessPo
         stdio: options.stdio === 'ignore' ? ['ignore', 'ignore', 'ignore', 'ipc'] : ['ignore', 'inherit', 'inherit', 'ipc'],
         serialization: 'json',
       });
-      return wrapChild(proc, { type: 'start', dataDir, port, ...(notifications ? { notifications } : {}), ...(jobSlots !== undefined ? { jobSlots } : {}) });
+      return wrapChild(proc, { type: 'start', dataDir, port, ...(notifications ? { notifications } : {}), ...(jobSlots !== undefined ? { jobSlots } : {}), ...(chat ? { chat } : {}) });
     },
   };
 }

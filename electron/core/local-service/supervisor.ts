@@ -1,3 +1,4 @@
+import type { ChatStartOptions } from '../../../shared/local-service/chat-option';
 import { request } from 'node:http';
 import type { AdminAnswer, AdminOp } from '../../../shared/local-service/child-messages';
 import type { NotifyOptions } from '../../../shared/local-service/notify-options';
@@ -14,6 +15,8 @@ export interface SupervisorOptions {
   notifications?: NotifyOptions;
   /** Robot jobs at once (ASSEMBLYLINE_JOB_SLOTS, read by the host); absent: the service's default. */
   jobSlots?: number;
+  /** /ai/chat's endpoint (ASSEMBLYLINE_CHAT_*, read by the host); absent: chat steps say it is not configured. */
+  chat?: ChatStartOptions;
   healthIntervalMs?: number;
   healthTimeoutMs?: number;
   maxHealthFailures?: number;
@@ -113,7 +116,7 @@ export function superviseLocalService(options: SupervisorOptions): ServiceSuperv
     let startError: string | null = null;
     let started: ServiceChild;
     try {
-      started = options.process.spawn({ dataDir: options.dataDir, port, ...(options.notifications ? { notifications: options.notifications } : {}), ...(options.jobSlots !== undefined ? { jobSlots: options.jobSlots } : {}) });
+      started = options.process.spawn({ dataDir: options.dataDir, port, ...(options.notifications ? { notifications: options.notifications } : {}), ...(options.jobSlots !== undefined ? { jobSlots: options.jobSlots } : {}), ...(options.chat ? { chat: options.chat } : {}) });
     } catch (cause) {
       // Could not even create the process: the same backoff as a crash.
       return void queueMicrotask(() => dispatch({ type: 'exited', reason: `could not start: ${describe(cause)}` }));

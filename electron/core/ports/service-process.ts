@@ -1,3 +1,4 @@
+import type { ChatStartOptions } from '../../../shared/local-service/chat-option';
 import type { AdminAnswer, AdminOp } from '../../../shared/local-service/child-messages';
 import type { NotifyOptions } from '../../../shared/local-service/notify-options';
 
@@ -8,7 +9,7 @@ import type { NotifyOptions } from '../../../shared/local-service/notify-options
  */
 export interface ServiceProcessPort {
   /** `notifications`: the service's notify options (retry delays, …), and `jobSlots`, sent in the start message. */
-  spawn(options: { dataDir: string; port: number; notifications?: NotifyOptions; jobSlots?: number }): ServiceChild;
+  spawn(options: { dataDir: string; port: number; notifications?: NotifyOptions; jobSlots?: number; chat?: ChatStartOptions }): ServiceChild;
 }
 
 export interface ServiceReady {

@@ -51,8 +51,8 @@ export interface StepsMarker {
  * The line of a problem in custom steps, where the steps are the document's top level (a Template's are
  * under "steps": template-checks.ts): its parameter, else its step, else line 1.
  */
-export const lineOfStepProblem = (text: string, where: { readonly step?: string | undefined; readonly parameter?: string | undefined }): number =>
-  where.step === undefined ? 1 : (lineOfPath(text, [where.step, ...(where.parameter !== undefined ? [where.parameter] : [])]) ?? 1);
+export const lineOfStepProblem = (text: string, where: { readonly step?: string | undefined; readonly parameter?: string | undefined; readonly path?: readonly string[] | undefined }): number =>
+  where.step === undefined ? 1 : (lineOfPath(text, [where.step, ...(where.parameter !== undefined ? [where.parameter, ...(where.path ?? [])] : [])]) ?? 1);
 
 /** What the steps editor marks: the syntax error at its line and column, or each problem at its line. */
 export const stepsMarkers = (text: string, check: StepsCheck): StepsMarker[] => {

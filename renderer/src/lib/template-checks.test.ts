@@ -42,6 +42,16 @@ describe('checkTemplateText', () => {
     expect(check.problems.map((p) => p.line)).toEqual([...check.problems.map((p) => p.line)].sort((x, y) => x - y));
   });
 
+  it('marks a bad tool server of a chat step at the line of the key at fault, with its code', () => {
+    const t = text({ steps: { asked: { robot: '/ai/chat', use: ':original', messages: 'Hi', mcp_servers: [{ type: 'http', url: 'ftp://x/mcp' }] } } });
+    const check = checkTemplateText(t);
+    expect(check.kind).toBe('invalid');
+    if (check.kind !== 'invalid') return;
+    // The line of the entry's "url", not just of "mcp_servers".
+    expect(check.problems).toEqual([expect.objectContaining({ code: 'MCP_SERVER_INVALID_URL', step: 'asked', parameter: 'mcp_servers', line: 10 })]);
+    expect(check.problems[0]?.message).toContain('mcp_servers[0].url must be an http(s) URL');
+  });
+
   it('finds the line of a step, a parameter, or falls back to "steps"', () => {
     const t = '{\n "steps": {\n  "x": {\n   "robot": "/image/resize",\n   "width": 99999\n  }\n }\n}';
     expect(lineOfProblem(t, { step: 'x', parameter: 'width' })).toBe(5);

@@ -20,11 +20,11 @@ export type TemplateCheck =
 
 /**
  * The line a problem is at: the parameter inside its step, else the step, else the top-level key, else
- * `"steps"`, else line 1. `step`/`parameter` come from the shared checks or from the service's error body.
+ * `"steps"`, else line 1; `path` goes inside the parameter (`mcp_servers` → `0` → `url`). `step`/`parameter` come from the shared checks or from the service's error body.
  */
-export const lineOfProblem = (text: string, where: { readonly step?: string | undefined; readonly parameter?: string | undefined }): number => {
-  const path =
-    where.step !== undefined ? ['steps', where.step, ...(where.parameter !== undefined ? [where.parameter] : [])] : where.parameter !== undefined ? [where.parameter] : ['steps'];
+export const lineOfProblem = (text: string, where: { readonly step?: string | undefined; readonly parameter?: string | undefined; readonly path?: readonly string[] | undefined }): number => {
+  const inner = where.parameter !== undefined ? [where.parameter, ...(where.path ?? [])] : [];
+  const path = where.step !== undefined ? ['steps', where.step, ...inner] : where.parameter !== undefined ? inner : ['steps'];
   return lineOfPath(text, path) ?? lineOfPath(text, ['steps']) ?? 1;
 };
 

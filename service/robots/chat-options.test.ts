@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { chatOptionsFrom } from './chat-options';
+
+describe('chatOptionsFrom', () => {
+  it('takes the flags, else the environment; the API key only from the environment', () => {
+    const env = { ASSEMBLYLINE_CHAT_ENDPOINT: 'http://127.0.0.1:1/v1', ASSEMBLYLINE_CHAT_MODEL: 'm-env', ASSEMBLYLINE_CHAT_API_KEY: 'sk', ASSEMBLYLINE_OWN_DOMAINS: 'a.example, b.example' };
+    expect(chatOptionsFrom({ 'chat-model': 'm-flag', 'chat-timeout-ms': '5000' }, env)).toEqual({
+      endpoint: 'http://127.0.0.1:1/v1',
+      model: 'm-flag',
+      apiKey: 'sk',
+      timeoutMs: 5000,
+      ownDomains: ['a.example', 'b.example'],
+    });
+    expect(chatOptionsFrom({}, {})).toEqual({});
+  });
+
+  it('refuses a bad endpoint or timeout, naming the flag', () => {
+    expect(() => chatOptionsFrom({ 'chat-endpoint': 'localhost:11434' }, {})).toThrow(/--chat-endpoint must be an http\(s\) URL/);
+    expect(() => chatOptionsFrom({ 'chat-timeout-ms': 'soon' }, {})).toThrow(/--chat-timeout-ms/);
+  });
+});

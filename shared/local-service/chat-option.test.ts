@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { parseParentMessage } from './child-messages';
+import { chatOptionsFromEnv } from './chat-option';
+
+describe('chat options for the embedded service', () => {
+  it('reads ASSEMBLYLINE_CHAT_* and ASSEMBLYLINE_OWN_DOMAINS; nothing set is undefined', () => {
+    expect(chatOptionsFromEnv({})).toBeUndefined();
+    expect(
+      chatOptionsFromEnv({
+        ASSEMBLYLINE_CHAT_ENDPOINT: 'http://127.0.0.1:11434/v1',
+        ASSEMBLYLINE_CHAT_MODEL: 'llama3',
+        ASSEMBLYLINE_CHAT_API_KEY: 'sk-x',
+        ASSEMBLYLINE_CHAT_TIMEOUT_MS: '30000',
+        ASSEMBLYLINE_OWN_DOMAINS: 'example.com,api.example.org',
+      }),
+    ).toEqual({ endpoint: 'http://127.0.0.1:11434/v1', model: 'llama3', apiKey: 'sk-x', timeoutMs: 30000, ownDomains: ['example.com', 'api.example.org'] });
+  });
+
+  it('names the variable that is malformed', () => {
+    expect(() => chatOptionsFromEnv({ ASSEMBLYLINE_CHAT_ENDPOINT: 'localhost:11434' })).toThrow(/ASSEMBLYLINE_CHAT_ENDPOINT must be an http\(s\) URL/);
+    expect(() => chatOptionsFromEnv({ ASSEMBLYLINE_CHAT_TIMEOUT_MS: '-1' })).toThrow(/ASSEMBLYLINE_CHAT_TIMEOUT_MS/);
+  });
+
+  it('travels in the start message; malformed keys are dropped', () => {
+    const start = { type: 'start', dataDir: '/d', port: 0 };
+    expect(parseParentMessage({ ...start, chat: { endpoint: 'http://127.0.0.1:9/v1', timeoutMs: 5 } })).toEqual({ ...start, chat: { endpoint: 'http://127.0.0.1:9/v1', timeoutMs: 5 } });
+    expect(parseParentMessage({ ...start, chat: { endpoint: 'ftp://x', timeoutMs: 'soon' } })).toEqual(start);
+  });
+});

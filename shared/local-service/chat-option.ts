@@ -1,0 +1,62 @@
+/**
+ * The embedded service's /ai/chat settings (its `--chat-endpoint`, `--chat-model`, `--chat-timeout-ms`,
+ * `--own-domains` flags and ASSEMBLYLINE_CHAT_API_KEY), as core hands them to the child in the start
+ * message. Hosts read them from the environment at their composition root; core never does. Pure.
+ */
+
+import { isHttpUrl } from '../api/http-url';
+
+export const CHAT_ENV = {
+  endpoint: 'ASSEMBLYLINE_CHAT_ENDPOINT',
+  model: 'ASSEMBLYLINE_CHAT_MODEL',
+  apiKey: 'ASSEMBLYLINE_CHAT_API_KEY',
+  timeoutMs: 'ASSEMBLYLINE_CHAT_TIMEOUT_MS',
+  ownDomains: 'ASSEMBLYLINE_OWN_DOMAINS',
+} as const;
+
+export interface ChatStartOptions {
+  readonly endpoint?: string;
+  readonly model?: string;
+  /** Goes only to the service's process, never to the renderer. */
+  readonly apiKey?: string;
+  readonly timeoutMs?: number;
+  readonly ownDomains?: readonly string[];
+}
+
+const isTimeout = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1;
+const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+
+/** From the environment: undefined when no variable is set; throws naming the variable when one is malformed. */
+export function chatOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): ChatStartOptions | undefined {
+  const get = (name: string): string | undefined => (nonEmpty(env[name]) ? env[name]!.trim() : undefined);
+  const endpoint = get(CHAT_ENV.endpoint);
+  if (endpoint !== undefined && !isHttpUrl(endpoint)) throw new Error(`${CHAT_ENV.endpoint} must be an http(s) URL such as http://127.0.0.1:11434/v1; got "${endpoint}".`);
+  const timeoutText = get(CHAT_ENV.timeoutMs);
+  const timeoutMs = timeoutText === undefined ? undefined : Number(timeoutText);
+  if (timeoutMs !== undefined && !isTimeout(timeoutMs)) throw new Error(`${CHAT_ENV.timeoutMs} must be a whole number of milliseconds; got "${timeoutText}".`);
+  const model = get(CHAT_ENV.model);
+  const apiKey = get(CHAT_ENV.apiKey);
+  const own = get(CHAT_ENV.ownDomains);
+  const options: ChatStartOptions = {
+    ...(endpoint !== undefined ? { endpoint } : {}),
+    ...(model !== undefined ? { model } : {}),
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(own !== undefined ? { ownDomains: own.split(/[\s,]+/).filter(Boolean) } : {}),
+  };
+  return Object.keys(options).length > 0 ? options : undefined;
+}
+
+/** The value of a start message; malformed keys are dropped (the service then says it is not configured), never guessed. */
+export function parseChatOptions(value: unknown): ChatStartOptions | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const options: ChatStartOptions = {
+    ...(isHttpUrl(v.endpoint) ? { endpoint: v.endpoint } : {}),
+    ...(nonEmpty(v.model) ? { model: v.model } : {}),
+    ...(nonEmpty(v.apiKey) ? { apiKey: v.apiKey } : {}),
+    ...(isTimeout(v.timeoutMs) ? { timeoutMs: v.timeoutMs } : {}),
+    ...(Array.isArray(v.ownDomains) && v.ownDomains.every(nonEmpty) ? { ownDomains: v.ownDomains as string[] } : {}),
+  };
+  return Object.keys(options).length > 0 ? options : undefined;
+}
