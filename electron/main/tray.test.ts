@@ -34,10 +34,10 @@ function setup(platform: NodeJS.Platform = 'linux') {
     setImage(image: NativeImage | string) {
       state.image = image;
     }
-    on(event: string, handler: () => void) {
+    on = ((event: string, handler: () => void) => {
       state.handlers.set(event, handler);
       return this as unknown as Tray;
-    }
+    }) as Tray['on'];
     destroy() {
       state.destroyed = true;
     }

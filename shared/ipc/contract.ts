@@ -25,7 +25,7 @@ import {
 } from './template-models';
 import { runUpdateSchema } from './run-update';
 import { draftChoiceSchema } from './draft-choice';
-import { appCommandSchema, desktopNoticeSchema } from './desktop-models';
+import { appCommandSchema, appPreferencesSchema, appPreferencesViewSchema, desktopNoticeSchema } from './desktop-models';
 import { appErrorEventSchema, serviceStatusSchema } from './service-models';
 import {
   draftRowSchema,
@@ -86,6 +86,9 @@ import {
  */
 export const channels = {
   'app:info': { request: z.object({}), response: appInfoSchema },
+  /** The app's preferences (keep running in the background), with whether this host can honor them. */
+  'app:preferences': { request: z.object({}), response: appPreferencesViewSchema },
+  'app:savePreferences': { request: appPreferencesSchema.partial(), response: appPreferencesViewSchema },
   /** The embedded local service's process: running, restarting, not responding (also pushed as `service:status`). */
   'service:status': { request: z.object({}), response: serviceStatusSchema },
   'workspaces:list': { request: z.object({}), response: z.array(workspaceSchema) },
@@ -246,6 +249,17 @@ export const channels = {
       .object({ runId: z.string().optional(), assemblyId: assemblyIdSchema.optional(), url: z.string().url(), size: z.number().int().min(16).max(512).default(160) })
       .refine((r) => (r.runId === undefined) !== (r.assemblyId === undefined), 'Name either a run or an Assembly.'),
     response: mediaPreviewSchema,
+  },
+  /**
+   * Drag a result out of the app (Electron host): core downloads it to its drag cache (or reuses the copy
+   * there) and the host starts a native drag of that file. The browser host drags the URL instead
+   * (DownloadURL), and answers DRAG_UNAVAILABLE here.
+   */
+  'results:startDrag': {
+    request: z
+      .object({ runId: z.string().optional(), assemblyId: assemblyIdSchema.optional(), url: z.string().url(), name: z.string().min(1).max(255) })
+      .refine((r) => (r.runId === undefined) !== (r.assemblyId === undefined), 'Name either a run or an Assembly.'),
+    response: z.object({ path: z.string() }),
   },
   /**
    * Stored assets (GET/PATCH/DELETE /dam/assets…, docs/assets.md): a page of one folder level (`delimiter`)

@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { BridgeErrorCode } from '../../../shared/ipc/bridge-errors';
 import type { Handlers } from '../ipc/handlers';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
 import { downloadToDir } from '../files/download';
+import { dragCopyOf } from '../files/drag-cache';
 import type { DownloadLedger } from '../files/download-ledger';
 import { resultFileOfRun } from '../files/result-urls';
 import { previewUrl } from '../files/thumbnails';
@@ -10,8 +12,11 @@ import { getAssemblyStatus } from '../assemblies/assembly-api';
 import type { StatusMemo } from './assembly-handlers';
 import type { HandlerContext } from './context';
 
+/** The host has no native file drag (the browser host drags the URL with DownloadURL instead). */
+export const DRAG_UNAVAILABLE = 'DRAG_UNAVAILABLE';
+
 /** Core fetches only URLs the run's (or the Assembly's) own status record gave (see files/result-urls.ts), never one the page made up. */
-export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLedger, statuses: StatusMemo): Pick<Handlers, 'results:download' | 'results:thumbnail'> {
+export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLedger, statuses: StatusMemo): Pick<Handlers, 'results:download' | 'results:thumbnail' | 'results:startDrag'> {
   const checkUrl = (runId: string, url: string): Result<AssemblyFile> => {
     const run = ctx.runs.get(runId);
     if (!run.ok) return run;
@@ -46,6 +51,19 @@ export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLed
         return ok({ path: saved });
       } catch (cause) {
         return err(AppErrorCode.network, `Could not download ${name}: ${cause instanceof Error ? cause.message : String(cause)}`);
+      }
+    },
+    'results:startDrag': async ({ runId, assemblyId, url, name }) => {
+      const startDrag = ctx.desktop.startDrag;
+      if (!startDrag) return err(DRAG_UNAVAILABLE, 'This host drags the result URL itself; there is no file drag here.');
+      const allowed = runId !== undefined ? checkUrl(runId, url) : await checkAssemblyUrl(assemblyId ?? '', url);
+      if (!allowed.ok) return allowed;
+      try {
+        const file = await dragCopyOf(path.join(ctx.dataDir, 'drag-cache'), url, name, allowed.value.size ?? undefined);
+        startDrag(file);
+        return ok({ path: file });
+      } catch (cause) {
+        return err(AppErrorCode.network, `Could not fetch ${name} to drag it: ${cause instanceof Error ? cause.message : String(cause)}`);
       }
     },
     'results:thumbnail': async ({ runId, assemblyId, url, size }) => {

@@ -16,6 +16,11 @@ export interface DesktopPort {
   notify?(notice: DesktopNotice): void;
   /** The transfer queue on the taskbar/dock, and sleep held off while it runs. Absent in the browser host. */
   showTransfers?(indicator: TransferIndicator): void;
+  /**
+   * Start a native drag of this file from the app's window (Electron's `webContents.startDrag`); called
+   * while the user holds the mouse on a result. Absent in the browser host, whose page drags the URL.
+   */
+  startDrag?(file: string): void;
 }
 
 /** Where no clipboard exists (a browser host on a machine with no display or clipboard tool). */
