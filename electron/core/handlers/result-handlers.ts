@@ -58,13 +58,18 @@ export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLed
       if (!startDrag) return err(DRAG_UNAVAILABLE, 'This host drags the result URL itself; there is no file drag here.');
       const allowed = runId !== undefined ? checkUrl(runId, url) : await checkAssemblyUrl(assemblyId ?? '', url);
       if (!allowed.ok) return allowed;
+      let file: string;
       try {
-        const file = await dragCopyOf(path.join(ctx.dataDir, 'drag-cache'), url, name, allowed.value.size ?? undefined);
-        startDrag(file);
-        return ok({ path: file });
+        file = await dragCopyOf(path.join(ctx.dataDir, 'drag-cache'), url, name, allowed.value.size ?? undefined);
       } catch (cause) {
         return err(AppErrorCode.network, `Could not fetch ${name} to drag it: ${cause instanceof Error ? cause.message : String(cause)}`);
       }
+      try {
+        startDrag(file);
+      } catch (cause) {
+        return err(DRAG_UNAVAILABLE, `Could not start the drag: ${cause instanceof Error ? cause.message : String(cause)}`);
+      }
+      return ok({ path: file });
     },
     'results:thumbnail': async ({ runId, assemblyId, url, size }) => {
       const allowed = runId !== undefined ? checkUrl(runId, url) : await checkAssemblyUrl(assemblyId ?? '', url);
