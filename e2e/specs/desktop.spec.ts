@@ -84,8 +84,10 @@ test('a result drags out as its file (DownloadURL), and background mode is off w
 
   // A real dragstart, as the page gets it when the user starts dragging the card.
   const dragged = await card.evaluate((el) => {
-    const data = new DataTransfer();
-    el.dispatchEvent(new DragEvent('dragstart', { bubbles: true, cancelable: true, dataTransfer: data }));
+    // The page's own DataTransfer and DragEvent (this file is typed without the DOM library).
+    const page = globalThis as unknown as { DataTransfer: new () => { getData(type: string): string }; DragEvent: new (type: string, init: object) => Event };
+    const data = new page.DataTransfer();
+    el.dispatchEvent(new page.DragEvent('dragstart', { bubbles: true, cancelable: true, dataTransfer: data }));
     return { downloadUrl: data.getData('DownloadURL'), uris: data.getData('text/uri-list') };
   });
   const name = (await card.locator('.result-name').textContent()) ?? '';
