@@ -253,11 +253,12 @@ export const channels = {
   /**
    * Drag a result out of the app (Electron host): core downloads it to its drag cache (or reuses the copy
    * there) and the host starts a native drag of that file. The browser host drags the URL instead
-   * (DownloadURL), and answers DRAG_UNAVAILABLE here.
+   * (DownloadURL), and answers DRAG_UNAVAILABLE here. `start: false` only fetches it (the mouse went down on
+   * the result), so the drag that follows starts at once.
    */
   'results:startDrag': {
     request: z
-      .object({ runId: z.string().optional(), assemblyId: assemblyIdSchema.optional(), url: z.string().url(), name: z.string().min(1).max(255) })
+      .object({ runId: z.string().optional(), assemblyId: assemblyIdSchema.optional(), url: z.string().url(), name: z.string().min(1).max(255), start: z.boolean().default(true) })
       .refine((r) => (r.runId === undefined) !== (r.assemblyId === undefined), 'Name either a run or an Assembly.'),
     response: z.object({ path: z.string() }),
   },

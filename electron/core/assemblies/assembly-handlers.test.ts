@@ -173,7 +173,11 @@ describe('the Assembly browser in core', () => {
     const dragged: string[] = [];
     desktop.startDrag = (file) => void dragged.push(file);
     try {
+      // The mouse goes down on the result: fetched, not dragged yet.
+      const fetched = await call<{ path: string }>('results:startDrag', { ...request, start: false });
+      expect(dragged).toEqual([]);
       const first = await call<{ path: string }>('results:startDrag', request);
+      expect(first.path).toBe(fetched.path);
       expect(path.basename(first.path)).toBe(result.name);
       expect(first.path.startsWith(path.join(dir, 'data', 'drag-cache'))).toBe(true);
       expect(createHash('md5').update(await readFile(first.path)).digest('hex')).toBe(result.md5hash);

@@ -21,6 +21,25 @@ export async function dragCopyOf(cacheDir: string, url: string, name: string, ex
   return downloadToDir(url, path.dirname(target), path.basename(target), options);
 }
 
+/**
+ * The drag cache with one fetch per file at a time: the page asks as the mouse goes down on a result
+ * (so the file is usually there when the drag starts) and again at dragstart; both wait for the same fetch.
+ */
+export function createDragCache(cacheDir: string, options: { fetch?: typeof fetch } = {}): { copyOf(url: string, name: string, expectedSize: number | undefined): Promise<string> } {
+  const inflight = new Map<string, Promise<string>>();
+  return {
+    copyOf(url, name, expectedSize) {
+      const key = dragCachePath(cacheDir, url, name);
+      let pending = inflight.get(key);
+      if (!pending) {
+        pending = dragCopyOf(cacheDir, url, name, expectedSize, options).finally(() => inflight.delete(key));
+        inflight.set(key, pending);
+      }
+      return pending;
+    },
+  };
+}
+
 /** Drops cached drags older than `maxAgeMs` (the drop target has long copied them). */
 export async function pruneDragCache(cacheDir: string, maxAgeMs: number, now = Date.now()): Promise<void> {
   const entries = await readdir(cacheDir, { withFileTypes: true }).catch(() => []);

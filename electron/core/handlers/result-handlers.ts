@@ -3,7 +3,7 @@ import { BridgeErrorCode } from '../../../shared/ipc/bridge-errors';
 import type { Handlers } from '../ipc/handlers';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
 import { downloadToDir } from '../files/download';
-import { dragCopyOf } from '../files/drag-cache';
+import { createDragCache } from '../files/drag-cache';
 import type { DownloadLedger } from '../files/download-ledger';
 import { resultFileOfRun } from '../files/result-urls';
 import { previewUrl } from '../files/thumbnails';
@@ -40,6 +40,7 @@ export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLed
     const file = resultFileOfRun(fresh.value, url);
     return file ? ok(file) : err(BridgeErrorCode.urlNotOfRun, 'Only the files of this Assembly can be fetched.');
   };
+  const dragCache = createDragCache(path.join(ctx.dataDir, 'drag-cache'));
   return {
     'results:download': async ({ runId, assemblyId, url, name }) => {
       // Same place and naming either way; an Assembly's URL must be in its own status record.
@@ -53,17 +54,19 @@ export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLed
         return err(AppErrorCode.network, `Could not download ${name}: ${cause instanceof Error ? cause.message : String(cause)}`);
       }
     },
-    'results:startDrag': async ({ runId, assemblyId, url, name }) => {
+    'results:startDrag': async ({ runId, assemblyId, url, name, start }) => {
       const startDrag = ctx.desktop.startDrag;
       if (!startDrag) return err(DRAG_UNAVAILABLE, 'This host drags the result URL itself; there is no file drag here.');
       const allowed = runId !== undefined ? checkUrl(runId, url) : await checkAssemblyUrl(assemblyId ?? '', url);
       if (!allowed.ok) return allowed;
       let file: string;
       try {
-        file = await dragCopyOf(path.join(ctx.dataDir, 'drag-cache'), url, name, allowed.value.size ?? undefined);
+        file = await dragCache.copyOf(url, name, allowed.value.size ?? undefined);
       } catch (cause) {
         return err(AppErrorCode.network, `Could not fetch ${name} to drag it: ${cause instanceof Error ? cause.message : String(cause)}`);
       }
+      // `start: false`: only fetch (the mouse went down on the result; a drag may follow).
+      if (!start) return ok({ path: file });
       try {
         startDrag(file);
       } catch (cause) {

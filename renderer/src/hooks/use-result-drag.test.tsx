@@ -31,10 +31,15 @@ describe('dragging a result out', () => {
     const card = screen.getByRole('listitem', { name: 'beach.webp' });
     await waitFor(() => expect(card.getAttribute('draggable')).toBe('true'));
     const dt = dataTransfer();
+    fireEvent.pointerDown(card);
     const notCanceled = fireEvent.dragStart(card, { dataTransfer: dt.value });
     expect(notCanceled).toBe(false);
     expect(dt.set).toEqual({});
-    expect(bridge.calls.filter((c) => c.channel === 'results:startDrag').map((c) => c.request)).toEqual([{ runId: 'run-1', url: file.ssl_url, name: 'beach.webp' }]);
+    // Fetched as the mouse goes down, dragged at dragstart.
+    expect(bridge.calls.filter((c) => c.channel === 'results:startDrag').map((c) => c.request)).toEqual([
+      { runId: 'run-1', url: file.ssl_url, name: 'beach.webp', start: false },
+      { runId: 'run-1', url: file.ssl_url, name: 'beach.webp' },
+    ]);
   });
 
   it('a result without a URL cannot be dragged', () => {

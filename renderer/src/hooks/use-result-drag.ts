@@ -17,6 +17,7 @@ export interface DraggedResult {
 export interface ResultDragProps {
   draggable: boolean;
   onDragStart?: (event: DragEvent<HTMLElement>) => void;
+  onPointerDown?: () => void;
   title?: string;
 }
 
@@ -31,28 +32,35 @@ export function useResultDrag(): (result: DraggedResult) => ResultDragProps {
   const toast = useToasts((s) => s.show);
   const host = useBridgeQuery('app:info', {}, { staleTime: Infinity }).data?.host;
   return (result) => {
-  const { url, name } = result;
-  if (!url || !host) return { draggable: false };
-  return {
-    draggable: true,
-    title: 'Drag to the desktop or another app',
-    onDragStart(event) {
-      if (host === 'electron') {
-        event.preventDefault();
-        const target = result.runId !== undefined ? { runId: result.runId } : { assemblyId: result.assemblyId ?? '' };
-        void bridge
-          .invoke('results:startDrag', { ...target, url, name })
-          .then(unwrap)
-          .catch((error: unknown) => {
-            const e = toAppError(error);
-            toast(`Could not drag ${name}: ${e.code} — ${e.message}`, 'danger');
-          });
-        return;
-      }
-      const data = dragOutData({ url, name, mime: result.mime });
-      for (const [type, value] of Object.entries(data)) event.dataTransfer.setData(type, value);
-      event.dataTransfer.effectAllowed = 'copy';
-    },
-  };
+    const { url, name } = result;
+    if (!url || !host) return { draggable: false };
+    const request = { ...(result.runId !== undefined ? { runId: result.runId } : { assemblyId: result.assemblyId ?? '' }), url, name };
+    if (host === 'electron') {
+      return {
+        draggable: true,
+        title: 'Drag to the desktop or another app',
+        // The mouse went down on it: core fetches the file now, so a drag that follows starts at once.
+        onPointerDown: () => void bridge.invoke('results:startDrag', { ...request, start: false }),
+        onDragStart(event) {
+          event.preventDefault();
+          void bridge
+            .invoke('results:startDrag', request)
+            .then(unwrap)
+            .catch((error: unknown) => {
+              const e = toAppError(error);
+              toast(`Could not drag ${name}: ${e.code} — ${e.message}`, 'danger');
+            });
+        },
+      };
+    }
+    return {
+      draggable: true,
+      title: 'Drag to the desktop or another app',
+      onDragStart(event) {
+        const data = dragOutData({ url, name, mime: result.mime });
+        for (const [type, value] of Object.entries(data)) event.dataTransfer.setData(type, value);
+        event.dataTransfer.effectAllowed = 'copy';
+      },
+    };
   };
 }
