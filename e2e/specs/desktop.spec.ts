@@ -2,7 +2,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { expect, test } from '../fixtures/app';
 import { screenshotPath } from '../fixtures/paths';
-import { startTransfer } from '../fixtures/transfers';
+import { startAndOpenAssembly, startTransfer } from '../fixtures/transfers';
 
 // Desktop habits in the browser host: shortcuts, the shortcut list, and a Web Notification when a drop
 // ends. Browser host only (playwright.config.ts): Electron's menu presses the same keys and its OS
@@ -70,4 +70,41 @@ test('a drop that ends while the window is in the background raises a Web Notifi
   await ui.evaluate(() => (globalThis as unknown as { __notices: Array<{ instance: { onclick: () => void } }> }).__notices[0]!.instance.onclick());
   await expect(ui.getByTestId('run-state')).toHaveText('Completed');
   expect(new URL(ui.url()).hash).toMatch(/^#\/run\//);
+});
+
+test('a result drags out as its file (DownloadURL), and background mode is off with the reason in the browser host', async ({ ui, workDir }) => {
+  const file = path.join(workDir, 'harbour.jpg');
+  await sharp({ create: { width: 640, height: 480, channels: 3, background: '#27a' } }).jpeg().toFile(file);
+  await ui.getByLabel('Choose files').setInputFiles(file);
+  await ui.getByText('Resize images to 1024 px').click();
+  await startAndOpenAssembly(ui, 'Start · 1 file');
+  await expect(ui.getByTestId('run-state')).toHaveText('Completed', { timeout: 60_000 });
+  const card = ui.getByTestId('result-card').first();
+  await expect(card).toHaveAttribute('draggable', 'true');
+
+  // A real dragstart, as the page gets it when the user starts dragging the card.
+  const dragged = await card.evaluate((el) => {
+    // The page's own DataTransfer and DragEvent (this file is typed without the DOM library).
+    const page = globalThis as unknown as { DataTransfer: new () => { getData(type: string): string }; DragEvent: new (type: string, init: object) => Event };
+    const data = new page.DataTransfer();
+    el.dispatchEvent(new page.DragEvent('dragstart', { bubbles: true, cancelable: true, dataTransfer: data }));
+    return { downloadUrl: data.getData('DownloadURL'), uris: data.getData('text/uri-list') };
+  });
+  const name = (await card.locator('.result-name').textContent()) ?? '';
+  const [mime, dropName, ...rest] = dragged.downloadUrl.split(':');
+  const url = rest.join(':');
+  expect([mime, dropName]).toEqual(['image/jpeg', name]);
+  expect(url).toBe(dragged.uris);
+  // Dropped on the desktop, Chromium saves what that URL serves: the result itself.
+  const served = await ui.request.get(url);
+  expect(served.status()).toBe(200);
+  expect((await sharp(await served.body()).metadata()).format).toBe('jpeg');
+
+  await ui.getByRole('button', { name: 'Workspaces' }).click();
+  const prefs = ui.getByTestId('desktop-preferences');
+  const box = prefs.getByRole('checkbox', { name: 'Keep running in the background when the window is closed' });
+  await expect(box).toBeDisabled();
+  await expect(box).toHaveAccessibleDescription(/no tray icon\. Closing this tab stops the page/);
+  await prefs.scrollIntoViewIfNeeded();
+  await ui.screenshot({ path: screenshotPath('desktop-preferences.png') });
 });

@@ -21,6 +21,8 @@ import { openDraftStore } from './drafts/draft-store';
 import type { Handlers } from './ipc/handlers';
 import { startDesktopSignals } from './desktop-signals/desktop-signals';
 import type { DesktopPort } from './ports/desktop';
+import { openPreferenceStore, type PreferenceStore } from './preferences/preference-store';
+import { pruneDragCache } from './files/drag-cache';
 import type { SecretStore } from './ports/secret-store';
 import { createKeyRotation, type KeyRotationDeps } from './rotation/key-rotation';
 import { openRotationLog } from './rotation/rotation-log';
@@ -86,6 +88,8 @@ export interface Core {
   transfers: TransferEngine;
   /** Watch folders (`<dataDir>/watch-folders.sqlite`). */
   watchFolders: WatchFolders;
+  /** The app's preferences (`<dataDir>/preferences.json`); the Electron host follows background mode. */
+  preferences: PreferenceStore;
   /** The embedded service's URL (the same across its restarts), or null when it never started. */
   readonly localServiceUrl: string | null;
   /** The embedded service's process id (tests kill or stop it). */
@@ -231,6 +235,9 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   });
   await rotation.recover();
 
+  const preferences = openPreferenceStore(ports.dataDir);
+  // Results dragged out in earlier sessions: the drop targets copied them long ago.
+  await pruneDragCache(path.join(ports.dataDir, 'drag-cache'), 24 * 60 * 60_000);
   const clipboard = createClipboardGuard(ports.desktop, ports.clipboardClearMs ?? 30_000);
   const files = createFileHandleRegistry();
   // The engine keeps the transfer settings (transfers:settings); until it is wired here, the defaults.
@@ -288,6 +295,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     draftPorts,
     rotation,
     desktop: ports.desktop,
+    preferences,
     clipboard,
     localAccess,
     webhooks,
@@ -309,6 +317,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     runs,
     transfers,
     watchFolders,
+    preferences,
     get localServiceUrl() {
       return supervisor.current()?.url ?? null;
     },

@@ -1,12 +1,17 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, Notification, powerSaveBlocker, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, Notification, powerSaveBlocker, protocol, safeStorage, session, shell, Tray, utilityProcess } from 'electron';
 import Store from 'electron-store';
 import { notifyOptionsFromEnv } from '../../shared/local-service/notify-options';
 import { jobSlotsFromEnv } from '../../shared/local-service/job-slots-option';
 import { chatOptionsFromEnv } from '../../shared/local-service/chat-option';
 import { createCore, type Core } from '../core/create-core';
 import { guardProcess } from '../core/process-guard';
+import type { EventPayload } from '../../shared/ipc/contract';
+import { trayIconPng } from '../core/tray/tray-icon';
+import type { TrayActionId } from '../core/tray/tray-model';
 import { createAppWindow } from './app-window';
+import { askToQuit, createQuitGuard, windowCloseAction } from './background-mode';
+import { createAppTray, type AppTray } from './tray';
 import { appMenuTemplate } from './app-menu';
 import { createElectronSignals } from './desktop-signals';
 import { pressAccelerator } from './press-accelerator';
@@ -25,7 +30,65 @@ app.enableSandbox();
 installWebContentsPolicy(app, shell);
 
 let core: Core | null = null;
-let closing = false;
+// Background mode (Settings → Desktop): closing the window hides it and a tray icon shows the queue.
+let keepInBackground = false;
+let tray: AppTray | null = null;
+
+const preloadPath = () => join(app.getAppPath(), 'dist', 'electron', 'preload.cjs');
+
+function openWindow(): BrowserWindow {
+  const window = createAppWindow(BrowserWindow, preloadPath());
+  window.on('close', (event) => {
+    if (windowCloseAction(keepInBackground, quitGuard.quitting) === 'hide') {
+      event.preventDefault();
+      window.hide();
+    }
+  });
+  return window;
+}
+
+function showWindow(): void {
+  const [window] = BrowserWindow.getAllWindows();
+  if (!window) {
+    if (core) openWindow();
+    return;
+  }
+  if (window.isMinimized()) window.restore();
+  window.show();
+  window.focus();
+}
+
+// Every way out (tray, menu, Cmd+Q, the last window closed) asks while files are still to be sent, then
+// closes core (uploads paused at a known offset, database flushed) before the process exits.
+const quitGuard = createQuitGuard({
+  totals: () => core?.transfers.overview().totals ?? null,
+  ask: (question) => askToQuit(dialog, BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows().find((w) => w.isVisible()) ?? null, question),
+  closeCore: async () => {
+    tray?.destroy();
+    await core?.close();
+  },
+  quit: () => app.quit(),
+  stayed: () => {
+    if (BrowserWindow.getAllWindows().length === 0) showWindow();
+  },
+});
+
+function trayAction(id: TrayActionId): void {
+  if (id === 'show') showWindow();
+  else if (id === 'quit') app.quit();
+  else core?.transfers.control(id === 'pause-all' ? 'pause' : 'resume', { kind: 'all' });
+}
+
+/** The tray exists exactly while background mode is on. */
+function followBackgroundMode(on: boolean): void {
+  keepInBackground = on;
+  if (on && !tray && core) {
+    tray = createAppTray({ Tray, Menu, nativeImage, platform: process.platform, appName: app.getName(), act: trayAction }, core.transfers.overview().totals);
+  } else if (!on && tray) {
+    tray.destroy();
+    tray = null;
+  }
+}
 
 // No stray rejection or exception ends the app: logged, shown in the window once core is up, and it goes on.
 guardProcess(process, (code, message) => core?.reportError(code, message));
@@ -74,7 +137,15 @@ async function start(): Promise<void> {
     dataDir: app.getPath('userData'),
     downloadsDir: app.getPath('downloads'),
     secretStore: createSafeStorageSecretStore(safeStorage, blobs, process.platform),
-    desktop: { ...createElectronDesktop(shell, clipboard), ...signals, ...createElectronDialogs(dialog, () => BrowserWindow.getFocusedWindow()) },
+    desktop: {
+      ...createElectronDesktop(shell, clipboard, {
+        // The user is holding the mouse on a result in this window.
+        contents: () => (BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0])?.webContents,
+        icon: () => nativeImage.createFromBuffer(trayIconPng('idle', 32, false), { scaleFactor: 2 }),
+      }),
+      ...signals,
+      ...createElectronDialogs(dialog, () => BrowserWindow.getFocusedWindow()),
+    },
     host: 'electron',
     version: app.getVersion(),
     // The embedded service in a utilityProcess: a hang or crash there never freezes or ends the app.
@@ -93,36 +164,30 @@ async function start(): Promise<void> {
       return answer.canceled ? null : answer.filePaths;
     },
   );
-  createAppWindow(BrowserWindow, join(appDir, 'dist', 'electron', 'preload.cjs'));
+  const started = core;
+  followBackgroundMode(started.preferences.get().keepRunningInBackground);
+  started.preferences.onChange((preferences) => followBackgroundMode(preferences.keepRunningInBackground));
+  started.onEvent((name, payload) => {
+    if (name === 'transfers:changed') tray?.update((payload as EventPayload<'transfers:changed'>).totals);
+  });
+  openWindow();
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
-    const [window] = BrowserWindow.getAllWindows();
-    if (window) {
-      if (window.isMinimized()) window.restore();
-      window.focus();
-    }
-  });
+  // A second launch (also while only the tray is left) brings the window back.
+  app.on('second-instance', () => showWindow());
   app.whenReady().then(start, (cause: unknown) => {
     console.error('Assemblyline failed to start:', cause);
     app.exit(1);
   });
+  // The dock icon (macOS) brings back the window, hidden in background mode or closed.
   app.on('activate', () => {
-    if (core && BrowserWindow.getAllWindows().length === 0) {
-      createAppWindow(BrowserWindow, join(app.getAppPath(), 'dist', 'electron', 'preload.cjs'));
-    }
+    if (core) showWindow();
   });
   app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit();
+    if (process.platform !== 'darwin' && !keepInBackground) app.quit();
   });
-  // Close core (uploads paused at a known offset, database flushed) before the process exits.
-  app.on('before-quit', (event) => {
-    if (!core || closing) return;
-    event.preventDefault();
-    closing = true;
-    void core.close().finally(() => app.quit());
-  });
+  app.on('before-quit', (event) => quitGuard.beforeQuit(event));
 }

@@ -26,7 +26,7 @@ import {
 } from './template-models';
 import { runUpdateSchema } from './run-update';
 import { draftChoiceSchema } from './draft-choice';
-import { appCommandSchema, desktopNoticeSchema } from './desktop-models';
+import { appCommandSchema, appPreferencesSchema, appPreferencesViewSchema, desktopNoticeSchema } from './desktop-models';
 import { appErrorEventSchema, serviceStatusSchema } from './service-models';
 import {
   draftRowSchema,
@@ -90,6 +90,9 @@ import {
  */
 export const channels = {
   'app:info': { request: z.object({}), response: appInfoSchema },
+  /** The app's preferences (keep running in the background), with whether this host can honor them. */
+  'app:preferences': { request: z.object({}), response: appPreferencesViewSchema },
+  'app:savePreferences': { request: appPreferencesSchema.partial(), response: appPreferencesViewSchema },
   /** The embedded local service's process: running, restarting, not responding (also pushed as `service:status`). */
   'service:status': { request: z.object({}), response: serviceStatusSchema },
   'workspaces:list': { request: z.object({}), response: z.array(workspaceSchema) },
@@ -300,6 +303,18 @@ export const channels = {
   'results:mirrorCancel': { request: z.object({ mirrorId: z.string().min(1) }), response: z.object({ canceled: z.boolean() }) },
   /** A job manifest (CSV or JSON) of a run, a batch or Assemblies, written where the host's save dialog says. */
   'manifest:export': { request: z.object({ scope: mirrorScopeSchema, format: manifestFormatSchema }), response: manifestExportSchema },
+  /**
+   * Drag a result out of the app (Electron host): core downloads it to its drag cache (or reuses the copy
+   * there) and the host starts a native drag of that file. The browser host drags the URL instead
+   * (DownloadURL), and answers DRAG_UNAVAILABLE here. `start: false` only fetches it (the mouse went down on
+   * the result), so the drag that follows starts at once.
+   */
+  'results:startDrag': {
+    request: z
+      .object({ runId: z.string().optional(), assemblyId: assemblyIdSchema.optional(), url: z.string().url(), name: z.string().min(1).max(255), start: z.boolean().default(true) })
+      .refine((r) => (r.runId === undefined) !== (r.assemblyId === undefined), 'Name either a run or an Assembly.'),
+    response: z.object({ path: z.string() }),
+  },
   /**
    * Stored assets (GET/PATCH/DELETE /dam/assets…, docs/assets.md): a page of one folder level (`delimiter`)
    * or of everything under a prefix, by cursor; one asset with every version; rename, move, delete; bulk

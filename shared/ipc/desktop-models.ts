@@ -33,3 +33,18 @@ export const appCommandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('find') }),
 ]);
 export type AppCommand = z.infer<typeof appCommandSchema>;
+
+/** The app's own preferences (core keeps them in `<dataDir>/preferences.json`). */
+export const appPreferencesSchema = z.object({
+  /** Closing the window hides it; the queue goes on and a tray/menu-bar icon shows it (Electron host only). */
+  keepRunningInBackground: z.boolean(),
+});
+export type AppPreferences = z.infer<typeof appPreferencesSchema>;
+
+export const DEFAULT_APP_PREFERENCES: AppPreferences = { keepRunningInBackground: false };
+
+/** The preferences, and whether this host can honor background mode (the browser host has no tray). */
+export const appPreferencesViewSchema = appPreferencesSchema.extend({
+  background: z.object({ available: z.boolean(), reason: z.string().nullable() }),
+});
+export type AppPreferencesView = z.infer<typeof appPreferencesViewSchema>;

@@ -1,7 +1,7 @@
 // The assemblies:* channels and results:thumbnail for any Assembly, through core's dispatch, against the
 // real embedded local service (and a second one as a remote workspace limited to one token scope).
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,6 +20,7 @@ import { createKeyringSecretStore } from '../vault/keyring-secret-store';
 
 let dir = '';
 let core: Core;
+const desktop = createRecordingDesktop();
 let remote: LocalService;
 let api: ApiClient;
 let receiver: Server;
@@ -33,7 +34,7 @@ beforeAll(async () => {
     dataDir: path.join(dir, 'data'),
     downloadsDir: path.join(dir, 'downloads'),
     secretStore: createKeyringSecretStore('assemblyline-assemblies-test'),
-    desktop: createRecordingDesktop(),
+    desktop,
     host: 'browser',
     version: '0.0.0',
   });
@@ -162,6 +163,35 @@ describe('the Assembly browser in core', () => {
     expect(await failure('results:download', { assemblyId: done1, url: other, name: 'x.jpg' })).toMatchObject({ code: 'URL_NOT_OF_RUN' });
     expect(await failure('results:download', { url: other, name: 'x.jpg' })).toMatchObject({ code: 'INVALID_IPC_REQUEST' });
     expect(await failure('results:download', { assemblyId: '0'.repeat(32), url: other, name: 'x.jpg' })).toMatchObject({ code: 'ASSEMBLY_NOT_FOUND' });
+  });
+
+  it('drags a result out as a file where the host can (cached, fetched once), and says so where it cannot', async () => {
+    const result = (await call<AssemblyDetail>('assemblies:get', { assemblyId: done1 })).status.results!.small![0]!;
+    const request = { assemblyId: done1, url: result.ssl_url!, name: result.name! };
+    // The browser host's desktop has no native drag: its page drags the URL instead.
+    expect(await failure('results:startDrag', request)).toMatchObject({ code: 'DRAG_UNAVAILABLE' });
+    const dragged: string[] = [];
+    desktop.startDrag = (file) => void dragged.push(file);
+    try {
+      // The mouse goes down on the result: fetched, not dragged yet.
+      const fetched = await call<{ path: string }>('results:startDrag', { ...request, start: false });
+      expect(dragged).toEqual([]);
+      const first = await call<{ path: string }>('results:startDrag', request);
+      expect(first.path).toBe(fetched.path);
+      expect(path.basename(first.path)).toBe(result.name);
+      expect(first.path.startsWith(path.join(dir, 'data', 'drag-cache'))).toBe(true);
+      expect(createHash('md5').update(await readFile(first.path)).digest('hex')).toBe(result.md5hash);
+      const { mtimeMs } = await stat(first.path);
+      const second = await call<{ path: string }>('results:startDrag', request);
+      expect(second.path).toBe(first.path);
+      expect((await stat(second.path)).mtimeMs).toBe(mtimeMs);
+      expect(dragged).toEqual([first.path, first.path]);
+      const other = (await call<AssemblyDetail>('assemblies:get', { assemblyId: done2 })).status.results!.small![0]!.ssl_url!;
+      expect(await failure('results:startDrag', { ...request, url: other })).toMatchObject({ code: 'URL_NOT_OF_RUN' });
+      expect(dragged).toHaveLength(2);
+    } finally {
+      delete desktop.startDrag;
+    }
   });
 
   it('replays one Assembly with new steps; the replay completes and links to its parent', async () => {

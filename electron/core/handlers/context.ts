@@ -7,6 +7,7 @@ import type { DraftPorts } from './draft-handlers';
 import type { FileHandleRegistry } from '../files/file-handles';
 import type { ClipboardGuard } from '../ports/clipboard-guard';
 import type { DesktopPort } from '../ports/desktop';
+import type { PreferenceStore } from '../preferences/preference-store';
 import type { LocalAccess } from '../local-service/local-access';
 import type { KeyRotation } from '../rotation/key-rotation';
 import type { RunManager } from '../runs/run-manager';
@@ -46,6 +47,8 @@ export interface HandlerContext {
   draftPorts: DraftPorts;
   rotation: KeyRotation;
   desktop: DesktopPort;
+  /** The app's preferences (keep running in the background). */
+  preferences: PreferenceStore;
   /** Copies secrets to the clipboard and clears them again. */
   clipboard: ClipboardGuard;
   /** The in-app webhook tester's receiver (loopback, started on demand, closed with core). */

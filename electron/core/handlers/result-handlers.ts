@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { BridgeErrorCode } from '../../../shared/ipc/bridge-errors';
 import type { Handlers } from '../ipc/handlers';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
 import { downloadToDir } from '../files/download';
+import { createDragCache } from '../files/drag-cache';
 import type { DownloadLedger } from '../files/download-ledger';
 import { resultFileOfRun } from '../files/result-urls';
 import { previewUrl } from '../files/thumbnails';
@@ -10,8 +12,11 @@ import { getAssemblyStatus } from '../assemblies/assembly-api';
 import type { StatusMemo } from './assembly-handlers';
 import type { HandlerContext } from './context';
 
+/** The host has no native file drag (the browser host drags the URL with DownloadURL instead). */
+export const DRAG_UNAVAILABLE = 'DRAG_UNAVAILABLE';
+
 /** Core fetches only URLs the run's (or the Assembly's) own status record gave (see files/result-urls.ts), never one the page made up. */
-export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLedger, statuses: StatusMemo): Pick<Handlers, 'results:download' | 'results:thumbnail'> {
+export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLedger, statuses: StatusMemo): Pick<Handlers, 'results:download' | 'results:thumbnail' | 'results:startDrag'> {
   const checkUrl = (runId: string, url: string): Result<AssemblyFile> => {
     const run = ctx.runs.get(runId);
     if (!run.ok) return run;
@@ -35,6 +40,7 @@ export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLed
     const file = resultFileOfRun(fresh.value, url);
     return file ? ok(file) : err(BridgeErrorCode.urlNotOfRun, 'Only the files of this Assembly can be fetched.');
   };
+  const dragCache = createDragCache(path.join(ctx.dataDir, 'drag-cache'));
   return {
     'results:download': async ({ runId, assemblyId, url, name }) => {
       // Same place and naming either way; an Assembly's URL must be in its own status record.
@@ -47,6 +53,26 @@ export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLed
       } catch (cause) {
         return err(AppErrorCode.network, `Could not download ${name}: ${cause instanceof Error ? cause.message : String(cause)}`);
       }
+    },
+    'results:startDrag': async ({ runId, assemblyId, url, name, start }) => {
+      const startDrag = ctx.desktop.startDrag;
+      if (!startDrag) return err(DRAG_UNAVAILABLE, 'This host drags the result URL itself; there is no file drag here.');
+      const allowed = runId !== undefined ? checkUrl(runId, url) : await checkAssemblyUrl(assemblyId ?? '', url);
+      if (!allowed.ok) return allowed;
+      let file: string;
+      try {
+        file = await dragCache.copyOf(url, name, allowed.value.size ?? undefined);
+      } catch (cause) {
+        return err(AppErrorCode.network, `Could not fetch ${name} to drag it: ${cause instanceof Error ? cause.message : String(cause)}`);
+      }
+      // `start: false`: only fetch (the mouse went down on the result; a drag may follow).
+      if (!start) return ok({ path: file });
+      try {
+        startDrag(file);
+      } catch (cause) {
+        return err(DRAG_UNAVAILABLE, `Could not start the drag: ${cause instanceof Error ? cause.message : String(cause)}`);
+      }
+      return ok({ path: file });
     },
     'results:thumbnail': async ({ runId, assemblyId, url, size }) => {
       const allowed = runId !== undefined ? checkUrl(runId, url) : await checkAssemblyUrl(assemblyId ?? '', url);

@@ -23,6 +23,11 @@ export interface DesktopPort {
   chooseFolder?(options: DialogOptions): Promise<string | null>;
   /** The host's save dialog (a manifest export): the chosen file, or null when canceled. Absent where there is none. */
   chooseSaveFile?(options: DialogOptions & { defaultName: string; filters: Array<{ name: string; extensions: string[] }> }): Promise<string | null>;
+  /**
+   * Start a native drag of this file from the app's window (Electron's `webContents.startDrag`); called
+   * while the user holds the mouse on a result. Absent in the browser host, whose page drags the URL.
+   */
+  startDrag?(file: string): void;
 }
 
 export interface DialogOptions {

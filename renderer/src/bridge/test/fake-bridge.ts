@@ -30,6 +30,7 @@ export const fakeWatch = (id: string, input: WatchFolderInput, over: Partial<Wat
   latestErrors: [],
   ...over,
 });
+import type { AppPreferences } from '../../../../shared/ipc/desktop-models';
 
 /**
  * An in-memory AssemblylineBridge for renderer unit tests ONLY (end-to-end tests use the real host).
@@ -145,6 +146,7 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
   let nextRun = 1;
   /** The Upload view's steps choice as core would keep it. */
   let savedChoice: DraftChoice | null = null;
+  let preferences: AppPreferences = { keepRunningInBackground: false };
   const emitEvent = <E extends EventName>(event: E, payload: EventPayload<E>) => {
     for (const l of listeners.get(event) ?? []) (l as (p: typeof payload) => void)(payload);
   };
@@ -160,6 +162,12 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
 
   const defaults: { [C in ChannelName]: Handler<C> } = {
     'app:info': () => ok(sampleAppInfo()),
+    // As the browser host answers: background mode needs the Electron host's tray.
+    'app:preferences': () => ok({ ...preferences, background: { available: false, reason: 'Only in the desktop app.' } }),
+    'app:savePreferences': (change) => {
+      preferences = { ...preferences, ...change };
+      return ok({ ...preferences, background: { available: false, reason: 'Only in the desktop app.' } });
+    },
     'service:status': () => ok({ phase: 'running', url: 'http://127.0.0.1:43210', restarts: 0, retryInMs: null, message: null }),
     'workspaces:list': () =>
       ok([{ id: 'local', name: 'Local (this computer)', kind: 'local', endpoint: 'http://127.0.0.1:43210', authKey: 'local-key', hasSecret: true, slug: 'local', authMode: 'signature', signatureAlgo: 'sha384', tokenScopes: null }]),
@@ -266,6 +274,7 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'results:mirror': () => ok({ mirrorId: 'mirror-1', folder: '/home/me/Results' }),
     'results:mirrorCancel': () => ok({ canceled: true }),
     'manifest:export': () => ok({ path: '/home/me/Downloads/manifest-run.csv', assemblies: 1, rows: 1 }),
+    'results:startDrag': () => ({ ok: false as const, error: { code: 'DRAG_UNAVAILABLE', message: 'This host drags the result URL itself.' } }),
     'shell:openPath': () => ok({}),
     'shell:revealPath': () => ok({}),
     'shell:openUrl': () => ok({}),

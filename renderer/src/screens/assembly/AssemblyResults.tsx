@@ -7,6 +7,7 @@ import { ResultThumbnail } from '../../components/Thumbnail';
 import { formatBytes } from '../../lib/format';
 import { downloadTallyText, resultDownloads, type DownloadTally } from '../../lib/result-downloads';
 import { mediaKindOf } from '../../lib/selection';
+import { useResultDrag } from '../../hooks/use-result-drag';
 import { useToasts } from '../../state/toast-store';
 import { resultNameOf, resultUrlOf } from '../run/ResultCard';
 import { metaLine } from './AssemblyFiles';
@@ -25,6 +26,7 @@ export const AssemblyResults = ({ assemblyId, results }: { assemblyId: string; r
   const [tally, setTally] = useState<DownloadTally | null>(null);
   const [running, setRunning] = useState(false);
   const [busyUrl, setBusyUrl] = useState<string | null>(null);
+  const dragProps = useResultDrag();
   const steps = Object.entries(results);
   if (steps.length === 0) return null;
 
@@ -106,7 +108,7 @@ export const AssemblyResults = ({ assemblyId, results }: { assemblyId: string; r
               const name = resultNameOf(file);
               const url = resultUrlOf(file);
               return (
-                <li key={file.id ?? i} className="asm-result" data-testid="assembly-result">
+                <li key={file.id ?? i} className="asm-result" data-testid="assembly-result" {...dragProps({ assemblyId, url, name, mime: file.mime })}>
                   <ResultThumbnail assemblyId={assemblyId} url={url} kind={mediaKindOf({ mime: file.mime, name })} size={64} thumbhash={file.thumbhash ?? null} />
                   <span className="asm-result-main">
                     <span className="asm-file-name" title={name}>

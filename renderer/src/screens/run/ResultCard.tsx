@@ -8,6 +8,7 @@ import { formatBytes } from '../../lib/format';
 import { useToasts } from '../../state/toast-store';
 import { ResultThumbnail } from '../../components/Thumbnail';
 import { mediaKindOf } from '../../lib/selection';
+import { useResultDrag } from '../../hooks/use-result-drag';
 
 export const resultUrlOf = (file: AssemblyFile): string | null => file.ssl_url || file.url || null;
 export const resultNameOf = (file: AssemblyFile): string => file.name || file.basename || file.id || 'result';
@@ -16,7 +17,7 @@ export const dimensionsOf = (file: AssemblyFile): string | null => {
   return typeof width === 'number' && typeof height === 'number' ? `${width} × ${height}` : null;
 };
 
-/** One result file: preview, facts, and Open / Show in folder / Copy URL. Downloads once, then reuses the path. */
+/** One result file: preview, facts, and Open / Show in folder / Copy URL; drag it out to the desktop. Downloads once, then reuses the path. */
 export const ResultCard = ({ runId, file }: { runId: string; file: AssemblyFile }) => {
   const bridge = useBridge();
   const toast = useToasts((s) => s.show);
@@ -27,6 +28,7 @@ export const ResultCard = ({ runId, file }: { runId: string; file: AssemblyFile 
   const name = resultNameOf(file);
   const dims = dimensionsOf(file);
   const kind = mediaKindOf({ mime: file.mime, name });
+  const dragProps = useResultDrag()({ runId, url, name, mime: file.mime });
 
   const withDownload = async (action: 'open' | 'reveal') => {
     if (!url) return;
@@ -56,7 +58,7 @@ export const ResultCard = ({ runId, file }: { runId: string; file: AssemblyFile 
   };
 
   return (
-    <Card className="result-card" data-testid="result-card" role="listitem" aria-label={name}>
+    <Card className="result-card" data-testid="result-card" role="listitem" aria-label={name} {...dragProps}>
       <ResultThumbnail runId={runId} url={url} kind={kind} size={96} thumbhash={file.thumbhash ?? null} />
       <div className="result-body">
         <span className="result-name" title={name}>

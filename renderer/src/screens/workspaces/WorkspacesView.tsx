@@ -11,6 +11,7 @@ import { Spinner } from '../../components/Spinner';
 import { useReturnFocus } from '../../hooks/use-return-focus';
 import { useToasts } from '../../state/toast-store';
 import { ConnectionReportView } from './ConnectionReportView';
+import { DesktopPreferences } from './DesktopPreferences';
 import { RotationPanel } from '../auth-keys/RotationPanel';
 import { RestoreAccessButton } from './RestoreAccessButton';
 import { SwitchKeyForm } from './SwitchKeyForm';
@@ -174,6 +175,7 @@ export const WorkspacesView = () => {
           ))}
         </section>
       )}
+      <DesktopPreferences />
       <ConfirmDialog
         open={rotating !== null}
         title={`Rotate the key of "${rotating?.name ?? ''}"?`}
