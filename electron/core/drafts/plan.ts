@@ -56,6 +56,7 @@ const formatBytes = (bytes: number): string => {
   return unit === 0 ? `${bytes} bytes` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 };
 const count = (n: number) => n.toLocaleString('en-US');
+const filesWord = (n: number) => `${count(n)} file${n === 1 ? '' : 's'}`;
 
 export function buildPlan(input: PlanInput): TransferPlan {
   const { settings, limits } = input;
@@ -141,7 +142,7 @@ export function buildPlan(input: PlanInput): TransferPlan {
   if (maxFiles !== null && (settings.batchMode === 'every-n' ? settings.batchMaxFiles > maxFiles : files > maxFiles)) {
     warnings.push({
       code: PlanWarningCode.maxFiles,
-      message: `${capitalized(sourceWords(input.limitSources?.maxNumberOfFiles))} max_number_of_files allows ${count(maxFiles)} files per Assembly: batches are capped at ${count(maxFiles)} files.`,
+      message: `${capitalized(sourceWords(input.limitSources?.maxNumberOfFiles))} max_number_of_files allows ${filesWord(maxFiles)} per Assembly: batches are capped at ${filesWord(maxFiles)}.`,
       field: 'batchMaxFiles',
     });
   }

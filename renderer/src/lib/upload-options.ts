@@ -3,10 +3,10 @@
 // encoding stack version of the steps sent. Pure: the renderer checks each field with it as the user types
 // and builds the instructions with it; core signs what it gets and never re-reads the form.
 
-import { NOTIFICATION_PAYLOAD_OPTIONS, type Instructions } from '../../../shared/api/instructions';
+import type { Instructions } from '../../../shared/api/instructions';
 import { checkStackVersion } from '../../../shared/api/stack-version';
 import { EMPTY_UPLOAD_OPTIONS, type UploadOptions } from '../../../shared/ipc/draft-choice';
-import { notifyUrlProblem } from './notify-form';
+import { notifyUrlProblem, withNotify } from './notify-form';
 
 export { EMPTY_UPLOAD_OPTIONS, type UploadOptions };
 
@@ -89,7 +89,7 @@ function fieldKeyProblem(key: string, index: number, rows: UploadOptions['fields
   const k = key.trim();
   if (k === '') return rows[index]!.value === '' ? null : 'Give the field a name.';
   if (k.length > MAX_FIELD_NAME) return `A field name has at most ${MAX_FIELD_NAME} characters.`;
-  if (/[\u0000-\u001f\u007f]/.test(k)) return 'A field name cannot hold control characters.';
+  if ([...k].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return 'A field name cannot hold control characters.';
   if ((RESERVED_FIELD_NAMES as readonly string[]).includes(k)) return `"${k}" is a name the request itself uses; choose another.`;
   if (rows.findIndex((r) => r.key.trim() === k) !== index) return `"${k}" is already a field above.`;
   return null;
@@ -163,13 +163,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 export function applyUploadOptions<T extends Instructions>(instructions: T, options: UploadOptions): T {
   const problems = checkUploadOptions(options);
-  const out: Record<string, unknown> = { ...instructions };
-  const url = options.notifyUrl.trim();
-  if (url !== '' && !problems.notifyUrl) {
-    out.notify_url = url;
-    const leaveOut = NOTIFICATION_PAYLOAD_OPTIONS.filter((o) => options.leaveOut.includes(o));
-    if (leaveOut.length > 0) out.notification_payload = leaveOut;
-  }
+  const out: Record<string, unknown> = withNotify({ ...instructions }, { url: options.notifyUrl, leaveOut: options.leaveOut });
   const limits = optionLimits(options);
   const auth: Record<string, unknown> = isRecord(instructions.auth) ? { ...instructions.auth } : {};
   if (limits.maxSize !== null) auth.max_size = limits.maxSize;
