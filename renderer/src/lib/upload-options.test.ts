@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyUploadOptions, checkUploadOptions, EMPTY_UPLOAD_OPTIONS, optionsReason, optionsSummary, parseByteSize, type UploadOptions } from './upload-options';
+import { applyUploadOptions, checkUploadOptions, EMPTY_UPLOAD_OPTIONS, optionsReason, optionsSummary, parseByteSize, templateStackOverrides, type UploadOptions } from './upload-options';
 
 const opts = (change: Partial<UploadOptions>): UploadOptions => ({ ...EMPTY_UPLOAD_OPTIONS, ...change });
 
@@ -65,6 +65,13 @@ describe('applyUploadOptions', () => {
     const out = applyUploadOptions({ template_id: 't1', fields: { album: 'from template' } }, opts({ fields: [{ key: 'album', value: 'x' }, { key: 'year', value: '2026' }] }));
     expect(out).toEqual({ template_id: 't1', fields: { album: 'from template', year: '2026' } });
   });
+  it('sets the stack version on a Template’s steps that take it, unless the Template refuses request steps', () => {
+    const content = { steps: { ':original': { robot: '/upload/handle' }, mp4: { robot: '/video/encode' }, thumbs: { robot: '/video/thumbs' } } };
+    expect(applyUploadOptions({ template_id: 't1' }, opts({ stackVersion: 'v8' }), content)).toEqual({ template_id: 't1', steps: { mp4: { ffmpeg_stack: 'v8' }, thumbs: { ffmpeg_stack: 'v8' } } });
+    expect(applyUploadOptions({ template_id: 't1' }, opts({ stackVersion: 'v8' }), { ...content, allow_steps_override: false })).toEqual({ template_id: 't1' });
+    expect(templateStackOverrides({ ...content, allow_steps_override: false }, 'v8')).toBeNull();
+  });
+
   it('leaves out an option with a problem', () => {
     expect(applyUploadOptions({ steps }, opts({ maxSize: 'lots', referer: '(' }))).toEqual({ steps });
   });

@@ -158,10 +158,10 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /**
  * The instructions with the options in them: `notify_url` (+ `notification_payload`), `auth.max_size`,
  * `auth.max_number_of_files`, `auth.referer`, `fields` (a Template's own field inputs win on a shared
- * name) and `ffmpeg_stack` on the steps that take it. Options with a problem are left out (Start waits
- * for them anyway).
+ * name) and `ffmpeg_stack` on the steps that take it (for a Template: on its steps that take it, given its
+ * content). Options with a problem are left out (Start waits for them anyway).
  */
-export function applyUploadOptions<T extends Instructions>(instructions: T, options: UploadOptions): T {
+export function applyUploadOptions<T extends Instructions>(instructions: T, options: UploadOptions, templateContent?: unknown): T {
   const problems = checkUploadOptions(options);
   const out: Record<string, unknown> = withNotify({ ...instructions }, { url: options.notifyUrl, leaveOut: options.leaveOut });
   const limits = optionLimits(options);
@@ -177,10 +177,27 @@ export function applyUploadOptions<T extends Instructions>(instructions: T, opti
   const stack = options.stackVersion.trim();
   if (stack !== '' && !problems.stackVersion && instructions.steps) {
     out.steps = Object.fromEntries(
-      Object.entries(instructions.steps).map(([name, step]) => [name, (FFMPEG_STACK_ROBOTS as readonly string[]).includes(step.robot) ? { ...step, ffmpeg_stack: stack } : step]),
+      Object.entries(instructions.steps).map(([name, step]) => [name, takesStack(step.robot) ? { ...step, ffmpeg_stack: stack } : step]),
     );
+  } else if (stack !== '' && !problems.stackVersion && instructions.template_id && templateContent !== undefined) {
+    // A Template's steps: the service deep-merges request steps over them, so only the version is sent.
+    const overrides = templateStackOverrides(templateContent, stack);
+    if (overrides !== null && Object.keys(overrides).length > 0) out.steps = overrides;
   }
   return out as T;
+}
+
+const takesStack = (robot: unknown): boolean => typeof robot === 'string' && (FFMPEG_STACK_ROBOTS as readonly string[]).includes(robot);
+
+/**
+ * `{ step: { ffmpeg_stack } }` for each step of a Template's content that takes a stack version; null when
+ * the Template refuses request steps (`allow_steps_override: false`: the service would refuse the Assembly).
+ */
+export function templateStackOverrides(content: unknown, stack: string): Record<string, { ffmpeg_stack: string }> | null {
+  if (!isRecord(content)) return {};
+  if (content.allow_steps_override === false) return null;
+  const steps = isRecord(content.steps) ? content.steps : {};
+  return Object.fromEntries(Object.entries(steps).filter(([, step]) => isRecord(step) && takesStack(step.robot)).map(([name]) => [name, { ffmpeg_stack: stack }]));
 }
 
 const formatSize = (bytes: number): string => {

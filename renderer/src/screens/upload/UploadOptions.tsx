@@ -154,7 +154,7 @@ export const UploadOptionsSection = () => {
               placeholder={`default ${DEFAULT_STACK_VERSION}`}
               list="stack-versions"
               problem={problems.stackVersion}
-              hint={`Sets ffmpeg_stack on ${FFMPEG_STACK_ROBOTS.join(', ')} steps sent; "${RECOMMENDED_STACK_VERSION}" is recommended.`}
+              hint={`ffmpeg_stack of the ${FFMPEG_STACK_ROBOTS.join(', ')} steps (a Template's too); "${RECOMMENDED_STACK_VERSION}" is recommended.`}
               onChange={(stackVersion) => setOptions({ stackVersion })}
             />
             <datalist id="stack-versions">

@@ -121,7 +121,10 @@ export const UploadView = () => {
   const options = useStepsChoice((s) => s.options);
   const ready = startReadiness(summary.files, presetId, check, { id: templateId, fields: templateFields });
   // The options go into the Assembly params core signs; one with a problem holds Start until fixed.
-  const instructions = useMemo(() => (ready.instructions ? applyUploadOptions(ready.instructions, options) : null), [ready.instructions, options]);
+  // A Template's steps (read as TemplateSteps reads them) tell which of them take the stack version.
+  const chosenTemplate = useBridgeQuery('templates:get', { id: templateId ?? '' }, { enabled: presetId === TEMPLATE_PRESET && templateId !== null && options.stackVersion.trim() !== '' });
+  const templateContent = chosenTemplate.data?.content;
+  const instructions = ready.instructions ? applyUploadOptions(ready.instructions, options, templateContent) : null;
   const reason = ready.reason ?? optionsReason(checkUploadOptions(options));
   const plan = usePlan(summary, instructions);
   const warnings = plan.data?.warnings ?? [];
