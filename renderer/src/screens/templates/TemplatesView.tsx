@@ -34,8 +34,8 @@ const BUILTIN_LABELS: Readonly<Record<TemplateBuiltins, string>> = {
   none: 'None',
   latest: 'Latest versions',
   all: 'All versions',
-  'exclusively-latest': 'Only built-in (latest)',
-  'exclusively-all': 'Only built-in (all versions)',
+  'exclusively-latest': 'Only built-in',
+  'exclusively-all': 'Only built-in, all versions',
 };
 
 /**
@@ -97,7 +97,7 @@ export const TemplatesView = ({ selectedId, list: listParams }: { selectedId?: s
       <div className="toolbar" role="search" aria-label="Find Templates">
         <input
           type="search"
-          className="input toolbar-search"
+          className="input toolbar-search templates-search"
           placeholder="Search names (% and _ are wildcards)"
           aria-label="Search Templates by name"
           value={keywords}
@@ -138,18 +138,19 @@ export const TemplatesView = ({ selectedId, list: listParams }: { selectedId?: s
             ))}
           </select>
         </label>
-        {(filtered || sort !== DEFAULT_TEMPLATE_LIST.sort || order !== DEFAULT_TEMPLATE_LIST.order || builtins !== DEFAULT_TEMPLATE_LIST.builtins) && (
-          <Button
-            size="sm"
-            variant="ghost"
-            onClick={() => {
-              setKeywords('');
-              go(selected, DEFAULT_TEMPLATE_LIST);
-            }}
-          >
-            Reset
-          </Button>
-        )}
+        {/* Always there (disabled at the defaults), so the toolbar never moves when it applies. */}
+        <Button
+          size="sm"
+          variant="ghost"
+          className="toolbar-reset"
+          disabled={templateListToQuery({ ...params, page: 1 }) === '' && keywords === ''}
+          onClick={() => {
+            setKeywords('');
+            go(selected, DEFAULT_TEMPLATE_LIST);
+          }}
+        >
+          Reset
+        </Button>
       </div>
 
       {badRange && (
