@@ -72,6 +72,7 @@ test('notify URL, limits and a field from the Upload options reach the Assembly;
     const sizeWarning = ui.getByTestId('field-warning').filter({ hasText: 'MAX_SIZE_EXCEEDED' });
     await expect(sizeWarning).toContainText("larger than the Upload options' max_size of 100 KB (e.g. trip/huge.bin, 300 KB)");
     await expect(ui.getByTestId('field-warning').filter({ hasText: 'MAX_NUMBER_OF_FILES_EXCEEDED' })).toContainText("The Upload options' max_number_of_files allows 2 files per Assembly");
+    await ui.getByTestId('upload-options').scrollIntoViewIfNeeded();
     await ui.screenshot({ path: screenshotPath('upload-options.png') });
     await ui.emulateMedia({ colorScheme: 'dark' });
     await ui.screenshot({ path: screenshotPath('upload-options-dark.png') });
@@ -83,6 +84,7 @@ test('notify URL, limits and a field from the Upload options reach the Assembly;
     // Closed, it says what is set in one line.
     await toggle.click();
     await expect(ui.getByTestId('options-summary')).toHaveText('Notify 127.0.0.1:' + new URL(hook.url).port + ' · max 100 KB · max 2 files · 1 field');
+    await ui.getByTestId('upload-options').screenshot({ path: screenshotPath('upload-options-closed.png') });
 
     // Three files, at most two per Assembly: two Assemblies, each with the options in its params.
     await startTransfer(ui, 'Start · 3 files');

@@ -80,7 +80,7 @@ export const UploadOptionsSection = () => {
     <section className="upload-options" aria-label="Options" data-testid="upload-options">
       <button type="button" className="upload-options-toggle" aria-expanded={shown} aria-controls={bodyId} onClick={() => setOpen(!shown)}>
         <span className="section-title">Options</span>
-        <span className={`upload-options-summary small ${blocked ? 'field-error' : 'muted'}`} data-testid="options-summary">
+        <span className={`upload-options-summary small ${blocked ? 'field-error' : 'muted'}`} data-testid="options-summary" title={blocked ? undefined : optionsSummary(options)}>
           {blocked ? 'Needs a fix' : optionsSummary(options)}
         </span>
         <span className="upload-options-chevron" aria-hidden="true">
@@ -90,8 +90,7 @@ export const UploadOptionsSection = () => {
       {shown && (
         <div id={bodyId} className="upload-options-body">
           <div className="notify-field">
-            <span className="notify-row">
-              <OptionInput
+            <OptionInput
                 label="Notify URL"
                 type="url"
                 value={options.notifyUrl}
@@ -100,10 +99,11 @@ export const UploadOptionsSection = () => {
                 hint="Gets the Assembly's status when it is done."
                 onChange={(notifyUrl) => setOptions({ notifyUrl })}
               />
+            <div>
               <Button size="sm" busy={start.isPending} onClick={() => start.mutate({}, { onSuccess: (tester) => tester.url && setOptions({ notifyUrl: tester.url }) })}>
                 Use the in-app tester
               </Button>
-            </span>
+            </div>
             {start.isError && <ErrorPanel title="The webhook tester could not start" code={start.error.code} message={start.error.message} />}
             {options.notifyUrl.trim() !== '' && (
               <div className="notify-leave-out small" role="group" aria-label="Leave out of the notification">
