@@ -42,6 +42,7 @@ test('a webhook reaches the in-app tester verified, a failing receiver is retrie
     await ui.getByLabel('Choose folder').setInputFiles(dir);
     await expect(ui.getByTestId('file-row')).toHaveCount(1);
     await ui.getByText('Just store the originals').click();
+    await ui.getByRole('button', { name: /^Options/ }).click();
     const notifyUrl = ui.getByRole('textbox', { name: 'Notify URL' });
     await notifyUrl.fill('not a url');
     await expect(ui.getByText('A notify URL starts with http:// or https://.')).toBeVisible();

@@ -70,9 +70,9 @@ test('an admin creates a Template, finds it, runs it on a folder, edits it with 
   await search.fill('no-such-template');
   await expect(ui.getByText('No Templates match')).toBeVisible();
   await search.fill('');
-  await ui.getByLabel('Show built-in').check();
+  await ui.getByRole('combobox', { name: 'Built-in Templates' }).selectOption('latest');
   await expect(ui.locator('.template-row').first()).toContainText('builtin/');
-  await ui.getByLabel('Show built-in').uncheck();
+  await ui.getByRole('combobox', { name: 'Built-in Templates' }).selectOption('none');
   await ui.locator('.template-row', { hasText: 'Holiday thumbnails' }).click();
   await ui.emulateMedia({ colorScheme: 'light' });
   await ui.screenshot({ path: screenshotPath('templates.png'), animations: 'disabled' });

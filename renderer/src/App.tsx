@@ -80,7 +80,7 @@ export const App = () => {
               </div>
             }
           >
-            {route.name === 'templates' && <TemplatesView selectedId={route.selectedId} />}
+            {route.name === 'templates' && <TemplatesView selectedId={route.selectedId} list={route.list} />}
             {route.name === 'credentials' && <CredentialsView />}
             {route.name === 'workspaces' && <WorkspacesView />}
             {route.name === 'auth-keys' && <AuthKeysView />}

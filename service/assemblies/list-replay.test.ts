@@ -114,6 +114,10 @@ describe('GET /assemblies and replay', () => {
     expect(await hits(['SUNSET'])).toEqual([ids.completed]);
     expect(await hits(['sunset', 'acme'])).toEqual([ids.completed]);
     expect(await hits(['sunset', 'broken'])).toEqual([]);
+    // A plain string is one keyword (as GO's singular `keyword` is), not split into words.
+    expect(await hits('SUNSET')).toEqual([ids.completed]);
+    expect(await hits('notify-hook-xyz')).toEqual([ids.notified]);
+    expect(await hits('sunset broken')).toEqual([]);
     const failedStatus = (await getJson(`${fx.service.url}/assemblies/${ids.failed}`)).body;
     const word = String(failedStatus.message).split(' ').find((w) => w.length > 6 && !/broken/.test(w))!;
     expect(await hits([word])).toContain(ids.failed);

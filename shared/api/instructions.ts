@@ -22,6 +22,17 @@ export const instructionsSchema = z
     notify_url: z.string().optional(),
     /** What the notification leaves out (service-facts §3); empty or absent = the full status. */
     notification_payload: z.array(z.enum(NOTIFICATION_PAYLOAD_OPTIONS)).optional(),
+    /**
+     * The request's own limits (spec "Request params envelope", `auth`): core merges key, expires and nonce
+     * into this object when it signs; a Template's limits apply where these are absent.
+     */
+    auth: z
+      .object({
+        max_size: z.number().int().min(0).optional(),
+        max_number_of_files: z.number().int().min(1).optional(),
+        referer: z.string().max(2048).optional(),
+      })
+      .optional(),
   })
   .refine((v) => v.steps !== undefined || v.template_id !== undefined, {
     message: 'Give either steps or a template_id.',

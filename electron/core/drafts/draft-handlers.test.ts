@@ -166,5 +166,17 @@ describe('the draft in core', () => {
     const missing = await call<TransferPlan>('drafts:plan', { instructions: { template_id: 'no-such-template' } });
     expect(missing.warnings.map((w) => [w.code, w.field])).toEqual([['TEMPLATE_NOT_FOUND', 'template']]);
     expect(missing.files).toBe(3);
+
+    // The Upload options' own limits win over the Template's (as the service merges them) and say so.
+    const own = await call<TransferPlan>('drafts:plan', { instructions: { template_id: template.id, auth: { max_size: 4_000, max_number_of_files: 1 } } });
+    expect(own.limits).toEqual({ maxSize: 4_000, maxNumberOfFiles: 1 });
+    expect(own.warnings.map((w) => w.message)).toEqual([
+      "A file is larger than the Upload options' max_size of 4.0 KB (e.g. masters/a.mov, 5.0 KB): the service would stop its Assembly. Leave it out or raise the limit.",
+      "The Upload options' max_number_of_files allows 1 file per Assembly: batches are capped at 1 file.",
+    ]);
+    expect(own.assemblies).toBe(3);
+    const mixed = await call<TransferPlan>('drafts:plan', { instructions: { template_id: template.id, auth: { max_number_of_files: 5 } } });
+    expect(mixed.limits).toEqual({ maxSize: 1_000, maxNumberOfFiles: 5 });
+    expect(mixed.warnings.map((w) => w.message.split(' max_')[0])).toEqual(['A file is larger than the Template\'s', "The Upload options'"]);
   });
 });

@@ -30,6 +30,14 @@ describe('the draft on disk', () => {
     expect(second.choice()).toEqual(choice);
   });
 
+  it('keeps the Upload options with the choice, as typed, across an open', async () => {
+    const options = { notifyUrl: 'https://example.com/hook', leaveOut: ['without_results' as const], maxSize: '500 MB', maxNumberOfFiles: '10', referer: '', fields: [{ key: 'album', value: 'Trip' }], stackVersion: 'v7' };
+    const first = openDraftStore(dir);
+    first.saveChoice({ ...choice, options });
+    await first.flush();
+    expect(openDraftStore(dir).saved.choice?.options).toEqual(options);
+  });
+
   it('keeps the file readable by its user only', async () => {
     const store = openDraftStore(dir);
     store.saveChoice(choice);

@@ -1,5 +1,7 @@
 import type { PlanWarning, TransferPlan, TransferSettings } from '../../../shared/ipc/transfer-models';
-import { closeAll, emptyBatcher, finalLabel, placeFile, type AssemblyLimits, type BatcherState, type OpenBatch } from '../transfers/batching';
+import { closeAll, emptyBatcher, finalLabel, placeFile, type AssemblyLimits, type BatcherState, type LimitSource, type LimitSources, type OpenBatch } from '../transfers/batching';
+
+export { mergeLimits } from '../transfers/batching';
 import { compileSkipRules } from './skip-rules';
 
 /**
@@ -36,6 +38,8 @@ export interface PlanInput {
   unreadable: number;
   /** A file sent before from this path with this size (the engine's record); absent = none known. */
   isUploadedBefore?: ((path: string, size: number) => boolean) | undefined;
+  /** Where each limit came from, for the warnings' words (the Template's by default). */
+  limitSources?: LimitSources | undefined;
   /** Why the Template's limits could not be read (the plan is still made, without them). */
   templateError?: { code: string; message: string } | null;
   dropLabel?: string;
@@ -52,6 +56,7 @@ const formatBytes = (bytes: number): string => {
   return unit === 0 ? `${bytes} bytes` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 };
 const count = (n: number) => n.toLocaleString('en-US');
+const filesWord = (n: number) => `${count(n)} file${n === 1 ? '' : 's'}`;
 
 export function buildPlan(input: PlanInput): TransferPlan {
   const { settings, limits } = input;
@@ -128,7 +133,7 @@ export function buildPlan(input: PlanInput): TransferPlan {
     warnings.push({
       code: PlanWarningCode.maxSize,
       message:
-        `${overMaxSize === 1 ? 'A file is' : `${count(overMaxSize)} files are`} larger than the Template's max_size of ${formatBytes(limits.maxSize)} ` +
+        `${overMaxSize === 1 ? 'A file is' : `${count(overMaxSize)} files are`} larger than ${sourceWords(input.limitSources?.maxSize)} max_size of ${formatBytes(limits.maxSize)} ` +
         `(e.g. ${first.relativePath}, ${formatBytes(first.size)}): the service would stop ${overMaxSize === 1 ? 'its Assembly' : 'their Assemblies'}. Leave ${overMaxSize === 1 ? 'it' : 'them'} out or raise the limit.`,
       field: 'files',
     });
@@ -137,7 +142,7 @@ export function buildPlan(input: PlanInput): TransferPlan {
   if (maxFiles !== null && (settings.batchMode === 'every-n' ? settings.batchMaxFiles > maxFiles : files > maxFiles)) {
     warnings.push({
       code: PlanWarningCode.maxFiles,
-      message: `The Template allows ${count(maxFiles)} files per Assembly (max_number_of_files): batches are capped at ${count(maxFiles)} files.`,
+      message: `${capitalized(sourceWords(input.limitSources?.maxNumberOfFiles))} max_number_of_files allows ${filesWord(maxFiles)} per Assembly: batches are capped at ${filesWord(maxFiles)}.`,
       field: 'batchMaxFiles',
     });
   }
@@ -166,6 +171,9 @@ export function buildPlan(input: PlanInput): TransferPlan {
     warnings,
   };
 }
+
+const sourceWords = (source: LimitSource | null | undefined): string => (source === 'options' ? "the Upload options'" : "the Template's");
+const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 function topFolder(relativePath: string): string {
   const slash = relativePath.indexOf('/');

@@ -3,7 +3,7 @@ import type { Instructions } from '../../../shared/api/instructions';
 import type { TransferSettings } from '../../../shared/ipc/transfer-models';
 import { ok } from '../../../shared/result';
 import type { AssemblyLimits } from '../transfers/batching';
-import { buildPlan, limitsOfTemplateContent } from '../drafts/plan';
+import { buildPlan, limitsOfTemplateContent, mergeLimits } from '../drafts/plan';
 import { getTemplate } from '../templates/template-api';
 import type { HandlerContext } from './context';
 
@@ -34,12 +34,15 @@ export function createDraftHandlers(ctx: HandlerContext): Pick<Handlers, DraftCh
       return ok({});
     },
     'drafts:plan': async ({ workspaceId, instructions }) => {
-      const { limits, templateError } = await limitsOf(ctx, workspaceId, instructions);
+      const template = await templateLimitsOf(ctx, workspaceId, instructions);
+      const { limits, sources } = mergeLimits(instructions.auth, template.limits);
+      const templateError = template.templateError;
       return ok(
         buildPlan({
           files: { forEach: (visit) => drafts.forEachFile(visit), pathAt: (index) => drafts.pathAt(index) },
           settings: ctx.draftPorts.getSettings(),
           limits,
+          limitSources: sources,
           unreadable: drafts.summary().unreadable,
           isUploadedBefore: ctx.draftPorts.isUploadedBefore,
           templateError,
@@ -51,7 +54,7 @@ export function createDraftHandlers(ctx: HandlerContext): Pick<Handlers, DraftCh
 }
 
 /** A Template's limits (read from the service); steps alone carry none. A Template that cannot be read is a warning, not a failure. */
-async function limitsOf(
+async function templateLimitsOf(
   ctx: HandlerContext,
   workspaceId: string | undefined,
   instructions: Instructions,

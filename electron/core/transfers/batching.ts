@@ -1,3 +1,4 @@
+import type { Instructions } from '../../../shared/api/instructions';
 import type { BatchMode } from '../../../shared/ipc/transfer-models';
 
 /**
@@ -20,6 +21,29 @@ export interface BatchingSettings {
 export interface AssemblyLimits {
   maxNumberOfFiles: number | null;
   maxSize: number | null;
+}
+
+/** Which params set a limit: the request's own (the Upload options) or the Template's. */
+export type LimitSource = 'options' | 'template';
+export interface LimitSources {
+  readonly maxSize: LimitSource | null;
+  readonly maxNumberOfFiles: LimitSource | null;
+}
+
+/**
+ * The limits an Assembly runs with: the request's own `auth.max_size` / `auth.max_number_of_files` where
+ * given, else the Template's (as the service merges them), and where each came from.
+ */
+export function mergeLimits(request: Instructions['auth'], template: AssemblyLimits): { limits: AssemblyLimits; sources: LimitSources } {
+  const maxSize = request?.max_size ?? template.maxSize;
+  const maxNumberOfFiles = request?.max_number_of_files ?? template.maxNumberOfFiles;
+  return {
+    limits: { maxSize, maxNumberOfFiles },
+    sources: {
+      maxSize: request?.max_size !== undefined ? 'options' : template.maxSize !== null ? 'template' : null,
+      maxNumberOfFiles: request?.max_number_of_files !== undefined ? 'options' : template.maxNumberOfFiles !== null ? 'template' : null,
+    },
+  };
 }
 
 export interface OpenBatch {

@@ -56,6 +56,31 @@ describe('the transfer engine against the local service', () => {
   }, 30_000);
 });
 
+describe('the Upload options in the signed params', () => {
+  it('sends auth limits, referer and fields as the Assembly params, and never puts more files in one than max_number_of_files', async () => {
+    const root = await mkdtemp(path.join(dir, 'options-'));
+    const files = await makeFiles(root, Array.from({ length: 3 }, (_, i) => ({ relativePath: `opt/${i}.jpg`, size: 1_000 + i })));
+    const h = await openEngine(service, await mkdtemp(path.join(dir, 'data-')), { batchMode: 'per-drop' });
+    const instructions = { steps, auth: { max_size: 1_000_000, max_number_of_files: 2, referer: '^https://example\\.com/' }, fields: { album: 'Trip 2026' } };
+    const started = await h.engine.start({ instructions, feed: feedOf('opt', files) });
+    if (!started.ok) throw new Error(started.error.message);
+    expect((await h.engine.settled(started.value.id)).state).toBe('done');
+    expect(h.engine.batchesOf(started.value.id).map((b) => [b.filesTotal, b.state])).toEqual([
+      [2, 'completed'],
+      [1, 'completed'],
+    ]);
+    const statuses = await assembliesOf(h, started.value.id);
+    for (const status of statuses) {
+      const params = JSON.parse(String(status.params)) as { auth: Record<string, unknown>; fields: Record<string, string> };
+      expect(params.auth).toMatchObject({ max_size: 1_000_000, max_number_of_files: 2, referer: '^https://example\\.com/' });
+      expect(params.fields).toEqual({ album: 'Trip 2026' });
+      expect(status.fields).toMatchObject({ album: 'Trip 2026' });
+    }
+    expectDeliveredOnce(statuses, files);
+    await h.close();
+  }, 30_000);
+});
+
 describe('batching, unreadable files and controls', () => {
   it('splits every N files and per top-level folder, one Assembly each, each file once', async () => {
     const root = await mkdtemp(path.join(dir, 'batch-'));

@@ -23,7 +23,7 @@ import { rebaseLoopback, type RunManager } from '../runs/run-manager';
 import { errorOfStatus } from '../runs/run-state';
 import { getTemplate } from '../templates/template-api';
 import { systemClock, type Clock } from '../uploads/clock';
-import { HARD_MAX_FILES_PER_ASSEMBLY, type AssemblyLimits } from './batching';
+import { HARD_MAX_FILES_PER_ASSEMBLY, mergeLimits, type AssemblyLimits } from './batching';
 import { createBatchAssembly, serviceMd5ByUploadId, uploadIdOf } from './batch-creator';
 import type { DraftFeed } from './draft-feed';
 import { createTokenBucket } from './token-bucket';
@@ -491,14 +491,16 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     }
   }
 
+  /** The request's own limits (the Upload options) where given, else the Template's: batches never exceed them. */
   async function limitsOf(api: ApiClient, instructions: Instructions): Promise<AssemblyLimits> {
     const none = { maxNumberOfFiles: null, maxSize: null };
-    if (!instructions.template_id) return none;
+    const own = instructions.auth;
+    if (!instructions.template_id || (own?.max_size !== undefined && own.max_number_of_files !== undefined)) return mergeLimits(own, none).limits;
     const template = await getTemplate(api, instructions.template_id);
-    if (!template.ok) return none;
+    if (!template.ok) return mergeLimits(own, none).limits;
     const auth = (template.value.content as { auth?: { max_number_of_files?: unknown; max_size?: unknown } } | null)?.auth;
     const num = (v: unknown) => (typeof v === 'number' && v > 0 ? v : typeof v === 'string' && Number(v) > 0 ? Number(v) : null);
-    return { maxNumberOfFiles: num(auth?.max_number_of_files), maxSize: num(auth?.max_size) };
+    return mergeLimits(own, { maxNumberOfFiles: num(auth?.max_number_of_files), maxSize: num(auth?.max_size) }).limits;
   }
 
   // ---- restore --------------------------------------------------------------------------------------

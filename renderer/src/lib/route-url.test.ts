@@ -12,6 +12,8 @@ const ROUTES: [Route, string][] = [
   [{ name: 'templates' }, '#/templates'],
   [{ name: 'templates', selectedId: '0123456789abcdef0123456789abcdef' }, '#/templates/0123456789abcdef0123456789abcdef'],
   [{ name: 'templates', selectedId: 'builtin/resize@1' }, '#/templates/builtin%2Fresize%401'],
+  [{ name: 'templates', list: { q: '', sort: 'name', order: 'asc', from: '', to: '', builtins: 'all', page: 2 } }, '#/templates?sort=name&order=asc&builtins=all&page=2'],
+  [{ name: 'templates', selectedId: 'abc', list: { q: 'a b', sort: 'created', order: 'desc', from: '2026-01-01', to: '', builtins: 'none', page: 1 } }, '#/templates/abc?q=a+b&from=2026-01-01'],
   [{ name: 'template-editor' }, '#/templates/new'],
   [{ name: 'template-editor', id: 'builtin/resize@1' }, '#/templates/builtin%2Fresize%401/edit'],
   [{ name: 'template-editor', id: 'abc', copy: true }, '#/templates/abc/duplicate'],

@@ -1,7 +1,8 @@
 import type { Route } from '../state/navigation-store';
+import { templateListFromQuery, templateListToQuery } from './template-list-params';
 
 /**
- * A route ↔ the URL's hash (`#/run/<id>`, `#/templates/<id>`, `#/transfers?batch=…`). The hash works the
+ * A route ↔ the URL's hash (`#/run/<id>`, `#/templates/<id>?sort=name`, `#/transfers?batch=…`). The hash works the
  * same under the browser host (`http://127.0.0.1:<port>/`) and Electron (a file:// or app URL) and never
  * touches the query, so reload, back and forward land where the user was. Ids are one encoded segment
  * (built-in Template ids hold `/` and `@`). Anything unknown is the Upload view.
@@ -27,8 +28,10 @@ export function formatRoute(route: Route): string {
       return route.batchId ? `#/transfers?batch=${enc(route.batchId)}` : '#/transfers';
     case 'assets':
       return route.folder ? `#/assets?folder=${enc(route.folder)}` : '#/assets';
-    case 'templates':
-      return route.selectedId ? `#/templates/${enc(route.selectedId)}` : '#/templates';
+    case 'templates': {
+      const query = route.list ? templateListToQuery(route.list) : '';
+      return `${route.selectedId ? `#/templates/${enc(route.selectedId)}` : '#/templates'}${query ? `?${query}` : ''}`;
+    }
     case 'template-editor':
       if (!route.id) return '#/templates/new';
       return `#/templates/${enc(route.id)}/${route.copy ? 'duplicate' : 'edit'}`;
@@ -76,11 +79,13 @@ export function parseRoute(hash: string): Route {
     return folder ? { name: 'assets', folder } : { name: 'assets' };
   }
   if (head === 'templates') {
-    if (second === undefined) return { name: 'templates' };
+    // The list's sort, order, dates, built-ins, search and page ride in the query (lib/template-list-params).
+    const list = templateListToQuery(templateListFromQuery(query)) === '' ? {} : { list: templateListFromQuery(query) };
+    if (second === undefined) return { name: 'templates', ...list };
     if (second === 'new') return third === undefined ? { name: 'template-editor' } : UPLOAD;
     const id = dec(second);
     if (!id) return UPLOAD;
-    if (third === undefined) return { name: 'templates', selectedId: id };
+    if (third === undefined) return { name: 'templates', selectedId: id, ...list };
     if (third === 'edit') return { name: 'template-editor', id };
     if (third === 'duplicate') return { name: 'template-editor', id, copy: true };
     return UPLOAD;

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { create } from 'zustand';
 import { formatRoute, parseRoute, sameRoute } from '../lib/route-url';
+import type { TemplateListParams } from '../lib/template-list-params';
 
 export type Route =
   | { readonly name: 'upload' }
@@ -10,7 +11,8 @@ export type Route =
   | { readonly name: 'run'; readonly runId: string }
   /** Any Assembly of the workspace by id (Activity's detail); runs of this app keep `run`. */
   | { readonly name: 'assembly'; readonly assemblyId: string }
-  | { readonly name: 'templates'; readonly selectedId?: string }
+  /** `list`: the list's sort, order, date range, built-ins, search and page (absent = the defaults). */
+  | { readonly name: 'templates'; readonly selectedId?: string; readonly list?: TemplateListParams }
   | { readonly name: 'credentials' }
   | { readonly name: 'workspaces' }
   | { readonly name: 'auth-keys' }

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { PRESETS } from '../../../shared/api/presets';
-import type { DraftChoice } from '../../../shared/ipc/draft-choice';
+import { EMPTY_UPLOAD_OPTIONS, type DraftChoice, type UploadOptions } from '../../../shared/ipc/draft-choice';
 import { formatSteps } from '../lib/step-checks';
 
 export const CUSTOM_PRESET = 'custom';
@@ -19,6 +19,9 @@ interface StepsState {
   readonly templateFields: Readonly<Record<string, string>>;
   readonly chooseTemplate: (templateId: string | null) => void;
   readonly setTemplateFields: (fields: Readonly<Record<string, string>>) => void;
+  /** The Options section (notify URL, limits, referer, fields, stack version), as typed. */
+  readonly options: UploadOptions;
+  readonly setOptions: (change: Partial<UploadOptions>) => void;
   /** Puts back a choice core kept (the last session's, or this one's before a reload). */
   readonly restore: (choice: DraftChoice) => void;
 }
@@ -26,24 +29,27 @@ interface StepsState {
 const firstPreset = PRESETS[0];
 
 /** What core keeps of the choice. */
-export const choiceOf = (state: Pick<StepsState, 'presetId' | 'customText' | 'templateId' | 'templateFields'>): DraftChoice => ({
+export const choiceOf = (state: Pick<StepsState, 'presetId' | 'customText' | 'templateId' | 'templateFields' | 'options'>): DraftChoice => ({
   presetId: state.presetId,
   customText: state.customText,
   templateId: state.templateId,
   templateFields: { ...state.templateFields },
+  options: state.options,
 });
 
 /** Same choice (so an unrelated store change saves nothing). */
 export const sameChoice = (a: DraftChoice, b: DraftChoice): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** A kept choice as store state; a preset this version no longer has leaves the current one in place. */
-export const stateOfChoice = (choice: DraftChoice): Partial<Pick<StepsState, 'presetId' | 'customText' | 'templateId' | 'templateFields'>> => {
+export const stateOfChoice = (choice: DraftChoice): Partial<Pick<StepsState, 'presetId' | 'customText' | 'templateId' | 'templateFields' | 'options'>> => {
   const known = choice.presetId === CUSTOM_PRESET || choice.presetId === TEMPLATE_PRESET || PRESETS.some((p) => p.id === choice.presetId);
   return {
     ...(known ? { presetId: choice.presetId } : {}),
     customText: choice.customText,
     templateId: choice.templateId,
     templateFields: { ...choice.templateFields },
+    // A draft saved before Options existed has none set.
+    options: choice.options ?? EMPTY_UPLOAD_OPTIONS,
   };
 };
 
@@ -62,5 +68,7 @@ export const useStepsChoice = create<StepsState>((set, get) => ({
   templateFields: {},
   chooseTemplate: (templateId) => set({ presetId: TEMPLATE_PRESET, templateId, templateFields: {} }),
   setTemplateFields: (templateFields) => set({ templateFields }),
+  options: EMPTY_UPLOAD_OPTIONS,
+  setOptions: (change) => set((s) => ({ options: { ...s.options, ...change } })),
   restore: (choice) => set(stateOfChoice(choice)),
 }));

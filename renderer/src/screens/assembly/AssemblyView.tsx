@@ -13,6 +13,7 @@ import { IconButton } from '../../components/IconButton';
 import { ArrowRightIcon, CopyIcon, RetryIcon } from '../../components/Icons';
 import { ProgressBar } from '../../components/ProgressBar';
 import { Spinner } from '../../components/Spinner';
+import { paramFacts } from '../../lib/assembly-params';
 import { formatDuration } from '../../lib/format';
 import { describeRunState } from '../../lib/run-state';
 import { useNavigation } from '../../state/navigation-store';
@@ -36,7 +37,8 @@ const copyText = async (text: string, what: string, toast: (m: string, tone?: 's
 };
 
 /**
- * Any Assembly of the workspace by id (`#/assemblies/<id>`): state, timings, fields, uploads, results with
+ * Any Assembly of the workspace by id (`#/assemblies/<id>`): state, timings, fields, the request's limits
+ * and other params, uploads, results with
  * previews, the error, notification attempts and the raw status record; followed live while it runs.
  * Replay from here; a replay links to its parent and back.
  */
@@ -92,6 +94,7 @@ export const AssemblyView = ({ assemblyId }: { assemblyId: string }) => {
   const { status, runId, replays } = detail.data;
   const view = stateOf(status);
   const fields = Object.entries(status.fields ?? {});
+  const requestParams = paramFacts(status.params);
   const combined = progress?.combined ?? null;
 
   return (
@@ -222,6 +225,22 @@ export const AssemblyView = ({ assemblyId }: { assemblyId: string }) => {
               <div key={name}>
                 <dt className="mono">{name}</dt>
                 <dd className="mono">{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      )}
+
+      {requestParams.length > 0 && (
+        <section aria-labelledby="asm-params-title">
+          <h2 id="asm-params-title" className="section-title">
+            Request params
+          </h2>
+          <dl className="asm-fields" data-testid="assembly-params">
+            {requestParams.map((fact) => (
+              <div key={fact.label}>
+                <dt>{fact.label}</dt>
+                <dd className="mono">{fact.value}</dd>
               </div>
             ))}
           </dl>

@@ -14,27 +14,54 @@ import { useNavigation } from '../../state/navigation-store';
 import { useStepsChoice } from '../../state/steps-store';
 import { useToasts } from '../../state/toast-store';
 import { useDebounced } from '../../hooks/use-debounced';
+import {
+  changeTemplateList,
+  DEFAULT_TEMPLATE_LIST,
+  isFiltered,
+  TEMPLATE_BUILTINS,
+  TEMPLATE_SORTS,
+  templateListToQuery,
+  type TemplateBuiltins,
+  type TemplateListParams,
+  type TemplateOrder,
+  type TemplateSort,
+} from '../../lib/template-list-params';
 
 const PAGE_SIZE = 25;
-type Sort = 'created' | 'modified' | 'name' | 'last_used' | 'id';
 
-/** Templates of the active workspace: search, sort, date range, paging, built-ins; a detail pane with actions. */
-export const TemplatesView = ({ selectedId }: { selectedId?: string | undefined }) => {
+const SORT_LABELS: Readonly<Record<TemplateSort, string>> = { created: 'Created', modified: 'Modified', name: 'Name', last_used: 'Last used', id: 'Id' };
+const BUILTIN_LABELS: Readonly<Record<TemplateBuiltins, string>> = {
+  none: 'None',
+  latest: 'Latest versions',
+  all: 'All versions',
+  'exclusively-latest': 'Only built-in',
+  'exclusively-all': 'Only built-in, all versions',
+};
+
+/**
+ * Templates of the active workspace: search, sort, order, date range, built-ins and paging (all in the URL,
+ * so reload and Back keep them), a detail pane with actions.
+ */
+export const TemplatesView = ({ selectedId, list: listParams }: { selectedId?: string | undefined; list?: TemplateListParams | undefined }) => {
   const navigate = useNavigation((s) => s.navigate);
-  const [keywords, setKeywords] = useState('');
-  const [sort, setSort] = useState<Sort>('created');
-  const [order, setOrder] = useState<'asc' | 'desc'>('desc');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const [builtins, setBuiltins] = useState(false);
-  const [page, setPage] = useState(1);
-  // The selected Template lives in the URL (#/templates/<id>): a reload keeps it; selecting another
-  // replaces the history entry, so Back leaves the screen rather than stepping through every click.
+  const params = listParams ?? DEFAULT_TEMPLATE_LIST;
+  // The selected Template and the list params live in the URL (#/templates/<id>?sort=name…): a reload
+  // keeps them; a change replaces the history entry, so Back leaves the screen rather than stepping
+  // through every click.
   const selected = selectedId;
-  const setSelected = (id: string | undefined) => navigate(id ? { name: 'templates', selectedId: id } : { name: 'templates' }, { replace: true });
-  const search = useDebounced(keywords.trim(), 300);
+  const go = (id: string | undefined, next: TemplateListParams) =>
+    navigate({ name: 'templates', ...(id ? { selectedId: id } : {}), ...(templateListToQuery(next) === '' ? {} : { list: next }) }, { replace: true });
+  const setSelected = (id: string | undefined) => go(id, params);
+  const change = (c: Partial<TemplateListParams>) => go(selected, changeTemplateList(params, c));
+  const { page, sort, order, from, to, builtins } = params;
 
-  useEffect(() => setPage(1), [search, sort, order, from, to, builtins]);
+  // The search box answers each keystroke; the URL (and the list) follow once typing pauses.
+  const [keywords, setKeywords] = useState(params.q);
+  const search = useDebounced(keywords.trim(), 300);
+  useEffect(() => {
+    if (search !== params.q.trim()) change({ q: search });
+    // Only the settled text matters here; params are read fresh on each render.
+  }, [search]);
 
   const fromdate = dayBound(from, 'from');
   const todate = dayBound(to, 'to');
@@ -45,8 +72,8 @@ export const TemplatesView = ({ selectedId }: { selectedId?: string | undefined 
       pagesize: PAGE_SIZE,
       sort,
       order,
-      includeBuiltin: builtins ? 'latest' : 'none',
-      ...(search ? { keywords: search } : {}),
+      includeBuiltin: builtins,
+      ...(params.q.trim() ? { keywords: params.q.trim() } : {}),
       ...(fromdate ? { fromdate } : {}),
       ...(todate ? { todate } : {}),
     },
@@ -55,7 +82,8 @@ export const TemplatesView = ({ selectedId }: { selectedId?: string | undefined 
   const items = list.data?.items ?? [];
   const count = list.data?.count ?? 0;
   const current = items.find((t) => t.id === selected) ?? null;
-  const filtered = search !== '' || from !== '' || to !== '';
+  const filtered = isFiltered(params);
+  const badRange = from !== '' && to !== '' && from > to;
 
   return (
     <div className="templates-view">
@@ -69,7 +97,7 @@ export const TemplatesView = ({ selectedId }: { selectedId?: string | undefined 
       <div className="toolbar" role="search" aria-label="Find Templates">
         <input
           type="search"
-          className="input toolbar-search"
+          className="input toolbar-search templates-search"
           placeholder="Search names (% and _ are wildcards)"
           aria-label="Search Templates by name"
           value={keywords}
@@ -77,35 +105,59 @@ export const TemplatesView = ({ selectedId }: { selectedId?: string | undefined 
         />
         <label className="toolbar-field">
           <span className="muted small">Sort</span>
-          <select className="input" value={sort} onChange={(e) => setSort(e.currentTarget.value as Sort)} aria-label="Sort by">
-            <option value="created">Created</option>
-            <option value="modified">Modified</option>
-            <option value="name">Name</option>
-            <option value="last_used">Last used</option>
-            <option value="id">Id</option>
+          <select className="input" value={sort} onChange={(e) => change({ sort: e.currentTarget.value as TemplateSort })} aria-label="Sort by">
+            {TEMPLATE_SORTS.map((s) => (
+              <option key={s} value={s}>
+                {SORT_LABELS[s]}
+              </option>
+            ))}
           </select>
         </label>
         <label className="toolbar-field">
           <span className="muted small">Order</span>
-          <select className="input" value={order} onChange={(e) => setOrder(e.currentTarget.value as 'asc' | 'desc')} aria-label="Order">
+          <select className="input" value={order} onChange={(e) => change({ order: e.currentTarget.value as TemplateOrder })} aria-label="Order">
             <option value="desc">Descending</option>
             <option value="asc">Ascending</option>
           </select>
         </label>
         <label className="toolbar-field">
           <span className="muted small">Created from</span>
-          <input type="date" className="input" value={from} onChange={(e) => setFrom(e.currentTarget.value)} aria-label="Created from" />
+          <input type="date" className="input" value={from} max={to || undefined} onChange={(e) => change({ from: e.currentTarget.value })} aria-label="Created from" aria-invalid={badRange} />
         </label>
         <label className="toolbar-field">
           <span className="muted small">to</span>
-          <input type="date" className="input" value={to} onChange={(e) => setTo(e.currentTarget.value)} aria-label="Created to" />
+          <input type="date" className="input" value={to} min={from || undefined} onChange={(e) => change({ to: e.currentTarget.value })} aria-label="Created to" aria-invalid={badRange} />
         </label>
-        <label className="toolbar-check">
-          <input type="checkbox" checked={builtins} onChange={(e) => setBuiltins(e.currentTarget.checked)} />
-          Show built-in
+        <label className="toolbar-field">
+          <span className="muted small">Built-in</span>
+          <select className="input" value={builtins} onChange={(e) => change({ builtins: e.currentTarget.value as TemplateBuiltins })} aria-label="Built-in Templates">
+            {TEMPLATE_BUILTINS.map((b) => (
+              <option key={b} value={b}>
+                {BUILTIN_LABELS[b]}
+              </option>
+            ))}
+          </select>
         </label>
+        {/* Always there (disabled at the defaults), so the toolbar never moves when it applies. */}
+        <Button
+          size="sm"
+          variant="ghost"
+          className="toolbar-reset"
+          disabled={templateListToQuery({ ...params, page: 1 }) === '' && keywords === ''}
+          onClick={() => {
+            setKeywords('');
+            go(selected, DEFAULT_TEMPLATE_LIST);
+          }}
+        >
+          Reset
+        </Button>
       </div>
 
+      {badRange && (
+        <p className="field-error" role="alert">
+          The start date is after the end date: no Template can match.
+        </p>
+      )}
       {list.isError && (
         <ErrorPanel title="Could not load Templates" code={list.error.code} message={list.error.message} httpCode={list.error.httpCode} action={<Button size="sm" onClick={() => void list.refetch()}>Try again</Button>} />
       )}
@@ -119,7 +171,7 @@ export const TemplatesView = ({ selectedId }: { selectedId?: string | undefined 
           )}
           {list.data && items.length === 0 && (
             <EmptyState title={filtered ? 'No Templates match' : 'No Templates yet'} action={!filtered && <Button variant="primary" onClick={() => navigate({ name: 'template-editor' })}>New Template</Button>}>
-              {filtered ? 'Try other words or dates, or show built-in Templates.' : 'A Template keeps a processing recipe to run again on new files.'}
+              {page > 1 ? 'This page is past the end of the list.' : filtered ? 'Try other words or dates, or show built-in Templates.' : 'A Template keeps a processing recipe to run again on new files.'}
             </EmptyState>
           )}
           {items.length > 0 && (
@@ -141,13 +193,13 @@ export const TemplatesView = ({ selectedId }: { selectedId?: string | undefined 
           )}
           {count > 0 && (
             <nav className="pager" aria-label="Pages">
-              <Button size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              <Button size="sm" disabled={page <= 1} onClick={() => change({ page: page - 1 })}>
                 Previous
               </Button>
               <span className="num small" data-testid="templates-range">
                 {(page - 1) * PAGE_SIZE + 1}–{Math.min(page * PAGE_SIZE, count)} of {count}
               </span>
-              <Button size="sm" disabled={page * PAGE_SIZE >= count} onClick={() => setPage(page + 1)}>
+              <Button size="sm" disabled={page * PAGE_SIZE >= count} onClick={() => change({ page: page + 1 })}>
                 Next
               </Button>
             </nav>

@@ -59,7 +59,7 @@ export const PreflightSummary = ({ plan, pending }: { plan: TransferPlan | undef
           <li className="muted">
             Limits of these instructions:
             {plan.limits.maxNumberOfFiles !== null && ` at most ${formatCount(plan.limits.maxNumberOfFiles, 'file')} per Assembly`}
-            {plan.limits.maxSize !== null && ` · at most ${formatBytes(plan.limits.maxSize)} per file`}
+            {plan.limits.maxSize !== null && ` · at most ${formatBytes(plan.limits.maxSize)} per Assembly`}
           </li>
         )}
       </ul>

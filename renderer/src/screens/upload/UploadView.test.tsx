@@ -7,7 +7,7 @@ import { renderWithBridge } from '../../bridge/test/render-with-bridge';
 import { useNavigation } from '../../state/navigation-store';
 import { useStepsChoice } from '../../state/steps-store';
 import { resetTransfers } from '../transfers/transfer-store';
-import { useNotifyChoice } from './notify-store';
+import { EMPTY_UPLOAD_OPTIONS } from '../../lib/upload-options';
 
 const pickFiles = (label: 'Choose files' | 'Choose folder', files: File[]) => {
   const input = screen.getByLabelText(label) as HTMLInputElement;
@@ -195,12 +195,17 @@ describe('Upload view', () => {
   });
 
   it('sends the notify URL and what the notification leaves out; a malformed URL holds Start', async () => {
-    useNotifyChoice.setState({ url: '', leaveOut: [] });
+    useStepsChoice.setState({ options: EMPTY_UPLOAD_OPTIONS });
     renderWithBridge(<App />, bridge);
     pickFiles('Choose files', [file('a.jpg')]);
     await waitFor(() => expect(screen.getAllByTestId('file-row')).toHaveLength(1));
     const start = screen.getByRole('button', { name: /^Start/ }) as HTMLButtonElement;
     await waitFor(() => expect(start.disabled).toBe(false));
+    // Closed by default, with what is set in one line.
+    const toggle = screen.getByRole('button', { name: /^Options/ });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.getByTestId('options-summary').textContent).toBe('None set');
+    fireEvent.click(toggle);
     const url = screen.getByRole('textbox', { name: 'Notify URL' });
     fireEvent.change(url, { target: { value: 'example.com/hook' } });
     expect(start.disabled).toBe(true);
@@ -214,7 +219,48 @@ describe('Upload view', () => {
     expect(bridge.calls.find((c) => c.channel === 'transfers:start')?.request).toMatchObject({
       instructions: { notify_url: 'http://127.0.0.1:45678/webhook', notification_payload: ['without_results'] },
     });
-    useNotifyChoice.setState({ url: '', leaveOut: [] });
+    useStepsChoice.setState({ options: EMPTY_UPLOAD_OPTIONS });
+  });
+
+  it('checks each option at its field, holds Start with the reason, and sends limits, referer and fields', async () => {
+    useStepsChoice.setState({ options: EMPTY_UPLOAD_OPTIONS });
+    renderWithBridge(<App />, bridge);
+    pickFiles('Choose files', [file('a.jpg')]);
+    await waitFor(() => expect(screen.getAllByTestId('file-row')).toHaveLength(1));
+    const start = screen.getByRole('button', { name: /^Start/ }) as HTMLButtonElement;
+    await waitFor(() => expect(start.disabled).toBe(false));
+    fireEvent.click(screen.getByRole('button', { name: /^Options/ }));
+    const maxSize = screen.getByRole('textbox', { name: 'Max size per Assembly' });
+    fireEvent.change(maxSize, { target: { value: 'lots' } });
+    expect(screen.getByRole('alert').textContent).toBe('Give a size such as 500 MB, 2 GiB or 1048576 (bytes).');
+    expect(start.disabled).toBe(true);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Max files per Assembly' }), { target: { value: '0' } });
+    expect(screen.getByText('Fix the max size and the max number of files in Options to start.')).toBeTruthy();
+    fireEvent.change(maxSize, { target: { value: '2 MB' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Max files per Assembly' }), { target: { value: '3' } });
+    expect(screen.getByText('2,000,000 bytes (max_size)')).toBeTruthy();
+    fireEvent.change(screen.getByRole('textbox', { name: 'Referer (regular expression)' }), { target: { value: '^https://(' } });
+    expect(screen.getByRole('alert').textContent).toMatch(/^Not a valid regular expression/);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Referer (regular expression)' }), { target: { value: '^https://example\\.com/' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add field' }));
+    fireEvent.change(screen.getByRole('textbox', { name: 'Field 1 name' }), { target: { value: 'signature' } });
+    expect(screen.getByRole('alert').textContent).toBe('"signature" is a name the request itself uses; choose another.');
+    fireEvent.change(screen.getByRole('textbox', { name: 'Field 1 name' }), { target: { value: 'album' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Field 1 value' }), { target: { value: 'Trip 2026' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Encoding stack version' }), { target: { value: 'banana' } });
+    expect(screen.getByRole('alert').textContent).toMatch(/ffmpeg_stack "banana" is not a stack version/);
+    fireEvent.change(screen.getByRole('combobox', { name: 'Encoding stack version' }), { target: { value: 'v7' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    // Closed again: the summary says what is set.
+    fireEvent.click(screen.getByRole('button', { name: /^Options/ }));
+    expect(screen.getByTestId('options-summary').textContent).toBe('Max 2 MB · max 3 files · referer · 1 field · stack v7');
+    await waitFor(() => expect(start.disabled).toBe(false));
+    fireEvent.click(start);
+    await waitFor(() => expect(useNavigation.getState().route.name).toBe('transfers'));
+    expect(bridge.calls.find((c) => c.channel === 'transfers:start')?.request).toMatchObject({
+      instructions: { auth: { max_size: 2_000_000, max_number_of_files: 3, referer: '^https://example\\.com/' }, fields: { album: 'Trip 2026' } },
+    });
+    useStepsChoice.setState({ options: EMPTY_UPLOAD_OPTIONS });
   });
 
   it('shows the code and message when the transfer cannot start', async () => {

@@ -12,7 +12,7 @@ import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { FieldWarnings } from '../../components/FieldWarnings';
 import { formatBytes, formatCount } from '../../lib/format';
-import { notifyUrlProblem, withNotify } from '../../lib/notify-form';
+import { applyUploadOptions, checkUploadOptions, optionsReason } from '../../lib/upload-options';
 import { emptySelection, reduceSelection, type ListSelection, type SelectionAction } from '../../lib/list-selection';
 import { rowAt } from '../../lib/row-pages';
 import { checkStepsText, type StepsCheck } from '../../lib/step-checks';
@@ -23,11 +23,10 @@ import { useDebounced } from '../../hooks/use-debounced';
 import { useThrottled } from '../../hooks/use-throttled';
 import { DraftFileList } from './DraftFileList';
 import { DropZone } from './DropZone';
-import { NotifyField } from './NotifyField';
-import { useNotifyChoice } from './notify-store';
 import { PreflightSummary } from './PreflightSummary';
 import { SkippedItems } from './SkippedItems';
 import { StepsPicker } from './StepsPicker';
+import { UploadOptionsSection } from './UploadOptions';
 import { PICK_FOLDER, useDraft, useDraftRows, type AddSource } from './use-draft';
 
 export interface TemplateChoice {
@@ -119,12 +118,14 @@ export const UploadView = () => {
   });
 
   const check = useMemo(() => checkStepsText(customText), [customText]);
-  const notifyUrl = useNotifyChoice((s) => s.url);
-  const leaveOut = useNotifyChoice((s) => s.leaveOut);
+  const options = useStepsChoice((s) => s.options);
   const ready = startReadiness(summary.files, presetId, check, { id: templateId, fields: templateFields });
-  // The notify URL goes into the Assembly params core sends; a malformed one holds Start until fixed.
-  const instructions = ready.instructions ? withNotify(ready.instructions, { url: notifyUrl, leaveOut }) : null;
-  const reason = ready.reason ?? (notifyUrlProblem(notifyUrl) ? 'Fix the notify URL to start.' : null);
+  // The options go into the Assembly params core signs; one with a problem holds Start until fixed.
+  // A Template's steps (read as TemplateSteps reads them) tell which of them take the stack version.
+  const chosenTemplate = useBridgeQuery('templates:get', { id: templateId ?? '' }, { enabled: presetId === TEMPLATE_PRESET && templateId !== null && options.stackVersion.trim() !== '' });
+  const templateContent = chosenTemplate.data?.content;
+  const instructions = ready.instructions ? applyUploadOptions(ready.instructions, options, templateContent) : null;
+  const reason = ready.reason ?? optionsReason(checkUploadOptions(options));
   const plan = usePlan(summary, instructions);
   const warnings = plan.data?.warnings ?? [];
 
@@ -199,7 +200,7 @@ export const UploadView = () => {
 
       <aside className="upload-side" aria-label="What to do">
         <StepsPicker check={check} warnings={warnings} />
-        <NotifyField />
+        <UploadOptionsSection />
         {summary.files + summary.unreadable > 0 && instructions && <PreflightSummary plan={plan.data} pending={plan.isFetching} />}
         {plan.error && <ErrorPanel title="Could not work out the plan" code={plan.error.code} message={plan.error.message} httpCode={plan.error.httpCode} />}
         <div className="start-bar">

@@ -1,6 +1,6 @@
 import { act, cleanup, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DraftChoice } from '../../../../shared/ipc/draft-choice';
+import { EMPTY_UPLOAD_OPTIONS, type DraftChoice } from '../../../../shared/ipc/draft-choice';
 import { createFakeBridge, type FakeBridge } from '../../bridge/test/fake-bridge';
 import { renderWithBridge } from '../../bridge/test/render-with-bridge';
 import { choiceOf, stateOfChoice, useStepsChoice } from '../../state/steps-store';
@@ -11,7 +11,14 @@ const Probe = () => {
   return null;
 };
 
-const kept: DraftChoice = { presetId: 'template', customText: '{ "half": ', templateId: '0123456789abcdef0123456789abcdef', templateFields: { width: '640' } };
+const kept: DraftChoice = {
+  presetId: 'template',
+  customText: '{ "half": ',
+  templateId: '0123456789abcdef0123456789abcdef',
+  templateFields: { width: '640' },
+  // The Options persist with the choice, as typed (a bad value too: it is shown again at its field).
+  options: { notifyUrl: 'https://example.com/hook', leaveOut: ['without_results'], maxSize: '500 MB', maxNumberOfFiles: 'x', referer: '', fields: [{ key: 'album', value: 'Trip' }], stackVersion: 'v7' },
+};
 const saves = (bridge: FakeBridge) => bridge.calls.filter((c) => c.channel === 'drafts:saveChoice').map((c) => (c.request as { choice: DraftChoice }).choice);
 
 describe('the steps choice kept by core', () => {
@@ -63,7 +70,10 @@ describe('the steps choice kept by core', () => {
   });
 
   it('a preset this version no longer has keeps the current preset, and the rest of the choice', () => {
-    expect(stateOfChoice({ ...kept, presetId: 'gone-preset' })).toEqual({ customText: kept.customText, templateId: kept.templateId, templateFields: kept.templateFields });
+    expect(stateOfChoice({ ...kept, presetId: 'gone-preset' })).toEqual({ customText: kept.customText, templateId: kept.templateId, templateFields: kept.templateFields, options: kept.options });
+    // A draft saved before Options existed has none set.
+    const { options: _none, ...older } = kept;
+    expect(stateOfChoice(older).options).toEqual(EMPTY_UPLOAD_OPTIONS);
     expect(stateOfChoice(kept).presetId).toBe('template');
   });
 });
