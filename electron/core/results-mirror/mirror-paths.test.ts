@@ -49,7 +49,7 @@ describe('targetPath', () => {
     expect(targetPath('by-step', { ...t, inputPath: null })).toBe('resized/forest.png');
   });
   it('sanitises the step and hostile input paths', () => {
-    expect(targetPath('by-step', { step: ':original', resultName: 'a.jpg', resultExt: 'jpg', inputPath: '../../../etc/CON.jpg' })).toBe('_original/etc/_CON.jpg');
+    expect(targetPath('by-step', { step: ':original', resultName: 'a.jpg', resultExt: 'jpg', inputPath: '../../../etc/CON.jpg' })).toBe('original/etc/_CON.jpg');
   });
 });
 

@@ -53,7 +53,8 @@ export interface TargetInput {
 
 /** The result's path under the output folder for a layout (relative, `/`-separated, every segment safe). */
 export function targetPath(layout: MirrorLayout, t: TargetInput): string {
-  const step = safeSegment(t.step, 'step');
+  // `:original` (the uploads passed on) is a folder named `original`.
+  const step = safeSegment(t.step.replace(/^:+/, ''), 'step');
   const name = safeSegment(t.resultName, 'result');
   const ext = t.resultExt ?? (path.posix.extname(name).slice(1) || null);
   const input = t.inputPath === null ? null : safeRelativePath(t.inputPath);

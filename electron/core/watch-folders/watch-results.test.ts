@@ -1,56 +1,48 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { planResults, stepFolder, writeResultsForWatch } from './watch-results';
+import type { AssemblyStatus } from '../../../shared/api/assembly-status';
+import { writeResultsForWatch } from './watch-results';
 
-describe('watch results', () => {
+const body = (url: string) => `bytes of ${url}`;
+const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+/** A result as the service records it, with the size and md5 of what the test server sends for `url`. */
+const result = (base: string, url: string, name: string, over: Record<string, unknown> = {}) => ({ ssl_url: `${base}${url}`, name, ext: path.extname(name).slice(1), size: body(url).length, md5hash: md5(body(url)), ...over });
+const statusOf = (results: Record<string, unknown[]>): AssemblyStatus => ({ assembly_id: 'a'.repeat(32), uploads: [{ id: 'u1', name: 'a.png', size: 10 }], results }) as unknown as AssemblyStatus;
+
+describe('watch results (through the results mirror)', () => {
   const dirs: string[] = [];
   afterEach(async () => {
     await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
   });
 
-  it('lays results out as <step>/<relative path with the result extension>, numbering extra results of a step', () => {
-    const plan = planResults(
-      {
-        results: {
-          ':original': [{ ssl_url: 'https://x/o.png', ext: 'png' }],
-          thumbs: [
-            { ssl_url: 'https://x/t1.jpg', ext: 'jpg' },
-            { url: 'http://x/t2.jpg', ext: 'jpg' },
-          ],
-          broken: [{ ext: 'jpg' }],
-        },
-      },
-      'shoot/day 1/photo.png',
-    );
-    expect(plan).toEqual([
-      { url: 'https://x/o.png', target: 'original/shoot/day 1/photo.png' },
-      { url: 'https://x/t1.jpg', target: 'thumbs/shoot/day 1/photo.jpg' },
-      { url: 'http://x/t2.jpg', target: 'thumbs/shoot/day 1/photo (1).jpg' },
-    ]);
-    expect(stepFolder('a/b:c')).toBe('a_b_c');
-  });
-
-  it('downloads each result over HTTP into place, replacing an earlier version and leaving no .part behind', async () => {
+  it('writes <step>/<relative path with the result extension>, verified, replacing an earlier version, and says what failed', async () => {
     const server = createServer((req, res) => {
       if (req.url === '/missing') return void res.writeHead(404).end();
-      res.end(`bytes of ${req.url}`);
+      res.end(body(req.url ?? ''));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const output = await mkdtemp(path.join(tmpdir(), 'watch-results-'));
     dirs.push(output);
     try {
-      const status = { results: { resized: [{ ssl_url: `${base}/r1`, ext: 'jpg' }] } };
-      expect(await writeResultsForWatch({ status, relativePath: 'sub/a.png', output })).toEqual(['resized/sub/a.jpg']);
-      const again = { results: { resized: [{ ssl_url: `${base}/r2`, ext: 'jpg' }] } };
+      const first = statusOf({ resized: [result(base, '/r1', 'a.jpg', { original_id: 'u1' })], thumbs: [result(base, '/t1', 'a_0.png', { original_id: 'u1' })] });
+      expect(await writeResultsForWatch({ status: first, relativePath: 'sub/a.png', output })).toEqual(['resized/sub/a.jpg', 'thumbs/sub/a.png']);
+      const again = statusOf({ resized: [result(base, '/r2', 'a.jpg', { original_id: 'u1' })] });
       await writeResultsForWatch({ status: again, relativePath: 'sub/a.png', output });
       expect(await readFile(path.join(output, 'resized', 'sub', 'a.jpg'), 'utf8')).toBe('bytes of /r2');
+      // Replaced in place: no second copy, no temp file left.
       expect(await readdir(path.join(output, 'resized', 'sub'))).toEqual(['a.jpg']);
-      await expect(writeResultsForWatch({ status: { results: { x: [{ ssl_url: `${base}/missing`, ext: 'jpg' }] } }, relativePath: 'b.png', output })).rejects.toThrow('HTTP 404');
+
+      const corrupt = statusOf({ resized: [result(base, '/r3', 'b.jpg', { original_id: 'u1', md5hash: md5('something else') })] });
+      await expect(writeResultsForWatch({ status: corrupt, relativePath: 'b.png', output })).rejects.toThrow('RESULT_CHECKSUM_MISMATCH');
+      await expect(readdir(path.join(output, 'resized'))).resolves.toEqual(['sub']);
+      const missing = statusOf({ x: [result(base, '/missing', 'c.jpg', { original_id: 'u1' })] });
+      await expect(writeResultsForWatch({ status: missing, relativePath: 'c.png', output })).rejects.toThrow('RESULT_DOWNLOAD_FAILED');
     } finally {
       server.close();
     }
