@@ -37,7 +37,9 @@ async function snapshot(dir: string, skip: string): Promise<Snapshot> {
 }
 
 /** What the service lays out at the top of its data dir and under assemblies/, tus/ and assets/. */
-const DATA_TOP = /^(service\.sqlite(-wal|-shm|-journal)?|assemblies|assets|tus)$/;
+const DATA_TOP = /^(service\.sqlite(-wal|-shm|-journal)?|assemblies|assets|tus|cdn-cache|cdn-work)$/;
+/** Smart CDN results are named by the sha256 of their key (service/cdn/cdn-cache.ts). */
+const CDN_ENTRY = /^[0-9a-f]{64}$/;
 const ASSEMBLY_DIR = /^[0-9a-f]{32}$/;
 const TUS_FILE = /^[0-9a-f]{32}_[0-9a-f]{32}(\.json)?$/;
 /** Stored-asset bytes: assets/blobs/<2 hex>/<sha256>, copies in flight in assets/tmp/<asset id>. */
@@ -54,6 +56,7 @@ export async function strangersInDataDir(dataDir: string): Promise<string[]> {
   for (const name of await list(join(dataDir, 'assemblies'))) if (!ASSEMBLY_DIR.test(name)) found.push(`assemblies${sep}${name}`);
   for (const name of await list(join(dataDir, 'tus'))) if (!TUS_FILE.test(name)) found.push(`tus${sep}${name}`);
   for (const name of await list(join(dataDir, 'assets'))) if (!ASSETS_TOP.test(name)) found.push(`assets${sep}${name}`);
+  for (const name of await list(join(dataDir, 'cdn-cache'))) if (!CDN_ENTRY.test(name)) found.push(`cdn-cache${sep}${name}`);
   for (const name of await list(join(dataDir, 'assets', 'tmp'))) if (!ASSET_TMP.test(name)) found.push(`assets${sep}tmp${sep}${name}`);
   for (const dir of await list(join(dataDir, 'assets', 'blobs'))) {
     if (!BLOB_DIR.test(dir)) found.push(`assets${sep}blobs${sep}${dir}`);
