@@ -7,7 +7,6 @@ import type { Instructions } from '../../../shared/api/instructions';
 import { checkStackVersion } from '../../../shared/api/stack-version';
 import { EMPTY_UPLOAD_OPTIONS, type UploadOptions } from '../../../shared/ipc/draft-choice';
 import { notifyUrlProblem, withNotify } from './notify-form';
-import { formatBytes } from './format';
 
 export { EMPTY_UPLOAD_OPTIONS, type UploadOptions };
 
@@ -201,6 +200,17 @@ export function templateStackOverrides(content: unknown, stack: string): Record<
   return Object.fromEntries(Object.entries(steps).filter(([, step]) => isRecord(step) && takesStack(step.robot)).map(([name]) => [name, { ffmpeg_stack: stack }]));
 }
 
+const formatSize = (bytes: number): string => {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return unit === 0 ? `${bytes} bytes` : `${Number(value.toFixed(value < 10 ? 1 : 0))} ${units[unit]}`;
+};
+
 /** One line for the closed Options section: what is set ("Notify example.com · max 500 MB · 2 fields"), or "None set". */
 export function optionsSummary(options: UploadOptions): string {
   const parts: string[] = [];
@@ -215,7 +225,7 @@ export function optionsSummary(options: UploadOptions): string {
     parts.push(`notify ${host}`);
   }
   const limits = optionLimits(options);
-  if (options.maxSize.trim() !== '') parts.push(limits.maxSize !== null ? `max ${formatBytes(limits.maxSize)}` : 'max size ?');
+  if (options.maxSize.trim() !== '') parts.push(limits.maxSize !== null ? `max ${formatSize(limits.maxSize)}` : 'max size ?');
   if (options.maxNumberOfFiles.trim() !== '') parts.push(limits.maxNumberOfFiles !== null ? `max ${limits.maxNumberOfFiles.toLocaleString('en-US')} files` : 'max files ?');
   if (options.referer !== '') parts.push('referer');
   const named = options.fields.filter((r) => r.key.trim() !== '').length;
