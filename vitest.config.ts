@@ -5,6 +5,9 @@ import react from '@vitejs/plugin-react';
 // happy-dom for renderer components. Tests sit next to their source as *.test.ts(x).
 export default defineConfig({
   test: {
+    // Vitest's default in a run is one worker less than the cores: one worker on a 2-core CI VM, which left
+    // the second core idle while files waited on servers and child processes. Two at once halves that.
+    maxWorkers: 2,
     projects: [
       {
         test: {
