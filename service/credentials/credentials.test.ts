@@ -1,5 +1,6 @@
 // Template credentials over real HTTP, and /sftp/store exporting to a real OpenSSH server on loopback.
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signParams } from '../auth/signature';
@@ -11,7 +12,8 @@ let sftp: SftpServer;
 let nonce = 0;
 
 beforeAll(async () => {
-  [fx, sftp] = await Promise.all([startFixture(), startSftpServer()]);
+  // Four slots: the jobs of one step write to the server side by side.
+  [fx, sftp] = await Promise.all([startFixture({ jobSlots: 4 }), startSftpServer()]);
 });
 afterAll(async () => {
   await Promise.all([fx.stop(), sftp.stop()]);
@@ -166,6 +168,33 @@ describe('/sftp/store', () => {
     const inlinePath = (inline.results as Record<string, Array<{ meta: { stored_path: string } }>>).exported![0]!.meta.stored_path;
     expect(inlinePath.startsWith(join(sftp.root, 'inline'))).toBe(true);
     expect(existsSync(inlinePath)).toBe(true);
+  });
+
+  it('exports a batch side by side into a folder that does not exist yet: every file arrives', async () => {
+    const files = await Promise.all(Array.from({ length: 8 }, async (_, i) => ({ field: `file${i}`, name: `photo-${i}.jpg`, data: await jpeg(64 + i, 48), type: 'image/jpeg' })));
+    const fields = signed({ steps: { ':original': { robot: '/upload/handle' }, exported: { robot: '/sftp/store', use: ':original', ...sftpContent(), path: `${sftp.root}/batch/2026/11/\${file.name}` } } });
+    const created = await postAssembly(fx.service.url, buildForm({ params: fields.params!, fields: { signature: fields.signature! }, files }));
+    const done = await waitForEnd(String(created.body.assembly_ssl_url));
+    expect(done.ok, JSON.stringify(done.message)).toBe('ASSEMBLY_COMPLETED');
+    expect(readdirSync(join(sftp.root, 'batch', '2026', '11')).sort()).toEqual(files.map((f) => f.name).sort());
+  });
+
+  it('a write stuck on the server does not keep the Assembly executing once another file fails', async () => {
+    // stuck.jpg's target is a FIFO nobody reads: the server blocks opening it, for good. bad.jpg's is a folder.
+    const folder = join(sftp.root, 'stuck');
+    mkdirSync(join(folder, 'bad.jpg'), { recursive: true });
+    execFileSync('mkfifo', [join(folder, 'stuck.jpg')]);
+    try {
+      const files = await Promise.all(['stuck.jpg', 'bad.jpg'].map(async (name, i) => ({ field: `file${i}`, name, data: await jpeg(64, 48), type: 'image/jpeg' })));
+      const fields = signed({ steps: { ':original': { robot: '/upload/handle' }, exported: { robot: '/sftp/store', use: ':original', ...sftpContent(), path: `${folder}/\${file.name}` } } });
+      const created = await postAssembly(fx.service.url, buildForm({ params: fields.params!, fields: { signature: fields.signature! }, files }));
+      const done = await waitForEnd(String(created.body.assembly_ssl_url));
+      expect(done.error).toBe('SFTP_STORE_ERROR');
+      expect(String(done.message)).toContain(`${folder}/bad.jpg`);
+    } finally {
+      // Let the server's blocked open() return, so its session can end.
+      closeSync(openSync(join(folder, 'stuck.jpg'), constants.O_RDONLY | constants.O_NONBLOCK));
+    }
   });
 
   it('fails the step with a clear error for a wrong key, an unknown credential and missing parameters', async () => {

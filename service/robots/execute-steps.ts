@@ -88,6 +88,23 @@ export type ExecuteOutcome =
   | { ok: false; code: string; message: string; step?: string; reason?: string; original_id?: string; name?: string };
 
 export const CANCELED_CODE = 'ASSEMBLY_CANCELED';
+/**
+ * The job's outcome, or a rejection as soon as `signal` aborts: a robot that misses the abort (a network
+ * call that never settles once its connection is ended) must not keep the Assembly executing forever.
+ * Its slot comes back at the abort; whatever it settles with later is dropped.
+ */
+function unlessAborted<T>(job: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    job.catch(() => undefined);
+    return Promise.reject(signal.reason as Error);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    job.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 const canceled = (): ExecuteOutcome => ({ ok: false, code: CANCELED_CODE, message: 'The Assembly was canceled.' });
 
 /** Which steps report their files (see the note at the top). */
@@ -264,7 +281,7 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       const startedAt = performance.now();
       const job = { step: name, robot: step.robot, params, scope, outDir, signal, credentials: ctx.credentials ?? (() => null), assets: ctx.assets, chat: ctx.chat, onProgress: onJobProgress };
       try {
-        const outcome = bundleRunner ? await bundleRunner({ ...job, inputs: group }) : await runner!({ ...job, input: lead });
+        const outcome = await unlessAborted(bundleRunner ? bundleRunner({ ...job, inputs: group }) : runner!({ ...job, input: lead }), signal);
         // Each new result says how long its job waited for a slot and ran (seconds); an input passed on keeps its own.
         if (outcome.ok) {
           const times = jobTimes(queuedAt, startedAt, performance.now());
@@ -279,6 +296,8 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
         release?.();
       }
     };
+
+    const failsStep = (outcome: RobotFileOutcome): boolean => !outcome.ok && !outcome.unsuitableInput && !ignoresExecuteErrors(step);
 
     /** Takes one job's outcome (in input order); returns the Assembly's outcome when it ends the Assembly. */
     const settle = (i: number, outcome: RobotFileOutcome): ExecuteOutcome | null => {
@@ -321,6 +340,12 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
           // A slot wait that was aborted: the Assembly ended, or a sibling job failed it.
           if (signal.aborted) return;
           throw e;
+        }
+        // A failure ends the step at once, not when the jobs before it finish (one of them may hang).
+        const done = outcomes[i]!;
+        if (failure === null && i > nextToSettle && failsStep(done)) {
+          failure = settle(i, done);
+          stepAbort.abort();
         }
         while (failure === null && nextToSettle < jobs.length && outcomes[nextToSettle] !== undefined) {
           const ended = settle(nextToSettle, outcomes[nextToSettle]!);

@@ -34,6 +34,23 @@ export function sftpTarget(params: Record<string, unknown>, lookup: (name: strin
   return sftpTargetFromContent(source);
 }
 
+/**
+ * `mkdir -p` that tolerates the other jobs of the step making the same folders at the same moment: the
+ * library checks, then creates, so a folder made in between fails the create (OpenSSH answers a bare
+ * "failure", which the library calls "permission denied"). Each retry finds one more level made.
+ */
+async function makeDir(client: SftpClient, dir: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await client.mkdir(dir, true);
+      return;
+    } catch (e) {
+      if ((await client.exists(dir)) === 'd') return;
+      if (attempt >= dir.split('/').length) throw e;
+    }
+  }
+}
+
 export const runSftpStore: RobotRunner = async ({ params, input, scope, credentials, signal }) => {
   const target = sftpTarget(params, credentials);
   if (typeof target === 'string') return fail('SFTP_STORE_VALIDATION', `/sftp/store: ${target}.`);
@@ -50,7 +67,7 @@ export const runSftpStore: RobotRunner = async ({ params, input, scope, credenti
   }
   try {
     const dir = posix.dirname(remotePath);
-    if (dir !== '.' && dir !== '/') await client.mkdir(dir, true);
+    if (dir !== '.' && dir !== '/') await makeDir(client, dir);
     await client.fastPut(input.localPath, remotePath);
     const url = typeof params.url_template === 'string' ? params.url_template.replaceAll('${path}', remotePath) : `sftp://${target.host}:${target.port}/${remotePath.replace(/^\//, '')}`;
     return { ok: true, files: [{ ...input, meta: { ...input.meta, stored_path: remotePath, stored_url: url } }] };
