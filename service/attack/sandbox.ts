@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { mkdir, mkdtemp, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
+import { SERVICE_ENTRY } from '../store/private-files';
 
 /** Folders between the sandbox root and the data dir: deeper than any `../` run the fuzzers generate can climb. */
 export const SANDBOX_DEPTH = 6;
@@ -36,8 +37,7 @@ async function snapshot(dir: string, skip: string): Promise<Snapshot> {
   return out;
 }
 
-/** What the service lays out at the top of its data dir and under assemblies/, tus/ and assets/. */
-const DATA_TOP = /^(service\.sqlite(-wal|-shm|-journal)?|assemblies|assets|tus|cdn-cache|cdn-work)$/;
+/** What the service lays out under assemblies/, tus/, assets/ and cdn-cache/ (its top level: SERVICE_ENTRY). */
 /** Smart CDN results are named by the sha256 of their key (service/cdn/cdn-cache.ts). */
 const CDN_ENTRY = /^[0-9a-f]{64}$/;
 const ASSEMBLY_DIR = /^[0-9a-f]{32}$/;
@@ -52,7 +52,7 @@ const ASSET_TMP = /^[A-Za-z0-9_-]{21}[AQgw]$/;
 export async function strangersInDataDir(dataDir: string): Promise<string[]> {
   const found: string[] = [];
   const list = async (d: string): Promise<string[]> => readdir(d).catch(() => []);
-  for (const name of await list(dataDir)) if (!DATA_TOP.test(name)) found.push(name);
+  for (const name of await list(dataDir)) if (!SERVICE_ENTRY.test(name)) found.push(name);
   for (const name of await list(join(dataDir, 'assemblies'))) if (!ASSEMBLY_DIR.test(name)) found.push(`assemblies${sep}${name}`);
   for (const name of await list(join(dataDir, 'tus'))) if (!TUS_FILE.test(name)) found.push(`tus${sep}${name}`);
   for (const name of await list(join(dataDir, 'assets'))) if (!ASSETS_TOP.test(name)) found.push(`assets${sep}${name}`);

@@ -7,7 +7,11 @@ export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
 /** What the service itself keeps at the top of its data folder (database, Assembly folders, tus, secret). */
-const SERVICE_ENTRY = /^(service\.sqlite(-wal|-shm|-journal)?|assemblies|assets|tus|cdn-cache|cdn-work|auth-secret(\.\d+\.tmp)?)$/;
+/**
+ * Every name the service puts at the top of its data folder (one list: the folder's mode and the fuzz
+ * sandbox's "nothing written elsewhere" check both read it; a new folder is added here).
+ */
+export const SERVICE_ENTRY = /^(service\.sqlite(-wal|-shm|-journal)?|assemblies|assets|tus|cdn-cache|cdn-work|auth-secret(\.\d+\.tmp)?)$/;
 
 /**
  * Creates the data folder as 0700, and tightens an existing one holding nothing but the service's own

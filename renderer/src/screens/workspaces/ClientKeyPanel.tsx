@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import type { ClientKey } from '../../../../shared/ipc/workspace-models';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Badge } from '../../components/Badge';
@@ -96,24 +96,22 @@ export const ClientKeyPanel = ({
               Copy client ID
             </Button>
           </div>
-          <div className="client-key-row">
-            <span className="field-label">Public key (JWK)</span>
-            <Button size="sm" onClick={() => void copy(key.publicJwk, 'Public key (JWK)')}>
-              Copy JWK
-            </Button>
-          </div>
-          <pre className="mono client-key-text" data-testid="client-key-jwk" tabIndex={0} aria-label="Public key as JWK">
-            {key.publicJwk}
-          </pre>
-          <div className="client-key-row">
-            <span className="field-label">Public key (PEM)</span>
-            <Button size="sm" onClick={() => void copy(key.publicPem, 'Public key (PEM)')}>
-              Copy PEM
-            </Button>
-          </div>
-          <pre className="mono client-key-text" data-testid="client-key-pem" tabIndex={0} aria-label="Public key as PEM">
-            {key.publicPem}
-          </pre>
+          {(['JWK', 'PEM'] as const).map((form) => {
+            const text = form === 'JWK' ? key.publicJwk : key.publicPem;
+            return (
+              <Fragment key={form}>
+                <div className="client-key-row">
+                  <span className="field-label">Public key ({form})</span>
+                  <Button size="sm" onClick={() => void copy(text, `Public key (${form})`)}>
+                    Copy {form}
+                  </Button>
+                </div>
+                <pre className="mono client-key-text" data-testid={`client-key-${form.toLowerCase()}`} tabIndex={0} aria-label={`Public key as ${form}`}>
+                  {text}
+                </pre>
+              </Fragment>
+            );
+          })}
           {local ? (
             <div className="client-key-actions">
               {registered === key.clientId ? (
