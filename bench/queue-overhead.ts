@@ -26,6 +26,8 @@ import { cpuSeconds, fmt, runBench, seconds, verdict, withBenchService } from '.
 
 const IMAGES = Number(process.env.BENCH_IMAGES ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+/** BENCH_EXIF=1: photos that carry EXIF, as cameras' do (the result keeps it, so ExifTool reads it back). */
+const EXIF = process.env.BENCH_EXIF === '1';
 const SLOTS = 2;
 const GOAL = 1.15;
 
@@ -35,6 +37,7 @@ async function makeImages(dir: string): Promise<string[]> {
     Array.from({ length: IMAGES }, async (_, i) => {
       const file = path.join(dir, `photo-${i}.jpg`);
       await sharp({ create: { width: 4000, height: 3000, channels: 3, background: { r: 40 + i * 20, g: 120, b: 90 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
+        .withExif(EXIF ? { IFD0: { Make: 'Assemblyline', Model: 'Bench camera', DateTime: '2026:11:25 10:00:00' } } : {})
         .jpeg({ quality: 90 })
         .toFile(file);
       return file;
@@ -74,7 +77,7 @@ runBench(async () => {
       const inputs = await makeImages(path.join(dir, 'in'));
       const files = await Promise.all(inputs.map(async (p) => ({ field: 'file', name: path.basename(p), data: await readFile(p), type: 'image/jpeg' })));
       const mb = files.reduce((n, f) => n + f.data.length, 0) / 1024 / 1024;
-      console.log(`inputs: ${fmt(mb)} MiB in all`);
+      console.log(`inputs: ${fmt(mb)} MiB in all${EXIF ? ', with EXIF' : ''}`);
       const serviceTimes: number[] = [];
       const referenceTimes: number[] = [];
       const cpuRatios: number[] = [];

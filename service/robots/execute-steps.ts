@@ -88,6 +88,9 @@ export type ExecuteOutcome =
   | { ok: false; code: string; message: string; step?: string; reason?: string; original_id?: string; name?: string };
 
 export const CANCELED_CODE = 'ASSEMBLY_CANCELED';
+/** Robots that do no work (an upload passes on as it is): their jobs take no slot, so they never wait behind real work nor keep it waiting. */
+const SLOTLESS_ROBOTS: ReadonlySet<string> = new Set(['/upload/handle']);
+
 /**
  * The job's outcome, or a rejection as soon as `signal` aborts: a robot that misses the abort (a network
  * call that never settles once its connection is ended) must not keep the Assembly executing forever.
@@ -277,7 +280,7 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
         setFraction(i, f);
       };
       const queuedAt = performance.now();
-      const release = ctx.acquireSlot ? await ctx.acquireSlot({ step: name, robot: step.robot, jobId: lead.id }, signal) : null;
+      const release = ctx.acquireSlot && !SLOTLESS_ROBOTS.has(step.robot) ? await ctx.acquireSlot({ step: name, robot: step.robot, jobId: lead.id }, signal) : null;
       const startedAt = performance.now();
       const job = { step: name, robot: step.robot, params, scope, outDir, signal, credentials: ctx.credentials ?? (() => null), assets: ctx.assets, chat: ctx.chat, onProgress: onJobProgress };
       try {

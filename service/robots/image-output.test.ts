@@ -67,5 +67,11 @@ describe('writeRenderedImage', () => {
     expect((await readFile(rendered)).equals(await readFile(direct))).toBe(true);
     expect(known.mime).toBe('image/jpeg');
     expect(typeof known.thumbhash).toBe('string');
+
+    // Given the ThumbHash the picture already has, it is one pass to the same bytes, and that ThumbHash.
+    const onePass = path.join(dir, 'one-pass.jpg');
+    const carried = await writeRenderedImage(sharp(input).resize(200), encodeAs, onePass, 'one-pass.jpg', known.thumbhash!);
+    expect((await readFile(onePass)).equals(await readFile(direct))).toBe(true);
+    expect(carried).toEqual(known);
   });
 });

@@ -1,9 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { thumbHashToApproximateAspectRatio, thumbHashToAverageRGBA } from 'thumbhash';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeSteps, type ExecuteContext } from './execute-steps';
 import { describeUpload, type StoredFile } from './file-record';
+import { keepsWholePicture } from './image-resize';
+import { imageThumbhash } from './thumbhash';
 import { imageUpload, makeTempDir, textUpload } from './test-files';
 
 let dir: string;
@@ -59,6 +62,35 @@ describe('/image/resize', () => {
     expect(r.size).toBe((await readFile(r.localPath)).length);
     expect(r.md5hash).toMatch(/^[0-9a-f]{32}$/);
     expect(r.md5hash).not.toBe(wide.md5hash);
+  });
+
+  it("a resize that keeps the whole picture carries its input's ThumbHash, which shows the output; a crop gets its own", async () => {
+    const { results: [fit] } = await resize({ width: 1024, height: 1024 });
+    expect(fit!.thumbhash).toBe(wide.thumbhash);
+    // The placeholder shows what the file shows: its proportions and its average colour.
+    const own = (await imageThumbhash(fit!.localPath, fit!.mime, fit!.meta))!;
+    const decoded = (h: string) => Buffer.from(h, 'base64');
+    expect(thumbHashToApproximateAspectRatio(decoded(fit!.thumbhash!))).toBeCloseTo(thumbHashToApproximateAspectRatio(decoded(own)), 1);
+    const [a, b] = [thumbHashToAverageRGBA(decoded(fit!.thumbhash!)), thumbHashToAverageRGBA(decoded(own))];
+    for (const k of ['r', 'g', 'b'] as const) expect(Math.abs(a[k] - b[k])).toBeLessThan(0.02);
+
+    const { results: [square] } = await resize({ width: 300, height: 300, resize_strategy: 'fillcrop' });
+    expect(square!.thumbhash).not.toBe(wide.thumbhash);
+    expect(square!.thumbhash).toBe(await imageThumbhash(square!.localPath, square!.mime, square!.meta));
+  });
+
+  it('keepsWholePicture: only fit and min_fit of an opaque, still, unrotated or auto-oriented picture', () => {
+    const base = { strategy: 'fit', crop: false, rotation: undefined, orientation: undefined, hasAlpha: false, animated: false };
+    expect(keepsWholePicture(base)).toBe(true);
+    expect(keepsWholePicture({ ...base, strategy: 'min_fit' })).toBe(true);
+    expect(keepsWholePicture({ ...base, orientation: 6 })).toBe(true);
+    for (const strategy of ['fillcrop', 'crop', 'pad', 'stretch']) expect(keepsWholePicture({ ...base, strategy }), strategy).toBe(false);
+    expect(keepsWholePicture({ ...base, crop: true })).toBe(false);
+    expect(keepsWholePicture({ ...base, rotation: 90 })).toBe(false);
+    expect(keepsWholePicture({ ...base, rotation: false, orientation: 6 })).toBe(false);
+    expect(keepsWholePicture({ ...base, rotation: false, orientation: 1 })).toBe(true);
+    expect(keepsWholePicture({ ...base, hasAlpha: true })).toBe(false);
+    expect(keepsWholePicture({ ...base, animated: true })).toBe(false);
   });
 
   it('parses width given as a string', async () => {

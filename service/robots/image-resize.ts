@@ -15,6 +15,17 @@ const isImage = (mime: string | null): boolean => mime?.startsWith('image/') ===
 
 export const notAnImage = (robot: string, mime: string | null): RobotFileOutcome => wrongKind('an image', robot, mime);
 
+/**
+ * Whether the output shows the whole input picture in its proportions, as the input's ThumbHash shows it
+ * (displayed orientation, opaque): then that ThumbHash is the output's too. Pure.
+ */
+export function keepsWholePicture(o: { strategy: string; crop: boolean; rotation: unknown; orientation: number | undefined; hasAlpha: boolean; animated: boolean }): boolean {
+  if (o.crop || o.hasAlpha || o.animated || typeof o.rotation === 'number') return false;
+  // rotation: false leaves an EXIF-rotated input unturned, unlike its ThumbHash.
+  if (o.rotation === false && (o.orientation ?? 1) > 1) return false;
+  return o.strategy === 'fit' || o.strategy === 'min_fit';
+}
+
 export const runImageResize: RobotRunner = async ({ robot, params, input, outDir }) => {
   if (!isImage(input.mime)) return notAnImage(robot, input.mime);
   const width = parseIntParam(params.width);
@@ -98,7 +109,10 @@ export const runImageResize: RobotRunner = async ({ robot, params, input, outDir
   const target = outputFile(await outputDir(outDir, input.id), input.basename, `.${extensionOf(format)}`);
   let known: KnownOutput | undefined;
   try {
-    if (rendersInMemory(meta, { strip, animated, expectedPixels })) known = await writeRenderedImage(img, encodeAs, target, name);
+    if (rendersInMemory(meta, { strip, animated, expectedPixels })) {
+      const keeps = keepsWholePicture({ strategy, crop: crop !== null, rotation: params.rotation, orientation: meta.orientation, hasAlpha: meta.hasAlpha === true, animated });
+      known = await writeRenderedImage(img, encodeAs, target, name, keeps ? input.thumbhash : undefined);
+    }
     else await encodeAs(img).toFile(target);
   } catch (e) {
     return { ok: false, code: 'INVALID_INPUT_ERROR', message: `"${input.name}" could not be resized: ${(e as Error).message}`, unsuitableInput: true };
