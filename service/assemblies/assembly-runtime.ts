@@ -581,14 +581,15 @@ export class AssemblyRuntime {
   }
 
   private finishTiming(s: AssemblyState): void {
+    // One clock reading: a second one could tick a millisecond on and give an Assembly that never ran an execution time.
+    const now = Date.now();
     // Ended before any job got a slot (canceled while waiting, or no job to run): all its time was queue time.
     if (s.queuedAtMs && (s.queueDurationS === null || s.queueDurationS === undefined)) {
-      const now = Date.now();
       s.queueDurationS = (now - s.queuedAtMs) / 1000;
       s.executionStartMs = now;
       s.executionStart = statusDate(now);
     }
-    if (s.executionStartMs && s.executionDurationS === null) s.executionDurationS = (Date.now() - s.executionStartMs) / 1000;
+    if (s.executionStartMs && s.executionDurationS === null) s.executionDurationS = (now - s.executionStartMs) / 1000;
   }
 
   /** `ended`: this write ends the Assembly, and carries its usage row (written once, in the same transaction). */

@@ -325,18 +325,34 @@ export async function fileDatesMeta(localPath: string): Promise<Record<string, u
   return { date_file_created: normalizeDateString(created.toISOString()), date_file_modified: normalizeDateString(info.mtime.toISOString()) };
 }
 
+/** What a copy of an image's embedded metadata does not carry over: its pixels' facts (imageMeta) and the file's own dates. */
+const NOT_EMBEDDED_KEYS: ReadonlySet<string> = new Set(['width', 'height', 'aspect_ratio', 'has_alpha', 'frame_count', 'colorspace', 'bit_depth', 'orientation', 'density', 'date_file_created', 'date_file_modified']);
+
+/** The keys an image's record took from its embedded metadata (ExifTool's), out of its whole meta. Pure. */
+export const embeddedMetaKeys = (meta: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(meta).filter(([key]) => !NOT_EMBEDDED_KEYS.has(key)));
+
 const orEmpty = <T extends Record<string, unknown>>(p: Promise<T>): Promise<T | Record<string, never>> => p.catch(() => ({}));
+
+/**
+ * What an image file embeds, for its meta: `true` read it (ExifTool); `false` nothing (bare pixels: only
+ * the file's dates); keys: the ones its input's record took from what it embedded, which the file carries
+ * as copied (plus its own file dates).
+ */
+export type EmbeddedMetadata = boolean | Record<string, unknown>;
 
 /**
  * Real metadata for images, audio, video, documents and plain text; {} for anything else or anything
  * unreadable. ExifTool's keys come first; sharp's and ffprobe's (pixel and stream facts) win over them.
  */
-export async function extractMeta(localPath: string, mime: string | null, options: { embedded?: boolean } = {}): Promise<Record<string, unknown>> {
+export async function extractMeta(localPath: string, mime: string | null, options: { embedded?: EmbeddedMetadata } = {}): Promise<Record<string, unknown>> {
   try {
     // An image sharp cannot decode, or media ffprobe cannot read, is unreadable: {} (not the file dates alone).
     if (mime?.startsWith('image/')) {
-      const [tags, pixels] = await Promise.all([options.embedded === false ? fileDatesMeta(localPath) : exifMeta(localPath), orEmpty(imageMeta(localPath))]);
-      return Object.keys(pixels).length === 0 ? {} : { ...tags, ...pixels };
+      const { embedded = true } = options;
+      const tags = embedded === true ? exifMeta(localPath) : fileDatesMeta(localPath).then((dates) => (embedded === false ? dates : { ...embedded, ...dates }));
+      const [tagMeta, pixels] = await Promise.all([tags, orEmpty(imageMeta(localPath))]);
+      return Object.keys(pixels).length === 0 ? {} : { ...tagMeta, ...pixels };
     }
     if (mime?.startsWith('video/') || mime?.startsWith('audio/')) {
       const audioOnly = mime.startsWith('audio/');

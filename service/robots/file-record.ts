@@ -98,8 +98,11 @@ export interface KnownOutput {
   mime?: string;
   size: number;
   thumbhash?: string | null;
-  /** false: the file embeds no metadata (no EXIF, XMP, IPTC…), so only its pixels and file dates are read. */
-  embeddedMetadata?: false;
+  /**
+   * false: the file embeds no metadata (no EXIF, XMP, IPTC…), so only its pixels and file dates are read.
+   * Keys: it embeds its input's metadata as copied, whose meta keys these are (extract-meta embeddedMetaKeys).
+   */
+  embeddedMetadata?: false | Record<string, unknown>;
 }
 
 /** `thumbhash` and `has_alpha` at the top of an image's record (absent for other files). */
@@ -163,7 +166,7 @@ export async function describeResult(input: StoredFile, localPath: string, name:
     known?.size ?? stat(localPath).then((info) => info.size),
     known?.digests ?? digestFile(localPath),
     mimeOf,
-    mimeOf.then((m) => extractMeta(localPath, m, { embedded: known?.embeddedMetadata !== false })),
+    mimeOf.then((m) => extractMeta(localPath, m, { embedded: known?.embeddedMetadata ?? true })),
   ]);
   const meta = { ...readMeta, ...extraMeta };
   return {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { digestBytes, IN_MEMORY_MAX_PIXELS, rendersInMemory, writeRenderedImage } from './image-output';
+import { digestBytes, IN_MEMORY_MAX_PIXELS, rendersInMemory, writeEncodedImage, writeRenderedImage } from './image-output';
 import { imageThumbhash } from './thumbhash';
 
 let dir: string;
@@ -70,7 +70,7 @@ describe('writeRenderedImage', () => {
 
     // Given the ThumbHash the picture already has, it is one pass to the same bytes, and that ThumbHash.
     const onePass = path.join(dir, 'one-pass.jpg');
-    const carried = await writeRenderedImage(sharp(input).resize(200), encodeAs, onePass, 'one-pass.jpg', known.thumbhash!);
+    const carried = await writeEncodedImage(encodeAs(sharp(input).resize(200)), onePass, 'one-pass.jpg', { thumbhash: known.thumbhash!, embeddedMetadata: false });
     expect((await readFile(onePass)).equals(await readFile(direct))).toBe(true);
     expect(carried).toEqual(known);
   });

@@ -1,8 +1,11 @@
-// Writing an image robot's output. When the output carries nothing of its input but pixels (no EXIF, ICC,
-// XMP or IPTC to keep, the default density, 8-bit, no alpha), the pipeline renders its pixels once, in memory: the file is
-// encoded from them and its ThumbHash taken from them. Otherwise describing the result decoded the file
-// it had just written a second time for the ThumbHash (about 5 ms for a 1024×768 JPEG, most of a result
-// record's cost), and hashed it again from disk.
+// Writing an image robot's output so that describing it reads nothing again. Two ways:
+// - a picture that keeps its input's whole content (a resize inside its box) is encoded in one pass to
+//   memory, hashed there, and carries its input's ThumbHash (writeEncodedImage);
+// - an output that carries nothing of its input but pixels (no EXIF, ICC, XMP or IPTC to keep, the default
+//   density, 8-bit, no alpha) is rendered to pixels once: the file is encoded from them and its ThumbHash
+//   taken from them (writeRenderedImage).
+// Otherwise describing the result decodes the file it has just written a second time for the ThumbHash
+// (about 5 ms for a 1024×768 JPEG) and hashes it again from disk.
 
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -20,13 +23,20 @@ export const IN_MEMORY_MAX_PIXELS = 16_000_000;
  * nothing of the input's metadata would be kept, it is one frame, and it is not too large. Pure.
  */
 export function rendersInMemory(input: Partial<Pick<Metadata, 'exif' | 'icc' | 'xmp' | 'iptc' | 'density' | 'depth' | 'hasAlpha'>>, o: { strip: boolean; animated: boolean; expectedPixels: number | null }): boolean {
-  if (o.animated || o.expectedPixels === null || o.expectedPixels > IN_MEMORY_MAX_PIXELS) return false;
+  if (!encodesInMemory(o)) return false;
   // An encoder that flattens alpha would work on pixels rounded to 8 bits: a level or two off the file pipeline.
   if (input.hasAlpha === true) return false;
-  const keepsNothing = o.strip || (!input.exif && !input.icc && !input.xmp && !input.iptc);
   // A density other than the default, and 16-bit samples, are carried to the file by the pipeline, not by 8-bit raw pixels.
-  return keepsNothing && (input.density === undefined || input.density === 72) && (input.depth === undefined || input.depth === 'uchar');
+  return embedsNothing(input, o.strip) && (input.density === undefined || input.density === 72) && (input.depth === undefined || input.depth === 'uchar');
 }
+
+/** Whether an output may be encoded to memory and written from there: one frame, not too large. Pure. */
+export const encodesInMemory = (o: { animated: boolean; expectedPixels: number | null }): boolean =>
+  !o.animated && o.expectedPixels !== null && o.expectedPixels <= IN_MEMORY_MAX_PIXELS;
+
+/** Whether the output file will embed none of the input's metadata (EXIF, ICC, XMP, IPTC). Pure. */
+export const embedsNothing = (input: Partial<Pick<Metadata, 'exif' | 'icc' | 'xmp' | 'iptc'>>, strip: boolean): boolean =>
+  strip || (!input.exif && !input.icc && !input.xmp && !input.iptc);
 
 /** md5 and sha256 of bytes in memory. */
 export const digestBytes = (bytes: Buffer): { md5: string; sha256: string } => ({
@@ -48,21 +58,29 @@ async function thumbhashOfPixels(data: Buffer, raw: { width: number; height: num
 /**
  * Renders `pipeline` (everything but the encoder) to pixels, encodes them with `encodeAs` into `target`
  * and returns what the result record needs from the bytes: digests, mime and ThumbHash.
- * `sameThumbhash`: a ThumbHash known to show this picture already (a resize's input, when the resize kept
- * the whole picture and its proportions): then the pipeline runs in one pass to encoded bytes, and no
- * ThumbHash is taken (about 7 ms of a 12 MP → 1024×768 JPEG resize's 100, for the same value at 100 px).
  */
-export async function writeRenderedImage(pipeline: Sharp, encodeAs: (img: Sharp) => Sharp, target: string, name: string, sameThumbhash?: string): Promise<KnownOutput> {
-  let bytes: Buffer;
-  let thumbhash: string | null;
-  if (sameThumbhash !== undefined) {
-    bytes = await encodeAs(pipeline).toBuffer();
-    thumbhash = sameThumbhash;
-  } else {
-    const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
-    const raw = { width: info.width, height: info.height, channels: info.channels as 1 | 2 | 3 | 4 };
-    [bytes, thumbhash] = await Promise.all([encodeAs(sharp(data, { raw })).toBuffer(), thumbhashOfPixels(data, raw)]);
-  }
+export async function writeRenderedImage(pipeline: Sharp, encodeAs: (img: Sharp) => Sharp, target: string, name: string): Promise<KnownOutput> {
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  const raw = { width: info.width, height: info.height, channels: info.channels as 1 | 2 | 3 | 4 };
+  const [bytes, thumbhash] = await Promise.all([encodeAs(sharp(data, { raw })).toBuffer(), thumbhashOfPixels(data, raw)]);
   await writeFile(target, bytes);
-  return { digests: digestBytes(bytes), mime: mimeFromHead(bytes.subarray(0, 512), name) ?? undefined, size: bytes.length, thumbhash, embeddedMetadata: false };
+  return { ...knownBytes(bytes, name), thumbhash, embeddedMetadata: false };
 }
+
+/**
+ * Encodes `encoded` (the whole pipeline, encoder included) in one pass to memory, writes it to `target`,
+ * and returns what the result record needs, with the ThumbHash the caller knows the picture has (a
+ * resize's input's, when it kept the whole picture): taking it again from the output costs about 7 ms of
+ * a 12 MP → 1024×768 JPEG resize's 100, for the same value at ThumbHash's 100 px.
+ */
+export async function writeEncodedImage(encoded: Sharp, target: string, name: string, o: Required<Pick<KnownOutput, 'thumbhash'>> & Pick<KnownOutput, 'embeddedMetadata'>): Promise<KnownOutput> {
+  const bytes = await encoded.toBuffer();
+  await writeFile(target, bytes);
+  return { ...knownBytes(bytes, name), thumbhash: o.thumbhash, ...(o.embeddedMetadata !== undefined ? { embeddedMetadata: o.embeddedMetadata } : {}) };
+}
+
+const knownBytes = (bytes: Buffer, name: string): Pick<KnownOutput, 'digests' | 'mime' | 'size'> => ({
+  digests: digestBytes(bytes),
+  mime: mimeFromHead(bytes.subarray(0, 512), name) ?? undefined,
+  size: bytes.length,
+});

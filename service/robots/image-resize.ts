@@ -3,10 +3,11 @@
 
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { parseCrop, parseIntParam } from '../instructions/robot-params';
-import { describeResult, type KnownOutput } from './file-record';
+import { describeResult, type KnownOutput, type StoredFile } from './file-record';
+import { embeddedMetaKeys } from './extract-meta';
 import { completeBox, fitInside, placeByGravity, SHARP_POSITION, type Gravity } from './image-geometry';
 import { encode, extensionOf, outputFormat, sharpColor } from './image-encode';
-import { rendersInMemory, writeRenderedImage } from './image-output';
+import { embedsNothing, encodesInMemory, rendersInMemory, writeEncodedImage, writeRenderedImage } from './image-output';
 import { outputDir, outputFile } from './output-path';
 import type { RobotFileOutcome, RobotRunner } from './robot-types';
 import { wrongKind } from './unsuitable-input';
@@ -25,6 +26,15 @@ export function keepsWholePicture(o: { strategy: string; crop: boolean; rotation
   if (o.rotation === false && (o.orientation ?? 1) > 1) return false;
   return o.strategy === 'fit' || o.strategy === 'min_fit';
 }
+
+/**
+ * Whether the output embeds its input's metadata as the input's record read it: a JPEG upload written as
+ * JPEG keeps its EXIF, XMP and IPTC blocks as they are (libvips updates only sizes, resolution and the
+ * orientation, which the record reads from the pixels). An input that is itself a result may carry keys
+ * a robot added to its meta, so only uploads qualify. Pure.
+ */
+export const copiesMetadataAsIs = (input: Pick<StoredFile, 'id' | 'original_id' | 'mime'>, format: string): boolean =>
+  input.id === input.original_id && input.mime === 'image/jpeg' && format === 'jpeg';
 
 export const runImageResize: RobotRunner = async ({ robot, params, input, outDir }) => {
   if (!isImage(input.mime)) return notAnImage(robot, input.mime);
@@ -109,10 +119,12 @@ export const runImageResize: RobotRunner = async ({ robot, params, input, outDir
   const target = outputFile(await outputDir(outDir, input.id), input.basename, `.${extensionOf(format)}`);
   let known: KnownOutput | undefined;
   try {
-    if (rendersInMemory(meta, { strip, animated, expectedPixels })) {
-      const keeps = keepsWholePicture({ strategy, crop: crop !== null, rotation: params.rotation, orientation: meta.orientation, hasAlpha: meta.hasAlpha === true, animated });
-      known = await writeRenderedImage(img, encodeAs, target, name, keeps ? input.thumbhash : undefined);
-    }
+    const output = { animated, expectedPixels };
+    const samePicture = keepsWholePicture({ strategy, crop: crop !== null, rotation: params.rotation, orientation: meta.orientation, hasAlpha: meta.hasAlpha === true, animated });
+    if (samePicture && input.thumbhash !== undefined && encodesInMemory(output)) {
+      const embeddedMetadata = embedsNothing(meta, strip) ? false : copiesMetadataAsIs(input, format) ? embeddedMetaKeys(input.meta) : undefined;
+      known = await writeEncodedImage(encodeAs(img), target, name, { thumbhash: input.thumbhash, embeddedMetadata });
+    } else if (rendersInMemory(meta, { strip, ...output })) known = await writeRenderedImage(img, encodeAs, target, name);
     else await encodeAs(img).toFile(target);
   } catch (e) {
     return { ok: false, code: 'INVALID_INPUT_ERROR', message: `"${input.name}" could not be resized: ${(e as Error).message}`, unsuitableInput: true };
