@@ -9,6 +9,7 @@ import { ffprobe } from './extract-meta';
 import { runFfmpeg } from './ffmpeg';
 import { describeResult } from './file-record';
 import { sharpColor } from './image-encode';
+import { digestBytes } from './image-output';
 import { outputDir, outputFile, scratchFile } from './output-path';
 import type { RobotFileOutcome, RobotRunner } from './robot-types';
 
@@ -108,7 +109,8 @@ export const runAudioWaveform: RobotRunner = async ({ robot, params, input, outD
   }
   const target = outputFile(dir, input.basename, '.png');
   const background = sharpColor(params.background_color, '#00000000');
-  await sharp(drawn).flatten(typeof background === 'string' && !/^#?[0-9a-f]{6}00$/i.test(background) ? { background } : false).png().toFile(target);
-  await rm(drawn, { force: true });
-  return { ok: true, files: [await describeResult(input, target, name)] };
+  const bytes = await sharp(drawn).flatten(typeof background === 'string' && !/^#?[0-9a-f]{6}00$/i.test(background) ? { background } : false).png().toBuffer();
+  await Promise.all([writeFile(target, bytes), rm(drawn, { force: true })]);
+  // Drawn from bare pixels, it embeds no metadata: the record reads its pixels, not ExifTool.
+  return { ok: true, files: [await describeResult(input, target, name, {}, { digests: digestBytes(bytes), size: bytes.length, embeddedMetadata: false })] };
 };

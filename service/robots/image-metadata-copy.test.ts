@@ -8,7 +8,7 @@ import { executeSteps } from './execute-steps';
 import { endExifTool } from './exiftool';
 import { extractMeta } from './extract-meta';
 import { describeUpload, type StoredFile } from './file-record';
-import { makeTempDir } from './test-files';
+import { makeTempDir, writeVideo } from './test-files';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -57,5 +57,30 @@ describe('a resized JPEG keeps its metadata', () => {
     expect(small.meta).toEqual(await extractMeta(small.localPath, 'image/jpeg'));
     expect(small.meta).toMatchObject({ width: 450, height: 600, city: 'Lisbon', country: 'Portugal', keywords: ['tram', 'evening'], device_name: 'X-T5', latitude: 38.7116, longitude: -9.1398 });
     expect(small.meta.date_recorded).toBe(photo.meta.date_recorded);
+  });
+
+  it('/image/optimize keeps it too, re-encoded or as the original bytes, and a frame drawn from pixels has none', async () => {
+    const run = async (steps: Record<string, Record<string, unknown>>, uploads: StoredFile[]) => {
+      const results: StoredFile[] = [];
+      const outcome = await executeSteps({ assemblyId: 'd'.repeat(32), steps, uploads, fields: {}, workDir: join(dir, `work-${Math.random().toString(16).slice(2)}`), signal: new AbortController().signal, onResult: (_s, f) => results.push(f) });
+      expect(outcome).toEqual({ ok: true });
+      return results;
+    };
+    // Quality 90 noise re-encodes smaller at 85; a quality-60 copy of it does not, so its own bytes are kept.
+    const small = join(dir, 'small.jpg');
+    await sharp(photo.localPath).keepMetadata().jpeg({ quality: 60 }).toFile(small);
+    const low = await describeUpload({ localPath: small, name: 'small.jpg' });
+    const [optimized, kept] = await run({ opt: { robot: '/image/optimize', use: ':original' } }, [photo, low]);
+    expect(optimized!.size).toBeLessThan(photo.size);
+    expect(kept!.md5hash).toBe(low.md5hash);
+    for (const r of [optimized!, kept!]) {
+      expect(r.meta).toEqual(await extractMeta(r.localPath, 'image/jpeg'));
+      expect(r.meta).toMatchObject({ city: 'Lisbon', keywords: ['tram', 'evening'] });
+      expect(r.thumbhash).toEqual(expect.any(String));
+    }
+    const clip = await writeVideo(join(dir, 'clip.mp4'));
+    const [thumb] = await run({ thumbs: { robot: '/video/thumbs', use: ':original', count: 1, width: 160, height: 120 } }, [await describeUpload({ localPath: clip, name: 'clip.mp4' })]);
+    expect(thumb!.meta).toEqual({ ...(await extractMeta(thumb!.localPath, thumb!.mime)), thumb_index: 0, thumb_offset: expect.any(Number) });
+    expect(thumb!.meta).toMatchObject({ width: 160, height: 120, thumb_index: 0 });
   });
 });

@@ -1,13 +1,14 @@
 // /video/thumbs: ffmpeg grabs frames at `offsets` (seconds or "NN%") or at `count` evenly spaced
 // points; sharp sizes and encodes them (service-facts §8 defaults: 8 thumbs, jpeg, pad).
 
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { parseIntParam } from '../instructions/robot-params';
 import { ffprobe } from './extract-meta';
 import { runFfmpeg } from './ffmpeg';
 import { describeResult } from './file-record';
 import { encode, sharpColor } from './image-encode';
+import { digestBytes } from './image-output';
 import { outputDir, outputFile, scratchFile } from './output-path';
 import type { RobotRunner } from './robot-types';
 
@@ -65,9 +66,10 @@ export const runVideoThumbs: RobotRunner = async ({ robot, params, input, outDir
     if (width !== null || height !== null) img = img.resize(width ?? undefined, height ?? undefined, { fit, background });
     const name = `${input.basename}_${index}.${ext}`;
     const target = outputFile(dir, input.basename, `_${index}.${ext}`);
-    await encode(img, format, true, { quality: 92, progressive: false, background: format === 'jpeg' ? '#000000' : background }).toFile(target);
-    await rm(frame, { force: true });
-    files.push(await describeResult(input, target, name, { thumb_index: index, thumb_offset: Math.round(offset * 1000) / 1000 }));
+    const bytes = await encode(img, format, true, { quality: 92, progressive: false, background: format === 'jpeg' ? '#000000' : background }).toBuffer();
+    await Promise.all([writeFile(target, bytes), rm(frame, { force: true })]);
+    // A frame sharp encoded from bare pixels embeds no metadata: the record reads its pixels, not ExifTool.
+    files.push(await describeResult(input, target, name, { thumb_index: index, thumb_offset: Math.round(offset * 1000) / 1000 }, { digests: digestBytes(bytes), size: bytes.length, embeddedMetadata: false }));
   }
   return { ok: true, files };
 };
