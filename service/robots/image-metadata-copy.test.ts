@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { ExifTool } from 'exiftool-vendored';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeSteps } from './execute-steps';
+import { executeSteps, type ExecuteContext } from './execute-steps';
 import { endExifTool } from './exiftool';
 import { extractMeta } from './extract-meta';
 import { describeUpload, type StoredFile } from './file-record';
@@ -60,7 +60,7 @@ describe('a resized JPEG keeps its metadata', () => {
   });
 
   it('/image/optimize keeps it too, re-encoded or as the original bytes, and a frame drawn from pixels has none', async () => {
-    const run = async (steps: Record<string, Record<string, unknown>>, uploads: StoredFile[]) => {
+    const run = async (steps: ExecuteContext['steps'], uploads: StoredFile[]) => {
       const results: StoredFile[] = [];
       const outcome = await executeSteps({ assemblyId: 'd'.repeat(32), steps, uploads, fields: {}, workDir: join(dir, `work-${Math.random().toString(16).slice(2)}`), signal: new AbortController().signal, onResult: (_s, f) => results.push(f) });
       expect(outcome).toEqual({ ok: true });

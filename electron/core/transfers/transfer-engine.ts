@@ -656,6 +656,9 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       tusRuns.clear();
       // Requests on the wire get a moment to answer (their results are dropped; a restore continues).
       await Promise.race([Promise.allSettled([...pending]), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+      // Then a create still sending is cut, as quitting would cut it: one that went on after close could
+      // create its Assembly after the next start had looked for its marker, and the batch would go twice.
+      for (const a of createAborts.values()) a.abort();
       if (writeTimer !== null) clock.clearTimeout(writeTimer);
       writeNow();
       store.close();
