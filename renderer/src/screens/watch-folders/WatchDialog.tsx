@@ -92,15 +92,23 @@ export const WatchDialog = (props: { open: boolean; busy: boolean; error: Server
   const [problem, setProblem] = useState<FormProblem | null>(null);
   const folderHintId = useId();
   const ids = { recipe: useId(), after: useId(), settle: useId() };
-  const set = <K extends keyof WatchForm>(key: K, value: WatchForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+  // core's refusal until the field it is about is changed (a new refusal shows again).
+  const [dismissed, setDismissed] = useState<ServerError>(null);
+  const shown = error !== dismissed ? error : null;
+  const serverField = typeof shown?.details?.field === 'string' ? (shown.details.field as WatchField) : null;
+  const fieldOf: Partial<Record<keyof WatchForm, WatchField>> = { folder: 'folder', output: 'output', recipe: 'recipe', fieldText: 'recipe', after: 'afterSuccess', moveTo: 'afterSuccess', settle: 'settleMs' };
+  const set = <K extends keyof WatchForm>(key: K, value: WatchForm[K]) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    if (shown && serverField === fieldOf[key]) setDismissed(shown);
+    if (problem && problem.field === fieldOf[key]) setProblem(null);
+  };
 
   // A refusal, local or from core, shows at its field; one about no field shows below the form.
-  const serverField = typeof error?.details?.field === 'string' ? (error.details.field as WatchField) : null;
   const at = (field: WatchField): string | null => {
     if (problem) return problem.field === field ? problem.message : null;
-    return error && serverField === field ? `${error.message} (${error.code})` : null;
+    return shown && serverField === field ? `${shown.message} (${shown.code})` : null;
   };
-  const unplaced = problem ? (problem.field === null ? { code: 'INVALID', message: problem.message } : null) : error && serverField === null ? error : null;
+  const unplaced = problem ? (problem.field === null ? { code: 'INVALID', message: problem.message } : null) : shown && serverField === null ? shown : null;
 
   const submit = () => {
     const checked = props.watch ? updateOf(props.watch, form) : inputOf(form);
@@ -122,7 +130,7 @@ export const WatchDialog = (props: { open: boolean; busy: boolean; error: Server
           <div className="form-field">
             <label className="form-field">
               <span className="field-label">Folder to watch</span>
-              <input className="input mono" value={watch.folder} readOnly aria-describedby={folderHintId} />
+              <input className="input mono watch-fixed-folder" value={watch.folder} readOnly aria-describedby={folderHintId} />
             </label>
             <span id={folderHintId} className="muted small">
               A different folder is a different watch: add it as a new one.
@@ -132,28 +140,28 @@ export const WatchDialog = (props: { open: boolean; busy: boolean; error: Server
           <FolderField label="Folder to watch" value={form.folder} error={at('folder')} onChange={(v) => set('folder', v)} />
         )}
         <div className="form-field">
-        <label className="form-field">
-          <span className="field-label">Process each file with</span>
-          <select className="input" value={form.recipe} aria-invalid={recipeError ? true : undefined} aria-describedby={recipeError ? ids.recipe : undefined} onChange={(e) => set('recipe', e.currentTarget.value)}>
-            <optgroup label="Ready-made steps">
-              {PRESETS.map((p) => (
-                <option key={p.id} value={`preset:${p.id}`}>
-                  {p.label}
-                </option>
-              ))}
-            </optgroup>
-            {(templateItems.length > 0 || keptTemplate) && (
-              <optgroup label="Templates">
-                {keptTemplate && <option value={`template:${keptTemplate}`}>Template {keptTemplate}</option>}
-                {templateItems.map((t) => (
-                  <option key={t.id} value={`template:${t.id}`}>
-                    {t.name}
+          <label className="form-field">
+            <span className="field-label">Process each file with</span>
+            <select className="input" value={form.recipe} aria-invalid={recipeError ? true : undefined} aria-describedby={recipeError ? ids.recipe : undefined} onChange={(e) => set('recipe', e.currentTarget.value)}>
+              <optgroup label="Ready-made steps">
+                {PRESETS.map((p) => (
+                  <option key={p.id} value={`preset:${p.id}`}>
+                    {p.label}
                   </option>
                 ))}
               </optgroup>
-            )}
-          </select>
-        </label>
+              {(templateItems.length > 0 || keptTemplate) && (
+                <optgroup label="Templates">
+                  {keptTemplate && <option value={`template:${keptTemplate}`}>Template {keptTemplate}</option>}
+                  {templateItems.map((t) => (
+                    <option key={t.id} value={`template:${t.id}`}>
+                      {t.name}
+                    </option>
+                  ))}
+                </optgroup>
+              )}
+            </select>
+          </label>
           {templates.isError && <span className="muted small">Templates could not be loaded ({templates.error.code}); the ready-made steps still work.</span>}
           {!usesTemplate && <FieldError id={ids.recipe} text={recipeError} />}
         </div>

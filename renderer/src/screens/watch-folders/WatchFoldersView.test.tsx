@@ -87,6 +87,10 @@ describe('WatchFoldersView', () => {
     expect(settle.getAttribute('aria-invalid')).toBeNull();
     expect((output as HTMLInputElement).value).toBe('/home/me');
     expect(within(screen.getByTestId('watch-card')).getByText('/home/me/out')).toBeTruthy();
+    // Changing the field it is about clears the refusal.
+    fireEvent.change(output, { target: { value: '/home/me/elsewhere' } });
+    expect(output.getAttribute('aria-invalid')).toBeNull();
+    expect(within(dialog).queryByRole('alert')).toBeNull();
   });
 
   it('in the Electron host, shows the folders in use and sends only a newly picked one', async () => {
