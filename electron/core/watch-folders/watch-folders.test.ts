@@ -166,10 +166,17 @@ describe('watch folders', () => {
     await writeFile(path.join(inbox, 'd.txt'), 'fourth');
     await until(() => current()?.counts.done === 4, 60_000, 'd.txt done');
     expect(await readFile(path.join(outC, 'original', 'd.txt'), 'utf8')).toBe('fourth');
-    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await readFile(path.join(inbox, 'd.txt'), 'utf8')).toBe('fourth');
-    // Four files in the ledger, each processed once; late.txt in the former output never taken.
-    expect((await items()).map((i) => i.relativePath).sort()).toEqual(['a.txt', 'b.txt', 'c.txt', 'd.txt']);
+    // An output folder moved inside the watched one (created by the edit): its results are not taken as inputs.
+    await call('watch-folders:update', { id: watch.id, output: { path: path.join(inbox, 'results2') } });
+    await writeFile(path.join(inbox, 'e.txt'), 'fifth');
+    await until(() => current()?.counts.done === 5, 60_000, 'e.txt done');
+    expect(await readFile(path.join(inbox, 'results2', 'original', 'e.txt'), 'utf8')).toBe('fifth');
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    // Five files in the ledger, each processed once; late.txt in the former output and e.txt's result never taken.
+    expect((await items()).map((i) => i.relativePath).sort()).toEqual(['a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt']);
+    expect(current()?.counts).toMatchObject({ done: 5, failed: 0, queued: 0 });
+    expect(await readFile(path.join(inbox, 'd.txt'), 'utf8')).toBe('fourth');
     await call('watch-folders:remove', { id: watch.id });
   });
 });
