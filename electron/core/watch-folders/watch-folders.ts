@@ -199,6 +199,8 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
   const abs = (rt: Runtime, rel: string) => path.join(rt.def.folder, ...rel.split('/'));
 
   const run = async (rt: Runtime, command: WatchCommand): Promise<void> => {
+    // Read before any await: a finished file's settings are dropped once its outcome is applied.
+    const sent = sentSettings(rt, command.relativePath);
     try {
       switch (command.kind) {
         case 'check':
@@ -206,12 +208,12 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
         case 'process':
           return await processFile(rt, command.relativePath);
         case 'after-success':
-          return await afterSuccess(rt, command.relativePath);
+          return await afterSuccess(rt, command.relativePath, sent.afterSuccess);
         case 'notify':
           return deps.notify({
             tag: `watch:${rt.def.id}:${command.relativePath}`,
             title: command.outcome === 'done' ? 'Watch folder: processed' : 'Watch folder: failed',
-            body: command.outcome === 'done' ? `${command.relativePath} → ${sentSettings(rt, command.relativePath).output}` : `${command.relativePath}: ${command.error ?? 'failed'}`,
+            body: command.outcome === 'done' ? `${command.relativePath} → ${sent.output}` : `${command.relativePath}: ${command.error ?? 'failed'}`,
             tone: command.outcome === 'done' ? 'success' : 'danger',
             route: '#/watch-folders',
           });
@@ -220,7 +222,7 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
       const message = cause instanceof Error ? cause.message : String(cause);
       // The results are on disk; only the original could not be deleted or moved: say so, keep it done.
       if (command.kind === 'after-success') {
-        const what = sentSettings(rt, command.relativePath).afterSuccess.kind === 'delete' ? 'delete' : 'move';
+        const what = sent.afterSuccess.kind === 'delete' ? 'delete' : 'move';
         return deps.notify({ tag: `watch:${rt.def.id}:${command.relativePath}:after`, title: `Watch folder: could not ${what} the original`, body: `${command.relativePath}: ${message}`, tone: 'warning', route: '#/watch-folders' });
       }
       apply(rt, { type: 'failed', relativePath: command.relativePath, error: message, assemblyId: null, now: now() });
@@ -240,6 +242,8 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
   };
 
   const processFile = async (rt: Runtime, rel: string) => {
+    // The settings of this moment go with the file, whatever an edit changes while it is on the wire.
+    const sent = { output: rt.def.output, afterSuccess: rt.def.afterSuccess };
     const instructions = instructionsOf(rt.def.recipe);
     if (!instructions.ok) return apply(rt, { type: 'failed', relativePath: rel, error: instructions.error.message, assemblyId: null, now: now() });
     const item = rt.machine.items.get(rel);
@@ -255,7 +259,7 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
     });
     if (!started.ok) return apply(rt, { type: 'failed', relativePath: rel, error: `${started.error.code}: ${started.error.message}`, assemblyId: null, now: now() });
     owned.add(started.value.id);
-    rt.sentWith.set(rel, { output: rt.def.output, afterSuccess: rt.def.afterSuccess });
+    rt.sentWith.set(rel, sent);
     apply(rt, { type: 'started', relativePath: rel, transferId: started.value.id, now: now() });
     await follow(rt, rel, started.value.id);
   };
@@ -265,7 +269,7 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
     try {
       await followTransfer(rt, rel, transferId);
     } finally {
-      // The after-success command and the notice read it synchronously when the outcome is applied.
+      // The after-success command and the notice read it (in `run`, before any await) when the outcome is applied.
       rt.sentWith.delete(rel);
     }
   };
@@ -299,8 +303,7 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
     apply(rt, { type: 'finished', relativePath: rel, assemblyId: batch.assemblyId, results, now: now() });
   };
 
-  const afterSuccess = async (rt: Runtime, rel: string) => {
-    const how = sentSettings(rt, rel).afterSuccess;
+  const afterSuccess = async (rt: Runtime, rel: string, how: WatchDef['afterSuccess']) => {
     if (how.kind === 'keep') return;
     const file = abs(rt, rel);
     if (how.kind === 'delete') return void (await rm(file, { force: true }));
