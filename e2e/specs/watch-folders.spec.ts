@@ -1,4 +1,4 @@
-import { mkdir, open, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, open, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
@@ -10,7 +10,8 @@ import { launchConnected, quitApp } from '../fixtures/relaunch';
 /**
  * Watch folders as a user meets them: a watch added in the UI on a real folder; files copied in — one
  * written slowly in three parts, with pauses shorter than the settle time — are processed once each, their
- * results land in the output folder; after a restart nothing is processed again; a changed file is.
+ * results land in the output folder; after a restart nothing is processed again; a changed file is. A watch
+ * edited to another output folder sends its next file there and does not process the earlier one again.
  */
 
 const jpeg = (width: number, height: number, colour: string) => sharp({ create: { width, height, channels: 3, background: colour } }).jpeg({ quality: 90 }).toBuffer();
@@ -98,4 +99,55 @@ test('a watch folder processes files copied into it (one slowly, in parts), skip
   } finally {
     await quitApp(second);
   }
+});
+
+test('editing a watch: the next file lands in the new output folder, an earlier one is not processed again', async ({ ui, workDir }) => {
+  test.setTimeout(60_000);
+  const inbox = path.join(workDir, 'inbox');
+  const [outA, outB] = [path.join(workDir, 'out-a'), path.join(workDir, 'out-b')];
+  await mkdir(inbox, { recursive: true });
+  await ui.getByRole('button', { name: 'Watch folders', exact: true }).click();
+  await ui.getByRole('button', { name: 'Add watch folder' }).click();
+  const add = ui.getByRole('dialog', { name: 'Add a watch folder' });
+  await add.getByLabel('Folder to watch').fill(inbox);
+  await add.getByLabel('Output folder').fill(outA);
+  await add.getByLabel('Process each file with').selectOption('preset:store-originals');
+  await add.getByLabel('Wait until a file is unchanged for (seconds)').fill('0.3');
+  await add.getByRole('button', { name: 'Start watching' }).click();
+  await expect(card(ui).getByTestId('watch-state')).toHaveText('Watching');
+  await writeFile(path.join(inbox, 'first.txt'), 'first');
+  await expect(card(ui).getByTestId('watch-counts')).toHaveText(/^1 done · 0 failed · 0 queued/, { timeout: 20_000 });
+
+  // Edit, by keyboard: the dialog opens pre-filled, the watched folder fixed.
+  await card(ui).getByRole('button', { name: 'Edit' }).focus();
+  await ui.keyboard.press('Enter');
+  const edit = ui.getByRole('dialog', { name: 'Edit watch folder' });
+  await expect(edit.getByLabel('Folder to watch')).toHaveValue(inbox);
+  await expect(edit.getByLabel('Folder to watch')).not.toBeEditable();
+  await expect(edit.getByLabel('Output folder')).toHaveValue(outA);
+  await expect(edit.getByLabel('Process each file with')).toHaveValue('preset:store-originals');
+  await expect(edit.getByLabel('Wait until a file is unchanged for (seconds)')).toHaveValue('0.3');
+  // Refused as on add, at the field: the watched folder cannot lie inside the output folder.
+  await edit.getByLabel('Output folder').fill(workDir);
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(edit.getByRole('alert')).toHaveText('The watched folder cannot lie inside the output folder (results would be processed again). (WATCH_FOLDER_INVALID)');
+  await expect(edit.getByLabel('Output folder')).toHaveAttribute('aria-invalid', 'true');
+  await edit.getByLabel('Output folder').fill(outB);
+  await expect(edit.getByRole('alert')).toBeHidden();
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await ui.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+    await edit.screenshot({ path: screenshotPath(`watch-folders-edit-${colorScheme}.png`) });
+  }
+  await ui.emulateMedia({ colorScheme: 'light' });
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(edit).toBeHidden();
+  await expect(card(ui)).toContainText(`→ ${outB}`);
+
+  await writeFile(path.join(inbox, 'second.txt'), 'second');
+  await expect(card(ui).getByTestId('watch-counts')).toHaveText(/^2 done · 0 failed · 0 queued/, { timeout: 20_000 });
+  expect(await readFile(path.join(outB, 'original', 'second.txt'), 'utf8')).toBe('second');
+  // first.txt was not processed again: its result stays in the old output only.
+  expect(await readFile(path.join(outA, 'original', 'first.txt'), 'utf8')).toBe('first');
+  await expect(access(path.join(outB, 'original', 'first.txt'))).rejects.toThrow();
+  await expect(access(path.join(outA, 'original', 'second.txt'))).rejects.toThrow();
 });

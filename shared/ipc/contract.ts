@@ -206,6 +206,7 @@ export const channels = {
   'watch-folders:list': { request: z.object({}), response: z.array(watchFolderSchema) },
   /** Start watching a folder: new and changed files are processed once they stop growing; results go to the output folder. */
   'watch-folders:add': { request: watchFolderInputSchema, response: watchFolderSchema },
+  /** Edit a watch (not its folder), checked as on add; its ledger is kept and the change applies to the next files. */
   'watch-folders:update': { request: watchFolderUpdateSchema, response: watchFolderSchema },
   'watch-folders:pause': { request: z.object({ id: z.string().min(1) }), response: watchFolderSchema },
   /** Resume: catches up on what changed while paused. */

@@ -78,25 +78,41 @@ export const watchFolderSchema = z.object({
 });
 export type WatchFolder = z.infer<typeof watchFolderSchema>;
 
+/** After success as the page sends it: a move-to folder is a folder reference, resolved in core. */
+export const afterSuccessInputSchema = z.discriminatedUnion('kind', [z.object({ kind: z.literal('keep') }), z.object({ kind: z.literal('delete') }), z.object({ kind: z.literal('move'), folder: folderRefSchema })]);
+export type AfterSuccessInput = z.infer<typeof afterSuccessInputSchema>;
+
+const settleMsSchema = z.number().int().min(MIN_SETTLE_MS).max(600_000);
+
 export const watchFolderInputSchema = z.object({
   folder: folderRefSchema,
   output: folderRefSchema,
   recipe: watchRecipeSchema,
   reprocessStale: z.boolean().default(false),
-  afterSuccess: z
-    .discriminatedUnion('kind', [z.object({ kind: z.literal('keep') }), z.object({ kind: z.literal('delete') }), z.object({ kind: z.literal('move'), folder: folderRefSchema })])
-    .default({ kind: 'keep' }),
-  settleMs: z.number().int().min(MIN_SETTLE_MS).max(600_000).default(DEFAULT_SETTLE_MS),
+  afterSuccess: afterSuccessInputSchema.default({ kind: 'keep' }),
+  settleMs: settleMsSchema.default(DEFAULT_SETTLE_MS),
   workspaceId: z.string().optional(),
 });
 export type WatchFolderInput = z.input<typeof watchFolderInputSchema>;
 
+/**
+ * Edit a watch: anything the add dialog sets except the watched folder (another folder is another watch).
+ * Omitted fields stay as they are. The ledger is kept: the change applies to files that arrive or change
+ * from then on, and a file already sent finishes with the settings it was sent with.
+ */
 export const watchFolderUpdateSchema = z.object({
   id: z.string().min(1),
   recipe: watchRecipeSchema.optional(),
+  output: folderRefSchema.optional(),
   reprocessStale: z.boolean().optional(),
-  settleMs: z.number().int().min(MIN_SETTLE_MS).max(600_000).optional(),
+  afterSuccess: afterSuccessInputSchema.optional(),
+  settleMs: settleMsSchema.optional(),
 });
+export type WatchFolderUpdate = z.input<typeof watchFolderUpdateSchema>;
+
+/** Which field of the watch dialog a refusal is about (`error.details.field`), so the dialog shows it there. */
+export const watchFieldSchema = z.enum(['folder', 'output', 'recipe', 'afterSuccess', 'settleMs']);
+export type WatchField = z.infer<typeof watchFieldSchema>;
 
 export const watchItemsPageSchema = z.object({ items: z.array(watchItemSchema), total: z.number().int() });
 export type WatchItemsPage = z.infer<typeof watchItemsPageSchema>;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FolderRef } from '../../../shared/ipc/watch-folder-models';
+import type { AfterSuccess, AfterSuccessInput, FolderRef, WatchField } from '../../../shared/ipc/watch-folder-models';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
 import type { Handlers } from '../ipc/handlers';
 import { WATCH_FOLDER_INVALID } from '../watch-folders/watch-folders';
@@ -32,36 +32,59 @@ function typedPath(ctx: Pick<HandlerContext, 'host'>, typed: string, what: strin
   return ok(resolved);
 }
 
+/** A refusal tagged with the dialog field it is about (`details.field`). */
+function withField<T>(field: WatchField, result: Result<T>): Result<T> {
+  return result.ok ? result : { ok: false, error: { ...result.error, details: { ...result.error.details, field } } };
+}
+
+function resolveAfterSuccess(ctx: Pick<HandlerContext, 'files' | 'host' | 'dataDir'>, input: AfterSuccessInput): Result<AfterSuccess> {
+  if (input.kind !== 'move') return ok(input);
+  const moveTo = withField('afterSuccess', resolveFolderRef(ctx, input.folder, 'folder to move originals to'));
+  return moveTo.ok ? ok({ kind: 'move', folder: moveTo.value }) : moveTo;
+}
+
 export function createWatchFolderHandlers(ctx: HandlerContext): Pick<Handlers, WatchChannels> {
   return {
     'watch-folders:list': async () => ok(ctx.watchFolders.list()),
     'watch-folders:add': async (input) => {
-      const folder = resolveFolderRef(ctx, input.folder, 'folder to watch');
+      const folder = withField('folder', resolveFolderRef(ctx, input.folder, 'folder to watch'));
       if (!folder.ok) return folder;
-      const output = resolveFolderRef(ctx, input.output, 'output folder');
+      const output = withField('output', resolveFolderRef(ctx, input.output, 'output folder'));
       if (!output.ok) return output;
-      let afterSuccess: { kind: 'keep' } | { kind: 'delete' } | { kind: 'move'; folder: string } = { kind: 'keep' };
-      if (input.afterSuccess.kind === 'move') {
-        const moveTo = resolveFolderRef(ctx, input.afterSuccess.folder, 'folder to move originals to');
-        if (!moveTo.ok) return moveTo;
-        afterSuccess = { kind: 'move', folder: moveTo.value };
-      } else afterSuccess = input.afterSuccess;
+      const afterSuccess = resolveAfterSuccess(ctx, input.afterSuccess);
+      if (!afterSuccess.ok) return afterSuccess;
       return ctx.watchFolders.add({
         folder: folder.value,
         output: output.value,
         recipe: input.recipe,
         reprocessStale: input.reprocessStale,
-        afterSuccess,
+        afterSuccess: afterSuccess.value,
         settleMs: input.settleMs,
         workspaceId: input.workspaceId ?? ctx.workspaces.activeId(),
       });
     },
-    'watch-folders:update': async ({ id, ...change }) =>
-      ctx.watchFolders.update(id, {
+    // The same folder checks as on add; the watched folder itself is not editable (another folder is another watch).
+    'watch-folders:update': async ({ id, output, afterSuccess, ...change }) => {
+      let resolvedOutput: string | undefined;
+      if (output) {
+        const resolved = withField('output', resolveFolderRef(ctx, output, 'output folder'));
+        if (!resolved.ok) return resolved;
+        resolvedOutput = resolved.value;
+      }
+      let resolvedAfter: AfterSuccess | undefined;
+      if (afterSuccess) {
+        const resolved = resolveAfterSuccess(ctx, afterSuccess);
+        if (!resolved.ok) return resolved;
+        resolvedAfter = resolved.value;
+      }
+      return ctx.watchFolders.update(id, {
         ...(change.recipe ? { recipe: change.recipe } : {}),
+        ...(resolvedOutput !== undefined ? { output: resolvedOutput } : {}),
         ...(change.reprocessStale !== undefined ? { reprocessStale: change.reprocessStale } : {}),
+        ...(resolvedAfter ? { afterSuccess: resolvedAfter } : {}),
         ...(change.settleMs !== undefined ? { settleMs: change.settleMs } : {}),
-      }),
+      });
+    },
     'watch-folders:pause': async ({ id }) => ctx.watchFolders.pause(id),
     'watch-folders:resume': async ({ id }) => ctx.watchFolders.resume(id),
     'watch-folders:remove': async ({ id }) => ctx.watchFolders.remove(id),

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { access, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { dispatch } from '../ipc/dispatch';
 import { createRecordingDesktop } from '../ports/recording-desktop';
 import { until } from '../transfers/testing/engine-fixture';
 import { createUnavailableSecretStore } from '../vault/unavailable-secret-store';
+import { openWatchStore } from './watch-store';
 
 /**
  * Watch folders through the channels, against the real embedded service, real files and chokidar: the
@@ -37,6 +39,13 @@ afterAll(async () => {
   await core?.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+const exists = (file: string) => access(file).then(() => true, () => false);
+const failure = async (channel: Parameters<typeof dispatch>[1], request: unknown) => {
+  const answer = await dispatch(core.handlers, channel, request);
+  if (answer.ok) throw new Error(`${channel} was accepted`);
+  return { code: answer.error.code, message: answer.error.message, field: answer.error.details?.field };
+};
 
 const call = async <T>(channel: Parameters<typeof dispatch>[1], request: unknown): Promise<T> => {
   const answer = await dispatch(core.handlers, channel, request);
@@ -96,5 +105,78 @@ describe('watch folders', () => {
     expect(paused.state).toBe('paused');
     await call('watch-folders:remove', { id: watch.id });
     expect(core.watchFolders.list()).toEqual([]);
+  });
+
+  it('edits a watch in place: refusals as on add leave it unchanged; the ledger is kept; a file on the wire finishes as it was sent, the next goes to the new output', async () => {
+    const inbox = path.join(dir, 'edit', 'in');
+    const [outA, outB, outC] = ['edit-a', 'edit-b', 'edit-c'].map((n) => path.join(dir, n)) as [string, string, string];
+    await mkdir(inbox, { recursive: true });
+    const watch = await call<{ id: string }>('watch-folders:add', { folder: { path: inbox }, output: { path: path.join(inbox, 'results') }, recipe: { kind: 'preset', presetId: 'store-originals' }, settleMs: 300 });
+    const current = () => core.watchFolders.list().find((w) => w.id === watch.id);
+    await until(() => current()?.state === 'watching', 10_000, 'watching');
+    await writeFile(path.join(inbox, 'a.txt'), 'first');
+    await until(() => current()?.counts.done === 1, 60_000, 'a.txt done');
+    expect(await readFile(path.join(inbox, 'results', 'original', 'a.txt'), 'utf8')).toBe('first');
+
+    // Refused as on add, with the same message and the field it is about; the watch is left as it was.
+    const addRefusal = await failure('watch-folders:add', { folder: { path: path.join(dir, 'out', 'in') }, output: { path: path.join(dir, 'out') }, recipe: { kind: 'preset', presetId: 'store-originals' } });
+    expect(await failure('watch-folders:update', { id: watch.id, output: { path: path.join(dir, 'edit') } })).toEqual({ ...addRefusal, field: 'output' });
+    expect(await failure('watch-folders:update', { id: watch.id, output: { path: path.join(dir, 'data', 'x') } })).toMatchObject({ code: 'WATCH_FOLDER_INVALID', field: 'output' });
+    expect(await failure('watch-folders:update', { id: watch.id, afterSuccess: { kind: 'move', folder: { path: path.join(dir, '.ssh') } } })).toMatchObject({ code: 'WATCH_FOLDER_INVALID', field: 'afterSuccess' });
+    expect(await failure('watch-folders:update', { id: watch.id, output: { path: outB }, recipe: { kind: 'preset', presetId: 'no-such-preset' } })).toMatchObject({ message: 'No preset no-such-preset.', field: 'recipe' });
+    expect(await failure('watch-folders:update', { id: watch.id, settleMs: 10 })).toMatchObject({ code: 'INVALID_IPC_REQUEST' });
+    expect(await failure('watch-folders:update', { id: 'wf_nope', settleMs: 1_000 })).toMatchObject({ code: 'NOT_FOUND' });
+    expect(current()).toMatchObject({ output: path.join(inbox, 'results'), afterSuccess: { kind: 'keep' }, settleMs: 300 });
+
+    // Output moved out of the watched folder, originals deleted after success, a longer settle time.
+    const edited = await call<{ output: string; afterSuccess: unknown; settleMs: number; counts: { done: number } }>('watch-folders:update', { id: watch.id, output: { path: outA }, afterSuccess: { kind: 'delete' }, settleMs: 400 });
+    expect(edited).toMatchObject({ output: outA, afterSuccess: { kind: 'delete' }, settleMs: 400, counts: { done: 1 } });
+    // Stored: the next start has the edit; the old output inside the watched folder stays passed over.
+    const stored = openWatchStore(path.join(dir, 'data'));
+    try {
+      expect(stored.watches().find((w) => w.id === watch.id)).toMatchObject({ output: outA, afterSuccess: { kind: 'delete' }, settleMs: 400, retiredFolders: [path.join(inbox, 'results')] });
+      expect(stored.items(watch.id).map((i) => i.relativePath)).toEqual(['a.txt']);
+    } finally {
+      stored.close();
+    }
+
+    await writeFile(path.join(inbox, 'b.txt'), 'second');
+    await until(() => current()?.counts.done === 2, 60_000, 'b.txt done');
+    expect(await readFile(path.join(outA, 'original', 'b.txt'), 'utf8')).toBe('second');
+    await until(() => !existsSync(path.join(inbox, 'b.txt')), 5_000, 'b.txt deleted');
+    // a.txt was not processed again (no result in the new output; still in the watched folder, kept);
+    // results in the old output folder are not taken as new files.
+    expect(await exists(path.join(outA, 'original', 'a.txt'))).toBe(false);
+    expect(await readFile(path.join(inbox, 'a.txt'), 'utf8')).toBe('first');
+    await writeFile(path.join(inbox, 'results', 'original', 'late.txt'), 'not an input');
+
+    // Mid-run: the queue is paused, so c.txt waits on the wire while the watch is edited again.
+    await call('transfers:control', { action: 'pause', scope: { kind: 'all' } });
+    await writeFile(path.join(inbox, 'c.txt'), 'third');
+    const items = async () => (await call<{ items: { relativePath: string; state: string; results: string[] }[] }>('watch-folders:items', { id: watch.id })).items;
+    await until(() => current()?.counts.queued === 1, 10_000, 'c.txt taken');
+    await expect.poll(async () => (await items()).find((i) => i.relativePath === 'c.txt')?.state, { timeout: 10_000 }).toBe('processing');
+    await call('watch-folders:update', { id: watch.id, output: { path: outC }, afterSuccess: { kind: 'keep' } });
+    await call('transfers:control', { action: 'resume', scope: { kind: 'all' } });
+    await until(() => current()?.counts.done === 3, 60_000, 'c.txt done');
+    // c.txt finished as it was sent: results in the output of that time, original deleted.
+    expect(await readFile(path.join(outA, 'original', 'c.txt'), 'utf8')).toBe('third');
+    await until(() => !existsSync(path.join(inbox, 'c.txt')), 5_000, 'c.txt deleted');
+    // The next file goes to the new output and its original is kept.
+    await writeFile(path.join(inbox, 'd.txt'), 'fourth');
+    await until(() => current()?.counts.done === 4, 60_000, 'd.txt done');
+    expect(await readFile(path.join(outC, 'original', 'd.txt'), 'utf8')).toBe('fourth');
+    expect(await readFile(path.join(inbox, 'd.txt'), 'utf8')).toBe('fourth');
+    // An output folder moved inside the watched one (created by the edit): its results are not taken as inputs.
+    await call('watch-folders:update', { id: watch.id, output: { path: path.join(inbox, 'results2') } });
+    await writeFile(path.join(inbox, 'e.txt'), 'fifth');
+    await until(() => current()?.counts.done === 5, 60_000, 'e.txt done');
+    expect(await readFile(path.join(inbox, 'results2', 'original', 'e.txt'), 'utf8')).toBe('fifth');
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    // Five files in the ledger, each processed once; late.txt in the former output and e.txt's result never taken.
+    expect((await items()).map((i) => i.relativePath).sort()).toEqual(['a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt']);
+    expect(current()?.counts).toMatchObject({ done: 5, failed: 0, queued: 0 });
+    expect(await readFile(path.join(inbox, 'd.txt'), 'utf8')).toBe('fourth');
+    await call('watch-folders:remove', { id: watch.id });
   });
 });

@@ -6,14 +6,14 @@ import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import { PRESETS } from '../../../shared/api/presets';
 import type { Instructions } from '../../../shared/api/instructions';
 import type { DesktopNotice } from '../../../shared/ipc/desktop-models';
-import type { WatchFolder, WatchItem, WatchItemsPage, WatchRecipe } from '../../../shared/ipc/watch-folder-models';
+import type { WatchField, WatchFolder, WatchItem, WatchItemsPage, WatchRecipe } from '../../../shared/ipc/watch-folder-models';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
 import { mimeFromName } from '../files/mime-types';
 import type { RunManager } from '../runs/run-manager';
 import { feedOf } from '../transfers/draft-feed';
 import type { TransferEngine } from '../transfers/transfer-engine';
 import { countsOf, newMachine, nextDue, pendingAfterRestore, step, type ItemRec, type MachineState, type WatchCommand, type WatchEvent } from './watch-machine';
-import { isIgnoredRelativePath, isInside } from './watch-paths';
+import { excludedFolders, isIgnoredRelativePath, isInside, retiredAfterEdit } from './watch-paths';
 import { writeResultsForWatch } from './watch-results';
 import { openWatchStore, type WatchDef, type WatchStore } from './watch-store';
 
@@ -42,10 +42,14 @@ export interface AddWatchInput {
   workspaceId?: string;
 }
 
+/** An edit: anything but the watched folder (paths resolved by the handler, as on add); omitted = unchanged. */
+export type WatchChange = Partial<Pick<AddWatchInput, 'output' | 'recipe' | 'reprocessStale' | 'afterSuccess' | 'settleMs'>>;
+
 export interface WatchFolders {
   list(): WatchFolder[];
   add(input: AddWatchInput): Promise<Result<WatchFolder>>;
-  update(id: string, change: Partial<Pick<WatchDef, 'recipe' | 'reprocessStale' | 'settleMs'>>): Promise<Result<WatchFolder>>;
+  /** Edit a watch, its ledger kept: the change applies to files sent from now on (docs/desktop.md). */
+  update(id: string, change: WatchChange): Promise<Result<WatchFolder>>;
   pause(id: string): Promise<Result<WatchFolder>>;
   resume(id: string): Promise<Result<WatchFolder>>;
   remove(id: string): Promise<Result<Record<string, never>>>;
@@ -73,6 +77,27 @@ interface Runtime {
   timer: ReturnType<typeof setTimeout> | null;
   /** Bumped on every (re)start, so events of a closed watcher are dropped. */
   generation: number;
+  /**
+   * Where each file on the wire goes and what happens to its original, as when it was sent: an edit
+   * meanwhile applies to the next files. (After a restart a resumed file follows the current settings.)
+   */
+  sentWith: Map<string, Pick<WatchDef, 'output' | 'afterSuccess'>>;
+}
+
+/** A refusal about one field of the watch dialog (`details.field`), so the dialog shows it there. */
+const fieldErr = (field: WatchField, code: string, message: string) => err(code, message, { details: { field } });
+
+/** The checks add and edit share: the output folder (not holding the watched one, creatable) and the recipe. */
+async function checkSettings(folder: string, output: string, recipe: WatchRecipe): Promise<Result<void>> {
+  if (isInside(output, folder)) return fieldErr('output', WATCH_FOLDER_INVALID, 'The watched folder cannot lie inside the output folder (results would be processed again).');
+  const instructions = instructionsOf(recipe);
+  if (!instructions.ok) return fieldErr('recipe', instructions.error.code, instructions.error.message);
+  try {
+    await mkdir(output, { recursive: true });
+  } catch (cause) {
+    return fieldErr('output', WATCH_FOLDER_INVALID, `The output folder cannot be created: ${(cause as Error).message}`);
+  }
+  return ok(undefined);
 }
 
 const toIso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -174,6 +199,8 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
   const abs = (rt: Runtime, rel: string) => path.join(rt.def.folder, ...rel.split('/'));
 
   const run = async (rt: Runtime, command: WatchCommand): Promise<void> => {
+    // Read before any await: a finished file's settings are dropped once its outcome is applied.
+    const sent = sentSettings(rt, command.relativePath);
     try {
       switch (command.kind) {
         case 'check':
@@ -181,12 +208,12 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
         case 'process':
           return await processFile(rt, command.relativePath);
         case 'after-success':
-          return await afterSuccess(rt, command.relativePath);
+          return await afterSuccess(rt, command.relativePath, sent.afterSuccess);
         case 'notify':
           return deps.notify({
             tag: `watch:${rt.def.id}:${command.relativePath}`,
             title: command.outcome === 'done' ? 'Watch folder: processed' : 'Watch folder: failed',
-            body: command.outcome === 'done' ? `${command.relativePath} → ${rt.def.output}` : `${command.relativePath}: ${command.error ?? 'failed'}`,
+            body: command.outcome === 'done' ? `${command.relativePath} → ${sent.output}` : `${command.relativePath}: ${command.error ?? 'failed'}`,
             tone: command.outcome === 'done' ? 'success' : 'danger',
             route: '#/watch-folders',
           });
@@ -195,7 +222,7 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
       const message = cause instanceof Error ? cause.message : String(cause);
       // The results are on disk; only the original could not be deleted or moved: say so, keep it done.
       if (command.kind === 'after-success') {
-        const what = rt.def.afterSuccess.kind === 'delete' ? 'delete' : 'move';
+        const what = sent.afterSuccess.kind === 'delete' ? 'delete' : 'move';
         return deps.notify({ tag: `watch:${rt.def.id}:${command.relativePath}:after`, title: `Watch folder: could not ${what} the original`, body: `${command.relativePath}: ${message}`, tone: 'warning', route: '#/watch-folders' });
       }
       apply(rt, { type: 'failed', relativePath: command.relativePath, error: message, assemblyId: null, now: now() });
@@ -215,6 +242,8 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
   };
 
   const processFile = async (rt: Runtime, rel: string) => {
+    // The settings of this moment go with the file, whatever an edit changes while it is on the wire.
+    const sent = { output: rt.def.output, afterSuccess: rt.def.afterSuccess };
     const instructions = instructionsOf(rt.def.recipe);
     if (!instructions.ok) return apply(rt, { type: 'failed', relativePath: rel, error: instructions.error.message, assemblyId: null, now: now() });
     const item = rt.machine.items.get(rel);
@@ -230,12 +259,24 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
     });
     if (!started.ok) return apply(rt, { type: 'failed', relativePath: rel, error: `${started.error.code}: ${started.error.message}`, assemblyId: null, now: now() });
     owned.add(started.value.id);
+    rt.sentWith.set(rel, sent);
     apply(rt, { type: 'started', relativePath: rel, transferId: started.value.id, now: now() });
     await follow(rt, rel, started.value.id);
   };
 
-  /** Waits for the file's transfer and Assembly, then writes its results. */
+  /** Waits for the file's transfer and Assembly, then writes its results (where they were meant to go when it was sent). */
   const follow = async (rt: Runtime, rel: string, transferId: string) => {
+    try {
+      await followTransfer(rt, rel, transferId);
+    } finally {
+      // The after-success command and the notice read it (in `run`, before any await) when the outcome is applied.
+      rt.sentWith.delete(rel);
+    }
+  };
+
+  const sentSettings = (rt: Runtime, rel: string) => rt.sentWith.get(rel) ?? rt.def;
+
+  const followTransfer = async (rt: Runtime, rel: string, transferId: string) => {
     const generation = rt.generation;
     const failed = (error: string, assemblyId: string | null = null) => apply(rt, { type: 'failed', relativePath: rel, error, assemblyId, now: now() });
     let transfer;
@@ -256,14 +297,13 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
       const error = settled.value.error ?? { code: status?.error ?? settled.value.state, message: status?.message ?? 'The Assembly did not complete.' };
       return failed(`${error.code}: ${error.message}`, batch.assemblyId);
     }
-    const results = await writeResultsForWatch({ status, relativePath: rel, output: rt.def.output, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+    const results = await writeResultsForWatch({ status, relativePath: rel, output: sentSettings(rt, rel).output, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
     // A watch removed or restarted meanwhile: its ledger is gone or reloaded.
     if (generation !== rt.generation && !runtimes.has(rt.def.id)) return;
     apply(rt, { type: 'finished', relativePath: rel, assemblyId: batch.assemblyId, results, now: now() });
   };
 
-  const afterSuccess = async (rt: Runtime, rel: string) => {
-    const how = rt.def.afterSuccess;
+  const afterSuccess = async (rt: Runtime, rel: string, how: WatchDef['afterSuccess']) => {
     if (how.kind === 'keep') return;
     const file = abs(rt, rel);
     if (how.kind === 'delete') return void (await rm(file, { force: true }));
@@ -293,9 +333,9 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
       return;
     }
     const root = rt.def.folder;
-    const output = rt.def.output;
-    const moveTo = rt.def.afterSuccess.kind === 'move' ? rt.def.afterSuccess.folder : null;
     const relOf = (p: string) => path.relative(root, p).split(path.sep).join('/');
+    // Read from the current definition on every path, so an edit of the output or move-to folder needs no rescan.
+    const excluded = (p: string) => excludedFolders(rt.def).some((f) => isInside(f, p));
     const watcher = chokidarWatch(root, {
       ignoreInitial: false,
       // We settle ourselves (size and mtime unchanged for settleMs), so a slow copy in parts is handled.
@@ -304,14 +344,14 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
       followSymlinks: false,
       ignored: (p: string) => {
         if (p === root) return false;
-        if (isInside(output, p) || (moveTo !== null && isInside(moveTo, p))) return true;
-        return isIgnoredRelativePath(relOf(p));
+        return excluded(p) || isIgnoredRelativePath(relOf(p));
       },
     });
     rt.watcher = watcher;
     const live = () => generation === rt.generation && !closed;
     const seen = (p: string, stats?: { size: number; mtimeMs: number; isFile(): boolean }) => {
-      if (!live()) return;
+      // A folder the watch already had open when an edit made it the output: its results are not inputs.
+      if (!live() || excluded(p)) return;
       if (stats && !stats.isFile()) return;
       const rel = relOf(p);
       if (stats) apply(rt, { type: 'seen', relativePath: rel, size: stats.size, mtimeMs: stats.mtimeMs, now: now() });
@@ -354,6 +394,7 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
       error: null,
       timer: null,
       generation: 0,
+      sentWith: new Map(),
     };
     runtimes.set(def.id, rt);
     for (const item of rt.machine.items.values()) if (item.transferId) owned.add(item.transferId);
@@ -375,19 +416,13 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
       const folder = path.resolve(input.folder);
       const output = path.resolve(input.output);
       try {
-        if (!(await stat(folder)).isDirectory()) return err(WATCH_FOLDER_INVALID, `${folder} is not a folder.`);
+        if (!(await stat(folder)).isDirectory()) return fieldErr('folder', WATCH_FOLDER_INVALID, `${folder} is not a folder.`);
       } catch (cause) {
-        return err(WATCH_FOLDER_INVALID, `The folder to watch cannot be read: ${(cause as Error).message}`);
+        return fieldErr('folder', WATCH_FOLDER_INVALID, `The folder to watch cannot be read: ${(cause as Error).message}`);
       }
-      if (isInside(output, folder)) return err(WATCH_FOLDER_INVALID, 'The watched folder cannot lie inside the output folder (results would be processed again).');
-      if ([...runtimes.values()].some((r) => r.def.folder === folder)) return err(WATCH_FOLDER_INVALID, `${folder} is already watched.`);
-      const instructions = instructionsOf(input.recipe);
-      if (!instructions.ok) return instructions;
-      try {
-        await mkdir(output, { recursive: true });
-      } catch (cause) {
-        return err(WATCH_FOLDER_INVALID, `The output folder cannot be created: ${(cause as Error).message}`);
-      }
+      if ([...runtimes.values()].some((r) => r.def.folder === folder)) return fieldErr('folder', WATCH_FOLDER_INVALID, `${folder} is already watched.`);
+      const checked = await checkSettings(folder, output, input.recipe);
+      if (!checked.ok) return checked;
       const def: WatchDef = {
         id: `wf_${randomUUID()}`,
         folder,
@@ -410,13 +445,30 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
       const found = get(id);
       if (!found.ok) return found;
       const rt = found.value;
-      if (change.recipe) {
-        const instructions = instructionsOf(change.recipe);
-        if (!instructions.ok) return instructions;
-        rt.def.recipe = change.recipe;
-      }
-      if (change.reprocessStale !== undefined) rt.def.reprocessStale = rt.machine.reprocessStale = change.reprocessStale;
-      if (change.settleMs !== undefined) rt.def.settleMs = rt.machine.settleMs = change.settleMs;
+      const output = change.output !== undefined ? path.resolve(change.output) : rt.def.output;
+      const recipe = change.recipe ?? rt.def.recipe;
+      // Validated as on add, before anything changes: a refused edit leaves the watch as it was.
+      const checked = await checkSettings(rt.def.folder, output, recipe);
+      if (!checked.ok) return checked;
+      if (runtimes.get(id) !== rt) return err(AppErrorCode.notFound, `No watch folder with id ${id}.`);
+      // Read after the check: a pause or file activity meanwhile is kept.
+      const before = rt.def;
+      const afterSuccess = change.afterSuccess === undefined ? before.afterSuccess : change.afterSuccess.kind === 'move' ? { kind: 'move' as const, folder: path.resolve(change.afterSuccess.folder) } : change.afterSuccess;
+      const next: WatchDef = {
+        ...before,
+        output,
+        recipe,
+        afterSuccess,
+        reprocessStale: change.reprocessStale ?? before.reprocessStale,
+        settleMs: change.settleMs ?? before.settleMs,
+      };
+      const retired = retiredAfterEdit(before.folder, before, next);
+      if (retired.length > 0) next.retiredFolders = retired;
+      else delete next.retiredFolders;
+      // The ledger and the machine's items stay: nothing already processed is sent again because of an edit.
+      rt.def = next;
+      rt.machine.reprocessStale = next.reprocessStale;
+      rt.machine.settleMs = next.settleMs;
       store.putWatch(rt.def);
       arm(rt);
       deps.announce(id);

@@ -14,6 +14,25 @@ export function isIgnoredRelativePath(relativePath: string): boolean {
   return TEMP_SUFFIXES.some((s) => name.endsWith(s));
 }
 
+/**
+ * Folders below the watched one a watch never takes files from: its output folder, its move-to folder and
+ * former ones an edit left behind (their results would otherwise come back as new files).
+ */
+export function excludedFolders(def: { output: string; afterSuccess: { kind: string; folder?: string }; retiredFolders?: string[] }): string[] {
+  return [def.output, ...(def.afterSuccess.kind === 'move' && def.afterSuccess.folder ? [def.afterSuccess.folder] : []), ...(def.retiredFolders ?? [])];
+}
+
+/**
+ * The retired folders after an edit: the old output and move-to folders that lie inside the watched folder
+ * and are no longer in use join the list; one back in use leaves it.
+ */
+export function retiredAfterEdit(folder: string, before: { output: string; afterSuccess: { kind: string; folder?: string }; retiredFolders?: string[] }, after: { output: string; afterSuccess: { kind: string; folder?: string } }): string[] {
+  const inUse = excludedFolders({ ...after, retiredFolders: [] });
+  const candidates = [...(before.retiredFolders ?? []), ...excludedFolders({ ...before, retiredFolders: [] })];
+  const kept = candidates.filter((f) => isInside(folder, f) && !inUse.some((u) => path.resolve(u) === path.resolve(f)));
+  return [...new Set(kept)];
+}
+
 /** `inner` is `outer` or below it (both absolute). */
 export function isInside(outer: string, inner: string): boolean {
   const rel = path.relative(path.resolve(outer), path.resolve(inner));

@@ -12,6 +12,11 @@ export interface WatchDef {
   reprocessStale: boolean;
   afterSuccess: AfterSuccess;
   settleMs: number;
+  /**
+   * Former output and move-to folders inside the watched folder (left behind by an edit): still passed over,
+   * so results written there before are never taken as new files.
+   */
+  retiredFolders?: string[];
   paused: boolean;
   workspaceId?: string;
   createdAt: number;

@@ -221,7 +221,21 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
       watches.set(w.id, w);
       return ok(w);
     },
-    'watch-folders:update': (req) => (watches.has(req.id) ? ok(watches.get(req.id)!) : { ok: false, error: { code: 'NOT_FOUND', message: `No watch folder with id ${req.id}.` } }),
+    // Edits apply as core would (folders resolved as typed or picked); the watched folder never changes.
+    'watch-folders:update': (req) => {
+      const w = watches.get(req.id);
+      if (!w) return { ok: false, error: { code: 'NOT_FOUND', message: `No watch folder with id ${req.id}.` } };
+      const next: WatchFolder = {
+        ...w,
+        ...(req.recipe ? { recipe: req.recipe.kind === 'template' ? { ...req.recipe, fields: req.recipe.fields ?? {} } : req.recipe } : {}),
+        ...(req.output ? { output: refText(req.output) } : {}),
+        ...(req.afterSuccess ? { afterSuccess: req.afterSuccess.kind === 'move' ? { kind: 'move', folder: refText(req.afterSuccess.folder) } : req.afterSuccess } : {}),
+        ...(req.reprocessStale !== undefined ? { reprocessStale: req.reprocessStale } : {}),
+        ...(req.settleMs !== undefined ? { settleMs: req.settleMs } : {}),
+      };
+      watches.set(w.id, next);
+      return ok(next);
+    },
     'watch-folders:pause': (req) => setPaused(req.id, true),
     'watch-folders:resume': (req) => setPaused(req.id, false),
     'watch-folders:remove': (req) => (watches.delete(req.id) ? ok({}) : { ok: false, error: { code: 'NOT_FOUND', message: `No watch folder with id ${req.id}.` } }),

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFakeBridge } from '../../bridge/test/fake-bridge';
+import { createFakeBridge, type FakeBridge } from '../../bridge/test/fake-bridge';
 import { renderWithBridge } from '../../bridge/test/render-with-bridge';
 import { WatchFoldersView } from './WatchFoldersView';
 
@@ -31,5 +31,77 @@ describe('WatchFoldersView', () => {
     fireEvent.click(within(screen.getByTestId('watch-card')).getByRole('button', { name: 'Remove' }));
     fireEvent.click(screen.getByRole('button', { name: 'Remove watch' }));
     expect(await screen.findByText('No watch folders')).toBeTruthy();
+  });
+
+  const withWatch = async (bridge: FakeBridge) => {
+    await bridge.invoke('watch-folders:add', { folder: { path: '/home/me/in' }, output: { path: '/home/me/out' }, recipe: { kind: 'template', templateId: 'tpl_gone', fields: { size: '512' } }, settleMs: 1500 });
+    renderWithBridge(<WatchFoldersView />, bridge);
+    fireEvent.click(within(await screen.findByTestId('watch-card')).getByRole('button', { name: 'Edit' }));
+    return screen.getByRole('dialog', { name: 'Edit watch folder' });
+  };
+
+  it('edits a watch in the add dialog, pre-filled: the folder is fixed, the output folder and after success change, the row shows it at once', async () => {
+    const bridge = createFakeBridge();
+    const dialog = await withWatch(bridge);
+    const folder = within(dialog).getByLabelText('Folder to watch') as HTMLInputElement;
+    expect(folder.value).toBe('/home/me/in');
+    expect(folder.readOnly).toBe(true);
+    expect(within(dialog).getByText('A different folder is a different watch: add it as a new one.')).toBeTruthy();
+    expect((within(dialog).getByLabelText('Output folder') as HTMLInputElement).value).toBe('/home/me/out');
+    // A Template not in the list (here: none load) stays chosen, with its fields.
+    expect((within(dialog).getByLabelText('Process each file with') as HTMLSelectElement).value).toBe('template:tpl_gone');
+    expect((within(dialog).getByLabelText('Fields') as HTMLTextAreaElement).value).toBe('size=512');
+    expect((within(dialog).getByLabelText('Wait until a file is unchanged for (seconds)') as HTMLInputElement).value).toBe('1.5');
+    expect(within(dialog).getByText(/Changes apply to files that arrive or change from now on/)).toBeTruthy();
+
+    fireEvent.change(within(dialog).getByLabelText('Output folder'), { target: { value: '/home/me/out2' } });
+    fireEvent.change(within(dialog).getByLabelText('After a file is processed'), { target: { value: 'delete' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit watch folder' })).toBeNull());
+    const card = screen.getByTestId('watch-card');
+    expect(within(card).getByText('/home/me/out2')).toBeTruthy();
+    expect(within(card).getByText(/Originals deleted after success/)).toBeTruthy();
+    // The watched folder is never sent; the unchanged recipe and settle time are.
+    expect(bridge.calls.find((c) => c.channel === 'watch-folders:update')?.request).toEqual({ id: 'wf-1', recipe: { kind: 'template', templateId: 'tpl_gone', fields: { size: '512' } }, reprocessStale: false, settleMs: 1500, output: { path: '/home/me/out2' }, afterSuccess: { kind: 'delete' } });
+  });
+
+  it("shows a refusal at its field and keeps the dialog open with what was typed", async () => {
+    const bridge = createFakeBridge({
+      'watch-folders:update': () => ({ ok: false, error: { code: 'WATCH_FOLDER_INVALID', message: 'The watched folder cannot lie inside the output folder (results would be processed again).', details: { field: 'output' } } }),
+    });
+    const dialog = await withWatch(bridge);
+    // A local problem first: at the settle time, nothing sent.
+    fireEvent.change(within(dialog).getByLabelText('Wait until a file is unchanged for (seconds)'), { target: { value: '0' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    const settle = within(dialog).getByLabelText('Wait until a file is unchanged for (seconds)');
+    expect(document.getElementById(settle.getAttribute('aria-describedby') ?? '')?.textContent).toBe('The settle time is between 0.2 and 600 seconds.');
+    expect(bridge.calls.some((c) => c.channel === 'watch-folders:update')).toBe(false);
+
+    fireEvent.change(settle, { target: { value: '2' } });
+    fireEvent.change(within(dialog).getByLabelText('Output folder'), { target: { value: '/home/me' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    const output = within(dialog).getByLabelText('Output folder');
+    await waitFor(() => expect(output.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(output.getAttribute('aria-describedby') ?? '')?.textContent).toBe('The watched folder cannot lie inside the output folder (results would be processed again). (WATCH_FOLDER_INVALID)');
+    expect(settle.getAttribute('aria-invalid')).toBeNull();
+    expect((output as HTMLInputElement).value).toBe('/home/me');
+    expect(within(screen.getByTestId('watch-card')).getByText('/home/me/out')).toBeTruthy();
+    // Changing the field it is about clears the refusal.
+    fireEvent.change(output, { target: { value: '/home/me/elsewhere' } });
+    expect(output.getAttribute('aria-invalid')).toBeNull();
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+  });
+
+  it('in the Electron host, shows the folders in use and sends only a newly picked one', async () => {
+    const base = createFakeBridge();
+    const bridge: FakeBridge = { ...base, host: 'electron', pickFolder: async () => ({ ok: true, value: [{ handle: 'picked-1' }] }) };
+    const dialog = await withWatch(bridge);
+    expect(within(dialog).getByText('/home/me/out')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Choose output folder' }));
+    expect(await within(dialog).findByText('New folder chosen')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(bridge.calls.find((c) => c.channel === 'watch-folders:update')?.request).toMatchObject({ output: { handle: 'picked-1' } }));
+    expect(bridge.calls.find((c) => c.channel === 'watch-folders:update')?.request).not.toHaveProperty('afterSuccess');
   });
 });

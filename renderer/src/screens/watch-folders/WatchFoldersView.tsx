@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { WatchFolder } from '../../../../shared/ipc/watch-folder-models';
 import { useBridge } from '../../bridge/BridgeProvider';
-import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
+import { bridgeKey, useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -11,12 +11,12 @@ import { ErrorPanel } from '../../components/ErrorPanel';
 import { PauseIcon, PlayIcon, WatchIcon } from '../../components/Icons';
 import { Spinner } from '../../components/Spinner';
 import { formatCount, formatDateTime } from '../../lib/format';
-import { AddWatchDialog } from './AddWatchDialog';
+import { WatchDialog } from './WatchDialog';
 import { WatchItems } from './WatchItems';
 import { afterSuccessLabel, recipeLabel, watchStateBadge } from './watch-view';
 import './watch-folders.css';
 
-const WatchCard = ({ watch, onRemove }: { watch: WatchFolder; onRemove: () => void }) => {
+const WatchCard = ({ watch, onEdit, onRemove }: { watch: WatchFolder; onEdit: () => void; onRemove: () => void }) => {
   const [open, setOpen] = useState(false);
   const client = useQueryClient();
   const refresh = { onSuccess: () => void client.invalidateQueries({ queryKey: ['watch-folders:list'] }) };
@@ -39,6 +39,9 @@ const WatchCard = ({ watch, onRemove }: { watch: WatchFolder; onRemove: () => vo
         <div className="watch-card-actions">
           <Button size="sm" icon={watch.paused ? <PlayIcon /> : <PauseIcon />} busy={toggle.isPending} onClick={() => toggle.mutate({ id: watch.id })}>
             {watch.paused ? 'Resume' : 'Pause'}
+          </Button>
+          <Button size="sm" onClick={onEdit}>
+            Edit
           </Button>
           <Button size="sm" variant="danger" onClick={onRemove}>
             Remove
@@ -72,15 +75,25 @@ const WatchCard = ({ watch, onRemove }: { watch: WatchFolder; onRemove: () => vo
   );
 };
 
-/** Watch folders: each watch with its state, counts, last activity and latest errors; add, pause, resume, remove. */
+/** Watch folders: each watch with its state, counts, last activity and latest errors; add, edit, pause, resume, remove. */
 export const WatchFoldersView = () => {
   const bridge = useBridge();
   const client = useQueryClient();
   const list = useBridgeQuery('watch-folders:list', {});
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<WatchFolder | null>(null);
+  /** The watch being edited, as it was when the dialog opened (a refresh meanwhile does not reset the form). */
+  const [editing, setEditing] = useState<WatchFolder | null>(null);
   const refresh = () => void client.invalidateQueries({ queryKey: ['watch-folders:list'] });
   const add = useBridgeMutation('watch-folders:add', { onSuccess: () => (setAdding(false), refresh()) });
+  const update = useBridgeMutation('watch-folders:update', {
+    onSuccess: (saved) => {
+      // The row shows the change at once; the list is read again behind it.
+      client.setQueryData<WatchFolder[]>(bridgeKey('watch-folders:list', {}), (list) => list?.map((w) => (w.id === saved.id ? saved : w)));
+      setEditing(null);
+      refresh();
+    },
+  });
   const remove = useBridgeMutation('watch-folders:remove', { onSuccess: () => (setRemoving(null), refresh()) });
 
   // core says when a watch changed; the list (and any open file list) is read again.
@@ -115,11 +128,13 @@ export const WatchFoldersView = () => {
       {list.data && list.data.length > 0 && (
         <ul className="watch-list">
           {list.data.map((w) => (
-            <WatchCard key={w.id} watch={w} onRemove={() => (remove.reset(), setRemoving(w))} />
+            <WatchCard key={w.id} watch={w} onEdit={() => (update.reset(), setEditing(w))} onRemove={() => (remove.reset(), setRemoving(w))} />
           ))}
         </ul>
       )}
-      <AddWatchDialog open={adding} busy={add.isPending} error={add.error} onAdd={(input) => add.mutate(input)} onCancel={() => setAdding(false)} />
+      <WatchDialog open={adding} busy={add.isPending} error={add.error} onAdd={(input) => add.mutate(input)} onCancel={() => setAdding(false)} />
+      {/* Mounted per edit (keyed by watch): the form starts from that watch as it is. */}
+      {editing && <WatchDialog key={editing.id} open watch={editing} busy={update.isPending} error={update.error} onSave={(change) => update.mutate(change)} onCancel={() => setEditing(null)} />}
       <ConfirmDialog open={removing !== null} title="Stop watching this folder?" confirmLabel="Remove watch" tone="danger" busy={remove.isPending} onConfirm={() => removing && remove.mutate({ id: removing.id })} onCancel={() => setRemoving(null)}>
         <p>
           <span className="mono">{removing?.folder}</span> is no longer watched and its record of processed files is forgotten. Files and results on disk stay.

@@ -1,5 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { afterSuccessLabel, parseFieldLines, recipeLabel, settleMsOf, watchStateBadge } from './watch-view';
+import type { WatchFolder } from '../../../../shared/ipc/watch-folder-models';
+import { afterSuccessLabel, initialForm, inputOf, parseFieldLines, recipeLabel, settleMsOf, updateOf, watchStateBadge } from './watch-view';
+
+const watch: WatchFolder = {
+  id: 'wf_1',
+  folder: '/in',
+  output: '/out',
+  recipe: { kind: 'template', templateId: 'tpl1', fields: { size: '512', note: 'a=b' } },
+  reprocessStale: false,
+  afterSuccess: { kind: 'move', folder: '/done' },
+  settleMs: 1500,
+  paused: false,
+  state: 'watching',
+  error: null,
+  lastActivityAt: null,
+  counts: { done: 3, failed: 0, queued: 0, skipped: 0 },
+  latestErrors: [],
+};
 
 describe('watch folder view helpers', () => {
   it('reads fields typed as name=value lines and says which line is wrong', () => {
@@ -21,5 +38,29 @@ describe('watch folder view helpers', () => {
     expect(settleMsOf('0.5')).toBe(500);
     expect(settleMsOf('0.1')).toBeNull();
     expect(settleMsOf('abc')).toBeNull();
+  });
+
+  it('fills the edit form with the watch as it is, and sends back only the folders that changed', () => {
+    const form = initialForm(watch);
+    expect(form).toEqual({ folder: { path: '/in' }, output: { path: '/out' }, recipe: 'template:tpl1', fieldText: 'size=512\nnote=a=b', reprocessStale: false, after: 'move', moveTo: { path: '/done' }, settle: '1.5' });
+    // Saved untouched: the same settings, no folder re-sent (the Electron host could not name them).
+    expect(updateOf(watch, form)).toEqual({ update: { id: 'wf_1', recipe: watch.recipe, reprocessStale: false, settleMs: 1500 } });
+    // A new output folder (picked: a handle) and originals deleted instead of moved.
+    expect(updateOf(watch, { ...form, output: { handle: 'h1' }, after: 'delete', recipe: 'preset:resize-1024', settle: '3' })).toEqual({
+      update: { id: 'wf_1', recipe: { kind: 'preset', presetId: 'resize-1024' }, reprocessStale: false, settleMs: 3000, output: { handle: 'h1' }, afterSuccess: { kind: 'delete' } },
+    });
+    expect(updateOf(watch, { ...form, moveTo: { path: '/done2' } })).toMatchObject({ update: { afterSuccess: { kind: 'move', folder: { path: '/done2' } } } });
+  });
+
+  it('names the field of a problem in the form', () => {
+    const form = initialForm(watch);
+    expect(updateOf(watch, { ...form, output: null })).toEqual({ problem: { field: 'output', message: 'Choose the output folder.' } });
+    expect(updateOf(watch, { ...form, settle: '0' })).toEqual({ problem: { field: 'settleMs', message: 'The settle time is between 0.2 and 600 seconds.' } });
+    expect(updateOf(watch, { ...form, moveTo: null })).toEqual({ problem: { field: 'afterSuccess', message: 'Choose where to move the originals.' } });
+    expect(updateOf(watch, { ...form, fieldText: 'oops' })).toEqual({ problem: { field: 'recipe', message: 'Line 1: write fields as name=value.' } });
+    expect(inputOf(initialForm())).toEqual({ problem: { field: null, message: 'Choose the folder to watch and the output folder.' } });
+    expect(inputOf({ ...initialForm(), folder: { path: '/a' }, output: { path: '/b' } })).toEqual({
+      input: { folder: { path: '/a' }, output: { path: '/b' }, recipe: { kind: 'preset', presetId: 'resize-1024' }, reprocessStale: false, afterSuccess: { kind: 'keep' }, settleMs: 2000 },
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { PRESETS } from '../../../../shared/api/presets';
-import type { WatchFolder, WatchItemState, WatchRecipe } from '../../../../shared/ipc/watch-folder-models';
+import type { AfterSuccessInput, FolderRef, WatchField, WatchFolder, WatchFolderInput, WatchFolderUpdate, WatchItemState, WatchRecipe } from '../../../../shared/ipc/watch-folder-models';
 import type { StateTone } from '../../lib/run-state';
 
 /** A watch's state as a badge. */
@@ -60,4 +60,89 @@ export function settleMsOf(secondsText: string): number | null {
   const s = Number(secondsText);
   if (!Number.isFinite(s) || s < 0.2 || s > 600) return null;
   return Math.round(s * 1000);
+}
+
+export type AfterKind = 'keep' | 'delete' | 'move';
+
+/** What the watch dialog holds, as typed or picked (the same form adds and edits a watch). */
+export interface WatchForm {
+  folder: FolderRef | null;
+  output: FolderRef | null;
+  /** `preset:<id>` or `template:<id>`. */
+  recipe: string;
+  fieldText: string;
+  reprocessStale: boolean;
+  after: AfterKind;
+  moveTo: FolderRef | null;
+  /** Seconds as typed. */
+  settle: string;
+}
+
+/** A problem the dialog shows at its field (`null`: below the form). */
+export interface FormProblem {
+  field: WatchField | null;
+  message: string;
+}
+
+/** The empty add form, or an edit form holding the watch as it is. */
+export function initialForm(watch?: WatchFolder, firstPresetId = PRESETS[0]?.id ?? ''): WatchForm {
+  if (!watch) return { folder: null, output: null, recipe: `preset:${firstPresetId}`, fieldText: '', reprocessStale: false, after: 'keep', moveTo: null, settle: '2' };
+  const r = watch.recipe;
+  return {
+    folder: { path: watch.folder },
+    output: { path: watch.output },
+    recipe: r.kind === 'preset' ? `preset:${r.presetId}` : `template:${r.templateId}`,
+    fieldText: r.kind === 'template' ? Object.entries(r.fields).map(([k, v]) => `${k}=${v}`).join('\n') : '',
+    reprocessStale: watch.reprocessStale,
+    after: watch.afterSuccess.kind,
+    moveTo: watch.afterSuccess.kind === 'move' ? { path: watch.afterSuccess.folder } : null,
+    settle: String(watch.settleMs / 1000),
+  };
+}
+
+/** The parts add and edit share: recipe, settle time and after success, or the first problem. */
+function common(form: WatchForm): { recipe: WatchRecipe; settleMs: number; afterSuccess: AfterSuccessInput } | { problem: FormProblem } {
+  const at = form.recipe.indexOf(':');
+  const [kind, id] = [form.recipe.slice(0, at), form.recipe.slice(at + 1)];
+  const parsed = parseFieldLines(form.fieldText);
+  if ('error' in parsed) return { problem: { field: 'recipe', message: parsed.error } };
+  const settleMs = settleMsOf(form.settle);
+  if (settleMs === null) return { problem: { field: 'settleMs', message: 'The settle time is between 0.2 and 600 seconds.' } };
+  if (form.after === 'move' && !form.moveTo) return { problem: { field: 'afterSuccess', message: 'Choose where to move the originals.' } };
+  const afterSuccess: AfterSuccessInput = form.after === 'move' && form.moveTo ? { kind: 'move', folder: form.moveTo } : form.after === 'delete' ? { kind: 'delete' } : { kind: 'keep' };
+  const recipe: WatchRecipe = kind === 'template' ? { kind: 'template', templateId: id, fields: parsed.fields } : { kind: 'preset', presetId: id };
+  return { recipe, settleMs, afterSuccess };
+}
+
+/** The add request, or the first problem to show. */
+export function inputOf(form: WatchForm): { input: WatchFolderInput } | { problem: FormProblem } {
+  if (!form.folder || !form.output) return { problem: { field: null, message: 'Choose the folder to watch and the output folder.' } };
+  const c = common(form);
+  if ('problem' in c) return c;
+  return { input: { folder: form.folder, output: form.output, recipe: c.recipe, reprocessStale: form.reprocessStale, afterSuccess: c.afterSuccess, settleMs: c.settleMs } };
+}
+
+const refKey = (r: FolderRef | null) => (r === null ? '' : 'path' in r ? `path:${r.path}` : `handle:${r.handle}`);
+const sameRef = (a: FolderRef | null, b: FolderRef | null) => refKey(a) === refKey(b);
+
+/**
+ * The edit request for a watch, or the first problem. A folder that was not changed is not sent (in the
+ * Electron host the page cannot name a path, only hand over a newly picked folder).
+ */
+export function updateOf(watch: WatchFolder, form: WatchForm): { update: WatchFolderUpdate } | { problem: FormProblem } {
+  if (!form.output) return { problem: { field: 'output', message: 'Choose the output folder.' } };
+  const c = common(form);
+  if ('problem' in c) return c;
+  const before = initialForm(watch);
+  const afterChanged = form.after !== before.after || (form.after === 'move' && !sameRef(form.moveTo, before.moveTo));
+  return {
+    update: {
+      id: watch.id,
+      recipe: c.recipe,
+      reprocessStale: form.reprocessStale,
+      settleMs: c.settleMs,
+      ...(sameRef(form.output, before.output) ? {} : { output: form.output }),
+      ...(afterChanged ? { afterSuccess: c.afterSuccess } : {}),
+    },
+  };
 }
