@@ -10,7 +10,7 @@ import { findTemplate } from '../templates/template-routes';
 import type { TemplateRow } from '../templates/template-record';
 import type { TemplateStore } from '../templates/template-store';
 import { cdnCacheKey, SIGNING_PARAMS, type CdnCache, type CdnCacheEntry } from './cdn-cache';
-import { checkCdnTemplate, resolveCdnInput, runCdnTemplate, templateRevision, type CdnInput } from './run-cdn-template';
+import { checkCdnTemplate, resolveCdnInput, runCdnTemplate, serveCacheSeconds, templateRevision, type CdnInput } from './run-cdn-template';
 import { cdnSignatureMatches, parseCdnUrl } from './verify-cdn-url';
 import { CDN_SIGN_SCOPE, scopesAllowCdnSigning } from '../../shared/api/scopes';
 
@@ -125,8 +125,9 @@ export async function routeCdn(ctx: CdnRouteContext, req: IncomingMessage, res: 
     sendError(res, apiError(served.code, served.message, served.httpCode, served.step ? { step: served.step } : undefined));
     return true;
   }
-  // A response may not outlive its signature in a cache (spec rule 9).
-  const maxAge = Math.max(0, Math.min(MAX_CACHE_S, Math.floor((r.expMs - now) / 1000)));
+  // A response may not outlive its signature in a cache (spec rule 9); /file/serve's cache_duration
+  // replaces the default day.
+  const maxAge = Math.max(0, Math.min(serveCacheSeconds(allowed.steps) ?? MAX_CACHE_S, Math.floor((r.expMs - now) / 1000)));
   const etag = `"${served.entry.sha256}"`;
   // Concurrent requests that waited on another's run are hits too: the Template ran once for them all.
   const headers = { ETag: etag, 'X-Cache': hit || joined ? 'HIT' : served.cache };

@@ -86,6 +86,20 @@ export function checkCdnTemplate(template: TemplateRow): { ok: true; params: Rec
   return { ok: true, params: merged.params, steps: steps as Record<string, unknown> };
 }
 
+/**
+ * How long caches may keep what a Template serves, from its `/file/serve` step's `cache_duration`
+ * (seconds, a plain whole number); null when it has none (the CDN's default applies). Pure.
+ */
+export function serveCacheSeconds(steps: Record<string, unknown>): number | null {
+  for (const step of Object.values(steps)) {
+    if (typeof step !== 'object' || step === null || (step as { robot?: unknown }).robot !== '/file/serve') continue;
+    const v = (step as { cache_duration?: unknown }).cache_duration;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : Number.NaN;
+    if (Number.isInteger(n) && n >= 0) return n;
+  }
+  return null;
+}
+
 /** The steps run and the file served: the first result of the last step that reports results. */
 export async function runCdnTemplate(o: CdnRunOptions): Promise<CdnRunOutcome> {
   const checked = checkCdnTemplate(o.template);

@@ -142,6 +142,22 @@ describe('Smart CDN: the Template runs on the input', () => {
     expect(missing.json().error).toBe('FILE_NOT_FOUND');
   });
 
+  it('serves what a /file/serve step passes on, kept by caches for its cache_duration', async () => {
+    await createTemplate('cdn-serve', {
+      ':original': { robot: '/upload/handle' },
+      small: { robot: '/image/resize', use: ':original', width: '${fields.w}', resize_strategy: 'fit', format: 'webp' },
+      served: { robot: '/file/serve', use: 'small', cache_duration: 60 },
+    });
+    const r = await get(cdnUrl('cdn-serve', 'photos/sunset 2.jpg', { w: '90' }));
+    expect(r.status, r.body.toString()).toBe(200);
+    expect(r.headers.get('content-type')).toBe('image/webp');
+    expect((await sharp(r.body).metadata()).width).toBe(90);
+    expect(r.headers.get('cache-control')).toBe('public, max-age=60');
+    // Response headers of the Template's own are not something the local CDN sends: refused on save.
+    const withHeaders = await signed('POST', '/templates', { name: 'cdn-serve-headers', template: JSON.stringify({ steps: { ':original': { robot: '/upload/handle' }, served: { robot: '/file/serve', use: ':original', headers: { 'X-A': 'b' } } } }) });
+    expect(withHeaders.error).toBe('FILE_SERVE_VALIDATION');
+  });
+
   it('refuses a Template that would export, before anything runs: no SFTP connection, no stored asset', async () => {
     // A real listener as the SFTP host: it counts every connection the run would make.
     let connections = 0;
