@@ -32,3 +32,7 @@ export function scopesAllowCdnSigning(scope: string | readonly string[] | null |
   const held = typeof scope === 'string' ? scope.split(/[\s,]+/) : scope;
   return held.includes(CDN_SIGN_SCOPE);
 }
+
+/** Why a key cannot sign content-delivery URLs, with what to do; said the same way by core and the CDN screen. */
+export const cdnScopeProblem = (authKey: string, scopes: readonly string[]): string =>
+  `The key ${authKey.slice(0, 16)}… has a scope list (${scopes.length > 0 ? scopes.join(', ') : 'no scopes'}) without ${CDN_SIGN_SCOPE}, so the service refuses the URLs it signs. Add ${CDN_SIGN_SCOPE} to its scopes in Auth Keys.`;
