@@ -10,7 +10,8 @@ import { localSdk } from '../fixtures/vendor-sdk';
 /**
  * A Smart CDN URL built in the app runs its Template: a stored photo, a Template that resizes to
  * `${fields.w}`, a URL signed with w=150, and the preview shows the 150 px image (a cache miss, then a
- * hit); a width the Template cannot use says the Template failed, with the service's code.
+ * hit); a width the Template cannot use says the Template failed, with the service's code. A key whose
+ * scope list lacks smart_cdn:sign is not offered, with the reason shown.
  */
 
 const browserHost = (running: RunningApp) => {
@@ -44,8 +45,11 @@ test('a Smart CDN URL built in the app serves the photo resized to the asked wid
   const steps = { ':original': { robot: '/upload/handle' }, resized: { robot: '/image/resize', use: ':original', width: '${fields.w}', resize_strategy: 'fit' } };
   expect((await core.handlers['templates:create']({ name: 'shop-thumbs', content: { steps }, requireSignatureAuth: 0 })).ok).toBe(true);
   expect((await core.handlers['authKeys:create']({ description: 'CDN', smartCdn: true })).ok).toBe(true);
+  // A Smart CDN key scoped without smart_cdn:sign is not offered, and the page says why.
+  expect((await core.handlers['authKeys:create']({ description: 'CDN, narrow', smartCdn: true, scopes: ['assemblies:read'] })).ok).toBe(true);
 
   await ui.getByRole('button', { name: 'CDN URLs' }).click();
+  await expect(ui.getByTestId('cdn-scope-problem')).toContainText('its scope list lacks smart_cdn:sign');
   await ui.getByLabel('Template').fill('shop-thumbs');
   // The stored asset is offered as an input.
   await expect(ui.locator('#cdn-assets option[value="shop/mug.jpg"]')).toHaveCount(1);

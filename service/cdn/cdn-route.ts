@@ -10,8 +10,9 @@ import { findTemplate } from '../templates/template-routes';
 import type { TemplateRow } from '../templates/template-record';
 import type { TemplateStore } from '../templates/template-store';
 import { cdnCacheKey, SIGNING_PARAMS, type CdnCache, type CdnCacheEntry } from './cdn-cache';
-import { resolveCdnInput, runCdnTemplate, templateRevision, type CdnInput } from './run-cdn-template';
+import { checkCdnTemplate, resolveCdnInput, runCdnTemplate, serveCacheSeconds, templateRevision, type CdnInput } from './run-cdn-template';
 import { cdnSignatureMatches, parseCdnUrl } from './verify-cdn-url';
+import { CDN_SIGN_SCOPE, scopesAllowCdnSigning } from '../../shared/api/scopes';
 
 export interface CdnRouteContext {
   db: ServiceDatabase;
@@ -43,7 +44,7 @@ function findStored(runtime: AssemblyRuntime, assemblyId: string, name: string):
 }
 
 /** The oldest active key allowed for content delivery (used when a URL names none, as the spec says). */
-const defaultCdnKey = (db: ServiceDatabase): AccountRow | null => db.allAccounts().find((a) => a.smartCdn === true && a.isActive !== false) ?? null;
+const defaultCdnKey = (db: ServiceDatabase): AccountRow | null => db.allAccounts().find((a) => a.smartCdn === true && a.isActive !== false && scopesAllowCdnSigning(a.scope)) ?? null;
 
 /**
  * GET `/file/{workspace}/{template}/{input}` — signed content-delivery URLs (spec "Signed content-delivery
@@ -72,6 +73,11 @@ export async function routeCdn(ctx: CdnRouteContext, req: IncomingMessage, res: 
     sendError(res, apiError('CDN_AUTH_KEY_NOT_ALLOWED', `The auth key "${key.authKey}" is not allowed to sign content-delivery URLs (is_allowed_for_smartcdn is off).`, 403));
     return true;
   }
+  // A key with a scope list signs CDN URLs only when the list holds smart_cdn:sign (null = every scope).
+  if (!scopesAllowCdnSigning(key.scope)) {
+    sendError(res, apiError('CDN_AUTH_KEY_NOT_ALLOWED', `The auth key "${key.authKey}" may not sign content-delivery URLs: its scope (${key.scope || 'none'}) does not include ${CDN_SIGN_SCOPE}.`, 403));
+    return true;
+  }
   if (!cdnSignatureMatches(r, key.authSecret)) {
     sendError(res, apiError('CDN_SIGNATURE_INVALID', 'The sig does not match this URL (HMAC-SHA256 of workspace/template/input?sorted-params).', 403));
     return true;
@@ -98,6 +104,12 @@ export async function routeCdn(ctx: CdnRouteContext, req: IncomingMessage, res: 
     sendError(res, apiError('TEMPLATE_NOT_FOUND', `No Template ${r.template}.`, 404));
     return true;
   }
+  // Robots off the allow-list or too many steps: refused before anything runs or is read.
+  const allowed = checkCdnTemplate(template);
+  if (!allowed.ok) {
+    sendError(res, apiError(allowed.code, allowed.message, allowed.httpCode, allowed.step ? { step: allowed.step } : undefined));
+    return true;
+  }
   const input = await resolveCdnInput({ assemblyFile: (id, name) => findStored(ctx.runtime, id, name), assets: ctx.runtime.assets }, r.input);
   if (!input) {
     sendError(res, apiError('FILE_NOT_FOUND', `Nothing stored at ${r.input} (a stored asset's path, or <assembly_id>/<file name>).`, 404));
@@ -113,8 +125,9 @@ export async function routeCdn(ctx: CdnRouteContext, req: IncomingMessage, res: 
     sendError(res, apiError(served.code, served.message, served.httpCode, served.step ? { step: served.step } : undefined));
     return true;
   }
-  // A response may not outlive its signature in a cache (spec rule 9).
-  const maxAge = Math.max(0, Math.min(MAX_CACHE_S, Math.floor((r.expMs - now) / 1000)));
+  // A response may not outlive its signature in a cache (spec rule 9); /file/serve's cache_duration
+  // replaces the default day.
+  const maxAge = Math.max(0, Math.min(serveCacheSeconds(allowed.steps) ?? MAX_CACHE_S, Math.floor((r.expMs - now) / 1000)));
   const etag = `"${served.entry.sha256}"`;
   // Concurrent requests that waited on another's run are hits too: the Template ran once for them all.
   const headers = { ETag: etag, 'X-Cache': hit || joined ? 'HIT' : served.cache };

@@ -71,6 +71,21 @@ describe('signed content-delivery URLs', () => {
     expect((await get(sdkUrl(cdnKey))).status).toBe(200);
   });
 
+  it('lets a key with a scope list sign only when the list holds smart_cdn:sign', async () => {
+    const make = async (scope: string) => {
+      const made = await signed('POST', '/auth_keys', { is_allowed_for_smartcdn: true, description: `CDN ${scope}`, scope });
+      return { key: (made.auth_key as { auth_key: string }).auth_key, secret: String(made.auth_secret) };
+    };
+    const narrow = await get(sdkUrl(await make('assemblies:read,write')));
+    expect(narrow.status).toBe(403);
+    const body = JSON.parse(narrow.body.toString()) as { error: string; message: string };
+    expect(body.error).toBe('CDN_AUTH_KEY_NOT_ALLOWED');
+    expect(body.message).toMatch(/scope \(assemblies:read,write\) does not include smart_cdn:sign/);
+    const withScope = await get(sdkUrl(await make('assemblies:read,smart_cdn:sign')));
+    expect(withScope.status).toBe(200);
+    expect(withScope.body.subarray(0, 2).toString('hex')).toBe('ffd8');
+  });
+
   it('refuses a URL that would never expire: no exp, or exp more than a year ahead', async () => {
     /** Signed correctly by hand (the SDKs always add exp), with the query given. */
     const signedUrl = (query: Record<string, string>): string => {

@@ -13,6 +13,7 @@ import { ORIGINAL_STEP } from '../instructions/known-robots';
 import { mergeTemplateParams } from '../templates/template-merge';
 import type { TemplateRow } from '../templates/template-record';
 import { safeFileName } from '../files/safe-name';
+import { smartCdnProblems } from '../../shared/api/smart-cdn-rules';
 
 /** What a CDN URL's `{input}` names, found: bytes on disk, a file name, and the bytes' hash. */
 export interface CdnInput {
@@ -66,15 +67,45 @@ export type CdnRunOutcome =
 
 const CDN_TIMEOUT = 'CDN_TEMPLATE_TIMEOUT';
 
-/** The steps run and the file served: the first result of the last step that reports results. */
-export async function runCdnTemplate(o: CdnRunOptions): Promise<CdnRunOutcome> {
-  const merged = mergeTemplateParams(o.template.content, {});
+type CdnRefusal = Extract<CdnRunOutcome, { ok: false }>;
+
+/**
+ * Whether the Smart CDN may run this Template at all, decided before anything runs: it has steps, and
+ * they keep to the Smart CDN's robot allow-list and step limit (shared/api/smart-cdn-rules.ts). The
+ * first problem, or the Template's merged params.
+ */
+export function checkCdnTemplate(template: TemplateRow): { ok: true; params: Record<string, unknown>; steps: Record<string, unknown> } | CdnRefusal {
+  const merged = mergeTemplateParams(template.content, {});
   if (!merged.ok) return { ok: false, code: merged.error.code, message: merged.error.message, httpCode: 422 };
   const steps = merged.params.steps;
   if (typeof steps !== 'object' || steps === null || Array.isArray(steps)) {
-    return { ok: false, code: 'CDN_TEMPLATE_NO_STEPS', message: `The Template "${o.template.name}" has no steps to run.`, httpCode: 422 };
+    return { ok: false, code: 'CDN_TEMPLATE_NO_STEPS', message: `The Template "${template.name}" has no steps to run.`, httpCode: 422 };
   }
-  const templateFields = typeof merged.params.fields === 'object' && merged.params.fields !== null ? (merged.params.fields as Record<string, unknown>) : {};
+  const [problem] = smartCdnProblems(steps);
+  if (problem) return { ok: false, code: problem.code, message: `The Template "${template.name}" cannot run on the Smart CDN (${problem.rule}): ${problem.message}`, httpCode: 422, step: problem.step };
+  return { ok: true, params: merged.params, steps: steps as Record<string, unknown> };
+}
+
+/**
+ * How long caches may keep what a Template serves, from its `/file/serve` step's `cache_duration`
+ * (seconds, a plain whole number); null when it has none (the CDN's default applies). Pure.
+ */
+export function serveCacheSeconds(steps: Record<string, unknown>): number | null {
+  for (const step of Object.values(steps)) {
+    if (typeof step !== 'object' || step === null || (step as { robot?: unknown }).robot !== '/file/serve') continue;
+    const v = (step as { cache_duration?: unknown }).cache_duration;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : Number.NaN;
+    if (Number.isInteger(n) && n >= 0) return n;
+  }
+  return null;
+}
+
+/** The steps run and the file served: the first result of the last step that reports results. */
+export async function runCdnTemplate(o: CdnRunOptions): Promise<CdnRunOutcome> {
+  const checked = checkCdnTemplate(o.template);
+  if (!checked.ok) return checked;
+  const { params, steps } = checked;
+  const templateFields = typeof params.fields === 'object' && params.fields !== null ? (params.fields as Record<string, unknown>) : {};
   const fields = { ...templateFields, ...o.fields, input: o.input.path };
 
   // The input as the Template's upload: a hard link (else a copy) so the robots never touch the original.

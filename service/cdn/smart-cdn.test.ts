@@ -3,12 +3,14 @@
 // each failure with its code.
 import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signParams } from '../auth/signature';
 import { writeVideo } from '../robots/test-files';
 import { buildForm, jpeg, postAssembly, startFixture, waitForEnd, type Fixture } from '../testing/service-fixture';
+import { SMART_CDN_MAX_STEPS } from '../../shared/api/smart-cdn-rules';
 import { runCdnTemplate } from './run-cdn-template';
 import { cdnStringToSign } from './verify-cdn-url';
 
@@ -139,6 +141,72 @@ describe('Smart CDN: the Template runs on the input', () => {
     expect(missing.status).toBe(404);
     expect(missing.json().error).toBe('FILE_NOT_FOUND');
   });
+
+  it('serves what a /file/serve step passes on, kept by caches for its cache_duration', async () => {
+    await createTemplate('cdn-serve', {
+      ':original': { robot: '/upload/handle' },
+      small: { robot: '/image/resize', use: ':original', width: '${fields.w}', resize_strategy: 'fit', format: 'webp' },
+      served: { robot: '/file/serve', use: 'small', cache_duration: 60 },
+    });
+    const r = await get(cdnUrl('cdn-serve', 'photos/sunset 2.jpg', { w: '90' }));
+    expect(r.status, r.body.toString()).toBe(200);
+    expect(r.headers.get('content-type')).toBe('image/webp');
+    expect((await sharp(r.body).metadata()).width).toBe(90);
+    expect(r.headers.get('cache-control')).toBe('public, max-age=60');
+    // Response headers of the Template's own are not something the local CDN sends: refused on save.
+    const withHeaders = await signed('POST', '/templates', { name: 'cdn-serve-headers', template: JSON.stringify({ steps: { ':original': { robot: '/upload/handle' }, served: { robot: '/file/serve', use: ':original', headers: { 'X-A': 'b' } } } }) });
+    expect(withHeaders.error).toBe('FILE_SERVE_VALIDATION');
+  });
+
+  it('refuses a Template that would export, before anything runs: no SFTP connection, no stored asset', async () => {
+    // A real listener as the SFTP host: it counts every connection the run would make.
+    let connections = 0;
+    const sftp = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((r) => sftp.listen(0, '127.0.0.1', r));
+    try {
+      await createTemplate('cdn-export', {
+        ':original': { robot: '/upload/handle' },
+        kept: { robot: '/transloadit/store', use: ':original', path: 'cdn-leak/${file.name}' },
+        exported: { robot: '/sftp/store', use: ':original', host: '127.0.0.1', port: (sftp.address() as AddressInfo).port, user: 'u', password: 'p', path: 'out/${file.name}' },
+      });
+      const r = await get(cdnUrl('cdn-export', 'photos/sunset 2.jpg'));
+      expect(r.status).toBe(422);
+      expect(r.json()).toMatchObject({ error: 'CDN_TEMPLATE_ROBOT_NOT_ALLOWED', step: 'kept' });
+      expect(r.json().message).toMatch(/cannot run on the Smart CDN \(smart-cdn-robot-not-allowed\): Step "kept" uses \/transloadit\/store/);
+      // Nothing was stored: the path the Template would have written serves nothing.
+      expect((await get(cdnUrl('builtin/store-originals@0.0.1', 'cdn-leak/sunset 2.jpg'))).json().error).toBe('FILE_NOT_FOUND');
+      await createTemplate('cdn-chat', { ':original': { robot: '/upload/handle' }, described: { robot: '/ai/chat', use: ':original', messages: 'Describe this' } });
+      expect((await get(cdnUrl('cdn-chat', 'photos/sunset 2.jpg'))).json()).toMatchObject({ error: 'CDN_TEMPLATE_ROBOT_NOT_ALLOWED', step: 'described' });
+      // The /sftp/store step alone is refused the same way, and no connection was ever made.
+      await createTemplate('cdn-sftp', { ':original': { robot: '/upload/handle' }, exported: { robot: '/sftp/store', use: ':original', host: '127.0.0.1', port: (sftp.address() as AddressInfo).port, user: 'u', password: 'p' } });
+      const refused = await get(cdnUrl('cdn-sftp', 'photos/sunset 2.jpg'));
+      expect(refused.json()).toMatchObject({ error: 'CDN_TEMPLATE_ROBOT_NOT_ALLOWED', step: 'exported' });
+      expect(refused.json().message).toContain('/sftp/store');
+      expect(connections).toBe(0);
+    } finally {
+      await new Promise((r) => sftp.close(r));
+    }
+  });
+
+  it(`serves a Template of ${SMART_CDN_MAX_STEPS} steps and refuses one of ${SMART_CDN_MAX_STEPS + 1}, naming the first step over`, async () => {
+    const chain = (n: number) =>
+      Object.fromEntries([
+        [':original', { robot: '/upload/handle' }],
+        ...Array.from({ length: n - 1 }, (_, i) => [`s${i + 1}`, { robot: '/image/resize', use: i === 0 ? ':original' : `s${i}`, width: 200 - i * 10, resize_strategy: 'fit' }]),
+      ]);
+    await createTemplate('cdn-ten', chain(SMART_CDN_MAX_STEPS));
+    const ten = await get(cdnUrl('cdn-ten', 'photos/sunset 2.jpg'));
+    expect(ten.status, ten.body.toString()).toBe(200);
+    expect((await sharp(ten.body).metadata()).width).toBe(200 - (SMART_CDN_MAX_STEPS - 2) * 10);
+    await createTemplate('cdn-eleven', chain(SMART_CDN_MAX_STEPS + 1));
+    const eleven = await get(cdnUrl('cdn-eleven', 'photos/sunset 2.jpg'));
+    expect(eleven.status).toBe(422);
+    expect(eleven.json()).toMatchObject({ error: 'CDN_TEMPLATE_TOO_MANY_STEPS', step: `s${SMART_CDN_MAX_STEPS}` });
+    expect(eleven.json().message).toContain(`at most ${SMART_CDN_MAX_STEPS} steps; this one has ${SMART_CDN_MAX_STEPS + 1}`);
+  }, 30_000);
 
   it('stops a run that takes too long, and refuses a Template without steps', async () => {
     const clip = join(fx.dataDir, 'clip.mp4');

@@ -242,6 +242,8 @@ const ROBOT_CHECKS: Record<string, Check[]> = {
     color('center_color'),
   ],
   '/file/read': [],
+  // A year at most; `headers` would let a Template set any response header, which the local CDN does not do.
+  '/file/serve': [intIn('cache_duration', 0, 31_536_000), (p) => (p.headers === undefined || p.headers === null ? null : 'headers are not supported by the local service (it sends its own Content-Type, Cache-Control and ETag)')],
   '/file/compress': [
     oneOf('format', ['tar', 'zip']),
     bool('gzip'),

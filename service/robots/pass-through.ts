@@ -3,3 +3,9 @@
 import type { RobotRunner } from './robot-types';
 
 export const runUploadHandle: RobotRunner = async ({ input }) => ({ ok: true, files: [input] });
+
+/**
+ * /file/serve: marks the file a Smart CDN URL serves (service-facts §2, §8); it passes its input on
+ * unchanged. The CDN reads its `cache_duration` (service/cdn/); in an Assembly it is a plain pass-through.
+ */
+export const runFileServe: RobotRunner = async ({ input }) => ({ ok: true, files: [input] });

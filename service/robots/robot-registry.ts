@@ -10,7 +10,7 @@ import { runFileRead } from './file-read';
 import { runFileFilter } from './filter-robot';
 import { runImageOptimize } from './image-optimize';
 import { runImageResize } from './image-resize';
-import { runUploadHandle } from './pass-through';
+import { runFileServe, runUploadHandle } from './pass-through';
 import type { BundleRunner, RobotRunner, SourceRunner } from './robot-types';
 import { runTransloaditImport } from './transloadit-import';
 import { runTransloaditStore } from './transloadit-store';
@@ -23,6 +23,7 @@ export const ROBOT_RUNNERS: Record<string, RobotRunner> = {
   '/file/filter': runFileFilter,
   '/file/hash': runFileHash,
   '/file/read': runFileRead,
+  '/file/serve': runFileServe,
   '/image/resize': runImageResize,
   '/image/optimize': runImageOptimize,
   '/video/thumbs': runVideoThumbs,

@@ -18,3 +18,21 @@ export const ALLOWED_SCOPES = [
   'templates:write',
   'storage_grants:write',
 ] as const;
+
+/** The scope that lets a key sign content-delivery URLs. */
+export const CDN_SIGN_SCOPE = 'smart_cdn:sign';
+
+/**
+ * Whether a key's scopes let it sign content-delivery URLs (our reading of `smart_cdn:sign`): a key with
+ * no scope list (null = every scope) may, a key with a list must hold `smart_cdn:sign`. `read`/`write`
+ * do not cover it: signing is neither. Takes the wire form (comma-separated) or the app's list. Pure.
+ */
+export function scopesAllowCdnSigning(scope: string | readonly string[] | null | undefined): boolean {
+  if (scope === null || scope === undefined) return true;
+  const held = typeof scope === 'string' ? scope.split(/[\s,]+/) : scope;
+  return held.includes(CDN_SIGN_SCOPE);
+}
+
+/** Why a key cannot sign content-delivery URLs, with what to do; said the same way by core and the CDN screen. */
+export const cdnScopeProblem = (authKey: string, scopes: readonly string[]): string =>
+  `The key ${authKey.slice(0, 16)}… has a scope list (${scopes.length > 0 ? scopes.join(', ') : 'no scopes'}) without ${CDN_SIGN_SCOPE}, so the service refuses the URLs it signs. Add ${CDN_SIGN_SCOPE} to its scopes in Auth Keys.`;

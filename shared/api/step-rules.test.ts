@@ -77,3 +77,19 @@ describe('checkTemplateContent', () => {
     ]);
   });
 });
+
+describe('the Smart CDN lint of a Template with /file/serve', () => {
+  const served = { robot: '/file/serve', use: ':original' };
+  it('marks robots off the allow-list and steps over the limit under the linter rule names', () => {
+    const content = { steps: { ':original': { robot: '/upload/handle' }, exported: { robot: '/sftp/store', use: ':original' }, served } };
+    expect(checkTemplateContent(content, editor).map((p) => [p.code, p.step, p.parameter])).toEqual([['smart-cdn-robot-not-allowed', 'exported', 'robot']]);
+    const many = { steps: { ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`f${i}`, { robot: '/file/filter', use: ':original' }])), served } };
+    expect(checkTemplateContent(many, editor).map((p) => [p.code, p.step])).toEqual([['smart-cdn-max-steps-exceeded', 'served']]);
+  });
+
+  it('leaves Templates without /file/serve alone, and does not mark a step twice', () => {
+    expect(checkTemplateContent({ steps: { ':original': { robot: '/upload/handle' }, exported: { robot: '/sftp/store', use: ':original' } } }, editor)).toEqual([]);
+    const typo = { steps: { ':original': { robot: '/upload/handle' }, t: { robot: '/image/resise', use: ':original' }, served } };
+    expect(checkTemplateContent(typo, editor).map((p) => p.code)).toEqual(['ASSEMBLY_STEP_UNKNOWN_ROBOT']);
+  });
+});

@@ -5,6 +5,7 @@
 import { ErrorCode } from './codes';
 import { ORIGINAL_STEP, robotCodePrefix, robotTakesNoUse } from './known-robots';
 import { mcpServersProblem } from './mcp-servers';
+import { isSmartCdnTemplate, smartCdnProblems } from './smart-cdn-rules';
 import { stackVersionProblem } from './stack-version';
 import { parseUse } from './use-spec';
 
@@ -157,13 +158,30 @@ export function checkSteps(steps: unknown, options: StepRuleOptions): StepProble
 }
 
 /**
+ * The Smart CDN's rules (shared/api/smart-cdn-rules.ts) for a Template with a `/file/serve` step, under
+ * the linter's rule names as codes (`smart-cdn-robot-not-allowed`, `smart-cdn-max-steps-exceeded`).
+ * A step that already has a problem is not marked twice.
+ */
+export function smartCdnLint(steps: unknown, already: readonly StepProblem[] = []): StepProblem[] {
+  if (!isSmartCdnTemplate(steps)) return [];
+  const marked = new Set(already.map((p) => p.step));
+  return smartCdnProblems(steps)
+    .filter((p) => p.rule === 'smart-cdn-max-steps-exceeded' || !marked.has(p.step))
+    .map((p) => ({ code: p.rule, message: `${p.message} (A /file/serve step makes this a Smart CDN Template.)`, step: p.step, ...(p.parameter ? { parameter: p.parameter } : {}) }));
+}
+
+/**
  * A Template's content (service-facts.md §10): any JSON value; when it is an object, `steps` (if there)
- * follow the step rules and `allow_steps_override` is a boolean.
+ * follow the step rules (and the Smart CDN's, when a step is /file/serve) and `allow_steps_override` is a
+ * boolean.
  */
 export function checkTemplateContent(content: unknown, options: StepRuleOptions): StepProblem[] {
   if (!isPlainObject(content)) return [];
   const problems: StepProblem[] = [];
-  if ('steps' in content) problems.push(...checkSteps(content.steps, options));
+  if ('steps' in content) {
+    const stepProblems = checkSteps(content.steps, options);
+    problems.push(...stepProblems, ...smartCdnLint(content.steps, stepProblems));
+  }
   if ('allow_steps_override' in content && typeof content.allow_steps_override !== 'boolean') {
     problems.push({ code: 'INVALID_TEMPLATE_FIELD', message: 'allow_steps_override must be true or false.', parameter: 'allow_steps_override' });
   }

@@ -3,6 +3,7 @@ import type { AuthKey, AuthKeyChange } from '../../../shared/ipc/template-models
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
 import type { ApiClient } from '../api/api-client';
 import { signCdnUrl } from '../cdn/sign-cdn-url';
+import { cdnScopeProblem, scopesAllowCdnSigning } from '../../../shared/api/scopes';
 
 const recordSchema = z.looseObject({
   id: z.string(),
@@ -101,6 +102,8 @@ export async function signCdnUrlWithKey(
   if (!key) return err('AUTH_KEYS_NOT_FOUND', `No Auth Key with id ${o.keyId}.`);
   if (!key.smartCdn) return err('CDN_AUTH_KEY_NOT_ALLOWED', `The key ${key.authKey} is not allowed for content delivery: turn on "Smart CDN" for it first.`);
   if (!key.isActive) return err('AUTH_KEY_INACTIVE', `The key ${key.authKey} is inactive.`);
+  // The service would refuse every URL it signs (403 CDN_AUTH_KEY_NOT_ALLOWED): say so before signing.
+  if (!scopesAllowCdnSigning(key.scopes)) return err('CDN_AUTH_KEY_NOT_ALLOWED', cdnScopeProblem(key.authKey, key.scopes ?? []));
   const secret = await secretOfKey(api, o.keyId);
   if (!secret.ok) return secret;
   const { url } = signCdnUrl({

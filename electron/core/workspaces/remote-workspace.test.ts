@@ -183,6 +183,11 @@ describe('remote workspaces', () => {
     expect(notAllowed?.code).toBe('CDN_AUTH_KEY_NOT_ALLOWED');
     const cdnKey = await call<AuthKey>('authKeys:create', { description: 'CDN', smartCdn: true });
     expect(cdnKey.signatureAlgo ?? 'sha256').toBe('sha256');
+    // Allowed for the CDN but scoped without smart_cdn:sign: core says so instead of signing URLs the service refuses.
+    const scoped = await call<AuthKey>('authKeys:create', { description: 'CDN, narrow', smartCdn: true, scopes: ['assemblies:read'] });
+    const noScope = await failure('cdn:sign', { keyId: scoped.id, workspaceSlug: 'local', template: 't', input: 'a/b.jpg', expiresInSeconds: 60 });
+    expect(noScope?.code).toBe('CDN_AUTH_KEY_NOT_ALLOWED');
+    expect(noScope?.message).toContain('(assemblies:read) without smart_cdn:sign');
     const signed = await call<{ url: string }>('cdn:sign', { keyId: cdnKey.id, workspaceSlug: 'local', template: 'thumbs', input: 'x/y.jpg', params: { w: '100' }, expiresInSeconds: 60 });
     expect(signed.url).toMatch(/\/file\/local\/thumbs\/x%2Fy\.jpg\?auth_key=.*&exp=\d+&w=100&sig=sha256%3A[0-9a-f]{64}$/);
     const served = await fetch(signed.url);

@@ -42,6 +42,35 @@ describe('checkTemplateText', () => {
     expect(check.problems.map((p) => p.line)).toEqual([...check.problems.map((p) => p.line)].sort((x, y) => x - y));
   });
 
+  it('lints a Smart CDN Template (one with /file/serve) at the line of the refused robot, with the linter rule', () => {
+    const t = text({
+      steps: {
+        ':original': { robot: '/upload/handle' },
+        small: { robot: '/image/resize', use: ':original', width: 200 },
+        exported: { robot: '/sftp/store', use: 'small', credentials: 'ftp' },
+        served: { robot: '/file/serve', use: 'small' },
+      },
+    });
+    const check = checkTemplateText(t);
+    expect(check.kind).toBe('invalid');
+    if (check.kind !== 'invalid') return;
+    expect(check.problems).toEqual([expect.objectContaining({ code: 'smart-cdn-robot-not-allowed', step: 'exported', line: t.split('\n').findIndex((l) => l.includes('"/sftp/store"')) + 1 })]);
+    expect(check.problems[0]!.message).toMatch(/Step "exported" uses \/sftp\/store, which the Smart CDN does not run/);
+    // Without /file/serve it is an ordinary Template: exporting is fine.
+    expect(checkTemplateText(t.replace('"/file/serve"', '"/image/optimize"')).kind).toBe('ok');
+  });
+
+  it('lints a Smart CDN Template with too many steps at the first step over the limit', () => {
+    const steps: Record<string, unknown> = { ':original': { robot: '/upload/handle' } };
+    for (let i = 1; i <= 10; i++) steps[`s${i}`] = { robot: '/image/resize', use: i === 1 ? ':original' : `s${i - 1}` };
+    steps.served = { robot: '/file/serve', use: 's10' };
+    const t = text({ steps });
+    const check = checkTemplateText(t);
+    expect(check.kind).toBe('invalid');
+    if (check.kind !== 'invalid') return;
+    expect(check.problems).toEqual([expect.objectContaining({ code: 'smart-cdn-max-steps-exceeded', step: 's10', line: t.split('\n').findIndex((l) => l.includes('"s10": {')) + 1 })]);
+  });
+
   it('marks a bad tool server of a chat step at the line of the key at fault, with its code', () => {
     const t = text({ steps: { asked: { robot: '/ai/chat', use: ':original', messages: 'Hi', mcp_servers: [{ type: 'http', url: 'ftp://x/mcp' }] } } });
     const check = checkTemplateText(t);

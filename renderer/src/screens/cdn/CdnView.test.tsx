@@ -50,3 +50,32 @@ describe('CDN URLs preview', () => {
     expect(screen.getByText(/Not an image \(or over 8 MB\)/)).toBeTruthy();
   });
 });
+
+describe('CDN URLs and the smart_cdn:sign scope', () => {
+  afterEach(cleanup);
+  const narrow = { ...key, id: 'k2', authKey: 'narrowkey0123456789', description: 'Narrow', scopes: ['assemblies:read', 'write'] };
+
+  it('explains, instead of offering a form, when the only Smart CDN key lacks smart_cdn:sign', async () => {
+    renderWithBridge(<CdnView />, createFakeBridge({ 'authKeys:list': () => ok([narrow]) }));
+    const why = await screen.findByTestId('cdn-scope-problem');
+    expect(why.textContent).toContain('(assemblies:read, write) without smart_cdn:sign');
+    expect(why.textContent).toContain('Add smart_cdn:sign to its scopes in Auth Keys');
+    expect(screen.getByRole('button', { name: 'Open Auth Keys' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Sign URL' })).toBeNull();
+  });
+
+  it('offers only keys that may sign, and says which key is left out and why', async () => {
+    const withScope = { ...key, id: 'k3', authKey: 'scopedkey0123456789', scopes: ['smart_cdn:sign'] };
+    renderWithBridge(<CdnView />, createFakeBridge({ 'authKeys:list': () => ok([narrow, key, withScope]) }));
+    const select = await screen.findByLabelText('Signing key');
+    expect(within(select).getAllByRole('option').map((o) => (o as HTMLOptionElement).value)).toEqual(['k1', 'k3']);
+    expect(screen.getByTestId('cdn-scope-problem').textContent).toMatch(/Not offered: narrowkey0123456…\s*— allowed for Smart CDN, but its scope list lacks smart_cdn:sign/);
+  });
+
+  it('says the Template cannot run on the Smart CDN when the service refuses its robots', async () => {
+    await signWith({ status: 422, contentType: 'application/json', size: 120, cache: null, dataUrl: null, error: { code: 'CDN_TEMPLATE_ROBOT_NOT_ALLOWED', message: 'Step "exported" uses /sftp/store, which the Smart CDN does not run' } });
+    const alert = await within(screen.getByTestId('cdn-preview')).findByRole('alert');
+    expect(alert.textContent).toContain('The Template cannot run on the Smart CDN');
+    expect(alert.textContent).toContain('CDN_TEMPLATE_ROBOT_NOT_ALLOWED');
+  });
+});

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { cdnScopeProblem, CDN_SIGN_SCOPE, scopesAllowCdnSigning } from '../../../../shared/api/scopes';
 import type { CdnPreviewResult } from '../../../../shared/ipc/template-models';
 import { toAppError } from '../../bridge/bridge-error';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
@@ -31,7 +32,10 @@ export const CdnView = () => {
   const assets = useBridgeQuery('assets:list', { prefix: '', limit: 200 }, { retry: false });
   const navigate = useNavigation((s) => s.navigate);
   const active = workspaces.data?.find((w) => w.id === info.data?.activeWorkspaceId);
-  const cdnKeys = (keys.data ?? []).filter((k) => k.smartCdn && k.isActive);
+  const allowed = (keys.data ?? []).filter((k) => k.smartCdn && k.isActive);
+  // A key with a scope list signs only with smart_cdn:sign in it: the others are explained, not offered.
+  const cdnKeys = allowed.filter((k) => scopesAllowCdnSigning(k.scopes));
+  const unscoped = allowed.filter((k) => !scopesAllowCdnSigning(k.scopes));
   const [keyId, setKeyId] = useState('');
   const [slug, setSlug] = useState<string | null>(null);
   const [template, setTemplate] = useState('');
@@ -73,8 +77,18 @@ export const CdnView = () => {
       {keys.isPending && <Spinner size={24} label="Loading keys" />}
       {keys.data && cdnKeys.length === 0 && (
         <EmptyState title="No key may sign CDN URLs" action={<Button onClick={() => navigate({ name: 'auth-keys' })}>Open Auth Keys</Button>}>
-          Turn on &quot;Allowed for Smart CDN&quot; for an active key, or create one.
+          {unscoped.length === 0 ? (
+            <>Turn on &quot;Allowed for Smart CDN&quot; for an active key, or create one.</>
+          ) : (
+            <span data-testid="cdn-scope-problem">{cdnScopeProblem(unscoped[0]!.authKey, unscoped[0]!.scopes ?? [])}</span>
+          )}
         </EmptyState>
+      )}
+      {cdnKeys.length > 0 && unscoped.length > 0 && (
+        <p className="muted" data-testid="cdn-scope-problem">
+          Not offered: {unscoped.map((k) => `${k.authKey.slice(0, 16)}…`).join(', ')} — allowed for Smart CDN, but {unscoped.length === 1 ? 'its scope list lacks' : 'their scope lists lack'}{' '}
+          <span className="mono">{CDN_SIGN_SCOPE}</span>.
+        </p>
       )}
       {cdnKeys.length > 0 && (
         <form
@@ -179,6 +193,12 @@ export const CdnView = () => {
   );
 };
 
+/** Why the URL served no file, in the words of who refused: the CDN's Template rules, the run, or the URL. */
+const previewErrorTitle = (status: number, code: string): string => {
+  if (code === 'CDN_TEMPLATE_ROBOT_NOT_ALLOWED' || code === 'CDN_TEMPLATE_TOO_MANY_STEPS' || code === 'CDN_TEMPLATE_NO_STEPS') return 'The Template cannot run on the Smart CDN';
+  return status === 422 || status === 504 ? 'The Template failed on this input' : 'The URL served no file';
+};
+
 /** What the signed URL serves: the image (fetched by core), its type, size and cache state, or why it failed. */
 const CdnPreview = ({ pending, data, error }: { pending: boolean; data: CdnPreviewResult | undefined; error: { code: string; message: string; httpCode?: number } | null }) => (
   <section className="cdn-preview" aria-label="Preview" aria-busy={pending} data-testid="cdn-preview">
@@ -186,7 +206,7 @@ const CdnPreview = ({ pending, data, error }: { pending: boolean; data: CdnPrevi
     {pending && <Spinner size={20} label="Fetching the URL (the Template runs on a first fetch)" />}
     {!pending && error && <ErrorPanel title="Could not fetch the URL" code={error.code} message={error.message} httpCode={error.httpCode} />}
     {!pending && data?.error && (
-      <ErrorPanel title={data.status === 422 || data.status === 504 ? 'The Template failed on this input' : 'The URL served no file'} code={data.error.code} message={data.error.message} httpCode={data.status} />
+      <ErrorPanel title={previewErrorTitle(data.status, data.error.code)} code={data.error.code} message={data.error.message} httpCode={data.status} />
     )}
     {!pending && data && !data.error && (
       <>
