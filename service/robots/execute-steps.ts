@@ -89,7 +89,7 @@ export type ExecuteOutcome =
 
 export const CANCELED_CODE = 'ASSEMBLY_CANCELED';
 /** Robots that do no work (an upload passes on as it is): their jobs take no slot, so they never wait behind real work nor keep it waiting. */
-const SLOTLESS_ROBOTS: ReadonlySet<string> = new Set(['/upload/handle']);
+const SLOTLESS_ROBOTS: ReadonlySet<string> = new Set(['/upload/handle', '/file/serve']);
 
 /**
  * The job's outcome, or a rejection as soon as `signal` aborts: a robot that misses the abort (a network
