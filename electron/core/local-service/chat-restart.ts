@@ -61,8 +61,9 @@ export function createChatRestarter(deps: ChatRestartDeps): ChatRestarter {
           waiting = { executing: n };
           return poll();
         }
-        waiting = null;
+        // Still "pending" until the new child listens: the section says so until then.
         await restartNow();
+        waiting = null;
       })();
     }, pollMs);
     timer.unref?.();
