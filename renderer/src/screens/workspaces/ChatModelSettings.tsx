@@ -57,8 +57,8 @@ export const ChatModelSettings = () => {
         Chat model <span className="muted chat-model-scope">· local service</span>
       </h2>
       <p className="small muted chat-model-hint">
-        The local service's <span className="mono">/ai/chat</span> steps ask this OpenAI-compatible server: Ollama (
-        <span className="mono">http://127.0.0.1:11434/v1</span>), LM Studio, llama.cpp, or a hosted API.
+        The local service's <span className="mono">/ai/chat</span> steps ask this OpenAI-compatible server: Ollama at{' '}
+        <span className="mono">http://127.0.0.1:11434/v1</span>, LM Studio, llama.cpp, or a hosted API.
       </p>
       {settings.isError && <ErrorPanel title="Could not read the chat model" code={settings.error.code} message={settings.error.message} />}
       {settings.isPending && <Spinner size={20} label="Loading the chat model" />}
