@@ -122,11 +122,11 @@ test('a user points the local service at a model server from Workspaces: tests i
     await section.getByLabel('Endpoint URL').fill('127.0.0.1:11434');
     await expect(section.getByText('An http(s) URL such as http://127.0.0.1:11434/v1')).toBeVisible();
     await section.getByLabel('Endpoint URL').fill(endpoint);
-    await section.getByRole('button', { name: 'Test connection' }).click();
+    await section.getByRole('button', { name: 'Test chat server' }).click();
     await expect(section.getByTestId('chat-test-error')).toContainText('it needs an API key');
     await section.getByLabel('API key').fill(key);
     await section.getByLabel('Timeout (ms)').fill('20000');
-    await section.getByRole('button', { name: 'Test connection' }).click();
+    await section.getByRole('button', { name: 'Test chat server' }).click();
     const models = section.getByRole('list', { name: 'Models on the server' });
     await expect(models.getByRole('button')).toHaveText(['gemma3:1b', 'qwen2.5:0.5b']);
     await models.getByRole('button', { name: 'qwen2.5:0.5b' }).click();

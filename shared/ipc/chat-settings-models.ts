@@ -45,7 +45,7 @@ export const chatSettingsInputSchema = z.object({
 });
 export type ChatSettingsInput = z.infer<typeof chatSettingsInputSchema>;
 
-/** "Test connection": `GET {endpoint}/models` from core, with the typed key, else the stored one. */
+/** "Test chat server": `GET {endpoint}/models` from core, with the typed key, else the stored one. */
 export const chatModelsRequestSchema = z.object({
   endpoint: endpointSchema.refine((v) => v !== '', { message: 'Enter the endpoint first.' }),
   apiKey: z.string().min(1).max(4_000).optional(),

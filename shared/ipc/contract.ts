@@ -100,7 +100,7 @@ export const channels = {
   'service:chatSettings': { request: z.object({}), response: chatSettingsViewSchema },
   /** Save them (the key to the vault) and restart the local service with them, once no Assembly is executing. */
   'service:saveChatSettings': { request: chatSettingsInputSchema, response: chatSettingsViewSchema },
-  /** "Test connection": the models an OpenAI-compatible endpoint lists (GET /models), or why it could not. */
+  /** "Test chat server": the models an OpenAI-compatible endpoint lists (GET /models), or why it could not. */
   'service:chatModels': { request: chatModelsRequestSchema, response: chatModelsSchema },
   'workspaces:list': { request: z.object({}), response: z.array(workspaceSchema) },
   /** Add or edit a remote workspace; its Auth Secret goes to the vault and never comes back. */

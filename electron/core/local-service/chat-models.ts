@@ -2,7 +2,7 @@ import { err, ok, type Result } from '../../../shared/result';
 
 /** The service's own /ai/chat codes (service/robots/chat-endpoint.ts): the same failure, the same code. */
 export const CHAT_PROBE_CODE = { unreachable: 'AI_CHAT_UNREACHABLE', timeout: 'AI_CHAT_TIMEOUT', endpointError: 'AI_CHAT_ENDPOINT_ERROR' } as const;
-/** "Test connection" waits at most this long, whatever the step timeout is. */
+/** "Test chat server" waits at most this long, whatever the step timeout is. */
 export const CHAT_PROBE_TIMEOUT_MS = 10_000;
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 const MAX_MODELS = 500;
@@ -22,7 +22,7 @@ export function parseModelList(body: unknown): string[] | null {
 
 /**
  * Lists the models of an OpenAI-compatible endpoint with its key (Bearer), bounded by a deadline that
- * covers the whole answer: "Test connection" never hangs. Runs in core (the renderer has no network).
+ * covers the whole answer: "Test chat server" never hangs. Runs in core (the renderer has no network).
  */
 export async function listChatModels(options: { endpoint: string; apiKey: string | null; timeoutMs?: number }): Promise<Result<{ models: string[] }>> {
   const url = modelsUrl(options.endpoint);

@@ -114,7 +114,7 @@ describe('the local service chat model, set through core', () => {
     expect(JSON.stringify(run)).toContain('AI_CHAT_NOT_CONFIGURED');
   }, 60_000);
 
-  it('"Test connection" lists the models, or says why not (401, unreachable, not OpenAI-compatible, too slow)', async () => {
+  it('"Test chat server" lists the models, or says why not (401, unreachable, not OpenAI-compatible, too slow)', async () => {
     const listed = await call<{ models: string[] }>('service:chatModels', { endpoint: `${model}/v1`, apiKey: KEY });
     expect(listed).toEqual({ ok: true, value: { models: ['llama3.2:1b', 'qwen2.5:0.5b'] } });
     const noKey = await call('service:chatModels', { endpoint: `${model}/v1/` });

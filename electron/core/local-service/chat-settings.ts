@@ -56,7 +56,7 @@ export interface ChatSettingsStore {
   /** The options the service's next start gets (key from the vault). */
   startOptions(): Promise<ChatStartOptions | undefined>;
   /**
-   * The key "Test connection" uses when none is typed: the environment's, else the stored one, and only for
+   * The key "Test chat server" uses when none is typed: the environment's, else the stored one, and only for
    * the endpoint it belongs to (the page is untrusted: it must not send the key to a server of its choice).
    */
   storedKeyFor(endpoint: string): Promise<string | null>;

@@ -22,7 +22,7 @@ describe('Chat model settings of the local service', () => {
     type('Endpoint URL', '127.0.0.1:11434');
     expect(screen.getByText('An http(s) URL such as http://127.0.0.1:11434/v1')).toBeTruthy();
     expect(field('Endpoint URL').getAttribute('aria-invalid')).toBe('true');
-    expect(button('Test connection').disabled).toBe(true);
+    expect(button('Test chat server').disabled).toBe(true);
     type('Endpoint URL', 'http://127.0.0.1:11434/v1');
     type('Timeout (ms)', '1.5');
     expect(screen.getByText('A whole number of milliseconds, at least 1')).toBeTruthy();
@@ -30,7 +30,7 @@ describe('Chat model settings of the local service', () => {
     type('Timeout (ms)', '60000');
     type('API key', 'sk-typed');
 
-    fireEvent.click(button('Test connection'));
+    fireEvent.click(button('Test chat server'));
     const list = await screen.findByRole('list', { name: 'Models on the server' });
     expect(screen.getByText('Connected: 2 models. Pick one:')).toBeTruthy();
     fireEvent.click(within(list).getByRole('button', { name: 'qwen2.5:0.5b' }));
@@ -73,7 +73,7 @@ describe('Chat model settings of the local service', () => {
     expect(note.textContent).toContain('llama3');
     expect(field('Endpoint URL').closest('fieldset')?.disabled).toBe(true);
     expect(screen.getByTestId('chat-restart-pending').textContent).toContain('the 2 executing Assemblies have finished');
-    fireEvent.click(button('Test connection'));
+    fireEvent.click(button('Test chat server'));
     const error = await screen.findByTestId('chat-test-error');
     expect(error.textContent).toContain('AI_CHAT_ENDPOINT_ERROR');
     expect(error.textContent).toContain('it needs an API key');

@@ -13,7 +13,7 @@ const fromView = (v: ChatSettingsView): ChatForm => ({ endpoint: v.endpoint, mod
 
 /**
  * The local service's chat model: the OpenAI-compatible server its /ai/chat steps ask. The API key is
- * write-only (core keeps it in the vault); "Test connection" lists the server's models (core asks it).
+ * write-only (core keeps it in the vault); "Test chat server" lists the server's models (core asks it).
  */
 export const ChatModelSettings = () => {
   const client = useQueryClient();
@@ -123,7 +123,7 @@ export const ChatModelSettings = () => {
                 list={test.data ? ids.models : undefined}
                 spellCheck={false}
               />
-              <span className="small muted">Sent when a step names no model. Test connection lists what the server has.</span>
+              <span className="small muted">Sent when a step names no model. Test chat server lists what the server has.</span>
             </div>
             <div className="form-field">
               <label className="field-label" htmlFor={ids.timeout}>
@@ -185,7 +185,7 @@ export const ChatModelSettings = () => {
               busy={test.isPending}
               onClick={() => test.mutate({ endpoint: f.endpoint.trim(), ...(apiKey !== '' && !removeKey ? { apiKey } : {}) })}
             >
-              Test connection
+              Test chat server
             </Button>
             <Button type="submit" variant="primary" disabled={!canSave} busy={save.isPending} aria-describedby={ids.hint}>
               Save
