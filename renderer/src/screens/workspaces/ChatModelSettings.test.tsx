@@ -75,6 +75,8 @@ describe('Chat model settings of the local service', () => {
     expect(screen.getByTestId('chat-restart-pending').textContent).toContain('the 2 executing Assemblies have finished');
     fireEvent.click(button('Test chat server'));
     const error = await screen.findByTestId('chat-test-error');
+    // What runs is tested: the environment's endpoint (core uses its key), not the saved one.
+    expect(bridge.calls.find((c) => c.channel === 'service:chatModels')?.request).toEqual({ endpoint: 'http://10.0.0.5:11434/v1' });
     expect(error.textContent).toContain('AI_CHAT_ENDPOINT_ERROR');
     expect(error.textContent).toContain('it needs an API key');
   });

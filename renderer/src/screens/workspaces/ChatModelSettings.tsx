@@ -48,7 +48,9 @@ export const ChatModelSettings = () => {
   const problems = chatFormProblems(f);
   const dirty = view !== undefined && (JSON.stringify(f) !== JSON.stringify(fromView(view)) || apiKey !== '' || removeKey);
   const canSave = !locked && dirty && problems.endpoint === null && problems.timeout === null && !save.isPending;
-  const canTest = f.endpoint.trim() !== '' && problems.endpoint === null && !test.isPending;
+  // While the environment decides, test what actually runs.
+  const testEndpoint = env ? (env.endpoint ?? '') : f.endpoint.trim();
+  const canTest = testEndpoint !== '' && (env !== null || problems.endpoint === null) && !test.isPending;
   const set = (change: Partial<ChatForm>) => setForm({ ...f, ...change });
 
   return (
@@ -183,7 +185,7 @@ export const ChatModelSettings = () => {
             <Button
               disabled={!canTest}
               busy={test.isPending}
-              onClick={() => test.mutate({ endpoint: f.endpoint.trim(), ...(apiKey !== '' && !removeKey ? { apiKey } : {}) })}
+              onClick={() => test.mutate({ endpoint: testEndpoint, ...(apiKey !== '' && !removeKey && !env ? { apiKey } : {}) })}
             >
               Test chat server
             </Button>
