@@ -65,6 +65,7 @@ function answerAdmin(message: Extract<ParentMessage, { type: 'admin' }>): void {
   if (!service) return send({ type: 'admin-failed', requestId, message: 'The local service has not started yet.' });
   try {
     if (message.op === 'keys') send({ type: 'admin-result', requestId, answer: { op: 'keys', keys: service.keys() } });
+    else if (message.op === 'executing') send({ type: 'admin-result', requestId, answer: { op: 'executing', count: service.executing() } });
     else send({ type: 'admin-result', requestId, answer: { op: 'restore-full-access', ...service.restoreFullAccess(message.prefer) } });
   } catch (cause) {
     send({ type: 'admin-failed', requestId, message: cause instanceof Error ? cause.message : String(cause) });

@@ -125,6 +125,8 @@ export interface LocalService {
   keys(): OwnedKey[];
   /** An active full-access key, reactivated or created when none is left. */
   restoreFullAccess(prefer: string | null): { key: OwnedKey; action: RestoreAction };
+  /** Assemblies executing now (a restart ends them ASSEMBLY_CRASHED; the app waits for none before it restarts us). */
+  executing(): number;
   close(): Promise<void>;
 }
 
@@ -256,6 +258,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       const restored = restoreFullAccess(db, prefer);
       return { key: ownedKey(restored.account), action: restored.action };
     },
+    executing: () => runtime.executingCount(),
     close: () =>
       (closing ??= (async () => {
         streams.close();

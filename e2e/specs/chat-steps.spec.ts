@@ -101,3 +101,63 @@ test('the Template editor marks a bad tool server of a chat step at its line, wi
   await expect(ui.getByRole('button', { name: 'Save Template' })).toBeDisabled();
   await ui.screenshot({ path: screenshotPath('chat-template-lint.png'), animations: 'disabled' });
 });
+
+test('a user points the local service at a model server from Workspaces: tests it, picks a model, saves, and a chat step uses it; the key stays in core', async ({ ui, workDir, pageTraffic }) => {
+  const key = 'sk-e2e-5d1f0a9c';
+  const asked: { model: string; authorization: string | undefined }[] = [];
+  const server = createServer((req, res) => {
+    const json = (status: number, body: unknown) => void res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+    if (req.headers.authorization !== `Bearer ${key}`) return json(401, { error: { message: 'Invalid API key' } });
+    if (req.method === 'GET' && req.url === '/v1/models') return json(200, { object: 'list', data: [{ id: 'qwen2.5:0.5b' }, { id: 'gemma3:1b' }] });
+    void readBody(req).then((raw) => {
+      asked.push({ model: (JSON.parse(raw) as { model: string }).model, authorization: req.headers.authorization });
+      json(200, { choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify({ summary: 'Harbour at dawn.' }) } }] });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  try {
+    await ui.getByRole('button', { name: 'Workspaces' }).click();
+    const section = ui.getByTestId('chat-model-settings');
+    await section.getByLabel('Endpoint URL').fill('127.0.0.1:11434');
+    await expect(section.getByText('An http(s) URL such as http://127.0.0.1:11434/v1')).toBeVisible();
+    await section.getByLabel('Endpoint URL').fill(endpoint);
+    await section.getByRole('button', { name: 'Test chat server' }).click();
+    await expect(section.getByTestId('chat-test-error')).toContainText('it needs an API key');
+    await section.getByLabel('API key').fill(key);
+    await section.getByLabel('Timeout (ms)').fill('20000');
+    await section.getByRole('button', { name: 'Test chat server' }).click();
+    const models = section.getByRole('list', { name: 'Models on the server' });
+    await expect(models.getByRole('button')).toHaveText(['gemma3:1b', 'qwen2.5:0.5b']);
+    await models.getByRole('button', { name: 'qwen2.5:0.5b' }).click();
+    await expect(section.getByLabel('Model', { exact: true })).toHaveValue('qwen2.5:0.5b');
+    for (const scheme of ['light', 'dark'] as const) {
+      await ui.emulateMedia({ colorScheme: scheme });
+      await section.screenshot({ path: screenshotPath(`chat-model-settings-${scheme}.png`), animations: 'disabled' });
+    }
+    await ui.emulateMedia({ colorScheme: 'light' });
+
+    await section.getByRole('button', { name: 'Save' }).click();
+    await expect(section.getByLabel('API key')).toHaveAttribute('placeholder', 'Stored — leave empty to keep it');
+    await expect(section.getByLabel('API key')).toHaveValue('');
+    await expect(section.getByRole('button', { name: 'Remove key' })).toBeVisible();
+
+    // Saved across a reload of the page; the key went to core (in requests) and never came back.
+    await ui.reload();
+    await ui.getByRole('button', { name: 'Workspaces' }).click();
+    await expect(section.getByLabel('Endpoint URL')).toHaveValue(endpoint);
+    await expect(section.getByLabel('Model', { exact: true })).toHaveValue('qwen2.5:0.5b');
+    await expect(section.getByLabel('Timeout (ms)')).toHaveValue('20000');
+    expect(await ui.content()).not.toContain(key);
+    expect(pageTraffic.filter((t) => t.includes(key) && !/^sent: .*"(service:chatModels|service:saveChatSettings)"/.test(t))).toEqual([]);
+
+    // The restarted local service asks that server, with that model and key.
+    await ui.getByRole('button', { name: 'Upload' }).click();
+    await uploadNotesWithChat(ui, workDir, chatSteps());
+    await expect(ui.getByTestId('run-state')).toHaveText('Completed');
+    expect(asked).toEqual([{ model: 'qwen2.5:0.5b', authorization: `Bearer ${key}` }]);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});

@@ -11,6 +11,8 @@ import { createFileHandleRegistry, type FileHandleRegistry } from './files/file-
 import { createForkServiceProcess, sourceServiceEntry } from './local-service/fork-service-process';
 import { superviseLocalService, type SupervisorOptions } from './local-service/supervisor';
 import { createLocalAccess, LOCAL_SERVICE_UNAVAILABLE } from './local-service/local-access';
+import { openChatSettings } from './local-service/chat-settings';
+import { createChatRestarter } from './local-service/chat-restart';
 import type { ServiceProcessPort, ServiceReady } from './ports/service-process';
 import { pruneStaging, removeFinishedBatches } from './files/staging-janitor';
 import { createHandlers } from './handlers/index';
@@ -56,7 +58,7 @@ export interface CorePorts {
     notifications?: NotifyOptions;
     /** Robot jobs at once (`ASSEMBLYLINE_JOB_SLOTS`, read by the host's composition root). */
     jobSlots?: number;
-    /** /ai/chat's endpoint, model and key (`ASSEMBLYLINE_CHAT_*`, read by the host's composition root). */
+    /** /ai/chat's endpoint, model and key (`ASSEMBLYLINE_CHAT_*`, read by the host's composition root); they win over the settings saved in the app. */
     chat?: ChatStartOptions;
     /** How the service's own process is started: utilityProcess in Electron; default a forked Node process running the source entry. */
     process?: ServiceProcessPort;
@@ -126,13 +128,16 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     forgetClient: (id) => void clients.delete(id),
   });
   const adoptService = (ready: ServiceReady) => localAccess.adopt(ready);
+  // The chat model saved in the app (Workspaces › Chat model), unless ASSEMBLYLINE_CHAT_* decide.
+  const chatSettings = openChatSettings(ports.dataDir, vault, ports.localService?.chat);
+  const chat = await chatSettings.startOptions();
   const supervisor = superviseLocalService({
     process: ports.localService?.process ?? createForkServiceProcess({ entry: sourceServiceEntry() }),
     dataDir: path.join(ports.dataDir, 'local-service'),
     port: ports.localService?.port ?? 0,
     ...(ports.localService?.notifications ? { notifications: ports.localService.notifications } : {}),
     ...(ports.localService?.jobSlots !== undefined ? { jobSlots: ports.localService.jobSlots } : {}),
-    ...(ports.localService?.chat ? { chat: ports.localService.chat } : {}),
+    ...(chat ? { chat } : {}),
     ...ports.localService?.supervision,
     onStatus: (status) => events.emit('service:status', status),
     // A restart keeps port, key and secret; a first start after a failed one brings them in now. (The
@@ -236,6 +241,16 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   await rotation.recover();
 
   const preferences = openPreferenceStore(ports.dataDir);
+  const chatRestart = createChatRestarter({
+    applied: chat,
+    options: () => chatSettings.startOptions(),
+    executing: async () => {
+      const answer = await supervisor.admin({ op: 'executing' });
+      return answer.op === 'executing' ? answer.count : 0;
+    },
+    restart: (next) => supervisor.restartWith({ chat: next }),
+    log: (message) => reportError(LOCAL_SERVICE_UNAVAILABLE, message),
+  });
   // Results dragged out in earlier sessions: the drop targets copied them long ago.
   await pruneDragCache(path.join(ports.dataDir, 'drag-cache'), 24 * 60 * 60_000);
   const clipboard = createClipboardGuard(ports.desktop, ports.clipboardClearMs ?? 30_000);
@@ -283,6 +298,8 @@ export async function createCore(ports: CorePorts): Promise<Core> {
       return supervisor.current()?.url ?? null;
     },
     serviceStatus: () => supervisor.status(),
+    chatSettings,
+    chatRestart,
     vault,
     workspaces,
     runs,
@@ -330,6 +347,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
       await clipboard.flush();
       stopDesktopSignals();
       assemblyFollower.close();
+      chatRestart.close();
       await webhooks.close();
       await watchFolders.close();
       await mirrors.close();

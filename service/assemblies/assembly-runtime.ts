@@ -599,6 +599,13 @@ export class AssemblyRuntime {
   }
 
   /** Stops executions; Assemblies still running stay so in the database and are marked crashed on next start. */
+  /** Assemblies running robots now: a restart would end each with ASSEMBLY_CRASHED (the app waits for 0). */
+  executingCount(): number {
+    let n = 0;
+    for (const live of this.live.values()) if (live.state.error === null && (live.state.ok === 'ASSEMBLY_EXECUTING' || live.state.ok === 'ASSEMBLY_REPLAYING')) n += 1;
+    return n;
+  }
+
   close(): void {
     for (const live of this.live.values()) {
       live.abort.abort();

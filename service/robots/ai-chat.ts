@@ -93,7 +93,7 @@ export const runAiChat: RobotRunner = async ({ robot, params, input, outDir, sig
     return {
       ok: false,
       code: ChatCode.notConfigured,
-      message: `${robot} needs a chat endpoint: start the local service with --chat-endpoint <url of an OpenAI-compatible API> (or ASSEMBLYLINE_CHAT_ENDPOINT).`,
+      message: `${robot} needs a chat endpoint: start the local service with --chat-endpoint <url of an OpenAI-compatible API> (or ASSEMBLYLINE_CHAT_ENDPOINT; in the app: Workspaces, Chat model of the local service).`,
     };
   }
   const content = await inputContent(input);

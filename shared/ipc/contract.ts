@@ -82,6 +82,7 @@ import {
   switchKeyRequestSchema,
   workspaceInputSchema,
 } from './workspace-models';
+import { chatModelsRequestSchema, chatModelsSchema, chatSettingsInputSchema, chatSettingsViewSchema } from './chat-settings-models';
 
 /**
  * The one map of request/response channels between the renderer and core. The preload bridge, the
@@ -95,6 +96,12 @@ export const channels = {
   'app:savePreferences': { request: appPreferencesSchema.partial(), response: appPreferencesViewSchema },
   /** The embedded local service's process: running, restarting, not responding (also pushed as `service:status`). */
   'service:status': { request: z.object({}), response: serviceStatusSchema },
+  /** The local service's chat model (/ai/chat): endpoint, model, timeout; the API key only as "stored or not". */
+  'service:chatSettings': { request: z.object({}), response: chatSettingsViewSchema },
+  /** Save them (the key to the vault) and restart the local service with them, once no Assembly is executing. */
+  'service:saveChatSettings': { request: chatSettingsInputSchema, response: chatSettingsViewSchema },
+  /** "Test chat server": the models an OpenAI-compatible endpoint lists (GET /models), or why it could not. */
+  'service:chatModels': { request: chatModelsRequestSchema, response: chatModelsSchema },
   'workspaces:list': { request: z.object({}), response: z.array(workspaceSchema) },
   /** Add or edit a remote workspace; its Auth Secret goes to the vault and never comes back. */
   'workspaces:save': { request: workspaceInputSchema, response: workspaceSchema },

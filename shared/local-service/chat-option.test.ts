@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { parseParentMessage } from './child-messages';
-import { chatOptionsFromEnv } from './chat-option';
+import { chatEndpointProblem, chatOptionsFromEnv, chatTimeoutProblem } from './chat-option';
 
 describe('chat options for the embedded service', () => {
+  it('says what is wrong with a typed endpoint or timeout (the settings form and the environment share these)', () => {
+    expect(chatEndpointProblem('http://127.0.0.1:11434/v1')).toBeNull();
+    expect(chatEndpointProblem('')).toBeNull();
+    expect(chatEndpointProblem('127.0.0.1:11434')).toBe('An http(s) URL such as http://127.0.0.1:11434/v1');
+    expect(chatTimeoutProblem('120000')).toBeNull();
+    expect(chatTimeoutProblem(' ')).toBeNull();
+    for (const bad of ['0', '-5', '1.5', 'soon']) expect(chatTimeoutProblem(bad)).toBe('A whole number of milliseconds, at least 1');
+  });
+
   it('reads ASSEMBLYLINE_CHAT_* and ASSEMBLYLINE_OWN_DOMAINS; nothing set is undefined', () => {
     expect(chatOptionsFromEnv({})).toBeUndefined();
     expect(

@@ -26,14 +26,29 @@ export interface ChatStartOptions {
 const isTimeout = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1;
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
 
+/**
+ * The rules every source of these settings shares (environment, start message, the app's settings form):
+ * what is wrong with a typed endpoint or timeout, or null when it is fine. Empty text is "not set" (null).
+ */
+export function chatEndpointProblem(text: string): string | null {
+  const v = text.trim();
+  return v === '' || isHttpUrl(v) ? null : 'An http(s) URL such as http://127.0.0.1:11434/v1';
+}
+export function chatTimeoutProblem(text: string): string | null {
+  const v = text.trim();
+  return v === '' || isTimeout(Number(v)) ? null : 'A whole number of milliseconds, at least 1';
+}
+/** True for a value chatTimeoutProblem accepts, as a number. */
+export const isChatTimeout = isTimeout;
+
 /** From the environment: undefined when no variable is set; throws naming the variable when one is malformed. */
 export function chatOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): ChatStartOptions | undefined {
   const get = (name: string): string | undefined => (nonEmpty(env[name]) ? env[name]!.trim() : undefined);
   const endpoint = get(CHAT_ENV.endpoint);
-  if (endpoint !== undefined && !isHttpUrl(endpoint)) throw new Error(`${CHAT_ENV.endpoint} must be an http(s) URL such as http://127.0.0.1:11434/v1; got "${endpoint}".`);
+  if (endpoint !== undefined && chatEndpointProblem(endpoint) !== null) throw new Error(`${CHAT_ENV.endpoint} must be an http(s) URL such as http://127.0.0.1:11434/v1; got "${endpoint}".`);
   const timeoutText = get(CHAT_ENV.timeoutMs);
   const timeoutMs = timeoutText === undefined ? undefined : Number(timeoutText);
-  if (timeoutMs !== undefined && !isTimeout(timeoutMs)) throw new Error(`${CHAT_ENV.timeoutMs} must be a whole number of milliseconds; got "${timeoutText}".`);
+  if (timeoutText !== undefined && chatTimeoutProblem(timeoutText) !== null) throw new Error(`${CHAT_ENV.timeoutMs} must be a whole number of milliseconds; got "${timeoutText}".`);
   const model = get(CHAT_ENV.model);
   const apiKey = get(CHAT_ENV.apiKey);
   const own = get(CHAT_ENV.ownDomains);

@@ -12,7 +12,7 @@ import { parseJobSlots } from './job-slots-option';
  * Core's admin requests: the app owns the embedded service, so it may read its keys and restore full
  * access here, beside the API and never through it (the HTTP auth stays as strict as the spec's).
  */
-export type AdminOp = { readonly op: 'keys' } | { readonly op: 'restore-full-access'; readonly prefer: string | null };
+export type AdminOp = { readonly op: 'keys' } | { readonly op: 'restore-full-access'; readonly prefer: string | null } | { readonly op: 'executing' };
 
 /** A key as the service's owner sees it (secret included): travels over this IPC channel only. */
 export interface OwnedKeyMessage {
@@ -27,7 +27,9 @@ export interface OwnedKeyMessage {
 
 export type AdminAnswer =
   | { readonly op: 'keys'; readonly keys: readonly OwnedKeyMessage[] }
-  | { readonly op: 'restore-full-access'; readonly key: OwnedKeyMessage; readonly action: 'unchanged' | 'reactivated' | 'created' };
+  | { readonly op: 'restore-full-access'; readonly key: OwnedKeyMessage; readonly action: 'unchanged' | 'reactivated' | 'created' }
+  /** How many Assemblies are executing (core restarts the service for new settings only at 0). */
+  | { readonly op: 'executing'; readonly count: number };
 
 /** Core → child: start listening (once), close cleanly and exit, or an admin request. */
 export type ParentMessage =
@@ -81,6 +83,7 @@ export function parseParentMessage(value: unknown): ParentMessage | null {
   if (value.type === 'admin' && Number.isInteger(value.requestId)) {
     const requestId = value.requestId as number;
     if (value.op === 'keys') return { type: 'admin', requestId, op: 'keys' };
+    if (value.op === 'executing') return { type: 'admin', requestId, op: 'executing' };
     if (value.op === 'restore-full-access') return { type: 'admin', requestId, op: 'restore-full-access', prefer: typeof value.prefer === 'string' ? value.prefer : null };
     return null;
   }
@@ -107,6 +110,7 @@ const isOwnedKey = (k: unknown): k is OwnedKeyMessage =>
 function parseAdminAnswer(value: unknown): AdminAnswer | null {
   if (!isRecord(value)) return null;
   if (value.op === 'keys' && Array.isArray(value.keys) && value.keys.every(isOwnedKey)) return { op: 'keys', keys: value.keys };
+  if (value.op === 'executing' && Number.isInteger(value.count) && (value.count as number) >= 0) return { op: 'executing', count: value.count as number };
   if (value.op === 'restore-full-access' && isOwnedKey(value.key) && ['unchanged', 'reactivated', 'created'].includes(value.action as string)) {
     return { op: 'restore-full-access', key: value.key, action: value.action as 'unchanged' | 'reactivated' | 'created' };
   }

@@ -9,6 +9,8 @@ import type { ClipboardGuard } from '../ports/clipboard-guard';
 import type { DesktopPort } from '../ports/desktop';
 import type { PreferenceStore } from '../preferences/preference-store';
 import type { LocalAccess } from '../local-service/local-access';
+import type { ChatSettingsStore } from '../local-service/chat-settings';
+import type { ChatRestarter } from '../local-service/chat-restart';
 import type { KeyRotation } from '../rotation/key-rotation';
 import type { RunManager } from '../runs/run-manager';
 import type { MirrorService } from '../results-mirror/mirror-service';
@@ -28,6 +30,10 @@ export interface HandlerContext {
   readonly localServiceUrl: string | null;
   /** The embedded service's process as the supervisor sees it. */
   serviceStatus(): ServiceStatus;
+  /** The local service's chat model (/ai/chat), saved in the data dir, its key in the vault. */
+  chatSettings: ChatSettingsStore;
+  /** Restarts the local service with saved chat settings once no Assembly is executing. */
+  chatRestart: ChatRestarter;
   vault: Vault;
   workspaces: WorkspaceStore;
   runs: RunManager;

@@ -37,12 +37,16 @@ export type SupervisorEvent =
   | { type: 'health-ok' }
   | { type: 'health-failed'; reason: string }
   | { type: 'restart-due' }
+  /** The app asks for a new child (new settings): stop this one cleanly, then start at once, no backoff. */
+  | { type: 'replace'; reason: string }
   | { type: 'stop' };
 
 export type SupervisorEffect =
   | { type: 'spawn'; port: number }
   | { type: 'kill' }
   | { type: 'schedule-restart'; delayMs: number }
+  /** Stop the running child (its exit is not a crash), then `restart-due`. */
+  | { type: 'replace-child' }
   | { type: 'stop-child' };
 
 export const initialState = (port: number): SupervisorState => ({
@@ -97,6 +101,12 @@ export function transition(
         effects: [{ type: 'schedule-restart', delayMs }],
       };
     }
+    case 'replace':
+      if (!alive(state.phase)) return same;
+      return {
+        state: { ...state, phase: 'restarting', attempt: 0, healthFailures: 0, retryInMs: 0, message: event.reason },
+        effects: [{ type: 'replace-child' }],
+      };
     case 'restart-due':
       if (state.phase !== 'restarting') return same;
       return { state: { ...state, phase: 'starting', restarts: state.restarts + 1, retryInMs: null }, effects: [{ type: 'spawn', port: state.port }] };

@@ -42,6 +42,11 @@ export interface ServiceSupervisor {
   pid(): number | undefined;
   /** An admin request to the running child (its own keys, restoring full access); rejects while none runs. */
   admin(op: AdminOp): Promise<AdminAnswer>;
+  /**
+   * Start a new child with these chat options (the running one is stopped cleanly first, its exit is no
+   * crash); resolves when the new child listens. Callers wait for no executing Assembly first.
+   */
+  restartWith(change: { chat: ChatStartOptions | undefined }): Promise<ServiceReady>;
   close(): Promise<void>;
 }
 
@@ -63,6 +68,9 @@ export function superviseLocalService(options: SupervisorOptions): ServiceSuperv
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   const log = options.log ?? ((message: string) => console.error(`local service: ${message}`));
   let state = initialState(options.port ?? 0);
+  let chat = options.chat;
+  /** restartWith callers, told when the next child listens (or could not start). */
+  let waiters: { resolve: (ready: ServiceReady) => void; reject: (cause: Error) => void }[] = [];
   let child: ServiceChild | null = null;
   let generation = 0;
   let current: ServiceReady | null = null;
@@ -102,6 +110,15 @@ export function superviseLocalService(options: SupervisorOptions): ServiceSuperv
           dispatch({ type: 'restart-due' });
         }, effect.delayMs);
         return;
+      case 'replace-child': {
+        // A new generation first: the old child's exit and health answers no longer count.
+        generation += 1;
+        if (healthTimer) clearTimeout(healthTimer);
+        healthTimer = null;
+        const old = child;
+        stopping = (old ? old.stop(options.stopGraceMs ?? 5_000) : Promise.resolve()).then(() => dispatch({ type: 'restart-due' }));
+        return;
+      }
       case 'stop-child':
         if (restartTimer) clearTimeout(restartTimer);
         if (healthTimer) clearTimeout(healthTimer);
@@ -116,7 +133,7 @@ export function superviseLocalService(options: SupervisorOptions): ServiceSuperv
     let startError: string | null = null;
     let started: ServiceChild;
     try {
-      started = options.process.spawn({ dataDir: options.dataDir, port, ...(options.notifications ? { notifications: options.notifications } : {}), ...(options.jobSlots !== undefined ? { jobSlots: options.jobSlots } : {}), ...(options.chat ? { chat: options.chat } : {}) });
+      started = options.process.spawn({ dataDir: options.dataDir, port, ...(options.notifications ? { notifications: options.notifications } : {}), ...(options.jobSlots !== undefined ? { jobSlots: options.jobSlots } : {}), ...(chat ? { chat } : {}) });
     } catch (cause) {
       // Could not even create the process: the same backoff as a crash.
       return void queueMicrotask(() => dispatch({ type: 'exited', reason: `could not start: ${describe(cause)}` }));
@@ -134,6 +151,9 @@ export function superviseLocalService(options: SupervisorOptions): ServiceSuperv
         if (gen !== generation) return;
         current = ready;
         options.onReady?.(ready);
+        const told = waiters;
+        waiters = [];
+        queueMicrotask(() => told.forEach((w) => w.resolve(ready)));
         dispatch({ type: 'ready', url: ready.url, port: ready.port });
         if (!firstSettled) {
           firstSettled = true;
@@ -182,7 +202,18 @@ export function superviseLocalService(options: SupervisorOptions): ServiceSuperv
       child && (state.phase === 'running' || state.phase === 'unresponsive')
         ? child.admin(op)
         : Promise.reject(new Error(`the local service is ${state.phase === 'stopped' ? 'stopped' : 'restarting'}`)),
+    restartWith(change) {
+      if (state.phase === 'stopped') return Promise.reject(new Error('the local service is stopped'));
+      chat = change.chat;
+      const next = new Promise<ServiceReady>((resolve, reject) => waiters.push({ resolve, reject }));
+      // In a crash's backoff the next child gets the new options anyway; any other child is replaced.
+      if (state.phase !== 'restarting') dispatch({ type: 'replace', reason: 'Restarting with new settings.' });
+      return next;
+    },
     async close() {
+      const told = waiters;
+      waiters = [];
+      told.forEach((w) => w.reject(new Error('The app closed before the local service restarted.')));
       dispatch({ type: 'stop' });
       if (!firstSettled) {
         firstSettled = true;

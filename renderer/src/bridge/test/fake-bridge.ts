@@ -31,6 +31,7 @@ export const fakeWatch = (id: string, input: WatchFolderInput, over: Partial<Wat
   ...over,
 });
 import type { AppPreferences } from '../../../../shared/ipc/desktop-models';
+import type { ChatSettingsView } from '../../../../shared/ipc/chat-settings-models';
 
 /**
  * An in-memory AssemblylineBridge for renderer unit tests ONLY (end-to-end tests use the real host).
@@ -147,6 +148,8 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
   /** The Upload view's steps choice as core would keep it. */
   let savedChoice: DraftChoice | null = null;
   let preferences: AppPreferences = { keepRunningInBackground: false };
+  // The local service's chat model as core keeps it (the key only as "stored or not").
+  let chat: Omit<ChatSettingsView, 'pendingRestart'> = { endpoint: '', model: '', timeoutMs: null, hasApiKey: false, environment: null };
   const emitEvent = <E extends EventName>(event: E, payload: EventPayload<E>) => {
     for (const l of listeners.get(event) ?? []) (l as (p: typeof payload) => void)(payload);
   };
@@ -169,6 +172,12 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
       return ok({ ...preferences, background: { available: false, reason: 'Only in the desktop app.' } });
     },
     'service:status': () => ok({ phase: 'running', url: 'http://127.0.0.1:43210', restarts: 0, retryInMs: null, message: null }),
+    'service:chatSettings': () => ok({ ...chat, pendingRestart: null }),
+    'service:saveChatSettings': ({ endpoint, model, timeoutMs, apiKey, removeApiKey }) => {
+      chat = { ...chat, endpoint, model, timeoutMs, hasApiKey: removeApiKey ? false : apiKey !== undefined || chat.hasApiKey };
+      return ok({ ...chat, pendingRestart: null });
+    },
+    'service:chatModels': () => ok({ models: ['llama3.2:1b', 'qwen2.5:0.5b'] }),
     'workspaces:list': () =>
       ok([{ id: 'local', name: 'Local (this computer)', kind: 'local', endpoint: 'http://127.0.0.1:43210', authKey: 'local-key', hasSecret: true, slug: 'local', authMode: 'signature', signatureAlgo: 'sha384', tokenScopes: null }]),
     'workspaces:save': () => notFaked(),

@@ -11,6 +11,7 @@ import { Spinner } from '../../components/Spinner';
 import { useReturnFocus } from '../../hooks/use-return-focus';
 import { useToasts } from '../../state/toast-store';
 import { ConnectionReportView } from './ConnectionReportView';
+import { ChatModelSettings } from './ChatModelSettings';
 import { DesktopPreferences } from './DesktopPreferences';
 import { RotationPanel } from '../auth-keys/RotationPanel';
 import { RestoreAccessButton } from './RestoreAccessButton';
@@ -175,6 +176,7 @@ export const WorkspacesView = () => {
           ))}
         </section>
       )}
+      <ChatModelSettings />
       <DesktopPreferences />
       <ConfirmDialog
         open={rotating !== null}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { chatEndpointProblem } from '../local-service/chat-option';
+
+/**
+ * The embedded local service's chat model (/ai/chat's OpenAI-compatible endpoint), as the app's settings
+ * section shows and saves it. The API key is write-only: the view says only whether one is stored.
+ */
+
+const endpointSchema = z
+  .string()
+  .trim()
+  .max(2_000)
+  .refine((v) => chatEndpointProblem(v) === null, { message: 'The endpoint must be an http(s) URL such as http://127.0.0.1:11434/v1.' });
+const timeoutSchema = z.number().int().min(1).max(3_600_000);
+
+export const chatSettingsViewSchema = z.object({
+  /** '' when none is set: chat steps then fail with AI_CHAT_NOT_CONFIGURED. */
+  endpoint: z.string(),
+  /** '' = the service's default ("default"), sent when a step names no model. */
+  model: z.string(),
+  /** null = the service's default (120 s). */
+  timeoutMs: z.number().int().positive().nullable(),
+  hasApiKey: z.boolean(),
+  /**
+   * The ASSEMBLYLINE_CHAT_* variables the app was started with: when any is set they win over the saved
+   * settings (shown read-only). The key is again only "set or not".
+   */
+  environment: z
+    .object({ endpoint: z.string().nullable(), model: z.string().nullable(), timeoutMs: z.number().int().positive().nullable(), hasApiKey: z.boolean() })
+    .nullable(),
+  /** Saved, but the service still runs the old settings: it restarts once these running Assemblies end. */
+  pendingRestart: z.object({ executing: z.number().int().nonnegative() }).nullable(),
+});
+export type ChatSettingsView = z.infer<typeof chatSettingsViewSchema>;
+
+export const chatSettingsInputSchema = z.object({
+  /** '' clears it. */
+  endpoint: z.union([z.literal(''), endpointSchema]),
+  model: z.string().trim().max(200),
+  timeoutMs: timeoutSchema.nullable(),
+  /** Write-only: a new key; absent keeps the stored one. */
+  apiKey: z.string().min(1).max(4_000).optional(),
+  /** Delete the stored key (wins over apiKey). */
+  removeApiKey: z.boolean().optional(),
+});
+export type ChatSettingsInput = z.infer<typeof chatSettingsInputSchema>;
+
+/** "Test chat server": `GET {endpoint}/models` from core, with the typed key, else the stored one. */
+export const chatModelsRequestSchema = z.object({
+  endpoint: endpointSchema.refine((v) => v !== '', { message: 'Enter the endpoint first.' }),
+  apiKey: z.string().min(1).max(4_000).optional(),
+  timeoutMs: timeoutSchema.optional(),
+});
+export const chatModelsSchema = z.object({ models: z.array(z.string()) });
+export type ChatModels = z.infer<typeof chatModelsSchema>;
