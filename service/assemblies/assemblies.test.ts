@@ -1,5 +1,6 @@
 // Assemblies over real HTTP: multipart uploads processed by the real robots, results served, states.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { abortedUpload, buildForm, getJson, jpeg, png, postAssembly, readSse, startFixture, waitForEnd, type Fixture } from '../testing/service-fixture';
@@ -95,6 +96,43 @@ describe('Assemblies', () => {
     const again = await postAssembly(fx.service.url, form(), `/assemblies/${id}`);
     expect(again.status).toBe(400);
     expect(again.body.error).toBe('DO_NOT_REUSE_ASSEMBLY_IDS');
+  });
+
+  it('refuses a second request with a chosen id while the first is still being received, and the first completes whole', async () => {
+    const id = newId();
+    const boundary = 'xxSLOWxx';
+    const data = Buffer.alloc(256 * 1024, 9);
+    const head =
+      `--${boundary}\r\nContent-Disposition: form-data; name="params"\r\n\r\n` +
+      JSON.stringify({ auth: { key }, steps: { ':original': { robot: '/upload/handle' } } }) +
+      `\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+    const tail = `\r\n--${boundary}--\r\n`;
+    const first = request(`${fx.service.url}/assemblies/${id}`, {
+      method: 'POST',
+      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + data.length + tail.length) },
+    });
+    const answer = new Promise<Record<string, unknown>>((resolve, reject) => {
+      first.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>));
+      });
+      first.on('error', reject);
+    });
+    first.write(head);
+    await new Promise<void>((resolve) => first.write(data.subarray(0, 1024), () => resolve()));
+    await new Promise((r) => setTimeout(r, 100));
+    // The late duplicate: refused at once, and it leaves the first request's files alone.
+    const second = await postAssembly(fx.service.url, buildForm({ params: { auth: { key }, steps: { ':original': { robot: '/upload/handle' } } }, files: [{ field: 'file', name: 'dup.bin', data: Buffer.from('dup') }] }), `/assemblies/${id}`);
+    expect(second.status).toBe(400);
+    expect(second.body.error).toBe('DO_NOT_REUSE_ASSEMBLY_IDS');
+    first.end(Buffer.concat([data.subarray(1024), Buffer.from(tail)]));
+    const created = await answer;
+    expect(created.assembly_id).toBe(id);
+    const end = await waitForEnd(String(created.assembly_ssl_url));
+    expect(end.ok).toBe('ASSEMBLY_COMPLETED');
+    const uploads = end.uploads as Array<{ name: string; size: number; md5hash: string }>;
+    expect(uploads.map((u) => [u.name, u.size, u.md5hash])).toEqual([['slow.bin', data.length, createHash('md5').update(data).digest('hex')]]);
   });
 
   it('answers instruction errors with their codes and HTTP 400', async () => {

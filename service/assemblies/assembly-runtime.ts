@@ -191,6 +191,23 @@ export class AssemblyRuntime {
     return this.live.has(id) || this.db.getAssembly(id) !== null;
   }
 
+  /** Client-chosen ids whose create request is still being received. */
+  private readonly claimed = new Set<string>();
+
+  /**
+   * Claims a client-chosen id for one create request, until `release`. False when it is taken or another
+   * request with it is still being received: two bodies must never fill (and discard) the same folder.
+   */
+  claim(id: string): boolean {
+    if (this.claimed.has(id) || this.exists(id)) return false;
+    this.claimed.add(id);
+    return true;
+  }
+
+  release(id: string): void {
+    this.claimed.delete(id);
+  }
+
   status(state: AssemblyState): Record<string, unknown> {
     return statusRecord(this.urls, state, Date.now());
   }

@@ -181,12 +181,21 @@ function admitRequest(ctx: CreateContext, req: IncomingMessage, fields: Record<s
 
 /** POST /assemblies and POST /assemblies/{id}: multipart files and/or announced tus uploads. */
 export async function createAssembly(ctx: CreateContext, req: IncomingMessage, res: ServerResponse, chosenId: string | null, query: URLSearchParams): Promise<void> {
-  if (chosenId && ctx.runtime.exists(chosenId)) {
+  // A chosen id is taken from the first byte: a second request with it (a late retry) is refused at once,
+  // even while the first is still being received.
+  if (chosenId && !ctx.runtime.claim(chosenId)) {
     req.resume();
     sendError(res, apiError(ErrorCode.doNotReuseIds, `Assembly id ${chosenId} was already used. Generate a new id for each Assembly.`, 400));
     return;
   }
-  const id = chosenId ?? newFileId();
+  try {
+    await receiveAssembly(ctx, req, res, chosenId ?? newFileId(), query);
+  } finally {
+    if (chosenId) ctx.runtime.release(chosenId);
+  }
+}
+
+async function receiveAssembly(ctx: CreateContext, req: IncomingMessage, res: ServerResponse, id: string, query: URLSearchParams): Promise<void> {
   const uploadDir = join(ctx.runtime.assemblyDir(id), 'uploads');
   const nowMs = Date.now();
   let admitted: Admitted | null = null;

@@ -102,6 +102,18 @@ describe('the fault proxy', () => {
     }
   });
 
+  it('answers 404 SERVER_404 for a route the deployment lacks, without forwarding', async () => {
+    proxy.addRule({ action: { kind: 'status-404' }, match: (r) => r.method === 'POST' && /^\/assemblies\/[0-9a-f]{32}$/.test(r.url), times: 1 });
+    const forwarded = proxy.counts.forwarded;
+    try {
+      const missing = await postAssembly(proxy.url, buildForm({ params: { auth: { key: fx.service.authKey }, steps } }), `/assemblies/${randomBytes(16).toString('hex')}`);
+      expect(missing).toEqual({ status: 404, body: { error: 'SERVER_404', message: 'unknown method / url', http_code: 404 } });
+      expect(proxy.counts.forwarded).toBe(forwarded);
+    } finally {
+      proxy.clearRules();
+    }
+  });
+
   it('loses the answer of a request the service did process (reset after the response)', async () => {
     proxy.addRule({ action: { kind: 'reset-after-response' }, match: (r) => r.method === 'POST', times: 1 });
     const id = randomBytes(16).toString('hex');

@@ -1,7 +1,7 @@
 // An HTTP proxy for tests, between a client and the local service, that misbehaves on demand: drops a
 // connection before forwarding, resets it midway through a request body, delays, answers 429/413 as the
-// service's rate limits do (without forwarding), or resets after the service answered (the request WAS
-// processed, the answer is lost). Rules match per request (a predicate) or by probability (a seeded RNG,
+// service's rate limits do or 404 as a deployment without the route would (without forwarding), or resets
+// after the service answered (the request WAS processed, the answer is lost). Rules match per request (a predicate) or by probability (a seeded RNG,
 // so a failing run can be replayed). Everything else passes through unchanged: bodies stream; the only
 // rewrites are the service's origin in Location headers and inside JSON answers (assembly_ssl_url,
 // tus_url, upload URLs…), so clients that follow them stay behind the proxy. Not used by production code.
@@ -19,6 +19,8 @@ export type FaultAction =
   | { kind: 'status-429'; retryIn?: number }
   /** 413 RATE_LIMIT_REACHED, not forwarded. */
   | { kind: 'status-413'; retryIn?: number }
+  /** 404 SERVER_404 "unknown method / url", not forwarded: a deployment without the route. */
+  | { kind: 'status-404' }
   /** Forward and let the service answer, then cut the client's connection instead of passing the answer on. */
   | { kind: 'reset-after-response' };
 
@@ -102,6 +104,7 @@ const newCounts = (): FaultCounts => ({
   delay: 0,
   'status-429': 0,
   'status-413': 0,
+  'status-404': 0,
   'reset-after-response': 0,
   forwarded: 0,
   requests: 0,
@@ -215,6 +218,13 @@ export async function startFaultProxy(o: FaultProxyOptions): Promise<FaultProxy>
         req.resume();
         sendRateLimit(res, action);
         return;
+      case 'status-404': {
+        req.resume();
+        const text = JSON.stringify({ error: 'SERVER_404', message: 'unknown method / url', http_code: 404 });
+        res.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+        res.end(text);
+        return;
+      }
       case 'delay':
         setTimeout(() => forward(req, res, action), action.ms);
         return;

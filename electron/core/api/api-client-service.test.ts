@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -58,5 +59,29 @@ describe('createApiClient against the local service', () => {
       expect(ms).toBeGreaterThanOrEqual((retryIn - 1) * 1000);
       expect(ms).toBeLessThanOrEqual(retryIn * 1100);
     }
+  });
+});
+
+describe('createApiClient: Assemblies with a client-chosen id', () => {
+  let free: LocalService;
+  beforeAll(async () => {
+    free = await startLocalService({ dataDir: path.join(dir, 'ids'), port: 0 });
+  });
+  afterAll(() => free?.close());
+
+  it('creates the Assembly under the id once, refuses the id a second time with DO_NOT_REUSE_ASSEMBLY_IDS, and rejects a malformed id before sending', async () => {
+    const client = createApiClient({ endpoint: free.url, authKey: free.authKey, getSecret: async () => free.authSecret });
+    const id = randomUUID().replace(/-/g, '');
+    const files = [{ field: 'f', name: 'a.txt', data: new Blob(['hello']) }];
+    const created = await client.createAssembly({ instructions: { steps }, expectedUploads: 0, files, assemblyId: id });
+    expect(created.ok && created.value.assembly_id).toBe(id);
+    expect(created.ok && created.value.assembly_ssl_url).toBe(`${free.url}/assemblies/${id}`);
+    const again = await client.createAssembly({ instructions: { steps }, expectedUploads: 0, files, assemblyId: id });
+    expect(again.ok || again.error).toMatchObject({ code: 'DO_NOT_REUSE_ASSEMBLY_IDS', httpCode: 400 });
+    const malformed = await client.createAssembly({ instructions: { steps }, expectedUploads: 0, assemblyId: 'ABC-not-an-id' });
+    expect(malformed.ok || malformed.error.code).toBe('INVALID_IPC_REQUEST');
+    // Still the one Assembly, with the first request's file.
+    const status = await client.getAssembly(`${free.url}/assemblies/${id}`);
+    expect(status.ok && status.value.uploads?.map((u) => u.name)).toEqual(['a.txt']);
   });
 });

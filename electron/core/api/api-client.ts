@@ -42,6 +42,11 @@ export interface CreateAssemblyInput {
   fields?: Record<string, string>;
   /** Retries of 413 RATE_LIMIT_REACHED / 429 inside this call (default 5); the transfer engine paces itself and passes 0. */
   retries?: number;
+  /**
+   * A client-chosen id (32 lowercase hex): POST /assemblies/{id} ("Create Assembly With Id", as the Node SDK
+   * does). The service creates at most one Assembly per id and refuses a second with DO_NOT_REUSE_ASSEMBLY_IDS.
+   */
+  assemblyId?: string;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -71,6 +76,7 @@ export interface ApiClient {
 }
 
 const DEFAULT_MAX_RETRIES = 5;
+const ASSEMBLY_ID = /^[0-9a-f]{32}$/;
 const CLIENT_HEADER = 'assemblyline:0.1.0';
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
@@ -201,15 +207,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   return {
     endpoint,
     openStream,
-    async createAssembly({ instructions, expectedUploads, files, streamFiles, fields: extra, retries }) {
+    async createAssembly({ instructions, expectedUploads, files, streamFiles, fields: extra, retries, assemblyId }) {
+      if (assemblyId !== undefined && !ASSEMBLY_ID.test(assemblyId)) return err(AppErrorCode.invalidRequest, `An Assembly id is 32 lowercase hex characters, not "${assemblyId}".`);
+      const url = assemblyId === undefined ? `${endpoint}/assemblies` : `${endpoint}/assemblies/${assemblyId}`;
       const result = await send('POST', async () => {
         const { params, signature } = await signed({ ...instructions });
         const fields = { ...extra, tus_num_expected_upload_files: String(expectedUploads) };
-        if (!streamFiles) return { url: `${endpoint}/assemblies`, init: formInit(params, signature, fields, files) };
+        if (!streamFiles) return { url, init: formInit(params, signature, fields, files) };
         const ordered: Array<[string, string]> = [['params', params], ...Object.entries(fields)];
         if (signature) ordered.push(['signature', signature]);
         const { body, contentType } = multipartStream(ordered, streamFiles);
-        return { url: `${endpoint}/assemblies`, init: { body, headers: { 'Content-Type': contentType }, duplex: 'half' } as RequestInit };
+        return { url, init: { body, headers: { 'Content-Type': contentType }, duplex: 'half' } as RequestInit };
       }, false, retries ?? maxRetries);
       return result.ok ? parseStatus(result.value) : result;
     },

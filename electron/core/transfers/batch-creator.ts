@@ -7,7 +7,7 @@ import { AppErrorCode, type AppError, type Result } from '../../../shared/result
 import type { ApiClient } from '../api/api-client';
 import { digestOf, newCursor, readRange, type HashCursor } from './hashing-reader';
 import type { Excluded, FailureKind, FileRec } from './transfer-model';
-import { MARKER_FIELD } from './transfer-model';
+import { assemblyIdOf, MARKER_FIELD } from './transfer-model';
 import type { LedgerEntry } from './transfer-store';
 import type { TokenBucket } from './token-bucket';
 import { BATCH_EMPTY } from './transfer-state';
@@ -15,10 +15,16 @@ import { BATCH_EMPTY } from './transfer-state';
 export interface CreateBatchJob {
   api: ApiClient;
   instructions: Instructions;
+  batchId: string;
+  generation: number;
+  /** The id attempt to start from (`assemblyIdOf`): the ones below are known spent. */
+  idAttempt: number;
+  /** POST /assemblies/{id}; false once the deployment showed it has no such endpoint (then: marker only). */
+  useIds: boolean;
   marker: string;
   multipart: FileRec[];
   tus: FileRec[];
-  /** An earlier request may have created this Assembly (its answer was lost): look for the marker first. */
+  /** An earlier request may have created this Assembly (its answer was lost): look it up (id, marker) first. */
   lookFirst: boolean;
   /** "Skip unchanged": a verified upload of the same path, if any. */
   ledger(path: string): LedgerEntry | null;
@@ -28,15 +34,34 @@ export interface CreateBatchJob {
   signal?: AbortSignal;
 }
 
+/** Where the id walk ended (the next create starts there), and whether ids turned out unsupported. */
+interface IdProgress {
+  idAttempt: number;
+  idsUnsupported?: boolean;
+}
+
 export type CreateBatchOutcome =
-  | {
+  | ({
       ok: true;
       status: AssemblyStatus;
       excluded: Excluded[];
       tus: string[];
       delivered: Array<{ fileId: string; md5: string; serviceMd5: string | null }>;
-    }
-  | { ok: false; error: AppError; failure: FailureKind; retryInMs?: number; ambiguous: boolean; excluded: Excluded[] };
+    } & IdProgress)
+  | ({ ok: false; error: AppError; failure: FailureKind; retryInMs?: number; ambiguous: boolean; excluded: Excluded[] } & IdProgress);
+
+/** Requests (lookups and creates) one createBatchAssembly call makes at most on the id path. */
+export const MAX_ID_STEPS = 8;
+const DO_NOT_REUSE = 'DO_NOT_REUSE_ASSEMBLY_IDS';
+
+/**
+ * A deployment without "Create Assembly With Id" answers POST /assemblies/{id} as an unknown route (HTTP 404,
+ * `SERVER_404`, with or without a JSON body); a 404 carrying a code of its own (TEMPLATE_NOT_FOUND…) is an
+ * answer about the request, not about the endpoint. Pure.
+ */
+export function idsUnsupportedBy(error: AppError): boolean {
+  return error.httpCode === 404 && error.code === 'SERVER_404';
+}
 
 const fieldOf = (index: number) => `file_${index}`;
 
@@ -103,6 +128,14 @@ export { uploadIdOf };
  * Look for an Assembly carrying the batch's marker (a create whose answer was lost). A request cut off
  * mid-body also leaves one, in REQUEST_ABORTED with none of the files: that is not the batch's Assembly.
  */
+/** The Assembly created under a client-chosen id, or null when there is none (yet). Unsigned GET (the spec's). */
+async function findById(api: ApiClient, id: string): Promise<Result<AssemblyStatus | null>> {
+  const status = await api.getAssembly(`${api.endpoint}/assemblies/${id}`);
+  if (status.ok) return status;
+  if (status.error.code === 'ASSEMBLY_NOT_FOUND' || status.error.httpCode === 404) return { ok: true, value: null };
+  return status;
+}
+
 async function findByMarker(api: ApiClient, marker: string): Promise<Result<AssemblyStatus | null>> {
   const list = await api.request('GET', '/assemblies', { keywords: [marker], pagesize: 5, type: 'all' });
   if (!list.ok) return list;
@@ -136,53 +169,117 @@ function delivered(status: AssemblyStatus, cursors: HashCursor[], multipart: Fil
 
 /**
  * Create a batch's Assembly: files checked first (unreadable → failed, unchanged → skipped, both left out);
- * the small ones streamed in the POST itself, each hashed on the way; the rest announced for tus. The
- * Assembly's `fields` carry the batch's marker, so a lost answer is found again instead of sent twice.
+ * the small ones streamed in the POST itself, each hashed on the way; the rest announced for tus.
+ *
+ * At most once per batch generation: the POST goes to `/assemblies/<assemblyIdOf(batch, generation, n)>`,
+ * and the service creates one Assembly per id. After a lost answer (`lookFirst`) the id is looked up first:
+ * found → adopted; REQUEST_ABORTED (a cut request) → that id is spent, the next one is looked up; none →
+ * created under that same id, so a late copy of the lost request is refused (DO_NOT_REUSE_ASSEMBLY_IDS), or,
+ * arriving first, makes ours refused and is adopted. The marker in `fields` stays: it finds an Assembly
+ * created without an id (an older app) and is the whole lookup where the deployment has no id endpoint.
  */
 export async function createBatchAssembly(job: CreateBatchJob): Promise<CreateBatchOutcome> {
   const excluded = await precheck(job);
   const out = new Set(excluded.map((x) => x.fileId));
   const multipart = job.multipart.filter((f) => !out.has(f.id));
   const tus = job.tus.filter((f) => !out.has(f.id));
+  let attempt = job.idAttempt;
+  let idsUnsupported = false;
+  const progress = (): IdProgress => ({ idAttempt: attempt, ...(idsUnsupported ? { idsUnsupported } : {}) });
+  const failed = (error: AppError, ambiguous?: boolean): CreateBatchOutcome => {
+    const kind = classifyApiError(error);
+    return { ok: false, error, ...kind, ambiguous: ambiguous ?? kind.ambiguous, excluded, ...progress() };
+  };
+  /** Nothing wrong with the request: the queue backs off and looks again. */
+  const later = (code: string, message: string): CreateBatchOutcome => ({ ok: false, error: { code, message }, failure: 'transient', ambiguous: true, excluded, ...progress() });
   if (multipart.length + tus.length === 0) {
-    return { ok: false, error: { code: BATCH_EMPTY, message: 'No file of this batch is left to send.' }, failure: 'fatal', ambiguous: false, excluded };
+    return { ok: false, error: { code: BATCH_EMPTY, message: 'No file of this batch is left to send.' }, failure: 'fatal', ambiguous: false, excluded, ...progress() };
   }
-  if (job.lookFirst) {
-    const found = await findByMarker(job.api, job.marker);
-    if (!found.ok) return { ok: false, error: found.error, ...classifyApiError(found.error), ambiguous: true, excluded: [] };
-    if (found.value) {
-      // Created by the request whose answer was lost: its multipart files arrived with it (the service
-      // computed their md5; ours is computed again from disk, once).
-      const cursors = multipart.map(() => newCursor());
-      await Promise.all(multipart.map((f, i) => drain(readRange(f.path, 0, f.size, cursors[i]!, null))));
-      return { ok: true, status: found.value, excluded, tus: tus.map((f) => f.id), delivered: delivered(found.value, cursors, multipart) };
+  const adopt = async (status: AssemblyStatus): Promise<CreateBatchOutcome> => {
+    // Created by the request whose answer was lost: its multipart files arrived with it (the service
+    // computed their md5; ours is computed again from disk, once).
+    const cursors = multipart.map(() => newCursor());
+    await Promise.all(multipart.map((f, i) => drain(readRange(f.path, 0, f.size, cursors[i]!, null))));
+    return { ok: true, status, excluded, tus: tus.map((f) => f.id), delivered: delivered(status, cursors, multipart), ...progress() };
+  };
+  let cursors: HashCursor[] = [];
+  const post = (assemblyId: string | undefined) =>
+    job.api.createAssembly({
+      instructions: job.instructions,
+      expectedUploads: tus.length,
+      fields: { [MARKER_FIELD]: job.marker },
+      retries: 0,
+      ...(assemblyId ? { assemblyId } : {}),
+      streamFiles: multipart.map((f, i) => ({
+        field: fieldOf(i),
+        name: f.name,
+        mime: f.mime,
+        open: () => {
+          // Each attempt of the request reads (and hashes) the file again from its start.
+          if (i === 0) cursors = multipart.map(() => newCursor());
+          const stream = readRange(f.path, 0, f.size, cursors[i]!, job.bucket, job.onBytes);
+          // A failing body ends the request: fetch stops sending and answers with an error.
+          const stop = () => stream.destroy(new Error('The queue stopped this request.'));
+          if (job.signal?.aborted) stop();
+          job.signal?.addEventListener('abort', stop, { once: true });
+          stream.once('close', () => job.signal?.removeEventListener('abort', stop));
+          return stream;
+        },
+      })),
+    });
+  const createdWith = (status: AssemblyStatus): CreateBatchOutcome => ({ ok: true, status, excluded, tus: tus.map((f) => f.id), delivered: delivered(status, cursors, multipart), ...progress() });
+
+  let lookFirst = job.lookFirst;
+  let markerChecked = false;
+  if (job.useIds) {
+    let refused: string | null = null;
+    for (let step = 0; step < MAX_ID_STEPS; step++) {
+      const id = assemblyIdOf(job.batchId, job.generation, attempt);
+      if (lookFirst) {
+        const found = await findById(job.api, id);
+        if (!found.ok) return failed(found.error, true);
+        if (found.value?.ok === 'REQUEST_ABORTED') {
+          // A request cut mid-body holds this id (with none of the files): it is spent, the next one may be in use.
+          attempt++;
+          continue;
+        }
+        if (found.value) return adopt(found.value);
+        if (refused === id) {
+          // Refused, yet not there: a copy of this request is still being received. Look again after a backoff.
+          return later(DO_NOT_REUSE, 'An earlier request for this batch is still reaching the service; looking again shortly.');
+        }
+        if (!markerChecked) {
+          // A request sent without an id (an older app, or a deployment without ids) carries only the marker.
+          markerChecked = true;
+          const byMarker = await findByMarker(job.api, job.marker);
+          if (!byMarker.ok && classifyApiError(byMarker.error).failure !== 'fatal') return failed(byMarker.error, true);
+          if (byMarker.ok && byMarker.value) return adopt(byMarker.value);
+        }
+      }
+      const created = await post(id);
+      if (created.ok) return createdWith(created.value);
+      if (idsUnsupportedBy(created.error)) {
+        idsUnsupported = true;
+        break;
+      }
+      if (created.error.code !== DO_NOT_REUSE) return failed(created.error);
+      // The id is taken: by a copy of our request that arrived first (adopt it) or by a cut one (spent).
+      refused = id;
+      lookFirst = true;
+    }
+    if (!idsUnsupported) {
+      return later('ASSEMBLY_ID_UNSETTLED', `Could not settle this batch's Assembly id in ${MAX_ID_STEPS} requests; trying again shortly.`);
     }
   }
-  let cursors: HashCursor[] = [];
-  const created = await job.api.createAssembly({
-    instructions: job.instructions,
-    expectedUploads: tus.length,
-    fields: { [MARKER_FIELD]: job.marker },
-    retries: 0,
-    streamFiles: multipart.map((f, i) => ({
-      field: fieldOf(i),
-      name: f.name,
-      mime: f.mime,
-      open: () => {
-        // Each attempt of the request reads (and hashes) the file again from its start.
-        if (i === 0) cursors = multipart.map(() => newCursor());
-        const stream = readRange(f.path, 0, f.size, cursors[i]!, job.bucket, job.onBytes);
-        // A failing body ends the request: fetch stops sending and answers with an error.
-        const stop = () => stream.destroy(new Error('The queue stopped this request.'));
-        if (job.signal?.aborted) stop();
-        job.signal?.addEventListener('abort', stop, { once: true });
-        stream.once('close', () => job.signal?.removeEventListener('abort', stop));
-        return stream;
-      },
-    })),
-  });
-  if (!created.ok) return { ok: false, error: created.error, ...classifyApiError(created.error), excluded };
-  return { ok: true, status: created.value, excluded, tus: tus.map((f) => f.id), delivered: delivered(created.value, cursors, multipart) };
+  // Without ids (the deployment has no POST /assemblies/{id}): the marker is the only way to find a lost answer.
+  if (lookFirst && !markerChecked) {
+    const found = await findByMarker(job.api, job.marker);
+    if (!found.ok) return failed(found.error, true);
+    if (found.value) return adopt(found.value);
+  }
+  const created = await post(undefined);
+  if (!created.ok) return failed(created.error);
+  return createdWith(created.value);
 }
 
 async function drain(stream: AsyncIterable<unknown>): Promise<void> {

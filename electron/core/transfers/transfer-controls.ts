@@ -61,6 +61,7 @@ function abandonCreate(c: Ctx, b: BatchRec, to: 'queued' | 'paused'): number {
   c.out.commands.push({ kind: 'abort-create', batchId: b.id });
   b.state = 'queued';
   b.generation++;
+  b.idAttempt = 0;
   b.ambiguous = false;
   touchBatch(c, b);
   let n = 0;

@@ -24,7 +24,7 @@ import { errorOfStatus } from '../runs/run-state';
 import { getTemplate } from '../templates/template-api';
 import { systemClock, type Clock } from '../uploads/clock';
 import { HARD_MAX_FILES_PER_ASSEMBLY, mergeLimits, type AssemblyLimits } from './batching';
-import { createBatchAssembly, serviceMd5ByUploadId, uploadIdOf } from './batch-creator';
+import { createBatchAssembly, serviceMd5ByUploadId, uploadIdOf, type CreateBatchOutcome } from './batch-creator';
 import type { DraftFeed } from './draft-feed';
 import { createTokenBucket } from './token-bucket';
 import { batchIdOf, emptyState, fileIdOf, markerOf, type Command, type EngineEvent, type EngineState, type FileRec } from './transfer-model';
@@ -124,6 +124,8 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
   const createWaiters = new Map<string, () => void>();
   /** Create requests on the wire, by batch: abandoning one aborts it. */
   const createAborts = new Map<string, AbortController>();
+  /** Endpoints that answered POST /assemblies/{id} as an unknown route: creates there go without an id. */
+  const idsUnsupported = new Set<string>();
   const waiters = new Map<string, Array<(t: Transfer) => void>>();
   const sortCache = new Map<string, { version: number; ids: string[] }>();
   const speed = createSpeedMeter();
@@ -329,6 +331,10 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     const outcome = await createBatchAssembly({
       api: api.value,
       instructions: t.instructions,
+      batchId: b.id,
+      generation: command.generation,
+      idAttempt: command.idAttempt,
+      useIds: !idsUnsupported.has(api.value.endpoint),
       marker: markerOf(b.id, command.generation),
       multipart: files(command.multipart),
       tus: files(command.tus),
@@ -337,14 +343,16 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       bucket: state.settings.bandwidthLimitBps > 0 ? bucket : null,
       onBytes: () => undefined,
       signal: abort.signal,
-    }).catch((cause: unknown) => ({
+    }).catch((cause: unknown): CreateBatchOutcome => ({
       ok: false as const,
       error: { code: AppErrorCode.internal, message: cause instanceof Error ? cause.message : String(cause) },
       failure: 'transient' as const,
       ambiguous: true,
       excluded: [],
+      idAttempt: command.idAttempt,
     }));
     if (createAborts.get(b.id) === abort) createAborts.delete(b.id);
+    if (outcome.idsUnsupported) idsUnsupported.add(api.value.endpoint);
     if (closing) return;
     const openedRun = fileRuns.get(b.id) ?? null;
     const wake = () => {
@@ -352,7 +360,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       createWaiters.delete(b.id);
     };
     if (!outcome.ok) {
-      const { ok: _ok, ...rest } = outcome;
+      const { ok: _ok, idsUnsupported: _ids, ...rest } = outcome;
       dispatch({ kind: 'batch-create-failed', batchId: b.id, generation: command.generation, ...rest });
       if (openedRun && state.batches.get(b.id)?.state === 'failed') deps.runs.fail(openedRun, outcome.error);
       return wake();
@@ -385,6 +393,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       delivered: outcome.delivered,
       terminal,
       error: errorOfStatus(status),
+      idAttempt: outcome.idAttempt,
     });
     wake();
     if (!terminal && runId) {
@@ -656,8 +665,9 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       tusRuns.clear();
       // Requests on the wire get a moment to answer (their results are dropped; a restore continues).
       await Promise.race([Promise.allSettled([...pending]), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-      // Then a create still sending is cut, as quitting would cut it: one that went on after close could
-      // create its Assembly after the next start had looked for its marker, and the batch would go twice.
+      // Then a create still sending is cut, as quitting would cut it. Bytes of it already on the way (a
+      // proxy's buffer) may still arrive after the next start: its Assembly id is taken by then, and the
+      // service refuses it (batch-creator.ts).
       for (const a of createAborts.values()) a.abort();
       if (writeTimer !== null) clock.clearTimeout(writeTimer);
       writeNow();

@@ -108,4 +108,37 @@ describe('between app and service, a connection that misbehaves', () => {
       await proxy.close();
     }
   }, 60_000);
+
+  it('where the deployment has no POST /assemblies/{id}, creates without ids (asking once) and still finds a lost answer by its marker', async () => {
+    const service = await serviceCorrupting(null);
+    const proxy = await startFaultProxy({
+      target: service.url,
+      rules: [
+        { action: { kind: 'status-404' }, match: (r) => r.method === 'POST' && /^\/assemblies\/[0-9a-f]{32}$/.test(r.url) },
+        { action: { kind: 'reset-after-response' }, match: (r) => r.method === 'POST' && r.url === '/assemblies', times: 1 },
+      ],
+    });
+    try {
+      const root = await mkdtemp(path.join(dir, 'in-'));
+      const files = await makeFiles(root, Array.from({ length: 15 }, (_, i) => ({ relativePath: `n/${i}.txt`, size: 2_000 + i })));
+      const h = await openEngine({ ...service, url: proxy.url }, await mkdtemp(path.join(dir, 'data-')), { batchMode: 'every-n', batchMaxFiles: 5, concurrency: 1 });
+      const t = await h.engine.start({ instructions: { steps }, feed: feedOf('n', files) });
+      if (!t.ok) throw new Error(t.error.message);
+      const done = await h.engine.settled(t.value.id);
+      expect(done.state).toBe('done');
+      expect(h.engine.rows({ offset: 0, limit: 1, states: ['verified'] }).total).toBe(files.length);
+      expect(proxy.counts['status-404']).toBe(1);
+      expect(proxy.counts['reset-after-response']).toBe(1);
+      // One Assembly per batch, every file once: the lost answer's Assembly was adopted, not made twice.
+      const direct = createApiClient({ endpoint: service.url, authKey: service.authKey, getSecret: async () => service.authSecret });
+      const all = await direct.request('GET', '/assemblies', { pagesize: 50, type: 'all' });
+      expect(all.ok && all.value.count).toBe(3);
+      const statuses = await assembliesOf({ ...h, api: direct }, t.value.id);
+      const got = statuses.flatMap((s) => (s.uploads ?? []).map((u) => `${u.name}|${u.md5hash}`)).sort();
+      expect(got).toEqual(files.map((f) => `${f.name}|${f.md5}`).sort());
+      await h.close();
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Instructions } from '../../../shared/api/instructions';
 import type { BatchState, TransferFileState, TransferSettings } from '../../../shared/ipc/transfer-models';
 import type { AppError } from '../../../shared/result';
@@ -53,8 +54,13 @@ export interface BatchRec {
   sealed: boolean;
   /** Bumps each time the batch's Assembly is created again; part of the marker in its `fields`. */
   generation: number;
-  /** A create request of this generation may have reached the service: look for its marker before sending again. */
+  /** A create request of this generation may have reached the service: look for its Assembly (by id, by marker) before sending again. */
   ambiguous: boolean;
+  /**
+   * Which id of this generation the next create request uses (`assemblyIdOf`): the ids below it are spent
+   * (a cut request left a REQUEST_ABORTED Assembly under them). Back to 0 with each new generation.
+   */
+  idAttempt: number;
   runId: string | null;
   assemblyId: string | null;
   assemblyUrl: string | null;
@@ -109,7 +115,7 @@ export interface EngineState {
 
 /** What the engine must do; the results come back as events. */
 export type Command =
-  | { kind: 'create-batch'; batchId: string; generation: number; multipart: string[]; tus: string[]; lookFirst: boolean }
+  | { kind: 'create-batch'; batchId: string; generation: number; idAttempt: number; multipart: string[]; tus: string[]; lookFirst: boolean }
   | { kind: 'upload-tus'; fileId: string; batchId: string }
   | { kind: 'abort-file'; fileId: string }
   | { kind: 'abort-create'; batchId: string }
@@ -163,8 +169,10 @@ export type EngineEvent =
       /** The Assembly already ended (nothing to wait for, or it failed at once). */
       terminal: boolean;
       error: AppError | null;
+      /** The id attempt the creator ended at (it moves past spent ids); absent: unchanged. */
+      idAttempt?: number;
     }
-  | { kind: 'batch-create-failed'; batchId: string; generation: number; error: AppError; failure: FailureKind; retryInMs?: number; ambiguous: boolean; excluded: Excluded[] }
+  | { kind: 'batch-create-failed'; batchId: string; generation: number; error: AppError; failure: FailureKind; retryInMs?: number; ambiguous: boolean; excluded: Excluded[]; idAttempt?: number }
   | { kind: 'file-progress'; fileId: string; bytes: number }
   | { kind: 'tus-url'; fileId: string; url: string }
   | { kind: 'file-uploaded'; fileId: string; md5: string }
@@ -191,6 +199,15 @@ export const batchIdOf = (transferId: string, seq: number): string => `${transfe
 /** The value put in the Assembly's `fields.assemblyline_batch`: found again after a lost response. */
 export const markerOf = (batchId: string, generation: number): string => `alb-${batchId}-g${generation}`;
 export const MARKER_FIELD = 'assemblyline_batch';
+
+/**
+ * The client-chosen Assembly id of a batch's create request (POST /assemblies/{id}, 32 hex characters):
+ * derived from the batch, its generation and the id attempt, so after a restart the id of the request that
+ * may have been sent is known and looked up, and a late copy of that request is refused by the service
+ * (DO_NOT_REUSE_ASSEMBLY_IDS) instead of creating the batch twice. Pure.
+ */
+export const assemblyIdOf = (batchId: string, generation: number, attempt: number): string =>
+  createHash('sha256').update(`assemblyline-batch:${batchId}:g${generation}:a${attempt}`).digest('hex').slice(0, 32);
 
 export function emptyState(settings: TransferSettings): EngineState {
   return { files: new Map(), batches: new Map(), transfers: new Map(), settings, paused: false, gateUntil: null, effective: settings.concurrency, okStreak: 0, inFlight: new Set() };

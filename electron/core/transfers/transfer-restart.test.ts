@@ -4,8 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalService, type LocalService } from '../../../service/index';
 import { PRESETS } from '../../../shared/api/presets';
+import { startFaultProxy } from '../../../service/testing/fault-proxy';
 import { feedOf } from './draft-feed';
 import { assembliesOf, makeFiles, openEngine, until } from './testing/engine-fixture';
+import { assemblyIdOf } from './transfer-model';
 
 // An app restart: engine A is closed mid-transfer, engine B opens the same data dir and finishes the queue
 // from what A stored (tus offsets, batch states) — no file added again, each delivered exactly once.
@@ -59,7 +61,7 @@ describe('the transfer queue across a restart', () => {
     await b.close();
   }, 60_000);
 
-  it('after a restart during a create request, finds the Assembly that request made by its marker instead of sending the files twice', async () => {
+  it('after a restart during a create request, finds the Assembly that request made by its id instead of sending the files twice', async () => {
     const root = await mkdtemp(path.join(dir, 'in-'));
     const files = await makeFiles(root, Array.from({ length: 300 }, (_, i) => ({ relativePath: `m/${i}.txt`, size: 20_000 + i })));
     const dataDir = await mkdtemp(path.join(dir, 'data-'));
@@ -83,5 +85,37 @@ describe('the transfer queue across a restart', () => {
     expect(listed.ok && listed.value.count).toBe(1);
     expect(b.engine.rows({ offset: 0, limit: 1000, states: ['verified'] }).total).toBe(files.length);
     await b.close();
+  }, 60_000);
+
+  it('a create request that reaches the service only after the restart created the batch is refused (same Assembly id): the batch exists once', async () => {
+    const root = await mkdtemp(path.join(dir, 'in-'));
+    const files = await makeFiles(root, Array.from({ length: 20 }, (_, i) => ({ relativePath: `z/${i}.txt`, size: 50_000 + i })));
+    const dataDir = await mkdtemp(path.join(dir, 'data-'));
+    // A slow network: the create request is held 4 s before it reaches the service (the engine's close waits 2 s).
+    const proxy = await startFaultProxy({ target: service.url, rules: [{ action: { kind: 'delay', ms: 4_000 }, match: (r) => r.method === 'POST' }] });
+    try {
+      const a = await openEngine({ ...service, url: proxy.url }, dataDir, { batchMode: 'per-drop' });
+      const t = await a.engine.start({ instructions: { steps }, feed: feedOf('z', files) });
+      if (!t.ok) throw new Error(t.error.message);
+      await until(() => a.engine.batchesOf(t.value.id)[0]?.state === 'creating', 10_000, 'the create request');
+      await a.close();
+
+      const b = await openEngine(service, dataDir);
+      const done = await b.engine.settled(t.value.id);
+      expect(done.state).toBe('done');
+      const batch = b.engine.batchesOf(t.value.id)[0]!;
+      // Created after the restart under the id the held request carries.
+      expect(batch.assemblyId).toBe(assemblyIdOf(batch.id, 0, 0));
+      // Past the moment the held request reached the service: it was refused, still one Assembly with the files.
+      await until(() => proxy.counts.forwarded >= 1, 10_000, 'the held request to reach the service');
+      await new Promise((r) => setTimeout(r, 500));
+      const listed = await b.api.request('GET', '/assemblies', { keywords: [`alb-${batch.id}`], type: 'all', pagesize: 50 });
+      expect(listed.ok && listed.value.count).toBe(1);
+      const statuses = await assembliesOf(b, t.value.id);
+      expect(statuses.flatMap((s) => (s.uploads ?? []).map((u) => `${u.name}|${u.md5hash}`)).sort()).toEqual(files.map((f) => `${f.name}|${f.md5}`).sort());
+      await b.close();
+    } finally {
+      await proxy.close();
+    }
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 // The queue's transitions without I/O: events in, commands and states out.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TRANSFER_SETTINGS, type TransferSettings } from '../../../shared/ipc/transfer-models';
-import { emptyState, type Command, type EngineEvent, type EngineState } from './transfer-model';
+import { assemblyIdOf, emptyState, type Command, type EngineEvent, type EngineState } from './transfer-model';
 import { control } from './transfer-controls';
 import { nextWake, pump, reduce, restored } from './transfer-state';
 
@@ -111,7 +111,36 @@ describe('pacing', () => {
     expect(batch(s).state).toBe('uploading');
   });
 
-  it('a lost answer to a create marks the batch so the next attempt looks for its marker first', () => {
+  it('gives each create a derived Assembly id: the walk past spent ids is kept, and a new generation starts again at its first id', () => {
+    const s = queue({}, [5, 5]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    const first = pump(s, 0).commands[0] as Extract<Command, { kind: 'create-batch' }>;
+    expect(first).toMatchObject({ generation: 0, idAttempt: 0 });
+    // The creator found ids 0 and 1 spent (cut requests) and lost the answer of id 2's request.
+    reduce(s, { kind: 'batch-create-failed', batchId: first.batchId, generation: 0, error: { code: 'NETWORK_ERROR', message: 'reset' }, failure: 'transient', ambiguous: true, excluded: [], idAttempt: 2 }, 0);
+    expect(batch(s).idAttempt).toBe(2);
+    const again = pump(s, 10_000).commands[0] as Extract<Command, { kind: 'create-batch' }>;
+    expect(again).toMatchObject({ generation: 0, idAttempt: 2, lookFirst: true });
+    // An answer never moves the walk back.
+    reduce(s, { kind: 'batch-create-failed', batchId: first.batchId, generation: 0, error: { code: 'NETWORK_ERROR', message: 'reset' }, failure: 'transient', ambiguous: true, excluded: [], idAttempt: 1 }, 10_000);
+    expect(batch(s).idAttempt).toBe(2);
+    // Paused while on the wire: the batch goes again as a new generation, from that generation's first id.
+    const third = pump(s, 20_000).commands[0] as Extract<Command, { kind: 'create-batch' }>;
+    expect(third.idAttempt).toBe(2);
+    control(s, 'pause', { kind: 'all' }, 20_000);
+    control(s, 'resume', { kind: 'all' }, 20_000);
+    expect(pump(s, 20_000).commands[0]).toMatchObject({ kind: 'create-batch', generation: 1, idAttempt: 0, lookFirst: false });
+  });
+
+  it('derives 32-hex Assembly ids, the same for the same batch, generation and attempt, different otherwise', () => {
+    const id = assemblyIdOf(`${T}:b0`, 0, 0);
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect(assemblyIdOf(`${T}:b0`, 0, 0)).toBe(id);
+    const others = [assemblyIdOf(`${T}:b1`, 0, 0), assemblyIdOf(`${T}:b0`, 1, 0), assemblyIdOf(`${T}:b0`, 0, 1), assemblyIdOf(`t2:b0`, 0, 0)];
+    expect(new Set([id, ...others]).size).toBe(5);
+  });
+
+  it('a lost answer to a create marks the batch so the next attempt looks its Assembly up first', () => {
     const s = queue();
     reduce(s, { kind: 'scan-ended', transferId: T }, 0);
     const create = pump(s, 0).commands[0] as Extract<Command, { kind: 'create-batch' }>;

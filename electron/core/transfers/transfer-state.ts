@@ -97,6 +97,7 @@ export function newBatch(c: Ctx, transferId: string, open: OpenBatch): BatchRec 
     sealed: false,
     generation: 0,
     ambiguous: false,
+    idAttempt: 0,
     runId: null,
     assemblyId: null,
     assemblyUrl: null,
@@ -147,6 +148,7 @@ export function recreate(c: Ctx, b: BatchRec, note: string | null) {
     touchFile(c, f);
   }
   b.generation++;
+  b.idAttempt = 0;
   b.state = 'queued';
   b.ambiguous = false;
   b.runId = null;
@@ -305,6 +307,7 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
       succeeded(c);
       applyExcluded(c, event.excluded);
       b.ambiguous = false;
+      if (event.idAttempt !== undefined) b.idAttempt = Math.max(b.idAttempt, event.idAttempt);
       b.assemblyId = event.assemblyId;
       b.assemblyUrl = event.assemblyUrl;
       b.tusUrl = event.tusUrl;
@@ -350,6 +353,8 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
       const b = s.batches.get(event.batchId);
       if (!b || b.generation !== event.generation || !s.inFlight.delete(`c:${b.id}`)) break;
       applyExcluded(c, event.excluded);
+      // Ids found spent stay spent: the next attempt starts past them.
+      if (event.idAttempt !== undefined) b.idAttempt = Math.max(b.idAttempt, event.idAttempt);
       for (const id of b.fileIds) {
         const f = s.files.get(id)!;
         if (f.state === 'uploading') {
@@ -572,7 +577,7 @@ export function pump(s: EngineState, now: number): Step {
       f.method = 'multipart';
       touchFile(c, f);
     }
-    c.out.commands.push({ kind: 'create-batch', batchId: b.id, generation: b.generation, multipart, tus, lookFirst: b.ambiguous });
+    c.out.commands.push({ kind: 'create-batch', batchId: b.id, generation: b.generation, idAttempt: b.idAttempt, multipart, tus, lookFirst: b.ambiguous });
     touchBatch(c, b);
     slots--;
   }

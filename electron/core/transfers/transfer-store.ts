@@ -112,7 +112,8 @@ function openAt(file: string): TransferStore {
       }
       const transfers = (db.prepare('SELECT json FROM transfers ORDER BY seq').all() as Array<{ json: string }>).map((r) => JSON.parse(r.json) as TransferRec);
       const batches = (db.prepare('SELECT json FROM batches ORDER BY seq').all() as Array<{ json: string }>).map(
-        (r) => ({ ...(JSON.parse(r.json) as Omit<BatchRec, 'fileIds'>), fileIds: [] }) as BatchRec,
+        // Batches stored before ids existed start at the first id.
+        (r) => ({ idAttempt: 0, ...(JSON.parse(r.json) as Omit<BatchRec, 'fileIds' | 'idAttempt'>), fileIds: [] }) as BatchRec,
       );
       const byId = new Map(batches.map((b) => [b.id, b]));
       const files: FileRec[] = [];
