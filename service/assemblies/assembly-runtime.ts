@@ -615,7 +615,6 @@ export class AssemblyRuntime {
     this.db.saveAssembly({ id: s.id, state: s.error ?? s.ok ?? '', data: JSON.stringify(s), summary: assemblySummary(s), ...(ended ? { usage: this.usage(s) } : {}) });
   }
 
-  /** Stops executions; Assemblies still running stay so in the database and are marked crashed on next start. */
   /** Assemblies running robots now: a restart would end each with ASSEMBLY_CRASHED (the app waits for 0). */
   executingCount(): number {
     let n = 0;
@@ -623,6 +622,7 @@ export class AssemblyRuntime {
     return n;
   }
 
+  /** Stops executions; Assemblies still running stay so in the database and are marked crashed on next start. */
   close(): void {
     for (const live of this.live.values()) {
       live.abort.abort();
