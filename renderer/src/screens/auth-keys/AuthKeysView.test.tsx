@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuthKey } from '../../../../shared/ipc/template-models';
+import { ALLOWED_SCOPES } from '../../../../shared/api/scopes';
 import { err, ok } from '../../../../shared/result';
 import { createFakeBridge } from '../../bridge/test/fake-bridge';
 import { renderWithBridge } from '../../bridge/test/render-with-bridge';
@@ -124,6 +125,25 @@ describe('Auth Keys: the key form and the keyboard', () => {
     expect(screen.queryByRole('form', { name: 'New Auth Key' })).toBeNull();
     expect(document.activeElement).toBe(create);
     expect(bridge.calls.some((c) => c.channel === 'authKeys:create')).toBe(false);
+  });
+
+  it('a new key allowed for Smart CDN gets the smart_cdn:sign scope, and says so when it is taken away', async () => {
+    const bridge = createFakeBridge({ 'authKeys:list': () => ok([key('other-key')]), 'authKeys:scopes': () => ok([...ALLOWED_SCOPES]) });
+    renderWithBridge(<AuthKeysView />, bridge);
+    const create = await screen.findByRole('button', { name: 'New key' });
+    await waitFor(() => expect((create as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(create);
+    const sign = (await screen.findByLabelText('smart_cdn:sign')) as HTMLInputElement;
+    expect(sign.checked).toBe(false);
+    fireEvent.click(screen.getByLabelText('Allowed for Smart CDN'));
+    expect(sign.checked).toBe(true);
+    fireEvent.click(sign);
+    expect(screen.getByRole('alert').textContent).toContain('Without the smart_cdn:sign scope the service refuses the URLs this key signs');
+    fireEvent.click(sign);
+    fireEvent.click(screen.getByRole('button', { name: 'Create key' }));
+    await waitFor(() => expect(bridge.calls.some((c) => c.channel === 'authKeys:create')).toBe(true));
+    const sent = bridge.calls.find((c) => c.channel === 'authKeys:create')!.request as { scopes: string[]; smartCdn: boolean };
+    expect(sent).toMatchObject({ smartCdn: true, scopes: expect.arrayContaining(['smart_cdn:sign']) });
   });
 
   it('Escape closes an untouched Edit form at once', async () => {

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AuthKey } from '../../../../shared/ipc/template-models';
+import { CDN_SIGN_SCOPE } from '../../../../shared/api/scopes';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
@@ -242,6 +243,11 @@ const KeyForm = ({ editing, onDone }: { editing: NonNullable<Editing>; onDone: (
   const [scopes, setScopes] = useState<string[]>(existing?.scopes ?? ['assemblies:write', 'templates:read']);
   const [smartCdn, setSmartCdn] = useState(existing?.smartCdn ?? false);
   const [algo, setAlgo] = useState<'' | 'sha1' | 'sha256' | 'sha384'>(existing?.signatureAlgo ?? '');
+  // A key's scope list decides what it may sign: Smart CDN goes with the smart_cdn:sign scope, both ways.
+  const toggleSmartCdn = (on: boolean): void => {
+    setSmartCdn(on);
+    setScopes((list) => (on ? [...new Set([...list, CDN_SIGN_SCOPE])] : list.filter((x) => x !== CDN_SIGN_SCOPE)));
+  };
   const values = { description, allScopes, scopes, smartCdn, algo };
   const [initial] = useState(values);
   const client = useQueryClient();
@@ -284,9 +290,14 @@ const KeyForm = ({ editing, onDone }: { editing: NonNullable<Editing>; onDone: (
         {!allScopes && <ScopePicker value={scopes} onChange={setScopes} />}
       </div>
       <label className="form-check">
-        <input type="checkbox" checked={smartCdn} onChange={(e) => setSmartCdn(e.currentTarget.checked)} aria-label="Allowed for Smart CDN" />
+        <input type="checkbox" checked={smartCdn} onChange={(e) => toggleSmartCdn(e.currentTarget.checked)} aria-label="Allowed for Smart CDN" />
         <span>Allowed for Smart CDN (signs content-delivery URLs)</span>
       </label>
+      {smartCdn && !allScopes && !scopes.includes(CDN_SIGN_SCOPE) && (
+        <span className="field-error" role="alert">
+          Without the {CDN_SIGN_SCOPE} scope the service refuses the URLs this key signs.
+        </span>
+      )}
       <label className="form-field">
         <span className="field-label">Signature algorithm</span>
         <select className="input" value={algo} onChange={(e) => setAlgo(e.currentTarget.value as typeof algo)} aria-label="Signature algorithm">
