@@ -11,9 +11,9 @@
  * Rounds alternate (BENCH_ROUNDS, default 7); the best round of each counts: on a shared VM a round only
  * ever gets slower than the machine allows, so more rounds make the best of each a steadier estimate.
  * The service's CPU seconds against the reference's (median of rounds) are printed too: they barely move
- * with other load. Note: these JPEGs carry no EXIF, so each result is rendered in memory and its ThumbHash
- * taken from those pixels (service/robots/image-output.ts); a photo with EXIF keeps its metadata through
- * the file pipeline and its result's ThumbHash costs a second decode (about 5 ms per 1024×768 result).
+ * with other load. BENCH_EXIF=1 gives the photos EXIF, as cameras do: their results keep it, and their
+ * records take the upload's metadata keys instead of a second ExifTool call (service/robots/image-output.ts,
+ * image-resize.ts).
  *
  *   npm run bench:queue-overhead
  */
