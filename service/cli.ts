@@ -40,6 +40,8 @@ async function main(): Promise<void> {
       'chat-model': { type: 'string' },
       'chat-timeout-ms': { type: 'string' },
       'own-domains': { type: 'string' },
+      // Hosts chat steps' tool servers may be on; else ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS; else loopback and own domains.
+      'tool-server-allow-hosts': { type: 'string' },
       // Lets ASSEMBLYLINE_TEST_FAULT_CORRUPT act outside NODE_ENV=test (service/files/test-faults.ts); for tests only.
       'test-faults': { type: 'boolean' },
     },

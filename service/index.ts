@@ -24,6 +24,7 @@ import { JobSlots } from './queue/job-slots';
 import { startSlotSampler } from './queue/slot-samples';
 import { retainExifTool } from './robots/exiftool';
 import { DEFAULT_CHAT_MODEL, DEFAULT_CHAT_TIMEOUT_MS } from './robots/chat-endpoint';
+import { defaultToolServerHosts } from './robots/tool-server-hosts';
 import { mintStepToken, STEP_TOKEN_LIFETIME_S } from './auth/step-token';
 
 /** The local service has one account; Templates and credentials belong to it, not to a key. */
@@ -82,6 +83,11 @@ export interface ChatOptions {
   timeoutMs?: number;
   /** More domains that count as the service's own for `auth: "service"`, besides its base URL's host; `--own-domains`. */
   ownDomains?: readonly string[];
+  /**
+   * Host rules (`--notify-allow-hosts` syntax, `*` = any) tool servers may be on; `--tool-server-allow-hosts`.
+   * Default: loopback plus the own domains (robots/tool-server-hosts.ts); `[]` = no tool server.
+   */
+  toolServerHosts?: readonly string[];
   /** Life of a token minted for a tool server (default STEP_TOKEN_LIFETIME_S); tests pass short ones. */
   tokenLifetimeS?: number;
 }
@@ -179,12 +185,16 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   runtime.assets = { store: assets, workspace: LOCAL_WORKSPACE };
   const chat = options.chat ?? {};
   const chatConfig = { endpoint: chat.endpoint || null, model: chat.model || DEFAULT_CHAT_MODEL, apiKey: chat.apiKey || null, timeoutMs: chat.timeoutMs ?? DEFAULT_CHAT_TIMEOUT_MS };
-  runtime.chat = (authKey) => ({
-    config: chatConfig,
+  runtime.chat = (authKey) => {
     // The service's own host (read when the job runs: the port is known only after listen) and the operator's domains.
-    ownDomains: [new URL(urls.base).hostname, ...(chat.ownDomains ?? [])],
-    mintToken: () => mintStepToken(db, authKey, chat.tokenLifetimeS ?? STEP_TOKEN_LIFETIME_S)?.token ?? null,
-  });
+    const ownDomains = [new URL(urls.base).hostname, ...(chat.ownDomains ?? [])];
+    return {
+      config: chatConfig,
+      ownDomains,
+      toolServerHosts: chat.toolServerHosts ?? defaultToolServerHosts(ownDomains),
+      mintToken: () => mintStepToken(db, authKey, chat.tokenLifetimeS ?? STEP_TOKEN_LIFETIME_S)?.token ?? null,
+    };
+  };
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const notifier = new Notifier(db, runtime, options.notifications);
   runtime.onEnded = () => notifier.schedule();

@@ -13,6 +13,7 @@ import { McpClient, ToolServerError, type McpTool } from './mcp-client';
 import { outputDir, outputFile } from './output-path';
 import type { RobotFileOutcome, RobotRunner } from './robot-types';
 import { toolServerHeaders } from './tool-server-auth';
+import { refusedToolServer } from './tool-server-hosts';
 
 /** Rounds of tool calls before the step gives up (a model that keeps calling tools would never end). */
 export const MAX_TOOL_ROUNDS = 8;
@@ -96,6 +97,9 @@ export const runAiChat: RobotRunner = async ({ robot, params, input, outDir, sig
       message: `${robot} needs a chat endpoint: start the local service with --chat-endpoint <url of an OpenAI-compatible API> (or ASSEMBLYLINE_CHAT_ENDPOINT; in the app: Workspaces, Chat model of the local service).`,
     };
   }
+  // Before any request, to the model or to a tool server: the operator decides where the service may call.
+  const refused = refusedToolServer((params.mcp_servers as McpServer[] | undefined) ?? [], chat.toolServerHosts);
+  if (refused !== null) return { ok: false, code: ChatCode.toolServerHostNotAllowed, message: `Step ${robot}: ${refused}` };
   const content = await inputContent(input);
   if ('problem' in content) return { ok: false, code: 'INVALID_INPUT_ERROR', message: `${content.problem}.`, unsuitableInput: true };
   try {

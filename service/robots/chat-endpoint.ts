@@ -23,6 +23,8 @@ export const ChatCode = {
   invalidJson: 'AI_CHAT_INVALID_JSON',
   toolServerError: 'AI_CHAT_TOOL_SERVER_ERROR',
   toolRoundsExceeded: 'AI_CHAT_TOOL_ROUNDS_EXCEEDED',
+  /** A tool server outside `--tool-server-allow-hosts` (robots/tool-server-hosts.ts); ours, like the MCP_SERVER_* rules. */
+  toolServerHostNotAllowed: 'MCP_SERVER_HOST_NOT_ALLOWED',
 } as const;
 
 export class ChatError extends Error {

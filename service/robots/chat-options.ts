@@ -1,5 +1,6 @@
 import type { ChatOptions } from '../index';
 import { CHAT_ENV } from '../../shared/local-service/chat-option';
+import { parseToolServerHosts } from '../../shared/local-service/tool-server-hosts-option';
 
 /**
  * /ai/chat's settings from the command line, else the environment (`--chat-endpoint` /
@@ -28,11 +29,18 @@ export function chatOptionsFrom(flags: Record<string, unknown>, env: NodeJS.Proc
   const model = pick('chat-model', CHAT_ENV.model);
   const apiKey = env[CHAT_ENV.apiKey];
   const own = pick('own-domains', CHAT_ENV.ownDomains);
+  // The flag as given (an empty one is an error, not "unset"), else a non-empty variable.
+  const flagHosts = flags['tool-server-allow-hosts'];
+  const hostsSource = typeof flagHosts === 'string' ? '--tool-server-allow-hosts' : CHAT_ENV.toolServerHosts;
+  const hostsText = typeof flagHosts === 'string' ? flagHosts : env[CHAT_ENV.toolServerHosts]?.trim() || undefined;
+  const hosts = hostsText === undefined ? undefined : parseToolServerHosts(hostsText);
+  if (hosts !== undefined && 'problem' in hosts) throw new Error(`${hostsSource} ${hosts.problem}; got "${hostsText}"`);
   return {
     ...(endpoint !== undefined ? { endpoint } : {}),
     ...(model !== undefined ? { model } : {}),
     ...(apiKey ? { apiKey } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(own !== undefined ? { ownDomains: own.split(/[\s,]+/).filter(Boolean) } : {}),
+    ...(hosts !== undefined ? { toolServerHosts: hosts.hosts } : {}),
   };
 }

@@ -20,6 +20,8 @@ export interface ChatAccess {
   config: ChatConfig;
   /** Hosts (with their subdomains) that count as the service's own for `auth: "service"` (robots/tool-server-auth.ts). */
   ownDomains: readonly string[];
+  /** Rules of the hosts tool servers may be on (robots/tool-server-hosts.ts); empty = none. */
+  toolServerHosts: readonly string[];
   /** A short-lived Bearer token for the Assembly's Auth Key (auth/step-token.ts); null when the key is gone. */
   mintToken(): string | null;
 }

@@ -1,10 +1,11 @@
 /**
  * The embedded service's /ai/chat settings (its `--chat-endpoint`, `--chat-model`, `--chat-timeout-ms`,
- * `--own-domains` flags and ASSEMBLYLINE_CHAT_API_KEY), as core hands them to the child in the start
+ * `--own-domains`, `--tool-server-allow-hosts` flags and ASSEMBLYLINE_CHAT_API_KEY), as core hands them to the child in the start
  * message. Hosts read them from the environment at their composition root; core never does. Pure.
  */
 
 import { isHttpUrl } from '../api/http-url';
+import { parseToolServerHosts, validToolServerHosts } from './tool-server-hosts-option';
 
 export const CHAT_ENV = {
   endpoint: 'ASSEMBLYLINE_CHAT_ENDPOINT',
@@ -12,6 +13,7 @@ export const CHAT_ENV = {
   apiKey: 'ASSEMBLYLINE_CHAT_API_KEY',
   timeoutMs: 'ASSEMBLYLINE_CHAT_TIMEOUT_MS',
   ownDomains: 'ASSEMBLYLINE_OWN_DOMAINS',
+  toolServerHosts: 'ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS',
 } as const;
 
 export interface ChatStartOptions {
@@ -21,6 +23,8 @@ export interface ChatStartOptions {
   readonly apiKey?: string;
   readonly timeoutMs?: number;
   readonly ownDomains?: readonly string[];
+  /** Hosts a step's tool servers may be on (`--tool-server-allow-hosts`); absent: loopback and the own domains. */
+  readonly toolServerHosts?: readonly string[];
 }
 
 const isTimeout = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1;
@@ -52,12 +56,16 @@ export function chatOptionsFromEnv(env: Readonly<Record<string, string | undefin
   const model = get(CHAT_ENV.model);
   const apiKey = get(CHAT_ENV.apiKey);
   const own = get(CHAT_ENV.ownDomains);
+  const hostsText = get(CHAT_ENV.toolServerHosts);
+  const hosts = hostsText === undefined ? undefined : parseToolServerHosts(hostsText);
+  if (hosts !== undefined && 'problem' in hosts) throw new Error(`${CHAT_ENV.toolServerHosts} ${hosts.problem}; got "${hostsText}".`);
   const options: ChatStartOptions = {
     ...(endpoint !== undefined ? { endpoint } : {}),
     ...(model !== undefined ? { model } : {}),
     ...(apiKey !== undefined ? { apiKey } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(own !== undefined ? { ownDomains: own.split(/[\s,]+/).filter(Boolean) } : {}),
+    ...(hosts !== undefined ? { toolServerHosts: hosts.hosts } : {}),
   };
   return Object.keys(options).length > 0 ? options : undefined;
 }
@@ -72,6 +80,8 @@ export function parseChatOptions(value: unknown): ChatStartOptions | undefined {
     ...(nonEmpty(v.apiKey) ? { apiKey: v.apiKey } : {}),
     ...(isTimeout(v.timeoutMs) ? { timeoutMs: v.timeoutMs } : {}),
     ...(Array.isArray(v.ownDomains) && v.ownDomains.every(nonEmpty) ? { ownDomains: v.ownDomains as string[] } : {}),
+    // A malformed list is dropped: the service then calls only its default hosts (the safe side).
+    ...(validToolServerHosts(v.toolServerHosts) ? { toolServerHosts: validToolServerHosts(v.toolServerHosts)! } : {}),
   };
   return Object.keys(options).length > 0 ? options : undefined;
 }

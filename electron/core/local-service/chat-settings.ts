@@ -35,7 +35,8 @@ export const environmentDecides = (env: ChatStartOptions | undefined): boolean =
 
 /**
  * What the service is started with. The environment wins as a whole when it sets any chat variable (one
- * source, never a mix of an environment endpoint and a saved key); ASSEMBLYLINE_OWN_DOMAINS always applies.
+ * source, never a mix of an environment endpoint and a saved key); ASSEMBLYLINE_OWN_DOMAINS and
+ * ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS always apply.
  * Pure.
  */
 export function effectiveChat(saved: SavedChat, apiKey: string | null, env: ChatStartOptions | undefined): ChatStartOptions | undefined {
@@ -46,6 +47,7 @@ export function effectiveChat(saved: SavedChat, apiKey: string | null, env: Chat
     ...(saved.endpoint && apiKey ? { apiKey } : {}),
     ...(saved.timeoutMs !== null ? { timeoutMs: saved.timeoutMs } : {}),
     ...(env?.ownDomains ? { ownDomains: env.ownDomains } : {}),
+    ...(env?.toolServerHosts ? { toolServerHosts: env.toolServerHosts } : {}),
   };
   return Object.keys(options).length > 0 ? options : undefined;
 }
