@@ -241,3 +241,74 @@ describe('/ai/chat errors, each with its code', () => {
     expect(String(b.message)).toContain('schema must be a string');
   });
 });
+
+describe('/ai/chat tool-server hosts (--tool-server-allow-hosts)', () => {
+  /** A real listener on 127.0.0.1 that records every TCP connection and request: a refused host must see none. */
+  const trapConnections: string[] = [];
+  const trap = createServer((req, res) => {
+    trapConnections.push(`request ${req.url}`);
+    res.writeHead(500).end();
+  });
+  trap.on('connection', (socket) => trapConnections.push(`connection from ${socket.remotePort}`));
+  let trapPort = 0;
+  beforeAll(async () => {
+    trapPort = await listen(trap);
+  });
+  afterAll(async () => {
+    trap.closeAllConnections();
+    await new Promise((r) => trap.close(r));
+  });
+
+  it('calls a tool server on an allowed host, and refuses one on another host before any request, naming the host and the flag', async () => {
+    // Only "localhost" is allowed: 127.0.0.1 (the trap's, and the service's own host) is not.
+    const only = await startFixture({ chat: { endpoint: `http://127.0.0.1:${chatPort}/v1`, timeoutMs: 1500, toolServerHosts: ['localhost'] } });
+    try {
+      toolRequests.length = 0;
+      const allowed = await chat({ messages: 'x', mcp_servers: [{ type: 'http', url: `http://localhost:${toolPort}/allowed` }] }, only);
+      expect(allowed.ok).toBe('ASSEMBLY_COMPLETED');
+      expect(toolRequests.filter((r) => r.path === '/allowed').map((r) => r.method)).toContain('tools/call');
+
+      toolRequests.length = 0;
+      chatRequests.length = 0;
+      trapConnections.length = 0;
+      // The allowed entry comes first: still nothing is sent to it, nor to the model.
+      const refused = await chat({ messages: 'x', mcp_servers: [{ type: 'http', url: `http://localhost:${toolPort}/first` }, { type: 'http', url: `http://127.0.0.1:${trapPort}/mcp`, auth: 'service' }] }, only);
+      expect(refused.error).toBe('MCP_SERVER_HOST_NOT_ALLOWED');
+      expect(String(refused.message)).toContain('mcp_servers[1] is on "127.0.0.1"');
+      expect(String(refused.message)).toContain('only on localhost');
+      expect(String(refused.message)).toContain('--tool-server-allow-hosts');
+      expect(trapConnections).toEqual([]);
+      expect(toolRequests).toEqual([]);
+      expect(chatRequests).toEqual([]);
+    } finally {
+      await only.stop();
+    }
+  });
+
+  it('by default calls loopback tool servers and refuses a host on the network', async () => {
+    // The suite's fixture has no list: loopback (127.0.0.1, localhost) and the service's own host.
+    toolRequests.length = 0;
+    const local = await chat({ messages: 'x', mcp_servers: [{ type: 'http', url: `http://localhost:${toolPort}/local` }] });
+    expect(local.ok).toBe('ASSEMBLY_COMPLETED');
+    expect(toolRequests.some((r) => r.path === '/local')).toBe(true);
+    // A LAN address (TEST-NET-1, nothing answers): refused at once, not after a connect timeout.
+    const started = Date.now();
+    const lan = await chat({ messages: 'x', mcp_servers: [{ type: 'http', url: 'http://192.0.2.10:8080/mcp' }] });
+    expect(lan.error).toBe('MCP_SERVER_HOST_NOT_ALLOWED');
+    expect(String(lan.message)).toContain('"192.0.2.10"');
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('"*" lets the operator allow any host', async () => {
+    const any = await startFixture({ chat: { endpoint: `http://127.0.0.1:${chatPort}/v1`, timeoutMs: 1500, toolServerHosts: ['*'] } });
+    try {
+      trapConnections.length = 0;
+      // The trap answers 500: the step fails as a tool-server error, after the service did connect.
+      const status = await chat({ messages: 'x', mcp_servers: [{ type: 'http', url: `http://127.0.0.1:${trapPort}/mcp` }] }, any);
+      expect(status.error).toBe('AI_CHAT_TOOL_SERVER_ERROR');
+      expect(trapConnections).toContain('request /mcp');
+    } finally {
+      await any.stop();
+    }
+  });
+});

@@ -14,6 +14,15 @@ describe('chatOptionsFrom', () => {
     expect(chatOptionsFrom({}, {})).toEqual({});
   });
 
+  it('takes --tool-server-allow-hosts, else ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS; a bad or empty list names its source', () => {
+    const env = { ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS: 'env.example.com' };
+    expect(chatOptionsFrom({}, env)).toEqual({ toolServerHosts: ['env.example.com'] });
+    expect(chatOptionsFrom({ 'tool-server-allow-hosts': 'loopback,*.Example.com' }, env)).toEqual({ toolServerHosts: ['loopback', '*.example.com'] });
+    expect(() => chatOptionsFrom({ 'tool-server-allow-hosts': '' }, env)).toThrow('--tool-server-allow-hosts lists no host');
+    expect(() => chatOptionsFrom({ 'tool-server-allow-hosts': 'loopback,192.168.1.5:3000' }, {})).toThrow('--tool-server-allow-hosts has "192.168.1.5:3000", which is not a host name');
+    expect(() => chatOptionsFrom({}, { ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS: 'http://tools' })).toThrow('ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS has "http://tools"');
+  });
+
   it('refuses a bad endpoint or timeout, naming the flag', () => {
     expect(() => chatOptionsFrom({ 'chat-endpoint': 'localhost:11434' }, {})).toThrow(/--chat-endpoint must be an http\(s\) URL/);
     expect(() => chatOptionsFrom({ 'chat-timeout-ms': 'soon' }, {})).toThrow(/--chat-timeout-ms/);

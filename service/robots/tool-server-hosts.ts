@@ -10,7 +10,8 @@ import { hostAllowed } from '../notifications/notify-url';
 /** Loopback, and each own domain with its subdomains (as `auth: "service"` counts them). */
 export function defaultToolServerHosts(ownDomains: readonly string[]): string[] {
   const own = ownDomains.map((d) => d.toLowerCase().replace(/^\.+|\.$/g, '')).filter((d) => d !== '');
-  return ['loopback', ...own.flatMap((d) => [d, `*.${d}`])];
+  // An IP address has no subdomains.
+  return ['loopback', ...own.flatMap((d) => (/^[\d.]+$|:/.test(d) ? [d] : [d, `*.${d}`]))];
 }
 
 /** Whether a tool server URL's host is on the list; an empty list allows nothing. */

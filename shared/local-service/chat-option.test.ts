@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseParentMessage } from './child-messages';
 import { chatEndpointProblem, chatOptionsFromEnv, chatTimeoutProblem } from './chat-option';
+import { parseToolServerHosts } from './tool-server-hosts-option';
 
 describe('chat options for the embedded service', () => {
   it('says what is wrong with a typed endpoint or timeout (the settings form and the environment share these)', () => {
@@ -30,9 +31,23 @@ describe('chat options for the embedded service', () => {
     expect(() => chatOptionsFromEnv({ ASSEMBLYLINE_CHAT_TIMEOUT_MS: '-1' })).toThrow(/ASSEMBLYLINE_CHAT_TIMEOUT_MS/);
   });
 
+  it('reads ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS, and refuses a list with a URL, a port or no host, naming the variable', () => {
+    expect(chatOptionsFromEnv({ ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS: ' Loopback, *.Tools.example.com,10.0.0.5, [::1] ' })).toEqual({ toolServerHosts: ['loopback', '*.tools.example.com', '10.0.0.5', '[::1]'] });
+    expect(chatOptionsFromEnv({ ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS: '*' })).toEqual({ toolServerHosts: ['*'] });
+    expect(() => chatOptionsFromEnv({ ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS: 'loopback, https://tools.example.com/mcp' })).toThrow(
+      'ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS has "https://tools.example.com/mcp", which is not a host name',
+    );
+    expect(() => chatOptionsFromEnv({ ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS: 'tools.example.com:8080' })).toThrow(/has "tools.example.com:8080", which is not a host name/);
+    expect(() => chatOptionsFromEnv({ ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS: ' , ' })).toThrow('ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS lists no host');
+    for (const bad of ['tools.*.com', '*example.com', 'a b']) expect(parseToolServerHosts(bad)).toEqual({ problem: expect.stringContaining(`"${bad}"`) });
+  });
+
   it('travels in the start message; malformed keys are dropped', () => {
     const start = { type: 'start', dataDir: '/d', port: 0 };
     expect(parseParentMessage({ ...start, chat: { endpoint: 'http://127.0.0.1:9/v1', timeoutMs: 5 } })).toEqual({ ...start, chat: { endpoint: 'http://127.0.0.1:9/v1', timeoutMs: 5 } });
     expect(parseParentMessage({ ...start, chat: { endpoint: 'ftp://x', timeoutMs: 'soon' } })).toEqual(start);
+    expect(parseParentMessage({ ...start, chat: { toolServerHosts: ['loopback', '*.example.com'] } })).toEqual({ ...start, chat: { toolServerHosts: ['loopback', '*.example.com'] } });
+    // A malformed list is dropped, so the service keeps its safe default rather than a guess.
+    for (const bad of [[], ['http://x'], 'loopback', [1]]) expect(parseParentMessage({ ...start, chat: { toolServerHosts: bad } })).toEqual(start);
   });
 });

@@ -17,7 +17,7 @@ function ruleProblem(rule: string): string | null {
   if (rule === ANY_TOOL_SERVER_HOST || rule === 'loopback') return null;
   const name = rule.startsWith('*.') ? rule.slice(2) : rule;
   if (HOST_NAME.test(name) || (!rule.startsWith('*.') && IPV6.test(name))) return null;
-  return `"${rule}" is not a host name (no scheme, port or path; "*.example.com" for subdomains, "loopback", or "*" for any host)`;
+  return `has "${rule}", which is not a host name (no scheme, port or path; "*.example.com" for subdomains, "loopback", or "*" for any host)`;
 }
 
 /** The rules of a comma-separated list (lower-cased), or what is wrong with it. */

@@ -27,6 +27,8 @@ describe('chat settings, pure parts', () => {
     expect(effectiveChat(saved, 'sk-1', env)).toEqual(env);
     // ASSEMBLYLINE_OWN_DOMAINS alone is not a chat model: the saved one still applies, with those domains.
     expect(effectiveChat(saved, null, { ownDomains: ['example.com'] })).toEqual({ ...saved, ownDomains: ['example.com'] });
+    // So is the tool-server allow-list: it always reaches the service, with saved settings too.
+    expect(effectiveChat(saved, null, { toolServerHosts: ['loopback'] })).toEqual({ ...saved, toolServerHosts: ['loopback'] });
   });
 
   it('reads a damaged settings file as far as it is sound', () => {
