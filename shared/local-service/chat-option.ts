@@ -1,7 +1,8 @@
 /**
  * The embedded service's /ai/chat settings (its `--chat-endpoint`, `--chat-model`, `--chat-timeout-ms`,
- * `--own-domains`, `--tool-server-allow-hosts` flags and ASSEMBLYLINE_CHAT_API_KEY), as core hands them to the child in the start
- * message. Hosts read them from the environment at their composition root; core never does. Pure.
+ * `--own-domains`, `--tool-server-allow-hosts` flags and ASSEMBLYLINE_CHAT_API_KEY), as core hands them to
+ * the child in the start message. Hosts read them from the environment at their composition root; core
+ * never does. Pure.
  */
 
 import { isHttpUrl } from '../api/http-url';
