@@ -12,6 +12,7 @@ import { ClientKeyPanel } from './ClientKeyPanel';
 import { ConnectionReportView } from './ConnectionReportView';
 import { ScopePicker } from '../auth-keys/ScopePicker';
 import { useDebounced } from '../../hooks/use-debounced';
+import { useGeneratedClientKeys } from './use-generated-client-keys';
 
 const MODES: { value: AuthMode; label: string; hint: string }[] = [
   { value: 'signature', label: 'Signed requests', hint: 'Every request is signed with the Auth Secret in the main process.' },
@@ -32,6 +33,7 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
   const [report, setReport] = useState<ConnectionReport | null>(null);
   /** The sign-in key the next browser sign-in uses (client assertions); null = the app's plain client id. */
   const [clientKeyId, setClientKeyId] = useState<string | null>(existing?.clientKey?.kid ?? null);
+  const generatedKeys = useGeneratedClientKeys();
   const values = { name, endpoint, slug, authKey, authSecret, authMode, limitScopes, tokenScopes };
   const [initial] = useState(values);
   const client = useQueryClient();
@@ -74,6 +76,8 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
   const signIn = useBridgeMutation('workspaces:signIn', {
     onSuccess: (w) => {
       toast(`Signed in: "${w.name}" is ready.`, 'success');
+      // The workspace now signs in with the key it generated: closing the form must not delete it.
+      generatedKeys.kept();
       void client.invalidateQueries();
       onDone();
     },
@@ -145,7 +149,13 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
                   </Button>
                 </>
               )}
-              <ClientKeyPanel endpoint={endpoint} offered={offersSignIn.data?.privateKeyJwt ?? false} kid={clientKeyId} onChange={setClientKeyId} />
+              <ClientKeyPanel
+                endpoint={endpoint}
+                offered={offersSignIn.data?.privateKeyJwt ?? false}
+                kid={clientKeyId}
+                onChange={setClientKeyId}
+                onGenerated={generatedKeys.generated}
+              />
             </div>
           )}
           {signIn.error && <ErrorPanel title="Not signed in" code={signIn.error.code} message={signIn.error.message} httpCode={signIn.error.httpCode} />}
