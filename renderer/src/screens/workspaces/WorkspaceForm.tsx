@@ -6,6 +6,7 @@ import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { InlineForm } from '../../components/InlineForm';
+import { RadioCards, type RadioCardOption } from '../../components/RadioCards';
 import { isDirty } from '../../lib/form-dirty';
 import { useToasts } from '../../state/toast-store';
 import { ClientKeyPanel } from './ClientKeyPanel';
@@ -14,9 +15,9 @@ import { ScopePicker } from '../auth-keys/ScopePicker';
 import { useDebounced } from '../../hooks/use-debounced';
 import { useGeneratedClientKeys } from './use-generated-client-keys';
 
-const MODES: { value: AuthMode; label: string; hint: string }[] = [
-  { value: 'signature', label: 'Signed requests', hint: 'Every request is signed with the Auth Secret in the main process.' },
-  { value: 'bearer', label: 'Short-lived Bearer tokens', hint: 'The main process trades the key and secret for tokens holding only the scope each request needs, renewed before they expire.' },
+const MODES: readonly RadioCardOption<AuthMode>[] = [
+  { value: 'signature', label: 'Signed requests', description: 'Every request is signed with the Auth Secret in the main process.' },
+  { value: 'bearer', label: 'Short-lived Bearer tokens', description: 'The main process trades the key and secret for tokens holding only the scope each request needs, renewed before they expire.' },
 ];
 
 /** Add or edit a workspace. The Auth Secret is write-only: it goes to the system keychain and is never shown again. */
@@ -184,18 +185,7 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
         </>
       )}
       {existing?.authMode !== 'browser' && (
-      <fieldset className="form-field mode-choice">
-        <legend className="field-label">How requests authenticate</legend>
-        {MODES.map((m) => (
-          <label key={m.value} className="form-check">
-            <input type="radio" name="auth-mode" value={m.value} checked={authMode === m.value} onChange={() => setAuthMode(m.value)} />
-            <span>
-              {m.label}
-              <span className="small muted block">{m.hint}</span>
-            </span>
-          </label>
-        ))}
-      </fieldset>
+      <RadioCards name="auth-mode" legend="How requests authenticate" options={MODES} value={authMode} onChange={setAuthMode} />
       )}
       {authMode === 'bearer' && (
         <div className="form-field">
