@@ -19,6 +19,9 @@ const browserHost = (running: RunningApp) => {
   return running;
 };
 
+/** The DOM's Range, as far as the alignment check reads it (the e2e code compiles without the DOM lib). */
+type TextRange = { selectNodeContents(node: unknown): void; getBoundingClientRect(): { x: number } };
+
 /** Serious or critical WCAG 2.1 AA violations on the page as it is, in both themes. */
 async function axeProblems(ui: Page): Promise<string[]> {
   const found: string[] = [];
@@ -54,7 +57,7 @@ test('a Smart CDN URL built in the app serves the photo resized to the asked wid
   const labelLeft = (text: string) =>
     ui.locator('.cdn-form .field-label', { hasText: new RegExp(`^${text}$`) }).first().evaluate((label) => {
       // Where the text starts (a legend's own padding moves its text, not its box).
-      const range = document.createRange();
+      const range = (label as unknown as { ownerDocument: { createRange(): TextRange } }).ownerDocument.createRange();
       range.selectNodeContents(label);
       return range.getBoundingClientRect().x;
     });
