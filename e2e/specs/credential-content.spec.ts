@@ -8,7 +8,11 @@ test('an admin stores an API token as one value: write-only, marked in the list,
   await ui.getByRole('button', { name: 'New credentials' }).click();
   await ui.getByTestId('credential-name').fill('api_token');
   await ui.getByRole('combobox', { name: 'Type' }).selectOption('http');
-  await ui.getByRole('radio', { name: /One value/ }).check();
+  // The content choice is one radio group: the arrow keys move it, as with any native radios.
+  await expect(ui.getByRole('radiogroup', { name: 'Content' })).toBeVisible();
+  await ui.getByRole('radio', { name: 'Fields' }).focus();
+  await ui.keyboard.press('ArrowDown');
+  await expect(ui.getByRole('radio', { name: 'One value' })).toBeChecked();
   await expect(ui.getByLabel('Base URL')).toHaveCount(0);
   await ui.getByTestId('credential-value').fill(TOKEN);
   await ui.emulateMedia({ colorScheme: 'dark' });

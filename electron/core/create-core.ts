@@ -34,6 +34,7 @@ import { openRunStore } from './runs/run-store';
 import { createTransferEngine, type TransferEngine } from './transfers/transfer-engine';
 import { createVault, type Vault } from './vault/vault';
 import { clientKeyAccount } from './sign-in/client-key';
+import { createClientKeyStore } from './sign-in/client-key-store';
 import { createWatchFolders, type WatchFolders } from './watch-folders/watch-folders';
 import { createWorkspaceClient, refreshTokenAccount } from './workspaces/workspace-client';
 import { createWorkspaceStore, LOCAL_WORKSPACE_ID, type StoredWorkspace } from './workspaces/workspace-store';
@@ -114,6 +115,9 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   const reportError = (code: string, message: string) => events.emit('app:error', { code, message: message.slice(0, 2_000), at: new Date().toISOString() });
   const vault = await createVault({ secure: ports.secretStore, dir: path.join(ports.dataDir, 'vault') });
   const workspaces = await createWorkspaceStore(ports.dataDir);
+  // Sign-in keys generated in a form that was then closed (or in a session that ended) are deleted.
+  const clientKeys = createClientKeyStore({ dataDir: ports.dataDir, vault, workspaces });
+  await clientKeys.prune();
 
   // The embedded service runs in its own process: a hang or crash there never freezes or ends the app.
   let serviceError: string | null = null;
@@ -302,6 +306,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     chatRestart,
     vault,
     workspaces,
+    clientKeys,
     runs,
     assemblyFollower,
     mirrors,

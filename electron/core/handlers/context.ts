@@ -19,6 +19,7 @@ import type { Vault } from '../vault/vault';
 import type { WatchFolders } from '../watch-folders/watch-folders';
 import type { WebhookTesterService } from '../webhooks/webhook-tester';
 import type { WorkspaceStore } from '../workspaces/workspace-store';
+import type { ClientKeyStore } from '../sign-in/client-key-store';
 
 /** What handlers may use: built once by createCore, passed to every domain's handler factory. */
 export interface HandlerContext {
@@ -36,6 +37,8 @@ export interface HandlerContext {
   chatRestart: ChatRestarter;
   vault: Vault;
   workspaces: WorkspaceStore;
+  /** Sign-in keys core generated: deletes the ones no workspace uses (workspaces:clientKeyDiscard, core start). */
+  clientKeys: ClientKeyStore;
   runs: RunManager;
   /** Follows Assemblies a detail view shows (not runs of this app) → `assembly:updated`. */
   assemblyFollower: AssemblyFollower;

@@ -15,6 +15,7 @@ type Channels =
   | 'workspaces:signIn'
   | 'workspaces:signInCancel'
   | 'workspaces:clientKeyCreate'
+  | 'workspaces:clientKeyDiscard'
   | 'workspaces:clientKeyShow'
   | 'workspaces:clientKeyRegisterLocal';
 
@@ -41,8 +42,14 @@ export function createSignInHandlers(ctx: HandlerContext): Pick<Handlers, Channe
       const status = await ctx.vault.status();
       if (!status.secure) return err(AppErrorCode.vaultUnavailable, `A sign-in key is kept in the system keychain, which is not available: ${status.detail}`);
       const made = await createClientKey();
+      await ctx.clientKeys.remember(made.view.kid);
       const stored = await ctx.vault.set(clientKeyAccount(made.view.kid), made.privateJwk);
       return stored.ok ? ok(toClientKey(made.view)) : stored;
+    },
+
+    'workspaces:clientKeyDiscard': async ({ kid }) => {
+      const discarded = await ctx.clientKeys.discard(kid);
+      return discarded.ok ? ok({}) : discarded;
     },
 
     'workspaces:clientKeyShow': async ({ kid }) => {
@@ -110,6 +117,9 @@ export function createSignInHandlers(ctx: HandlerContext): Pick<Handlers, Channe
         ...(clientKey ? { clientKey: { clientId: clientKey.clientId, kid: clientKey.kid } } : {}),
       });
       if (!saved.ok) return saved;
+      // Renewed with another key (or none): the key it signed in with before is no one's now.
+      const previousKid = existing?.clientKey?.kid;
+      if (previousKid && previousKid !== clientKey?.kid) await ctx.clientKeys.discard(previousKid);
       ctx.forgetClient(workspaceId);
       return ok(await toWorkspace(ctx, saved.value));
     },

@@ -3,7 +3,6 @@ import type { Workspace } from '../../../shared/ipc/models';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
 import type { Handlers } from '../ipc/handlers';
 import { testConnection } from '../workspaces/connection-test';
-import { clientKeyAccount } from '../sign-in/client-key';
 import { refreshTokenAccount } from '../workspaces/workspace-client';
 import { LOCAL_WORKSPACE_ID, type StoredWorkspace } from '../workspaces/workspace-store';
 import { listAuthKeys, secretOfKey } from '../auth-keys/auth-key-api';
@@ -112,7 +111,8 @@ export function createWorkspaceHandlers(ctx: HandlerContext): Pick<Handlers, Cha
       if (!removed.ok) return removed;
       await ctx.vault.delete(id);
       await ctx.vault.delete(refreshTokenAccount(id));
-      if (kid) await ctx.vault.delete(clientKeyAccount(kid));
+      // Its sign-in key, unless another workspace signs in with the same one.
+      if (kid) await ctx.clientKeys.discard(kid);
       ctx.forgetClient(id);
       return ok({});
     },

@@ -15,9 +15,15 @@ import { dispatch } from '../ipc/dispatch';
 import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
 import { refreshTokenAccount } from '../workspaces/workspace-client';
+import { CLIENT_KEY_IN_USE, orphanKids } from './client-key-store';
 import { clientIdFor, clientKeyAccount, createClientKey, publicView, signClientAssertion } from './client-key';
 
 describe('client key (pure)', () => {
+  it('finds the generated keys no workspace uses', () => {
+    expect(orphanKids(['a', 'b', 'c'], ['b', 'z'])).toEqual(['a', 'c']);
+    expect(orphanKids([], ['b'])).toEqual([]);
+  });
+
   it('signs one-minute assertions naming the client and the token endpoint, verifiable with the public half only', async () => {
     const { privateJwk, view } = await createClientKey();
     expect(JSON.parse(privateJwk)).toMatchObject({ kty: 'EC', crv: 'P-256', d: expect.any(String), kid: view.kid });
@@ -49,17 +55,20 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+const openCore = (desktop = createRecordingDesktop()) =>
+  createCore({
+    dataDir: path.join(dir, 'app'),
+    downloadsDir: path.join(dir, 'downloads'),
+    secretStore: createKeyringSecretStore('assemblyline-clientkey-test'),
+    desktop,
+    host: 'browser',
+    version: '0.0.0',
+  });
+
 describe.runIf(keyringExpected)('signing in with a private key (real keyring, real local service)', () => {
   it('keeps the private key in the vault, registers the public one, signs in and refreshes with assertions', async () => {
     const desktop = createRecordingDesktop(async (url) => void (await answerConsent(url, 'allow')));
-    core = await createCore({
-      dataDir: path.join(dir, 'app'),
-      downloadsDir: path.join(dir, 'downloads'),
-      secretStore: createKeyringSecretStore('assemblyline-clientkey-test'),
-      desktop,
-      host: 'browser',
-      version: '0.0.0',
-    });
+    core = await openCore(desktop);
     const endpoint = core.localServiceUrl!;
     const available = await dispatch(core.handlers, 'workspaces:signInAvailable', { endpoint });
     expect(available.ok && available.value).toEqual({ available: true, privateKeyJwt: true });
@@ -99,9 +108,36 @@ describe.runIf(keyringExpected)('signing in with a private key (real keyring, re
     expect(other.ok ? null : other.error.code).toBe('TOKEN_INVALID_GRANT');
     expect((await dispatch(core.handlers, 'templates:list', { workspaceId: ws.id })).ok).toBe(true);
 
+    // A key a saved workspace signs in with cannot be discarded from a form.
+    const inUse = await dispatch(core.handlers, 'workspaces:clientKeyDiscard', { kid: key.kid });
+    expect(inUse.ok ? null : inUse.error.code).toBe(CLIENT_KEY_IN_USE);
+    expect(await core.vault.get(clientKeyAccount(key.kid))).not.toBeNull();
+
     // Removing the workspace removes its private key from the keychain.
     expect((await dispatch(core.handlers, 'workspaces:remove', { id: ws.id })).ok).toBe(true);
     expect(await core.vault.get(clientKeyAccount(key.kid))).toBeNull();
     expect((await dispatch(core.handlers, 'workspaces:clientKeyShow', { kid: key.kid })).ok).toBe(false);
+  });
+
+  it('deletes a generated key no workspace uses: when the form discards it, and at the next start', async () => {
+    core ??= await openCore();
+    const make = async () => {
+      const made = await dispatch(core.handlers, 'workspaces:clientKeyCreate', {});
+      if (!made.ok) throw new Error(made.error.message);
+      return (made.value as ClientKey).kid;
+    };
+    // Generated, then generated again: the form discards the first one.
+    const first = await make();
+    const second = await make();
+    expect((await dispatch(core.handlers, 'workspaces:clientKeyDiscard', { kid: first })).ok).toBe(true);
+    expect(await core.vault.get(clientKeyAccount(first))).toBeNull();
+    expect(await core.vault.get(clientKeyAccount(second))).not.toBeNull();
+
+    // The app closed with the form still open: the next start deletes the key nobody saved.
+    await core.close();
+    core = await openCore();
+    expect(await core.vault.get(clientKeyAccount(second))).toBeNull();
+    const shown = await dispatch(core.handlers, 'workspaces:clientKeyShow', { kid: second });
+    expect(shown.ok ? null : shown.error.code).toBe('NOT_FOUND');
   });
 });

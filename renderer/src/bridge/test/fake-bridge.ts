@@ -188,6 +188,7 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'workspaces:signIn': () => notFaked(),
     'workspaces:signInCancel': () => ok({}),
     'workspaces:clientKeyCreate': () => notFaked(),
+    'workspaces:clientKeyDiscard': () => ok({}),
     'workspaces:clientKeyShow': () => notFaked(),
     'workspaces:clientKeyRegisterLocal': () => notFaked(),
     'workspaces:keyChoices': () => ok([]),

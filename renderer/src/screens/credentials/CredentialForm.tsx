@@ -7,6 +7,7 @@ import { useBridgeMutation } from '../../bridge/use-bridge';
 import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { InlineForm } from '../../components/InlineForm';
+import { RadioCards, type RadioCardOption } from '../../components/RadioCards';
 import { isDirty } from '../../lib/form-dirty';
 import { useToasts } from '../../state/toast-store';
 import { CredentialTestReportView } from './CredentialTestReportView';
@@ -21,9 +22,9 @@ const isNameError = (e: { code: string; message: string } | null): boolean =>
 
 type ContentMode = 'fields' | 'value';
 // The spec lets content be any JSON value; storage robots need fields, an API token may be one value.
-const CONTENT_MODES: readonly { value: ContentMode; label: string; hint: string }[] = [
-  { value: 'fields', label: 'Fields', hint: 'Named settings, as storage steps read them.' },
-  { value: 'value', label: 'One value', hint: 'A token, or any JSON value (a list, a number…), stored as it is.' },
+const CONTENT_MODES: readonly RadioCardOption<ContentMode>[] = [
+  { value: 'fields', label: 'Fields', description: 'Named settings, as storage steps read them.' },
+  { value: 'value', label: 'One value', description: 'A token, or any JSON value (a list, a number…), stored as it is.' },
 ];
 
 export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: () => void }) => {
@@ -113,18 +114,7 @@ export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: 
           test.reset();
         }}
       />
-      <fieldset className="form-field mode-choice">
-        <legend className="field-label">Content</legend>
-        {CONTENT_MODES.map((m) => (
-          <label key={m.value} className="form-check">
-            <input type="radio" name="credential-content" value={m.value} checked={mode === m.value} onChange={() => (setMode(m.value), test.reset())} />
-            <span>
-              {m.label}
-              <span className="small muted block">{m.hint}</span>
-            </span>
-          </label>
-        ))}
-      </fieldset>
+      <RadioCards name="credential-content" legend="Content" options={CONTENT_MODES} value={mode} onChange={(m) => (setMode(m), test.reset())} />
       {mode === 'value' && (
         <label className="form-field">
           <span className="field-label">

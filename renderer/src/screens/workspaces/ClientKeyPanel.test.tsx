@@ -65,4 +65,33 @@ describe('Workspaces: sign in with a private key', () => {
     expect(screen.queryByRole('button', { name: 'Register with the local service' })).toBeNull();
     expect(screen.getByTestId('client-key-details').textContent).toContain("Ask the deployment's admin to register this public key");
   });
+
+  it('deletes the keys a form generated and let go: the one generated again replaces, and all on Cancel', async () => {
+    const kids = ['first-kid', 'second-kid'];
+    const bridge = createFakeBridge({
+      'workspaces:signInAvailable': () => ok({ available: true, privateKeyJwt: true }),
+      'workspaces:clientKeyCreate': () => {
+        const kid = kids.shift()!;
+        return ok({ ...KEY, kid, clientId: `assemblyline-desktop-${kid}` });
+      },
+    });
+    const discarded = () => bridge.calls.filter((c) => c.channel === 'workspaces:clientKeyDiscard').map((c) => c.request);
+    renderWithBridge(<WorkspacesView />, bridge);
+    await openForm('https://api.example.com');
+    const generate = async (clientId: string) => {
+      fireEvent.click(screen.getByLabelText('Sign in with a private key'));
+      fireEvent.click(screen.getByRole('button', { name: 'Generate key pair' }));
+      expect((await screen.findByTestId('client-key-client-id')).textContent).toBe(clientId);
+    };
+    await generate('assemblyline-desktop-first-kid');
+    expect(discarded()).toEqual([]);
+    // Unticked, ticked again and generated anew: the first key is no one's any more.
+    fireEvent.click(screen.getByLabelText('Sign in with a private key'));
+    await generate('assemblyline-desktop-second-kid');
+    expect(discarded()).toEqual([{ kid: 'first-kid' }]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByTestId('client-key-panel')).toBeNull());
+    expect(discarded()).toEqual([{ kid: 'first-kid' }, { kid: 'second-kid' }]);
+  });
 });

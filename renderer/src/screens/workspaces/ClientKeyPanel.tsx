@@ -20,12 +20,15 @@ export const ClientKeyPanel = ({
   offered,
   kid,
   onChange,
+  onGenerated,
 }: {
   endpoint: string;
   /** The deployment's metadata lists private_key_jwt. */
   offered: boolean;
   kid: string | null;
   onChange: (kid: string | null) => void;
+  /** A key pair was just generated (the form deletes it again if it is not used). */
+  onGenerated?: (kid: string) => void;
 }) => {
   const toast = useToasts((s) => s.show);
   const info = useBridgeQuery('app:info', {});
@@ -39,6 +42,7 @@ export const ClientKeyPanel = ({
       setCreated(k);
       setRegistered(null);
       onChange(k.kid);
+      onGenerated?.(k.kid);
     },
   });
   const register = useBridgeMutation('workspaces:clientKeyRegisterLocal', { onSuccess: (r) => setRegistered(r.clientId) });

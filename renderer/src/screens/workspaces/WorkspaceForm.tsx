@@ -6,16 +6,18 @@ import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { InlineForm } from '../../components/InlineForm';
+import { RadioCards, type RadioCardOption } from '../../components/RadioCards';
 import { isDirty } from '../../lib/form-dirty';
 import { useToasts } from '../../state/toast-store';
 import { ClientKeyPanel } from './ClientKeyPanel';
 import { ConnectionReportView } from './ConnectionReportView';
 import { ScopePicker } from '../auth-keys/ScopePicker';
 import { useDebounced } from '../../hooks/use-debounced';
+import { useGeneratedClientKeys } from './use-generated-client-keys';
 
-const MODES: { value: AuthMode; label: string; hint: string }[] = [
-  { value: 'signature', label: 'Signed requests', hint: 'Every request is signed with the Auth Secret in the main process.' },
-  { value: 'bearer', label: 'Short-lived Bearer tokens', hint: 'The main process trades the key and secret for tokens holding only the scope each request needs, renewed before they expire.' },
+const MODES: readonly RadioCardOption<AuthMode>[] = [
+  { value: 'signature', label: 'Signed requests', description: 'Every request is signed with the Auth Secret in the main process.' },
+  { value: 'bearer', label: 'Short-lived Bearer tokens', description: 'The main process trades the key and secret for tokens holding only the scope each request needs, renewed before they expire.' },
 ];
 
 /** Add or edit a workspace. The Auth Secret is write-only: it goes to the system keychain and is never shown again. */
@@ -32,6 +34,7 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
   const [report, setReport] = useState<ConnectionReport | null>(null);
   /** The sign-in key the next browser sign-in uses (client assertions); null = the app's plain client id. */
   const [clientKeyId, setClientKeyId] = useState<string | null>(existing?.clientKey?.kid ?? null);
+  const generatedKeys = useGeneratedClientKeys();
   const values = { name, endpoint, slug, authKey, authSecret, authMode, limitScopes, tokenScopes };
   const [initial] = useState(values);
   const client = useQueryClient();
@@ -74,6 +77,8 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
   const signIn = useBridgeMutation('workspaces:signIn', {
     onSuccess: (w) => {
       toast(`Signed in: "${w.name}" is ready.`, 'success');
+      // The workspace now signs in with the key it generated: closing the form must not delete it.
+      generatedKeys.kept();
       void client.invalidateQueries();
       onDone();
     },
@@ -145,7 +150,13 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
                   </Button>
                 </>
               )}
-              <ClientKeyPanel endpoint={endpoint} offered={offersSignIn.data?.privateKeyJwt ?? false} kid={clientKeyId} onChange={setClientKeyId} />
+              <ClientKeyPanel
+                endpoint={endpoint}
+                offered={offersSignIn.data?.privateKeyJwt ?? false}
+                kid={clientKeyId}
+                onChange={setClientKeyId}
+                onGenerated={generatedKeys.generated}
+              />
             </div>
           )}
           {signIn.error && <ErrorPanel title="Not signed in" code={signIn.error.code} message={signIn.error.message} httpCode={signIn.error.httpCode} />}
@@ -174,18 +185,7 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
         </>
       )}
       {existing?.authMode !== 'browser' && (
-      <fieldset className="form-field mode-choice">
-        <legend className="field-label">How requests authenticate</legend>
-        {MODES.map((m) => (
-          <label key={m.value} className="form-check">
-            <input type="radio" name="auth-mode" value={m.value} checked={authMode === m.value} onChange={() => setAuthMode(m.value)} />
-            <span>
-              {m.label}
-              <span className="small muted block">{m.hint}</span>
-            </span>
-          </label>
-        ))}
-      </fieldset>
+      <RadioCards name="auth-mode" legend="How requests authenticate" options={MODES} value={authMode} onChange={setAuthMode} />
       )}
       {authMode === 'bearer' && (
         <div className="form-field">
