@@ -24,6 +24,19 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** `count` files of about `size` bytes sent as one batch; the engine is closed while its create request is out. */
+async function closeWhileCreating(at: Pick<LocalService, 'url' | 'authKey' | 'authSecret'>, folder: string, count: number, size: number) {
+  const root = await mkdtemp(path.join(dir, 'in-'));
+  const files = await makeFiles(root, Array.from({ length: count }, (_, i) => ({ relativePath: `${folder}/${i}.txt`, size: size + i })));
+  const dataDir = await mkdtemp(path.join(dir, 'data-'));
+  const a = await openEngine(at, dataDir, { batchMode: 'per-drop' });
+  const t = await a.engine.start({ instructions: { steps }, feed: feedOf(folder, files) });
+  if (!t.ok) throw new Error(t.error.message);
+  await until(() => a.engine.batchesOf(t.value.id)[0]?.state === 'creating', 10_000, 'the create request');
+  await a.close();
+  return { files, dataDir, t };
+}
+
 describe('the transfer queue across a restart', () => {
   it('continues tus uploads from the stored offsets and create requests without duplicates, completing each file once', async () => {
     const root = await mkdtemp(path.join(dir, 'in-'));
@@ -62,15 +75,8 @@ describe('the transfer queue across a restart', () => {
   }, 60_000);
 
   it('after a restart during a create request, finds the Assembly that request made by its id instead of sending the files twice', async () => {
-    const root = await mkdtemp(path.join(dir, 'in-'));
-    const files = await makeFiles(root, Array.from({ length: 300 }, (_, i) => ({ relativePath: `m/${i}.txt`, size: 20_000 + i })));
-    const dataDir = await mkdtemp(path.join(dir, 'data-'));
-    const a = await openEngine(service, dataDir, { batchMode: 'per-drop' });
-    const t = await a.engine.start({ instructions: { steps }, feed: feedOf('m', files) });
-    if (!t.ok) throw new Error(t.error.message);
-    await until(() => a.engine.batchesOf(t.value.id)[0]?.state === 'creating', 10_000, 'the create request');
     // Closed while the request is on the wire: its answer is never recorded.
-    await a.close();
+    const { files, dataDir, t } = await closeWhileCreating(service, 'm', 300, 20_000);
 
     const b = await openEngine(service, dataDir);
     const done = await b.engine.settled(t.value.id);
@@ -88,17 +94,10 @@ describe('the transfer queue across a restart', () => {
   }, 60_000);
 
   it('a create request that reaches the service only after the restart created the batch is refused (same Assembly id): the batch exists once', async () => {
-    const root = await mkdtemp(path.join(dir, 'in-'));
-    const files = await makeFiles(root, Array.from({ length: 20 }, (_, i) => ({ relativePath: `z/${i}.txt`, size: 50_000 + i })));
-    const dataDir = await mkdtemp(path.join(dir, 'data-'));
     // A slow network: the create request is held 4 s before it reaches the service (the engine's close waits 2 s).
     const proxy = await startFaultProxy({ target: service.url, rules: [{ action: { kind: 'delay', ms: 4_000 }, match: (r) => r.method === 'POST' }] });
     try {
-      const a = await openEngine({ ...service, url: proxy.url }, dataDir, { batchMode: 'per-drop' });
-      const t = await a.engine.start({ instructions: { steps }, feed: feedOf('z', files) });
-      if (!t.ok) throw new Error(t.error.message);
-      await until(() => a.engine.batchesOf(t.value.id)[0]?.state === 'creating', 10_000, 'the create request');
-      await a.close();
+      const { files, dataDir, t } = await closeWhileCreating({ ...service, url: proxy.url }, 'z', 20, 50_000);
 
       const b = await openEngine(service, dataDir);
       const done = await b.engine.settled(t.value.id);

@@ -15,6 +15,17 @@ const fromView = (v: ChatSettingsView): ChatForm => ({ endpoint: v.endpoint, mod
  * The local service's chat model: the OpenAI-compatible server its /ai/chat steps ask. The API key is
  * write-only (core keeps it in the vault); "Test chat server" lists the server's models (core asks it).
  */
+/** A field's invalid state and the id of its error text, for the input. */
+const invalidAttrs = (id: string, problem: string | null) => ({ 'aria-invalid': problem !== null, 'aria-describedby': problem ? `${id}-error` : undefined });
+
+/** The error text under a field (its id is what invalidAttrs points to). */
+const FieldError = ({ id, problem }: { id: string; problem: string | null }) =>
+  problem ? (
+    <span className="field-error" id={`${id}-error`}>
+      {problem}
+    </span>
+  ) : null;
+
 export const ChatModelSettings = () => {
   const client = useQueryClient();
   const toast = useToasts((s) => s.show);
@@ -91,7 +102,7 @@ export const ChatModelSettings = () => {
             if (canSave) save.mutate(chatFormToInput(f, apiKey, removeKey));
           }}
         >
-          <fieldset className="chat-model-fields" disabled={locked}>
+          <fieldset className="settings-group chat-model-fields" disabled={locked}>
             <div className="form-field">
               <label className="field-label" htmlFor={ids.endpoint}>
                 Endpoint URL
@@ -102,15 +113,10 @@ export const ChatModelSettings = () => {
                 value={f.endpoint}
                 onChange={(e) => set({ endpoint: e.currentTarget.value })}
                 placeholder="http://127.0.0.1:11434/v1"
-                aria-invalid={problems.endpoint !== null}
-                aria-describedby={problems.endpoint ? `${ids.endpoint}-error` : undefined}
+                {...invalidAttrs(ids.endpoint, problems.endpoint)}
                 spellCheck={false}
               />
-              {problems.endpoint && (
-                <span className="field-error" id={`${ids.endpoint}-error`}>
-                  {problems.endpoint}
-                </span>
-              )}
+              <FieldError id={ids.endpoint} problem={problems.endpoint} />
             </div>
             <div className="form-field">
               <label className="field-label" htmlFor={ids.model}>
@@ -138,14 +144,9 @@ export const ChatModelSettings = () => {
                 value={f.timeout}
                 onChange={(e) => set({ timeout: e.currentTarget.value })}
                 placeholder="120000"
-                aria-invalid={problems.timeout !== null}
-                aria-describedby={problems.timeout ? `${ids.timeout}-error` : undefined}
+                {...invalidAttrs(ids.timeout, problems.timeout)}
               />
-              {problems.timeout && (
-                <span className="field-error" id={`${ids.timeout}-error`}>
-                  {problems.timeout}
-                </span>
-              )}
+              <FieldError id={ids.timeout} problem={problems.timeout} />
             </div>
             <div className="form-field">
               <label className="field-label" htmlFor={ids.key}>
