@@ -56,7 +56,7 @@ if (playwrightFile && existsSync(playwrightFile)) {
 
 if (failures.length > 0) {
   // Colour codes out, so the line reads the same in a log file.
-  console.log(`failed:\n${failures.map((f) => `  ${f.replace(/\u001b\[[0-9;]*m/g, '')}`).join('\n')}`);
+  console.log(`failed:\n${failures.map((f) => `  ${f.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')}`).join('\n')}`);
 }
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
