@@ -57,6 +57,8 @@ export interface LocalServiceOptions {
   maxAssembliesPerMinute?: number;
   /** Connection timeouts (defaults: SERVER_TIMEOUTS); tests pass small ones. */
   timeouts?: Partial<ServerTimeouts>;
+  /** File parts one multipart body may carry (default BODY_LIMITS.files); tests pass a small cap. */
+  maxFileParts?: number;
   /**
    * notify_url delivery (docs/local-service.md "Notifications"): `retryDelaysMs` (default 5 retries over
    * 20 minutes; tests pass short ones), `timeoutMs`, `allowedHosts` (empty = anywhere), `signatureAlgo`.
@@ -217,6 +219,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     hostname: 'localhost',
     oauth: createOAuth(db, () => urls.base),
     admitWithinMs: timeouts.admitMs,
+    maxFileParts: options.maxFileParts,
     faults,
   };
 

@@ -32,6 +32,8 @@ export interface CreateContext {
   templates: TemplateStore;
   /** How long a body may take to bring its params and signature (default BODY_LIMITS.unauthenticatedMs). */
   admitWithinMs?: number;
+  /** File parts one body may carry (default BODY_LIMITS.files). */
+  maxFileParts?: number;
   /** Test-only faults (service/files/test-faults.ts); none unless a test turned them on. */
   faults?: TestFaults;
   /** Hosts notify_url may name (`--notify-allow-hosts`); empty or absent = any. */
@@ -202,6 +204,7 @@ async function receiveAssembly(ctx: CreateContext, req: IncomingMessage, res: Se
   const body = await readFormBody(req, {
     uploadDir,
     admitWithinMs: ctx.admitWithinMs,
+    maxFileParts: ctx.maxFileParts,
     corrupt: (name) => ctx.faults?.takeCorrupt(name) ?? false,
     admit: (bodyFields) => {
       const result = admitRequest(ctx, req, { ...Object.fromEntries(query), ...bodyFields }, nowMs);

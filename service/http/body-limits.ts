@@ -35,11 +35,11 @@ export const slowBodyError = (ms: number): ApiError =>
   apiError(ErrorCode.invalidFormData, `The request did not bring its params (and signature) within ${ms} ms of its start.`, 408, { limit: 'unauthenticatedMs' });
 
 /** The answer to a body over one of the limits: 413 INVALID_FORM_DATA naming the limit. */
-export function limitError(limit: BodyLimit, detail = ''): ApiError {
+export function limitError(limit: BodyLimit, detail = '', maxFileParts: number = BODY_LIMITS.files): ApiError {
   const what: Record<BodyLimit, string> = {
     fieldBytes: `A form field is larger than ${BODY_LIMITS.fieldBytes} bytes`,
     fields: `The body has more than ${BODY_LIMITS.fields} form fields`,
-    files: `The body has more than ${BODY_LIMITS.files} file parts`,
+    files: `The body has more than ${maxFileParts} file parts`,
     unauthenticatedBytes: `The body sent more than ${BODY_LIMITS.unauthenticatedBytes} bytes before its params could be authenticated`,
   };
   return apiError(ErrorCode.invalidFormData, `${what[limit]}${detail ? ` (${detail})` : ''}.`, 413, { limit });

@@ -44,6 +44,8 @@ export interface FormBodyOptions {
   admit(fields: Record<string, string>): ApiError | null;
   /** Refuse (408) a body not admitted this long after the request started (default BODY_LIMITS.unauthenticatedMs). */
   admitWithinMs?: number;
+  /** File parts the body may carry before 413 (default BODY_LIMITS.files). */
+  maxFileParts?: number;
   /** True (once) when this file's stored bytes get one byte flipped: the test-only fault (service/files/test-faults.ts). */
   corrupt?: (filename: string) => boolean;
 }
@@ -101,6 +103,7 @@ function readOtherBody(req: IncomingMessage, admit: FormBodyOptions['admit'], ad
  */
 export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Promise<FormBody> {
   const admitWithinMs = o.admitWithinMs ?? BODY_LIMITS.unauthenticatedMs;
+  const maxFileParts = o.maxFileParts ?? BODY_LIMITS.files;
   if (!isFormType(req.headers['content-type'] ?? '')) return readOtherBody(req, o.admit, admitWithinMs);
   return new Promise<FormBody>((resolve) => {
     const fields: Record<string, string> = {};
@@ -121,7 +124,7 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
     try {
       bb = busboy({
         headers: req.headers,
-        limits: { fieldSize: BODY_LIMITS.fieldBytes, fields: BODY_LIMITS.fields, files: BODY_LIMITS.files },
+        limits: { fieldSize: BODY_LIMITS.fieldBytes, fields: BODY_LIMITS.fields, files: maxFileParts },
         defParamCharset: 'utf8',
       });
     } catch (e) {
@@ -206,7 +209,7 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
       writes.push(write().catch(() => undefined));
     });
     bb.on('fieldsLimit', () => refuse(limitError('fields')));
-    bb.on('filesLimit', () => refuse(limitError('files')));
+    bb.on('filesLimit', () => refuse(limitError('files', '', maxFileParts)));
     bb.on('error', (e: Error) => stop(() => ({ kind: 'invalid', message: `The multipart body could not be parsed: ${e.message}` })));
     bb.on('close', () => {
       if (settled || !decide()) return;

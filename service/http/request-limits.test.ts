@@ -86,8 +86,10 @@ describe('multipart bodies are authenticated before any file part is stored', ()
   let fx: Fixture;
   let signed: (extra?: Record<string, unknown>, secret?: string) => { params: string; signature: string };
   const steps = { ':original': { robot: '/upload/handle' } };
+  // A small file-part cap: the default (BODY_LIMITS.files, 10,000) took 20–40 s of writes to reach.
+  const maxFileParts = 200;
   beforeAll(async () => {
-    fx = await startFixture({ requireSignature: true });
+    fx = await startFixture({ requireSignature: true, maxFileParts });
     signed = (extra = {}, secret = fx.service.authSecret) => {
       const params = JSON.stringify({ auth: { key: fx.service.authKey, expires: inOneHourIso() }, steps, ...extra });
       return { params, signature: signParams(params, secret, 'sha384') };
@@ -167,12 +169,19 @@ describe('multipart bodies are authenticated before any file part is stored', ()
   it('refuses an authenticated body with more file parts than the cap (413), removing what it wrote', async () => {
     const id = newId();
     const { params, signature } = signed();
-    const parts = Array.from({ length: BODY_LIMITS.files + 1 }, (_, i) => `${fileHead(`f${i}.bin`)}${MARKER.toString()}\r\n`);
+    const parts = Array.from({ length: maxFileParts + 1 }, (_, i) => `${fileHead(`f${i}.bin`)}${MARKER.toString()}\r\n`);
     const answer = await post(`${fx.service.url}/assemblies/${id}`, [fieldPart('params', params), fieldPart('signature', signature), ...parts, `--${BOUNDARY}--\r\n`]);
     expect(answer.status).toBe(413);
     expect(answer.body).toMatchObject({ error: 'INVALID_FORM_DATA', limit: 'files' });
+    expect(String(answer.body.message)).toContain(`more than ${maxFileParts} file parts`);
     expect(await storedUploads(fx.dataDir)).toEqual([]);
-  }, 60_000);
+    // Exactly the cap is taken whole.
+    const { params: again, signature: againSigned } = signed();
+    const atCap = Array.from({ length: maxFileParts }, (_, i) => `${fileHead(`ok${i}.bin`)}accepted\r\n`);
+    const taken = await post(`${fx.service.url}/assemblies`, [fieldPart('params', again), fieldPart('signature', againSigned), ...atCap, `--${BOUNDARY}--\r\n`]);
+    expect(taken.status, JSON.stringify(taken.body).slice(0, 300)).toBe(200);
+    expect(taken.body.uploads).toHaveLength(maxFileParts);
+  });
 
   it('caps the bodies of the account endpoints (Templates, token) the same way', async () => {
     const body = `params=${'a'.repeat(BODY_LIMITS.unauthenticatedBytes + 1024)}`;
