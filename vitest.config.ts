@@ -25,6 +25,7 @@ export default defineConfig({
           name: 'renderer',
           environment: 'happy-dom',
           include: ['renderer/**/*.test.{ts,tsx}'],
+          setupFiles: ['renderer/src/bridge/test/test-setup.ts'],
         },
       },
     ],

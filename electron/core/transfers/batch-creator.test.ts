@@ -7,7 +7,8 @@ import { startLocalService, type LocalService } from '../../../service/index';
 import { startFaultProxy } from '../../../service/testing/fault-proxy';
 import { abortedUpload } from '../../../service/testing/service-fixture';
 import { createApiClient, type ApiClient } from '../api/api-client';
-import { createBatchAssembly, idsUnsupportedBy, MAX_ID_STEPS, type CreateBatchJob, type CreateBatchOutcome } from './batch-creator';
+import { createBatchAssembly, idsUnsupportedBy, MAX_ID_STEPS, stillArriving, type CreateBatchJob, type CreateBatchOutcome } from './batch-creator';
+import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import { makeFiles, type MadeFile } from './testing/engine-fixture';
 import { assemblyIdOf, markerOf, MARKER_FIELD, type FileRec } from './transfer-model';
 
@@ -190,6 +191,20 @@ describe('createBatchAssembly with client-chosen ids', () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it('does not adopt an Assembly whose create request is still arriving (uploading, parts missing), but one waiting only for tus', () => {
+    const upload = (field: string, tus = false) => ({ field, name: `${field}.bin`, md5hash: 'x', is_tus_file: tus, ...(tus ? { tus_upload_url: `u/${field}` } : {}) });
+    const uploading = (uploads: object[]) => ({ ok: 'ASSEMBLY_UPLOADING', uploads }) as unknown as AssemblyStatus;
+    // The service lists the Assembly before it has recorded the request's files (they are still being read).
+    expect(stillArriving(uploading([]), 3)).toBe(true);
+    expect(stillArriving(uploading([upload('file_0'), upload('file_2')]), 3)).toBe(true);
+    // All parts recorded; only tus uploads are awaited: this is the batch's Assembly.
+    expect(stillArriving(uploading([upload('file_0'), upload('file_1'), upload('file_2'), upload('tus_0', true)]), 3)).toBe(false);
+    expect(stillArriving(uploading([]), 0)).toBe(false);
+    // Over (or failed): nothing more will arrive; adopting lets the queue judge what is missing.
+    expect(stillArriving({ ok: 'ASSEMBLY_COMPLETED', uploads: [] } as unknown as AssemblyStatus, 3)).toBe(false);
+    expect(stillArriving({ ok: 'ASSEMBLY_UPLOADING', error: 'INVALID_INPUT', uploads: [] } as unknown as AssemblyStatus, 3)).toBe(false);
   });
 
   it('takes only an unknown-route 404 as "no ids here"', () => {

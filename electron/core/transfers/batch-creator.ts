@@ -53,6 +53,8 @@ export type CreateBatchOutcome =
 /** Requests (lookups and creates) one createBatchAssembly call makes at most on the id path. */
 export const MAX_ID_STEPS = 8;
 const DO_NOT_REUSE = 'DO_NOT_REUSE_ASSEMBLY_IDS';
+/** Ours: the batch's Assembly exists but its create request is still arriving (batch-creator.ts `stillArriving`). */
+const STILL_ARRIVING = 'ASSEMBLY_REQUEST_ARRIVING';
 
 /**
  * A deployment without "Create Assembly With Id" answers POST /assemblies/{id} as an unknown route (HTTP 404,
@@ -136,6 +138,16 @@ async function findById(api: ApiClient, id: string): Promise<Result<AssemblyStat
   return status;
 }
 
+/**
+ * An Assembly still receiving the create request that made it: uploading, and not every multipart part
+ * (`file_0…`) listed yet. One waiting only for tus uploads has them all. Pure.
+ */
+export function stillArriving(status: AssemblyStatus, multipartParts: number): boolean {
+  if (status.ok !== 'ASSEMBLY_UPLOADING' || status.error) return false;
+  const fields = serviceMd5ByField(status);
+  return Array.from({ length: multipartParts }, (_, i) => fieldOf(i)).some((field) => !fields.has(field));
+}
+
 async function findByMarker(api: ApiClient, marker: string): Promise<Result<AssemblyStatus | null>> {
   const list = await api.request('GET', '/assemblies', { keywords: [marker], pagesize: 5, type: 'all' });
   if (!list.ok) return list;
@@ -202,6 +214,12 @@ export async function createBatchAssembly(job: CreateBatchJob): Promise<CreateBa
     await Promise.all(multipart.map((f, i) => drain(readRange(f.path, 0, f.size, cursors[i]!, null))));
     return { ok: true, status, excluded, tus: tus.map((f) => f.id), delivered: delivered(status, cursors, multipart), ...progress() };
   };
+  const adoptOrWait = (status: AssemblyStatus): Promise<CreateBatchOutcome> | CreateBatchOutcome =>
+    // The lost request is still being received (the app was closed after its last byte left): its parts are
+    // not all recorded yet, and adopting now would leave them unverified for good. Look again shortly.
+    stillArriving(status, multipart.length)
+      ? later(STILL_ARRIVING, 'An earlier request for this batch is still being received by the service; looking again shortly.')
+      : adopt(status);
   let cursors: HashCursor[] = [];
   const post = (assemblyId: string | undefined) =>
     job.api.createAssembly({
@@ -243,7 +261,7 @@ export async function createBatchAssembly(job: CreateBatchJob): Promise<CreateBa
           attempt++;
           continue;
         }
-        if (found.value) return adopt(found.value);
+        if (found.value) return adoptOrWait(found.value);
         if (refused === id) {
           // Refused, yet not there: a copy of this request is still being received. Look again after a backoff.
           return later(DO_NOT_REUSE, 'An earlier request for this batch is still reaching the service; looking again shortly.');
@@ -253,7 +271,7 @@ export async function createBatchAssembly(job: CreateBatchJob): Promise<CreateBa
           markerChecked = true;
           const byMarker = await findByMarker(job.api, job.marker);
           if (!byMarker.ok && classifyApiError(byMarker.error).failure !== 'fatal') return failed(byMarker.error, true);
-          if (byMarker.ok && byMarker.value) return adopt(byMarker.value);
+          if (byMarker.ok && byMarker.value) return adoptOrWait(byMarker.value);
         }
       }
       const created = await post(id);
@@ -275,7 +293,7 @@ export async function createBatchAssembly(job: CreateBatchJob): Promise<CreateBa
   if (lookFirst && !markerChecked) {
     const found = await findByMarker(job.api, job.marker);
     if (!found.ok) return failed(found.error, true);
-    if (found.value) return adopt(found.value);
+    if (found.value) return adoptOrWait(found.value);
   }
   const created = await post(undefined);
   if (!created.ok) return failed(created.error);
