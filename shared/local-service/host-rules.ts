@@ -134,3 +134,8 @@ export function checkHostRuleList(entries: readonly string[], options: HostRuleO
 export function describeHostRuleProblems(problems: readonly HostRuleProblem[]): string {
   return problems.map((p) => `"${p.entry}" ${p.problem}`).join('; ');
 }
+
+/** `has a bad entry: "…" is a URL…` / `has bad entries: …`, to follow the list's name (flag or variable). */
+export function hostRulesProblemText(problems: readonly HostRuleProblem[]): string {
+  return `${problems.length === 1 ? 'has a bad entry' : 'has bad entries'}: ${describeHostRuleProblems(problems)}`;
+}
