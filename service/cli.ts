@@ -31,6 +31,7 @@ async function main(): Promise<void> {
       // notify_url delivery (docs/local-service.md "Notifications").
       'notify-retry-delays': { type: 'string' },
       'notify-timeout-ms': { type: 'string' },
+      // Else ASSEMBLYLINE_NOTIFY_ALLOW_HOSTS; every entry is checked (shared/local-service/host-rules.ts).
       'notify-allow-hosts': { type: 'string' },
       'notify-signature': { type: 'string' },
       // The bill's prices (docs/local-service.md "Metering and the bill"); else ASSEMBLYLINE_PRICE_LIST; else free.
@@ -56,7 +57,7 @@ async function main(): Promise<void> {
   if (chosen.source !== 'none' && !values['auth-key']) throw new Error(`an auth secret (${SOURCE_LABEL[chosen.source]}) needs --auth-key`);
   const perMinute = values['max-assemblies-per-minute'] === undefined ? undefined : Number(values['max-assemblies-per-minute']);
   const dataDir = resolve(values['data-dir']);
-  const notifications = notifyOptionsFromFlags(values);
+  const notifications = notifyOptionsFromFlags(values, process.env);
   // Checked before anything starts: a bad price list stops the service with the key it names.
   const priceList = loadPriceList(values['price-list'] ?? process.env[PRICE_LIST_ENV]);
   const jobSlots = jobSlotsFrom(values['job-slots'], process.env[JOB_SLOTS_ENV]);

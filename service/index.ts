@@ -25,6 +25,7 @@ import { startSlotSampler } from './queue/slot-samples';
 import { retainExifTool } from './robots/exiftool';
 import { DEFAULT_CHAT_MODEL, DEFAULT_CHAT_TIMEOUT_MS } from './robots/chat-endpoint';
 import { defaultToolServerHosts } from './robots/tool-server-hosts';
+import { hostListsProblem } from './host-lists';
 import { mintStepToken, STEP_TOKEN_LIFETIME_S } from './auth/step-token';
 
 /** The local service has one account; Templates and credentials belong to it, not to a key. */
@@ -166,6 +167,9 @@ function resolveAccount(db: ServiceDatabase, o: LocalServiceOptions): { account:
 
 /** Starts the local implementation of the API on 127.0.0.1. */
 export async function startLocalService(options: LocalServiceOptions): Promise<LocalService> {
+  // Before anything opens: a refused start leaves nothing behind.
+  const hostProblem = hostListsProblem({ notifyHosts: options.notifications?.allowedHosts, toolServerHosts: options.chat?.toolServerHosts });
+  if (hostProblem !== null) throw new Error(hostProblem);
   const db = openDatabase(options.dataDir);
   const { account, problem: accessProblem } = resolveAccount(db, options);
   const streams = new UpdateStreams();

@@ -131,6 +131,14 @@ test('a user points the local service at a model server from Workspaces: tests i
     await expect(models.getByRole('button')).toHaveText(['gemma3:1b', 'qwen2.5:0.5b']);
     await models.getByRole('button', { name: 'qwen2.5:0.5b' }).click();
     await expect(section.getByLabel('Model', { exact: true })).toHaveValue('qwen2.5:0.5b');
+    // The tool-server allow-list: each bad entry named at the field, Save waits until it is fixed.
+    const hosts = section.getByLabel('Tool servers may be on');
+    await hosts.fill('loopback, https://tools.example.com/mcp');
+    await expect(section.getByText('"https://tools.example.com/mcp" is a URL, not a host: use tools.example.com.')).toBeVisible();
+    await expect(hosts).toHaveAttribute('aria-invalid', 'true');
+    await expect(section.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await section.screenshot({ path: screenshotPath('chat-model-hosts-error.png'), animations: 'disabled' });
+    await hosts.fill('loopback, Tools.Example.com');
     for (const scheme of ['light', 'dark'] as const) {
       await ui.emulateMedia({ colorScheme: scheme });
       await section.screenshot({ path: screenshotPath(`chat-model-settings-${scheme}.png`), animations: 'disabled' });
@@ -148,6 +156,7 @@ test('a user points the local service at a model server from Workspaces: tests i
     await expect(section.getByLabel('Endpoint URL')).toHaveValue(endpoint);
     await expect(section.getByLabel('Model', { exact: true })).toHaveValue('qwen2.5:0.5b');
     await expect(section.getByLabel('Timeout (ms)')).toHaveValue('20000');
+    await expect(section.getByLabel('Tool servers may be on')).toHaveValue('loopback, tools.example.com');
     expect(await ui.content()).not.toContain(key);
     expect(pageTraffic.filter((t) => t.includes(key) && !/^sent: .*"(service:chatModels|service:saveChatSettings)"/.test(t))).toEqual([]);
 

@@ -114,5 +114,12 @@ describe('--notify-* flags', () => {
     expect(() => notifyOptionsFromFlags({ 'notify-retry-delays': '1,x' })).toThrow(/--notify-retry-delays/);
     expect(() => notifyOptionsFromFlags({ 'notify-timeout-ms': '5' })).toThrow(/--notify-timeout-ms/);
     expect(() => notifyOptionsFromFlags({ 'notify-signature': 'md5' })).toThrow(/--notify-signature/);
+    expect(() => notifyOptionsFromFlags({ 'notify-allow-hosts': 'hooks.example.com:443' })).toThrow(
+      '--notify-allow-hosts has a bad entry: "hooks.example.com:443" has a port: use hooks.example.com (any port is allowed)',
+    );
+    // The variable stands in for the flag, checked the same way; the flag wins.
+    expect(notifyOptionsFromFlags({}, { ASSEMBLYLINE_NOTIFY_ALLOW_HOSTS: 'Loopback' })).toEqual({ allowedHosts: ['loopback'] });
+    expect(notifyOptionsFromFlags({ 'notify-allow-hosts': 'a.example' }, { ASSEMBLYLINE_NOTIFY_ALLOW_HOSTS: 'http://b' })).toEqual({ allowedHosts: ['a.example'] });
+    expect(() => notifyOptionsFromFlags({}, { ASSEMBLYLINE_NOTIFY_ALLOW_HOSTS: 'tools.*.com' })).toThrow('ASSEMBLYLINE_NOTIFY_ALLOW_HOSTS has a bad entry: "tools.*.com"');
   });
 });

@@ -7,16 +7,10 @@ const MAX_URL_CHARS = 2048;
 
 /**
  * Where an operator lets notifications go (`--notify-allow-hosts`): exact host names (`hooks.example.com`),
- * `*.example.com` for subdomains, `loopback` for 127.0.0.0/8, ::1 and localhost. Empty = anywhere.
+ * `*.example.com` for subdomains, `loopback` for 127.0.0.0/8, ::1 and localhost. Empty = anywhere. Checked
+ * entry by entry when the service starts (shared/local-service/host-rules.ts).
  */
 export type AllowedHosts = readonly string[];
-
-export function parseAllowedHosts(list: string): string[] {
-  return list
-    .split(',')
-    .map((h) => h.trim().toLowerCase())
-    .filter((h) => h !== '');
-}
 
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();

@@ -19,8 +19,10 @@ describe('chatOptionsFrom', () => {
     expect(chatOptionsFrom({}, env)).toEqual({ toolServerHosts: ['env.example.com'] });
     expect(chatOptionsFrom({ 'tool-server-allow-hosts': 'loopback,*.Example.com' }, env)).toEqual({ toolServerHosts: ['loopback', '*.example.com'] });
     expect(() => chatOptionsFrom({ 'tool-server-allow-hosts': '' }, env)).toThrow('--tool-server-allow-hosts lists no host');
-    expect(() => chatOptionsFrom({ 'tool-server-allow-hosts': 'loopback,192.168.1.5:3000' }, {})).toThrow('--tool-server-allow-hosts has "192.168.1.5:3000", which is not a host name');
-    expect(() => chatOptionsFrom({}, { ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS: 'http://tools' })).toThrow('ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS has "http://tools"');
+    expect(() => chatOptionsFrom({ 'tool-server-allow-hosts': 'loopback,192.168.1.5:3000' }, {})).toThrow(
+      '--tool-server-allow-hosts has a bad entry: "192.168.1.5:3000" has a port: use 192.168.1.5 (any port is allowed)',
+    );
+    expect(() => chatOptionsFrom({}, { ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS: 'http://tools' })).toThrow('ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS has a bad entry: "http://tools" is a URL, not a host: use tools');
   });
 
   it('refuses a bad endpoint or timeout, naming the flag', () => {

@@ -34,7 +34,7 @@ export function chatOptionsFrom(flags: Record<string, unknown>, env: NodeJS.Proc
   const hostsSource = typeof flagHosts === 'string' ? '--tool-server-allow-hosts' : CHAT_ENV.toolServerHosts;
   const hostsText = typeof flagHosts === 'string' ? flagHosts : env[CHAT_ENV.toolServerHosts]?.trim() || undefined;
   const hosts = hostsText === undefined ? undefined : parseToolServerHosts(hostsText);
-  if (hosts !== undefined && 'problem' in hosts) throw new Error(`${hostsSource} ${hosts.problem}; got "${hostsText}"`);
+  if (hosts !== undefined && 'problem' in hosts) throw new Error(`${hostsSource} ${hosts.problem}`);
   return {
     ...(endpoint !== undefined ? { endpoint } : {}),
     ...(model !== undefined ? { model } : {}),

@@ -20,7 +20,7 @@ describe('tool-server hosts', () => {
       { type: 'http' as const, url: 'https://Tools.Example.org/mcp' },
     ];
     expect(refusedToolServer(servers, ['loopback'])).toBe(
-      'mcp_servers[1] is on "tools.example.org", and this service calls tool servers only on loopback. To allow it, start the service with --tool-server-allow-hosts (or ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS) listing "tools.example.org"; no request was sent to it.',
+      'mcp_servers[1] is on "tools.example.org", and this service calls tool servers only on loopback. To allow it, start the service with --tool-server-allow-hosts (or ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS; in the app: Workspaces, Chat model, "Tool servers may be on") listing "tools.example.org"; no request was sent to it.',
     );
     expect(refusedToolServer(servers, ['loopback', '*.example.org'])).toBeNull();
   });

@@ -36,7 +36,7 @@ export function refusedToolServer(servers: readonly McpServer[], allowed: readon
       // Validation already refused non-URLs; keep the text as given.
     }
     const list = allowed.length > 0 ? allowed.join(', ') : 'no host';
-    return `mcp_servers[${i}] is on "${host}", and this service calls tool servers only on ${list}. To allow it, start the service with --tool-server-allow-hosts (or ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS) listing "${host}"; no request was sent to it.`;
+    return `mcp_servers[${i}] is on "${host}", and this service calls tool servers only on ${list}. To allow it, start the service with --tool-server-allow-hosts (or ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS; in the app: Workspaces, Chat model, "Tool servers may be on") listing "${host}"; no request was sent to it.`;
   }
   return null;
 }

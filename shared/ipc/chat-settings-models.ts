@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { chatEndpointProblem } from '../local-service/chat-option';
+import { checkHostRuleList, describeHostRuleProblems } from '../local-service/host-rules';
+import { TOOL_SERVER_HOST_RULES } from '../local-service/tool-server-hosts-option';
 
 /**
  * The embedded local service's chat model (/ai/chat's OpenAI-compatible endpoint), as the app's settings
@@ -12,6 +14,14 @@ const endpointSchema = z
   .max(2_000)
   .refine((v) => chatEndpointProblem(v) === null, { message: 'The endpoint must be an http(s) URL such as http://127.0.0.1:11434/v1.' });
 const timeoutSchema = z.number().int().min(1).max(3_600_000);
+/** The tool-server allow-list as saved: every entry a rule of `--tool-server-allow-hosts`; [] = the service's default. */
+const toolServerHostsSchema = z
+  .array(z.string().trim().min(1).max(300))
+  .max(100)
+  .superRefine((hosts, ctx) => {
+    const checked = checkHostRuleList(hosts, TOOL_SERVER_HOST_RULES);
+    if ('problems' in checked) ctx.addIssue({ code: 'custom', message: `Tool servers may be on: ${describeHostRuleProblems(checked.problems)}.` });
+  });
 
 export const chatSettingsViewSchema = z.object({
   /** '' when none is set: chat steps then fail with AI_CHAT_NOT_CONFIGURED. */
@@ -21,6 +31,10 @@ export const chatSettingsViewSchema = z.object({
   /** null = the service's default (120 s). */
   timeoutMs: z.number().int().positive().nullable(),
   hasApiKey: z.boolean(),
+  /** Hosts a chat step's tool servers may be on (`--tool-server-allow-hosts`); [] = loopback and the service's own domains. */
+  toolServerHosts: z.array(z.string()),
+  /** ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS when the app was started with it: it wins over the saved list (shown read-only). */
+  toolServerHostsFromEnvironment: z.array(z.string()).nullable(),
   /**
    * The ASSEMBLYLINE_CHAT_* variables the app was started with: when any is set they win over the saved
    * settings (shown read-only). The key is again only "set or not".
@@ -42,6 +56,8 @@ export const chatSettingsInputSchema = z.object({
   apiKey: z.string().min(1).max(4_000).optional(),
   /** Delete the stored key (wins over apiKey). */
   removeApiKey: z.boolean().optional(),
+  /** The tool-server allow-list ([] = the service's default); absent keeps the saved one. */
+  toolServerHosts: toolServerHostsSchema.optional(),
 });
 export type ChatSettingsInput = z.infer<typeof chatSettingsInputSchema>;
 

@@ -35,11 +35,13 @@ describe('chat options for the embedded service', () => {
     expect(chatOptionsFromEnv({ ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS: ' Loopback, *.Tools.example.com,10.0.0.5, [::1] ' })).toEqual({ toolServerHosts: ['loopback', '*.tools.example.com', '10.0.0.5', '[::1]'] });
     expect(chatOptionsFromEnv({ ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS: '*' })).toEqual({ toolServerHosts: ['*'] });
     expect(() => chatOptionsFromEnv({ ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS: 'loopback, https://tools.example.com/mcp' })).toThrow(
-      'ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS has "https://tools.example.com/mcp", which is not a host name',
+      'ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS has a bad entry: "https://tools.example.com/mcp" is a URL, not a host: use tools.example.com.',
     );
-    expect(() => chatOptionsFromEnv({ ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS: 'tools.example.com:8080' })).toThrow(/has "tools.example.com:8080", which is not a host name/);
+    expect(() => chatOptionsFromEnv({ ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS: 'tools.example.com:8080, *.*' })).toThrow(
+      'has bad entries: "tools.example.com:8080" has a port: use tools.example.com (any port is allowed); "*.*" may hold "*" only as a whole label at the start',
+    );
     expect(() => chatOptionsFromEnv({ ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS: ' , ' })).toThrow('ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS lists no host');
-    for (const bad of ['tools.*.com', '*example.com', 'a b']) expect(parseToolServerHosts(bad)).toEqual({ problem: expect.stringContaining(`"${bad}"`) });
+    for (const bad of ['tools.*.com', '*example.com', 'a b']) expect(parseToolServerHosts(bad)).toEqual({ problem: expect.stringContaining(`has a bad entry: "${bad}"`) });
   });
 
   it('travels in the start message; malformed keys are dropped', () => {
@@ -47,7 +49,9 @@ describe('chat options for the embedded service', () => {
     expect(parseParentMessage({ ...start, chat: { endpoint: 'http://127.0.0.1:9/v1', timeoutMs: 5 } })).toEqual({ ...start, chat: { endpoint: 'http://127.0.0.1:9/v1', timeoutMs: 5 } });
     expect(parseParentMessage({ ...start, chat: { endpoint: 'ftp://x', timeoutMs: 'soon' } })).toEqual(start);
     expect(parseParentMessage({ ...start, chat: { toolServerHosts: ['loopback', '*.example.com'] } })).toEqual({ ...start, chat: { toolServerHosts: ['loopback', '*.example.com'] } });
-    // A malformed list is dropped, so the service keeps its safe default rather than a guess.
-    for (const bad of [[], ['http://x'], 'loopback', [1]]) expect(parseParentMessage({ ...start, chat: { toolServerHosts: bad } })).toEqual(start);
+    // A list of names goes on as given (the service checks each rule and refuses to start with a bad one);
+    // anything but a non-empty list of strings is dropped, so the service keeps its safe default.
+    expect(parseParentMessage({ ...start, chat: { toolServerHosts: ['http://x'] } })).toEqual({ ...start, chat: { toolServerHosts: ['http://x'] } });
+    for (const bad of [[], 'loopback', [1]]) expect(parseParentMessage({ ...start, chat: { toolServerHosts: bad } })).toEqual(start);
   });
 });

@@ -6,7 +6,7 @@
  */
 
 import { isHttpUrl } from '../api/http-url';
-import { parseToolServerHosts, validToolServerHosts } from './tool-server-hosts-option';
+import { parseToolServerHosts } from './tool-server-hosts-option';
 
 export const CHAT_ENV = {
   endpoint: 'ASSEMBLYLINE_CHAT_ENDPOINT',
@@ -30,6 +30,7 @@ export interface ChatStartOptions {
 
 const isTimeout = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1;
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+const isNonEmptyStrings = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((h) => typeof h === 'string');
 
 /**
  * The rules every source of these settings shares (environment, start message, the app's settings form):
@@ -59,7 +60,7 @@ export function chatOptionsFromEnv(env: Readonly<Record<string, string | undefin
   const own = get(CHAT_ENV.ownDomains);
   const hostsText = get(CHAT_ENV.toolServerHosts);
   const hosts = hostsText === undefined ? undefined : parseToolServerHosts(hostsText);
-  if (hosts !== undefined && 'problem' in hosts) throw new Error(`${CHAT_ENV.toolServerHosts} ${hosts.problem}; got "${hostsText}".`);
+  if (hosts !== undefined && 'problem' in hosts) throw new Error(`${CHAT_ENV.toolServerHosts} ${hosts.problem}.`);
   const options: ChatStartOptions = {
     ...(endpoint !== undefined ? { endpoint } : {}),
     ...(model !== undefined ? { model } : {}),
@@ -81,8 +82,8 @@ export function parseChatOptions(value: unknown): ChatStartOptions | undefined {
     ...(nonEmpty(v.apiKey) ? { apiKey: v.apiKey } : {}),
     ...(isTimeout(v.timeoutMs) ? { timeoutMs: v.timeoutMs } : {}),
     ...(Array.isArray(v.ownDomains) && v.ownDomains.every(nonEmpty) ? { ownDomains: v.ownDomains as string[] } : {}),
-    // A malformed list is dropped: the service then calls only its default hosts (the safe side).
-    ...(validToolServerHosts(v.toolServerHosts) ? { toolServerHosts: validToolServerHosts(v.toolServerHosts)! } : {}),
+    // Passed on as given: the service checks every rule and refuses to start with a bad one (the app shows why).
+    ...(isNonEmptyStrings(v.toolServerHosts) ? { toolServerHosts: v.toolServerHosts } : {}),
   };
   return Object.keys(options).length > 0 ? options : undefined;
 }

@@ -3,6 +3,11 @@
  * in the start message. Hosts read them from the environment at their composition root
  * (`notifyOptionsFromEnv`); core modules never read the environment.
  */
+import { checkHostRules, hostRulesProblemText } from './host-rules';
+
+/** `--notify-allow-hosts`' rule options: no `*` (an unset list already means anywhere). */
+export const NOTIFY_HOST_RULES = { allowAny: false } as const;
+
 export type NotifySignatureAlgo = 'sha1' | 'sha256' | 'sha384';
 
 export interface NotifyOptions {
@@ -48,7 +53,11 @@ export function notifyOptionsFromEnv(env: Readonly<Record<string, string | undef
     out.timeoutMs = Number(timeout);
   }
   const hosts = env[NOTIFY_ENV.allowHosts]?.trim();
-  if (hosts !== undefined && hosts !== '') out.allowedHosts = hosts.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
+  if (hosts !== undefined && hosts !== '') {
+    const checked = checkHostRules(hosts, NOTIFY_HOST_RULES);
+    if ('problems' in checked) throw new Error(`${NOTIFY_ENV.allowHosts} ${hostRulesProblemText(checked.problems)}.`);
+    out.allowedHosts = checked.rules;
+  }
   const algo = env[NOTIFY_ENV.signature]?.trim();
   if (algo !== undefined && algo !== '') {
     if (!isAlgo(algo)) throw new Error(`${NOTIFY_ENV.signature} must be sha1, sha256 or sha384; got "${algo}".`);
@@ -71,6 +80,7 @@ export function parseNotifyOptions(value: unknown): NotifyOptions | null {
     out.timeoutMs = v.timeoutMs;
   }
   if (v.allowedHosts !== undefined) {
+    // Rules are passed on as given: the service checks them and refuses to start with a bad one (the app shows why).
     if (!Array.isArray(v.allowedHosts) || !v.allowedHosts.every((h) => typeof h === 'string')) return null;
     out.allowedHosts = v.allowedHosts as string[];
   }

@@ -89,14 +89,14 @@ const settings = async () => {
   return view.value;
 };
 
-/** Uploads a text file with an /ai/chat step (the step's own `model` if given) and returns the run. */
-async function startChatRun(stepModel?: string): Promise<Run> {
+/** Uploads a text file with an /ai/chat step (the step's own `model` if given, and more step parameters) and returns the run. */
+async function startChatRun(stepModel?: string, more: Record<string, unknown> = {}): Promise<Run> {
   const folder = path.join(dir, `in-${Date.now()}`);
   await mkdir(folder, { recursive: true });
   await writeFile(path.join(folder, 'note.txt'), 'Harbour at dawn.\n');
   const scan = await call<{ files: unknown[] }>('files:scan', { handles: [core.files.register(folder)] });
   if (!scan.ok) throw new Error(scan.error.message);
-  const steps = { ':original': { robot: '/upload/handle' }, asked: { robot: '/ai/chat', use: ':original', messages: 'Describe it.', format: 'text', ...(stepModel ? { model: stepModel } : {}) } };
+  const steps = { ':original': { robot: '/upload/handle' }, asked: { robot: '/ai/chat', use: ':original', messages: 'Describe it.', format: 'text', ...(stepModel ? { model: stepModel } : {}), ...more } };
   const start = await call<Run>('runs:start', { files: scan.value.files, instructions: { steps } });
   if (!start.ok) throw new Error(start.error.message);
   return start.value;
@@ -109,7 +109,7 @@ async function finished(run: Run): Promise<Run> {
 
 describe('the local service chat model, set through core', () => {
   it('starts unconfigured: a chat step fails with AI_CHAT_NOT_CONFIGURED', async () => {
-    expect(await settings()).toEqual({ endpoint: '', model: '', timeoutMs: null, hasApiKey: false, environment: null, pendingRestart: null });
+    expect(await settings()).toEqual({ endpoint: '', model: '', timeoutMs: null, hasApiKey: false, toolServerHosts: [], toolServerHostsFromEnvironment: null, environment: null, pendingRestart: null });
     const run = await finished(await startChatRun());
     expect(JSON.stringify(run)).toContain('AI_CHAT_NOT_CONFIGURED');
   }, 60_000);
@@ -136,7 +136,10 @@ describe('the local service chat model, set through core', () => {
   it('saves endpoint, model and key (key to the keyring only), restarts the service, and a chat step then completes', async () => {
     const pidBefore = core.localServicePid();
     const saved = await call<ChatSettingsView>('service:saveChatSettings', { endpoint: `${model}/v1`, model: 'qwen2.5:0.5b', timeoutMs: 30_000, apiKey: KEY });
-    expect(saved).toEqual({ ok: true, value: { endpoint: `${model}/v1`, model: 'qwen2.5:0.5b', timeoutMs: 30_000, hasApiKey: true, environment: null, pendingRestart: null } });
+    expect(saved).toEqual({
+      ok: true,
+      value: { endpoint: `${model}/v1`, model: 'qwen2.5:0.5b', timeoutMs: 30_000, hasApiKey: true, toolServerHosts: [], toolServerHostsFromEnvironment: null, environment: null, pendingRestart: null },
+    });
     expect(JSON.stringify(saved)).not.toContain(KEY);
     expect(core.localServicePid()).not.toBe(pidBefore);
     expect(await core.vault.get(CHAT_API_KEY_ACCOUNT)).toBe(process.env.DBUS_SESSION_BUS_ADDRESS ? KEY : null);
@@ -154,6 +157,23 @@ describe('the local service chat model, set through core', () => {
     await call('service:chatModels', { endpoint: `${other}/v1` });
     expect(strangerAuth.at(-1)).toBeUndefined();
   });
+
+  it('saves "Tool servers may be on": the restarted service then calls tool servers only there (loopback no longer)', async () => {
+    const bad = await call('service:saveChatSettings', { endpoint: `${model}/v1`, model: 'qwen2.5:0.5b', timeoutMs: 30_000, toolServerHosts: ['loopback', 'https://tools.example.com/mcp'] });
+    expect(bad.ok || bad.error).toMatchObject({ code: 'INVALID_IPC_REQUEST', message: expect.stringContaining('"https://tools.example.com/mcp" is a URL, not a host: use tools.example.com') });
+    const pidBefore = core.localServicePid();
+    const saved = await call<ChatSettingsView>('service:saveChatSettings', { endpoint: `${model}/v1`, model: 'qwen2.5:0.5b', timeoutMs: 30_000, toolServerHosts: ['Tools.Example.com'] });
+    expect(saved.ok && saved.value).toMatchObject({ toolServerHosts: ['tools.example.com'], pendingRestart: null });
+    expect(core.localServicePid()).not.toBe(pidBefore);
+    expect(JSON.parse(await readFile(path.join(dir, 'data', 'chat-settings.json'), 'utf8'))).toMatchObject({ toolServerHosts: ['tools.example.com'] });
+
+    // The default would allow this loopback server; the saved list replaces the default.
+    const before = strangerAuth.length;
+    const run = await finished(await startChatRun(undefined, { mcp_servers: [{ type: 'http', url: `${other}/mcp` }] }));
+    expect(JSON.stringify(run)).toContain('MCP_SERVER_HOST_NOT_ALLOWED');
+    expect(JSON.stringify(run)).toContain('only on tools.example.com');
+    expect(strangerAuth.length).toBe(before);
+  }, 60_000);
 
   it('waits for an executing Assembly before it restarts for new settings, so it is not crashed', async () => {
     const run = await startChatRun('slow');
@@ -182,6 +202,9 @@ describe('the local service chat model, set through core', () => {
       model: 'llama3.2:1b',
       timeoutMs: 30_000,
       hasApiKey: Boolean(process.env.DBUS_SESSION_BUS_ADDRESS),
+      // Kept across the app's restart (the environment decides the chat model now, so it does not apply).
+      toolServerHosts: ['tools.example.com'],
+      toolServerHostsFromEnvironment: null,
       environment: { endpoint: `${model}/v1`, model: 'from-env', timeoutMs: null, hasApiKey: true },
       pendingRestart: null,
     });

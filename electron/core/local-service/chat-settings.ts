@@ -3,6 +3,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { ChatSettingsInput, ChatSettingsView } from '../../../shared/ipc/chat-settings-models';
 import { chatEndpointProblem, isChatTimeout, type ChatStartOptions } from '../../../shared/local-service/chat-option';
+import { checkHostRuleList } from '../../../shared/local-service/host-rules';
+import { TOOL_SERVER_HOST_RULES } from '../../../shared/local-service/tool-server-hosts-option';
 import { ok, type Result } from '../../../shared/result';
 import type { Vault } from '../vault/vault';
 import { writePrivateFile } from '../vault/private-files';
@@ -14,9 +16,14 @@ const fileSchema = z.object({
   endpoint: z.string().refine((v) => v === '' || chatEndpointProblem(v) === null).catch(''),
   model: z.string().catch(''),
   timeoutMs: z.number().refine(isChatTimeout).nullable().catch(null),
+  // A damaged list is the default (loopback and own domains: the safe side), never a guess.
+  toolServerHosts: z
+    .array(z.string())
+    .refine((hosts) => 'rules' in checkHostRuleList(hosts, TOOL_SERVER_HOST_RULES))
+    .catch([]),
 });
 type SavedChat = z.infer<typeof fileSchema>;
-const EMPTY: SavedChat = { endpoint: '', model: '', timeoutMs: null };
+const EMPTY: SavedChat = { endpoint: '', model: '', timeoutMs: null, toolServerHosts: [] };
 
 /** Reads `chat-settings.json`; a missing or damaged file is "nothing saved", a damaged field only that field. */
 export function parseSavedChat(text: string | null): SavedChat {
@@ -36,7 +43,7 @@ export const environmentDecides = (env: ChatStartOptions | undefined): boolean =
 /**
  * What the service is started with. The environment wins as a whole when it sets any chat variable (one
  * source, never a mix of an environment endpoint and a saved key); ASSEMBLYLINE_OWN_DOMAINS and
- * ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS always apply.
+ * ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS always apply, the variable's list over the saved one.
  * Pure.
  */
 export function effectiveChat(saved: SavedChat, apiKey: string | null, env: ChatStartOptions | undefined): ChatStartOptions | undefined {
@@ -47,7 +54,7 @@ export function effectiveChat(saved: SavedChat, apiKey: string | null, env: Chat
     ...(saved.endpoint && apiKey ? { apiKey } : {}),
     ...(saved.timeoutMs !== null ? { timeoutMs: saved.timeoutMs } : {}),
     ...(env?.ownDomains ? { ownDomains: env.ownDomains } : {}),
-    ...(env?.toolServerHosts ? { toolServerHosts: env.toolServerHosts } : {}),
+    ...(env?.toolServerHosts ? { toolServerHosts: env.toolServerHosts } : saved.toolServerHosts.length > 0 ? { toolServerHosts: saved.toolServerHosts } : {}),
   };
   return Object.keys(options).length > 0 ? options : undefined;
 }
@@ -81,6 +88,7 @@ export function openChatSettings(dataDir: string, vault: Vault, env: ChatStartOp
       return {
         ...saved,
         hasApiKey: (await key()) !== null,
+        toolServerHostsFromEnvironment: env?.toolServerHosts ? [...env.toolServerHosts] : null,
         environment: env && environmentDecides(env)
           ? { endpoint: env.endpoint ?? null, model: env.model ?? null, timeoutMs: env.timeoutMs ?? null, hasApiKey: env.apiKey !== undefined }
           : null,
@@ -101,7 +109,9 @@ export function openChatSettings(dataDir: string, vault: Vault, env: ChatStartOp
         const stored = await vault.set(CHAT_API_KEY_ACCOUNT, input.apiKey);
         if (!stored.ok) return stored;
       }
-      saved = { endpoint: input.endpoint.trim(), model: input.model.trim(), timeoutMs: input.timeoutMs };
+      // The contract checked every rule; stored as the service matches them (lower case, no duplicates).
+      const hosts = input.toolServerHosts === undefined ? { rules: saved.toolServerHosts } : checkHostRuleList(input.toolServerHosts, TOOL_SERVER_HOST_RULES);
+      saved = { endpoint: input.endpoint.trim(), model: input.model.trim(), timeoutMs: input.timeoutMs, toolServerHosts: 'rules' in hosts ? hosts.rules : saved.toolServerHosts };
       await writePrivateFile(file, `${JSON.stringify(saved, null, 2)}\n`);
       return ok(undefined);
     },

@@ -149,7 +149,7 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
   let savedChoice: DraftChoice | null = null;
   let preferences: AppPreferences = { keepRunningInBackground: false };
   // The local service's chat model as core keeps it (the key only as "stored or not").
-  let chat: Omit<ChatSettingsView, 'pendingRestart'> = { endpoint: '', model: '', timeoutMs: null, hasApiKey: false, environment: null };
+  let chat: Omit<ChatSettingsView, 'pendingRestart'> = { endpoint: '', model: '', timeoutMs: null, hasApiKey: false, toolServerHosts: [], toolServerHostsFromEnvironment: null, environment: null };
   const emitEvent = <E extends EventName>(event: E, payload: EventPayload<E>) => {
     for (const l of listeners.get(event) ?? []) (l as (p: typeof payload) => void)(payload);
   };
@@ -173,8 +173,8 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     },
     'service:status': () => ok({ phase: 'running', url: 'http://127.0.0.1:43210', restarts: 0, retryInMs: null, message: null }),
     'service:chatSettings': () => ok({ ...chat, pendingRestart: null }),
-    'service:saveChatSettings': ({ endpoint, model, timeoutMs, apiKey, removeApiKey }) => {
-      chat = { ...chat, endpoint, model, timeoutMs, hasApiKey: removeApiKey ? false : apiKey !== undefined || chat.hasApiKey };
+    'service:saveChatSettings': ({ endpoint, model, timeoutMs, apiKey, removeApiKey, toolServerHosts }) => {
+      chat = { ...chat, endpoint, model, timeoutMs, hasApiKey: removeApiKey ? false : apiKey !== undefined || chat.hasApiKey, toolServerHosts: toolServerHosts ?? chat.toolServerHosts };
       return ok({ ...chat, pendingRestart: null });
     },
     'service:chatModels': () => ok({ models: ['llama3.2:1b', 'qwen2.5:0.5b'] }),

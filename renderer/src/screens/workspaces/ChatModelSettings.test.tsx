@@ -44,6 +44,7 @@ describe('Chat model settings of the local service', () => {
       endpoint: 'http://127.0.0.1:11434/v1',
       model: 'qwen2.5:0.5b',
       timeoutMs: 60_000,
+      toolServerHosts: [],
       apiKey: 'sk-typed',
     });
     expect(screen.getByText(/Saving restarts the local service/)).toBeTruthy();
@@ -60,6 +61,8 @@ describe('Chat model settings of the local service', () => {
       model: '',
       timeoutMs: null,
       hasApiKey: false,
+      toolServerHosts: [],
+      toolServerHostsFromEnvironment: ['loopback', 'tools.example.com'],
       environment: { endpoint: 'http://10.0.0.5:11434/v1', model: 'llama3', timeoutMs: null, hasApiKey: true },
       pendingRestart: { executing: 2 },
     };
@@ -72,6 +75,11 @@ describe('Chat model settings of the local service', () => {
     expect(note.textContent).toContain('http://10.0.0.5:11434/v1');
     expect(note.textContent).toContain('llama3');
     expect(field('Endpoint URL').closest('fieldset')?.disabled).toBe(true);
+    // ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS is shown where the list is set, and said to win.
+    expect(note.textContent).toContain('loopback, tools.example.com');
+    expect(field('Tool servers may be on').value).toBe('loopback, tools.example.com');
+    expect(field('Tool servers may be on').disabled).toBe(true);
+    expect(screen.getByText(/which wins over this setting/)).toBeTruthy();
     expect(screen.getByTestId('chat-restart-pending').textContent).toContain('the 2 executing Assemblies have finished');
     fireEvent.click(button('Test chat server'));
     const error = await screen.findByTestId('chat-test-error');
@@ -81,8 +89,25 @@ describe('Chat model settings of the local service', () => {
     expect(error.textContent).toContain('it needs an API key');
   });
 
-  it('sends the key only when typed, and an empty timeout as the default', () => {
-    expect(chatFormToInput({ endpoint: ' http://h/v1 ', model: ' m ', timeout: '' }, '', false)).toEqual({ endpoint: 'http://h/v1', model: 'm', timeoutMs: null });
-    expect(chatFormToInput({ endpoint: '', model: '', timeout: '5' }, 'k', true)).toEqual({ endpoint: '', model: '', timeoutMs: 5, removeApiKey: true });
+  it('checks "Tool servers may be on" entry by entry before saving, and saves the list the service will match', async () => {
+    const bridge = createFakeBridge();
+    renderWithBridge(<ChatModelSettings />, bridge);
+    await waitFor(() => expect(field('Tool servers may be on')).toBeTruthy());
+    expect(screen.getByText(/Empty: loopback and the local service's own domains/)).toBeTruthy();
+    type('Tool servers may be on', 'loopback, https://tools.example.com/mcp, *.*');
+    const problem = 'is a URL, not a host: use tools.example.com; "*.*" may hold "*" only as a whole label at the start, as in *.example.com.';
+    expect(screen.getByText(`"https://tools.example.com/mcp" ${problem}`)).toBeTruthy();
+    expect(field('Tool servers may be on').getAttribute('aria-invalid')).toBe('true');
+    expect(button('Save').disabled).toBe(true);
+    type('Tool servers may be on', 'loopback, Tools.Example.com, *.example.org');
+    expect(field('Tool servers may be on').getAttribute('aria-invalid')).toBe('false');
+    fireEvent.click(button('Save'));
+    await waitFor(() => expect(field('Tool servers may be on').value).toBe('loopback, tools.example.com, *.example.org'));
+    expect(bridge.calls.find((c) => c.channel === 'service:saveChatSettings')?.request).toMatchObject({ toolServerHosts: ['loopback', 'tools.example.com', '*.example.org'] });
+  });
+
+  it('sends the key only when typed, and an empty timeout and host list as the defaults', () => {
+    expect(chatFormToInput({ endpoint: ' http://h/v1 ', model: ' m ', timeout: '', toolServerHosts: ' ' }, '', false)).toEqual({ endpoint: 'http://h/v1', model: 'm', timeoutMs: null, toolServerHosts: [] });
+    expect(chatFormToInput({ endpoint: '', model: '', timeout: '5', toolServerHosts: '*' }, 'k', true)).toEqual({ endpoint: '', model: '', timeoutMs: 5, toolServerHosts: ['*'], removeApiKey: true });
   });
 });

@@ -7,9 +7,14 @@ import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
 import { useToasts } from '../../state/toast-store';
-import { chatFormProblems, chatFormToInput, type ChatForm } from './chat-model-form';
+import { chatFormProblems, chatFormToInput, chatFormValid, hostsText, type ChatForm } from './chat-model-form';
 
-const fromView = (v: ChatSettingsView): ChatForm => ({ endpoint: v.endpoint, model: v.model, timeout: v.timeoutMs === null ? '' : String(v.timeoutMs) });
+const fromView = (v: ChatSettingsView): ChatForm => ({
+  endpoint: v.endpoint,
+  model: v.model,
+  timeout: v.timeoutMs === null ? '' : String(v.timeoutMs),
+  toolServerHosts: hostsText(v.toolServerHosts),
+});
 
 /**
  * The local service's chat model: the OpenAI-compatible server its /ai/chat steps ask. The API key is
@@ -37,7 +42,7 @@ export const ChatModelSettings = () => {
   const [form, setForm] = useState<ChatForm | null>(null);
   const [apiKey, setApiKey] = useState('');
   const [removeKey, setRemoveKey] = useState(false);
-  const ids = { endpoint: useId(), model: useId(), timeout: useId(), key: useId(), models: useId(), hint: useId() };
+  const ids = { endpoint: useId(), model: useId(), timeout: useId(), key: useId(), models: useId(), hint: useId(), hosts: useId() };
   useEffect(() => {
     if (view && form === null) setForm(fromView(view));
   }, [view, form]);
@@ -55,10 +60,12 @@ export const ChatModelSettings = () => {
 
   const env = view?.environment ?? null;
   const locked = env !== null;
-  const f = form ?? { endpoint: '', model: '', timeout: '' };
+  const f = form ?? { endpoint: '', model: '', timeout: '', toolServerHosts: '' };
+  // ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS wins over the saved list: shown, not editable.
+  const envHosts = view?.toolServerHostsFromEnvironment ?? null;
   const problems = chatFormProblems(f);
   const dirty = view !== undefined && (JSON.stringify(f) !== JSON.stringify(fromView(view)) || apiKey !== '' || removeKey);
-  const canSave = !locked && dirty && problems.endpoint === null && problems.timeout === null && !save.isPending;
+  const canSave = !locked && dirty && chatFormValid(problems) && !save.isPending;
   // While the environment decides, test what actually runs.
   const testEndpoint = env ? (env.endpoint ?? '') : f.endpoint.trim();
   const canTest = testEndpoint !== '' && (env !== null || problems.endpoint === null) && !test.isPending;
@@ -90,6 +97,8 @@ export const ChatModelSettings = () => {
             <dd>{env.timeoutMs === null ? 'default (120 s)' : `${env.timeoutMs} ms`}</dd>
             <dt>API key</dt>
             <dd>{env.hasApiKey ? 'set' : 'not set'}</dd>
+            <dt>Tool servers</dt>
+            <dd className="mono">{envHosts ? hostsText(envHosts) : 'default (loopback and own domains)'}</dd>
           </dl>
         </div>
       )}
@@ -170,6 +179,35 @@ export const ChatModelSettings = () => {
                 )}
               </div>
               <span className="small muted">Kept in the system keychain by the app; never shown again.</span>
+            </div>
+            <div className="form-field">
+              <label className="field-label" htmlFor={ids.hosts}>
+                Tool servers may be on
+              </label>
+              <input
+                id={ids.hosts}
+                className="input mono"
+                value={envHosts ? hostsText(envHosts) : f.toolServerHosts}
+                disabled={envHosts !== null}
+                onChange={(e) => set({ toolServerHosts: e.currentTarget.value })}
+                placeholder="loopback, tools.example.com, *.example.org"
+                {...invalidAttrs(ids.hosts, envHosts ? null : problems.toolServerHosts)}
+                aria-describedby={[envHosts || !problems.toolServerHosts ? null : `${ids.hosts}-error`, `${ids.hosts}-hint`].filter(Boolean).join(' ')}
+                spellCheck={false}
+              />
+              {!envHosts && <FieldError id={ids.hosts} problem={problems.toolServerHosts} />}
+              <span className="small muted" id={`${ids.hosts}-hint`}>
+                {envHosts ? (
+                  <>
+                    Set by <span className="mono">ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS</span>, which wins over this setting.
+                  </>
+                ) : (
+                  <>
+                    Hosts a chat step's tool servers (<span className="mono">mcp_servers</span>) may be on, comma-separated: host names, <span className="mono">*.example.com</span> for
+                    subdomains, <span className="mono">loopback</span>, or <span className="mono">*</span> for any host. Empty: loopback and the local service's own domains.
+                  </>
+                )}
+              </span>
             </div>
           </fieldset>
           <p className="small muted" id={ids.hint}>
