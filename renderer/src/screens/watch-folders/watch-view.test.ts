@@ -38,7 +38,7 @@ describe('watch folder view helpers', () => {
     expect(itemConflictNote({ keptBeside: [], skippedResults: [] })).toBeNull();
     expect(itemConflictNote({ keptBeside: ['resized/a (2).jpg', 'thumbs/a (2).png'], skippedResults: [] })).toBe('2 results kept beside earlier ones');
     expect(itemConflictNote({ keptBeside: [], skippedResults: ['resized/a.jpg'] })).toBe('skipped: result already there');
-    expect(itemConflictNote({ keptBeside: ['resized/a (2).jpg'], skippedResults: ['thumbs/a.png', 'gifs/a.gif'] })).toBe('1 result kept beside earlier ones · skipped: 2 results already there');
+    expect(itemConflictNote({ keptBeside: ['resized/a (2).jpg'], skippedResults: ['thumbs/a.png', 'gifs/a.gif'] })).toBe('1 result kept beside an earlier one · skipped: 2 results already there');
     expect(conflictLabel({ conflict: 'overwrite' })).toBeNull();
     expect(conflictLabel({ conflict: 'keep-both' })).toBe('new results kept beside earlier ones');
     expect(conflictLabel({ conflict: 'skip' })).toBe('results already there left as they are');

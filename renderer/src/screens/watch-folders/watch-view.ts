@@ -59,7 +59,8 @@ export function conflictLabel(watch: Pick<WatchFolder, 'conflict'>): string | nu
  */
 export function itemConflictNote(item: Pick<WatchItem, 'keptBeside' | 'skippedResults'>): string | null {
   const parts: string[] = [];
-  if (item.keptBeside.length > 0) parts.push(`${formatCount(item.keptBeside.length, 'result')} kept beside earlier ones`);
+  const kept = item.keptBeside.length;
+  if (kept > 0) parts.push(kept === 1 ? '1 result kept beside an earlier one' : `${formatCount(kept, 'result')} kept beside earlier ones`);
   const n = item.skippedResults.length;
   if (n > 0) parts.push(`skipped: ${n === 1 ? 'result' : formatCount(n, 'result')} already there`);
   return parts.length > 0 ? parts.join(' · ') : null;
