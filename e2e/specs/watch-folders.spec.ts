@@ -11,7 +11,8 @@ import { launchConnected, quitApp } from '../fixtures/relaunch';
  * Watch folders as a user meets them: a watch added in the UI on a real folder; files copied in — one
  * written slowly in three parts, with pauses shorter than the settle time — are processed once each, their
  * results land in the output folder; after a restart nothing is processed again; a changed file is. A watch
- * edited to another output folder sends its next file there and does not process the earlier one again.
+ * edited to another output folder sends its next file there and does not process the earlier one again; set
+ * to keep both, a changed file's new result lands beside the earlier one.
  */
 
 const jpeg = (width: number, height: number, colour: string) => sharp({ create: { width, height, channels: 3, background: colour } }).jpeg({ quality: 90 }).toBuffer();
@@ -134,6 +135,10 @@ test('editing a watch: the next file lands in the new output folder, an earlier 
   await expect(edit.getByLabel('Output folder')).toHaveAttribute('aria-invalid', 'true');
   await edit.getByLabel('Output folder').fill(outB);
   await expect(edit.getByRole('alert')).toBeHidden();
+  // When a result is already there: keep both (the default was replace).
+  const policy = edit.getByRole('radiogroup', { name: 'When a result is already there' });
+  await expect(policy.getByRole('radio', { name: 'Replace' })).toBeChecked();
+  await policy.getByRole('radio', { name: 'Keep both' }).check();
   for (const colorScheme of ['light', 'dark'] as const) {
     await ui.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
     await edit.screenshot({ path: screenshotPath(`watch-folders-edit-${colorScheme}.png`) });
@@ -150,4 +155,11 @@ test('editing a watch: the next file lands in the new output folder, an earlier 
   expect(await readFile(path.join(outA, 'original', 'first.txt'), 'utf8')).toBe('first');
   await expect(access(path.join(outB, 'original', 'first.txt'))).rejects.toThrow();
   await expect(access(path.join(outA, 'original', 'second.txt'))).rejects.toThrow();
+  // second.txt changed: its new result is kept beside the earlier one, and its row says so.
+  await writeFile(path.join(inbox, 'second.txt'), 'second, changed');
+  await card(ui).getByRole('button', { name: 'Show files' }).click();
+  await expect(ui.getByTestId('watch-item').filter({ hasText: 'second.txt' }).getByTestId('watch-item-note')).toHaveText('1 result kept beside an earlier one', { timeout: 20_000 });
+  await ui.screenshot({ path: screenshotPath('watch-folders-kept-beside.png') });
+  expect(await readFile(path.join(outB, 'original', 'second (2).txt'), 'utf8')).toBe('second, changed');
+  expect(await readFile(path.join(outB, 'original', 'second.txt'), 'utf8')).toBe('second');
 });

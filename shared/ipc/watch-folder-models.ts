@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { conflictPolicySchema, type ConflictPolicy } from './mirror-models';
 
 /**
  * Watch folders (docs/desktop.md "Watch folders"): a folder core watches; every file that lands in it and
@@ -24,6 +25,14 @@ export const afterSuccessSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('move'), folder: z.string().min(1) }),
 ]);
 export type AfterSuccess = z.infer<typeof afterSuccessSchema>;
+
+/**
+ * When a result is already at its path in the output folder (an earlier version of the same input, or a
+ * file put there by hand), the results mirror's policy applies: `overwrite` replaces it (the default, and
+ * what a watch stored before the choice existed does); `keep-both` saves the new one as `name (2).ext`;
+ * `skip` leaves it as it is.
+ */
+export const DEFAULT_WATCH_CONFLICT: ConflictPolicy = 'overwrite';
 
 export const MIN_SETTLE_MS = 200;
 export const DEFAULT_SETTLE_MS = 2_000;
@@ -55,6 +64,10 @@ export const watchItemSchema = z.object({
   error: z.string().nullable(),
   /** Results written, relative to the output folder (`resized/a.jpg`). */
   results: z.array(z.string()),
+  /** Those of `results` saved under a numbered name (`resized/a (2).jpg`) beside an earlier result (keep-both). */
+  keptBeside: z.array(z.string()),
+  /** Results not written because an earlier one was at their path, left as it was (skip). */
+  skippedResults: z.array(z.string()),
   updatedAt: z.string(),
 });
 export type WatchItem = z.infer<typeof watchItemSchema>;
@@ -66,6 +79,8 @@ export const watchFolderSchema = z.object({
   recipe: watchRecipeSchema,
   reprocessStale: z.boolean(),
   afterSuccess: afterSuccessSchema,
+  /** When a result is already there (DEFAULT_WATCH_CONFLICT). */
+  conflict: conflictPolicySchema,
   settleMs: z.number().int(),
   paused: z.boolean(),
   state: watchStateSchema,
@@ -90,6 +105,7 @@ export const watchFolderInputSchema = z.object({
   recipe: watchRecipeSchema,
   reprocessStale: z.boolean().default(false),
   afterSuccess: afterSuccessInputSchema.default({ kind: 'keep' }),
+  conflict: conflictPolicySchema.default(DEFAULT_WATCH_CONFLICT),
   settleMs: settleMsSchema.default(DEFAULT_SETTLE_MS),
   workspaceId: z.string().optional(),
 });
@@ -106,6 +122,7 @@ export const watchFolderUpdateSchema = z.object({
   output: folderRefSchema.optional(),
   reprocessStale: z.boolean().optional(),
   afterSuccess: afterSuccessInputSchema.optional(),
+  conflict: conflictPolicySchema.optional(),
   settleMs: settleMsSchema.optional(),
 });
 export type WatchFolderUpdate = z.input<typeof watchFolderUpdateSchema>;

@@ -59,6 +59,7 @@ export function createWatchFolderHandlers(ctx: HandlerContext): Pick<Handlers, W
         recipe: input.recipe,
         reprocessStale: input.reprocessStale,
         afterSuccess: afterSuccess.value,
+        conflict: input.conflict,
         settleMs: input.settleMs,
         workspaceId: input.workspaceId ?? ctx.workspaces.activeId(),
       });
@@ -82,6 +83,7 @@ export function createWatchFolderHandlers(ctx: HandlerContext): Pick<Handlers, W
         ...(resolvedOutput !== undefined ? { output: resolvedOutput } : {}),
         ...(change.reprocessStale !== undefined ? { reprocessStale: change.reprocessStale } : {}),
         ...(resolvedAfter ? { afterSuccess: resolvedAfter } : {}),
+        ...(change.conflict !== undefined ? { conflict: change.conflict } : {}),
         ...(change.settleMs !== undefined ? { settleMs: change.settleMs } : {}),
       });
     },

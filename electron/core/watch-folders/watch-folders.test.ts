@@ -126,7 +126,8 @@ describe('watch folders', () => {
     expect(await failure('watch-folders:update', { id: watch.id, output: { path: outB }, recipe: { kind: 'preset', presetId: 'no-such-preset' } })).toMatchObject({ message: 'No preset no-such-preset.', field: 'recipe' });
     expect(await failure('watch-folders:update', { id: watch.id, settleMs: 10 })).toMatchObject({ code: 'INVALID_IPC_REQUEST' });
     expect(await failure('watch-folders:update', { id: 'wf_nope', settleMs: 1_000 })).toMatchObject({ code: 'NOT_FOUND' });
-    expect(current()).toMatchObject({ output: path.join(inbox, 'results'), afterSuccess: { kind: 'keep' }, settleMs: 300 });
+    // Added without a conflict policy: today's behaviour, the newest results replace earlier ones.
+    expect(current()).toMatchObject({ output: path.join(inbox, 'results'), afterSuccess: { kind: 'keep' }, conflict: 'overwrite', settleMs: 300 });
 
     // Output moved out of the watched folder, originals deleted after success, a longer settle time.
     const edited = await call<{ output: string; afterSuccess: unknown; settleMs: number; counts: { done: number } }>('watch-folders:update', { id: watch.id, output: { path: outA }, afterSuccess: { kind: 'delete' }, settleMs: 400 });
@@ -177,6 +178,51 @@ describe('watch folders', () => {
     expect((await items()).map((i) => i.relativePath).sort()).toEqual(['a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt']);
     expect(current()?.counts).toMatchObject({ done: 5, failed: 0, queued: 0 });
     expect(await readFile(path.join(inbox, 'd.txt'), 'utf8')).toBe('fourth');
+    await call('watch-folders:remove', { id: watch.id });
+  });
+
+  it('when a result is already there: keep both saves a changed input\'s new result beside the earlier one; skip leaves the earlier one as it was, and the item says so', async () => {
+    const inbox = path.join(dir, 'conflict', 'in');
+    const out = path.join(dir, 'conflict', 'out');
+    await mkdir(inbox, { recursive: true });
+    const add = { folder: { path: inbox }, output: { path: out }, recipe: { kind: 'preset', presetId: 'store-originals' }, settleMs: 300 };
+    // Validated like the other fields, on add and on edit.
+    expect(await failure('watch-folders:add', { ...add, conflict: 'rename' })).toMatchObject({ code: 'INVALID_IPC_REQUEST' });
+    const watch = await call<{ id: string; conflict: string }>('watch-folders:add', { ...add, conflict: 'keep-both' });
+    expect(watch.conflict).toBe('keep-both');
+    const current = () => core.watchFolders.list().find((w) => w.id === watch.id);
+    type Item = { relativePath: string; state: string; results: string[]; keptBeside: string[]; skippedResults: string[] };
+    const item = async () => (await call<{ items: Item[] }>('watch-folders:items', { id: watch.id })).items.find((i) => i.relativePath === 'x.txt');
+    const result = (name: string) => path.join(out, 'original', name);
+    await until(() => current()?.state === 'watching', 10_000, 'watching');
+
+    await writeFile(path.join(inbox, 'x.txt'), 'first');
+    await until(() => current()?.counts.done === 1, 60_000, 'x.txt done');
+    expect(await item()).toMatchObject({ results: ['original/x.txt'], keptBeside: [], skippedResults: [] });
+    // Changed: processed again, the new result saved as `x (2).txt` beside the first, both intact.
+    await writeFile(path.join(inbox, 'x.txt'), 'second version');
+    await expect.poll(async () => (await item())?.keptBeside, { timeout: 60_000 }).toEqual(['original/x (2).txt']);
+    expect(await item()).toMatchObject({ state: 'done', results: ['original/x (2).txt'], skippedResults: [] });
+    expect(await readFile(result('x.txt'), 'utf8')).toBe('first');
+    expect(await readFile(result('x (2).txt'), 'utf8')).toBe('second version');
+
+    expect(await failure('watch-folders:update', { id: watch.id, conflict: 'replace' })).toMatchObject({ code: 'INVALID_IPC_REQUEST' });
+    expect(current()?.conflict).toBe('keep-both');
+    expect(await call<{ conflict: string }>('watch-folders:update', { id: watch.id, conflict: 'skip' })).toMatchObject({ conflict: 'skip' });
+    const stored = openWatchStore(path.join(dir, 'data'));
+    try {
+      expect(stored.watches().find((w) => w.id === watch.id)?.conflict).toBe('skip');
+    } finally {
+      stored.close();
+    }
+    // Changed again, now under skip: processed, but the result already there is left untouched and nothing is added.
+    await writeFile(path.join(inbox, 'x.txt'), 'third, longer version');
+    await expect.poll(async () => (await item())?.skippedResults, { timeout: 60_000 }).toEqual(['original/x.txt']);
+    expect(await item()).toMatchObject({ state: 'done', results: [], keptBeside: [] });
+    expect(await readFile(result('x.txt'), 'utf8')).toBe('first');
+    expect(await readFile(result('x (2).txt'), 'utf8')).toBe('second version');
+    expect((await readdir(path.join(out, 'original'))).sort()).toEqual(['x (2).txt', 'x.txt']);
+    expect(current()?.counts).toMatchObject({ done: 1, failed: 0 });
     await call('watch-folders:remove', { id: watch.id });
   });
 });

@@ -38,12 +38,13 @@ export interface AddWatchInput {
   recipe: WatchRecipe;
   reprocessStale: boolean;
   afterSuccess: WatchDef['afterSuccess'];
+  conflict: WatchDef['conflict'];
   settleMs: number;
   workspaceId?: string;
 }
 
 /** An edit: anything but the watched folder (paths resolved by the handler, as on add); omitted = unchanged. */
-export type WatchChange = Partial<Pick<AddWatchInput, 'output' | 'recipe' | 'reprocessStale' | 'afterSuccess' | 'settleMs'>>;
+export type WatchChange = Partial<Pick<AddWatchInput, 'output' | 'recipe' | 'reprocessStale' | 'afterSuccess' | 'conflict' | 'settleMs'>>;
 
 export interface WatchFolders {
   list(): WatchFolder[];
@@ -81,7 +82,7 @@ interface Runtime {
    * Where each file on the wire goes and what happens to its original, as when it was sent: an edit
    * meanwhile applies to the next files. (After a restart a resumed file follows the current settings.)
    */
-  sentWith: Map<string, Pick<WatchDef, 'output' | 'afterSuccess'>>;
+  sentWith: Map<string, Pick<WatchDef, 'output' | 'afterSuccess' | 'conflict'>>;
 }
 
 /** A refusal about one field of the watch dialog (`details.field`), so the dialog shows it there. */
@@ -98,6 +99,14 @@ async function checkSettings(folder: string, output: string, recipe: WatchRecipe
     return fieldErr('output', WATCH_FOLDER_INVALID, `The output folder cannot be created: ${(cause as Error).message}`);
   }
   return ok(undefined);
+}
+
+/** "a.jpg → /out", saying when the conflict policy kept results beside earlier ones or left earlier ones as they were. */
+function doneNotice(rel: string, output: string, item: ItemRec | undefined): string {
+  const skipped = item?.skippedResults?.length ?? 0;
+  if (skipped > 0 && (item?.results.length ?? 0) === 0) return `${rel}: its results were already in ${output}, left as they were`;
+  const kept = item?.keptBeside?.length ?? 0;
+  return `${rel} → ${output}${kept > 0 ? ' (kept beside earlier results)' : skipped > 0 ? ' (some results were already there, left as they were)' : ''}`;
 }
 
 const toIso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -142,6 +151,7 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
       recipe: rt.def.recipe,
       reprocessStale: rt.def.reprocessStale,
       afterSuccess: rt.def.afterSuccess,
+      conflict: rt.def.conflict,
       settleMs: rt.def.settleMs,
       paused: rt.def.paused,
       state: rt.def.paused ? 'paused' : rt.error ? 'error' : rt.ready ? 'watching' : 'catching-up',
@@ -162,6 +172,8 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
     transferId: i.transferId,
     error: i.error,
     results: i.results,
+    keptBeside: i.keptBeside ?? [],
+    skippedResults: i.skippedResults ?? [],
     updatedAt: new Date(i.updatedAt).toISOString(),
   });
 
@@ -213,7 +225,7 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
           return deps.notify({
             tag: `watch:${rt.def.id}:${command.relativePath}`,
             title: command.outcome === 'done' ? 'Watch folder: processed' : 'Watch folder: failed',
-            body: command.outcome === 'done' ? `${command.relativePath} → ${sent.output}` : `${command.relativePath}: ${command.error ?? 'failed'}`,
+            body: command.outcome === 'done' ? doneNotice(command.relativePath, sent.output, rt.machine.items.get(command.relativePath)) : `${command.relativePath}: ${command.error ?? 'failed'}`,
             tone: command.outcome === 'done' ? 'success' : 'danger',
             route: '#/watch-folders',
           });
@@ -243,7 +255,7 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
 
   const processFile = async (rt: Runtime, rel: string) => {
     // The settings of this moment go with the file, whatever an edit changes while it is on the wire.
-    const sent = { output: rt.def.output, afterSuccess: rt.def.afterSuccess };
+    const sent = { output: rt.def.output, afterSuccess: rt.def.afterSuccess, conflict: rt.def.conflict };
     const instructions = instructionsOf(rt.def.recipe);
     if (!instructions.ok) return apply(rt, { type: 'failed', relativePath: rel, error: instructions.error.message, assemblyId: null, now: now() });
     const item = rt.machine.items.get(rel);
@@ -297,10 +309,11 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
       const error = settled.value.error ?? { code: status?.error ?? settled.value.state, message: status?.message ?? 'The Assembly did not complete.' };
       return failed(`${error.code}: ${error.message}`, batch.assemblyId);
     }
-    const results = await writeResultsForWatch({ status, relativePath: rel, output: sentSettings(rt, rel).output, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+    const sent = sentSettings(rt, rel);
+    const results = await writeResultsForWatch({ status, relativePath: rel, output: sent.output, conflict: sent.conflict, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
     // A watch removed or restarted meanwhile: its ledger is gone or reloaded.
     if (generation !== rt.generation && !runtimes.has(rt.def.id)) return;
-    apply(rt, { type: 'finished', relativePath: rel, assemblyId: batch.assemblyId, results, now: now() });
+    apply(rt, { type: 'finished', relativePath: rel, assemblyId: batch.assemblyId, results: results.written, keptBeside: results.keptBeside, skippedResults: results.skipped, now: now() });
   };
 
   const afterSuccess = async (rt: Runtime, rel: string, how: WatchDef['afterSuccess']) => {
@@ -430,6 +443,7 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
         recipe: input.recipe,
         reprocessStale: input.reprocessStale,
         afterSuccess: input.afterSuccess.kind === 'move' ? { kind: 'move', folder: path.resolve(input.afterSuccess.folder) } : input.afterSuccess,
+        conflict: input.conflict,
         settleMs: input.settleMs,
         paused: false,
         ...(input.workspaceId ? { workspaceId: input.workspaceId } : {}),
@@ -459,6 +473,7 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
         output,
         recipe,
         afterSuccess,
+        conflict: change.conflict ?? before.conflict,
         reprocessStale: change.reprocessStale ?? before.reprocessStale,
         settleMs: change.settleMs ?? before.settleMs,
       };

@@ -40,7 +40,7 @@ describe('watch state machine', () => {
   it('finishes with results, then asks to handle the original and to notify', () => {
     const s = machine();
     processed(s, 'a.jpg');
-    const done = step(s, { type: 'finished', relativePath: 'a.jpg', assemblyId: 'asm1', results: ['resized/a.jpg'], now: 5_000 });
+    const done = step(s, { type: 'finished', relativePath: 'a.jpg', assemblyId: 'asm1', results: ['resized/a.jpg'], keptBeside: [], skippedResults: [], now: 5_000 });
     expect(done.commands.map((c) => c.kind)).toEqual(['after-success', 'notify']);
     expect(s.items.get('a.jpg')).toMatchObject({ state: 'done', assemblyId: 'asm1', results: ['resized/a.jpg'], doneSha256: 'h1' });
     expect(countsOf(s)).toEqual({ done: 1, failed: 0, queued: 0, skipped: 0 });
@@ -49,7 +49,7 @@ describe('watch state machine', () => {
   it('skips an unchanged processed file at catch-up, reprocesses a changed one, and a touched one is skipped after its hash', () => {
     const s = machine();
     processed(s, 'a.jpg');
-    step(s, { type: 'finished', relativePath: 'a.jpg', assemblyId: 'asm1', results: [], now: 5_000 });
+    step(s, { type: 'finished', relativePath: 'a.jpg', assemblyId: 'asm1', results: [], keptBeside: [], skippedResults: [], now: 5_000 });
     const restarted = machine({ items: s.items.values() });
     expect(step(restarted, { type: 'seen', relativePath: 'a.jpg', size: 10, mtimeMs: 1, now: 0 }).changed).toEqual([]);
     expect(countsOf(restarted).skipped).toBe(1);
@@ -69,7 +69,7 @@ describe('watch state machine', () => {
     const s = machine();
     processed(s, 'a.jpg');
     step(s, { type: 'seen', relativePath: 'a.jpg', size: 20, mtimeMs: 7, now: 3_000 });
-    const done = step(s, { type: 'finished', relativePath: 'a.jpg', assemblyId: 'asm1', results: ['r/a.jpg'], now: 4_000 });
+    const done = step(s, { type: 'finished', relativePath: 'a.jpg', assemblyId: 'asm1', results: ['r/a.jpg'], keptBeside: [], skippedResults: [], now: 4_000 });
     expect(done.commands.map((c) => c.kind)).toEqual(['notify']);
     expect(s.items.get('a.jpg')).toMatchObject({ state: 'settling', size: 20, doneSha256: 'h1' });
     expect(step(s, { type: 'tick', now: 4_000 + SETTLE }).commands).toEqual([{ kind: 'check', relativePath: 'a.jpg' }]);
@@ -79,7 +79,7 @@ describe('watch state machine', () => {
   it('reprocesses unchanged files when "reprocess stale" is on', () => {
     const s = machine();
     processed(s, 'a.jpg');
-    step(s, { type: 'finished', relativePath: 'a.jpg', assemblyId: 'asm1', results: [], now: 5_000 });
+    step(s, { type: 'finished', relativePath: 'a.jpg', assemblyId: 'asm1', results: [], keptBeside: [], skippedResults: [], now: 5_000 });
     const restarted = machine({ reprocessStale: true, items: s.items.values() });
     step(restarted, { type: 'seen', relativePath: 'a.jpg', size: 10, mtimeMs: 1, now: 0 });
     step(restarted, { type: 'tick', now: SETTLE });
@@ -102,7 +102,7 @@ describe('watch state machine', () => {
     step(s, { type: 'gone', relativePath: 'tmp.jpg', now: 10 });
     expect(s.items.has('tmp.jpg')).toBe(false);
     processed(s, 'a.jpg');
-    step(s, { type: 'finished', relativePath: 'a.jpg', assemblyId: 'asm1', results: [], now: 5_000 });
+    step(s, { type: 'finished', relativePath: 'a.jpg', assemblyId: 'asm1', results: [], keptBeside: [], skippedResults: [], now: 5_000 });
     step(s, { type: 'gone', relativePath: 'a.jpg', now: 6_000 });
     expect(s.items.get('a.jpg')?.state).toBe('done');
   });

@@ -21,6 +21,10 @@ export interface ItemRec {
   transferId: string | null;
   error: string | null;
   results: string[];
+  /** Of `results`, those saved as `name (2).ext` beside an earlier result (keep-both). Absent in older ledgers. */
+  keptBeside?: string[];
+  /** Results not written: an earlier one was at their path and was left as it was (skip). Absent in older ledgers. */
+  skippedResults?: string[];
   updatedAt: number;
   /** It changed while queued or processing: checked again once this round ends. */
   dirty?: boolean;
@@ -44,7 +48,7 @@ export type WatchEvent =
   | { type: 'checked'; relativePath: string; size: number; mtimeMs: number; sha256: string; now: number }
   | { type: 'check-failed'; relativePath: string; error: string; now: number }
   | { type: 'started'; relativePath: string; transferId: string; now: number }
-  | { type: 'finished'; relativePath: string; assemblyId: string | null; results: string[]; now: number }
+  | { type: 'finished'; relativePath: string; assemblyId: string | null; results: string[]; keptBeside: string[]; skippedResults: string[]; now: number }
   | { type: 'failed'; relativePath: string; error: string; assemblyId: string | null; now: number }
   | { type: 'pause' }
   | { type: 'resume'; now: number };
@@ -202,6 +206,8 @@ export function step(state: MachineState, event: WatchEvent): Step {
       if (!item || item.state !== 'processing') return out;
       item.assemblyId = event.assemblyId;
       item.results = event.results;
+      item.keptBeside = event.keptBeside;
+      item.skippedResults = event.skippedResults;
       item.doneSha256 = item.sha256;
       item.error = null;
       out.commands.push({ kind: 'notify', relativePath: item.relativePath, outcome: 'done' });

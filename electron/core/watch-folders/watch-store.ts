@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ensurePrivateDir, openOrSetAside, openPrivateSqlite } from '../vault/private-files';
-import type { AfterSuccess, WatchRecipe } from '../../../shared/ipc/watch-folder-models';
+import type { ConflictPolicy } from '../../../shared/ipc/mirror-models';
+import { DEFAULT_WATCH_CONFLICT, type AfterSuccess, type WatchRecipe } from '../../../shared/ipc/watch-folder-models';
 import type { ItemRec } from './watch-machine';
 
 /** A watch as stored: what the user chose (paths resolved), not its live state. */
@@ -11,6 +12,8 @@ export interface WatchDef {
   recipe: WatchRecipe;
   reprocessStale: boolean;
   afterSuccess: AfterSuccess;
+  /** When a result is already in the output folder. Watches stored before the choice existed have none: overwrite. */
+  conflict: ConflictPolicy;
   settleMs: number;
   /**
    * Former output and move-to folders inside the watched folder (left behind by an edit): still passed over,
@@ -32,6 +35,12 @@ export interface WatchStore {
   putItems(watchId: string, items: Iterable<ItemRec>): void;
   removeItems(watchId: string, relativePaths: Iterable<string>): void;
   close(): void;
+}
+
+/** A stored watch as the current code reads it: fields added since it was stored get their defaults. */
+export function storedWatch(json: string): WatchDef {
+  const def = JSON.parse(json) as Omit<WatchDef, 'conflict'> & { conflict?: ConflictPolicy };
+  return { ...def, conflict: def.conflict ?? DEFAULT_WATCH_CONFLICT };
 }
 
 /** Watches and their ledgers in SQLite (`<dataDir>/watch-folders.sqlite`, WAL), as the run and transfer stores. */
@@ -71,7 +80,7 @@ function openAt(file: string): WatchStore {
   });
   let closed = false;
   return {
-    watches: () => selectWatches.all().map((r) => JSON.parse(r.json) as WatchDef),
+    watches: () => selectWatches.all().map((r) => storedWatch(r.json)),
     putWatch: (def) => void upsertWatch.run(def.id, JSON.stringify(def)),
     removeWatch: (id) => removeWatch(id),
     items: (watchId) => selectItems.all(watchId).map((r) => JSON.parse(r.json) as ItemRec),

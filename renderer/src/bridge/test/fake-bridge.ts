@@ -21,6 +21,7 @@ export const fakeWatch = (id: string, input: WatchFolderInput, over: Partial<Wat
   recipe: input.recipe.kind === 'template' ? { kind: 'template', templateId: input.recipe.templateId, fields: input.recipe.fields ?? {} } : input.recipe,
   reprocessStale: input.reprocessStale ?? false,
   afterSuccess: !input.afterSuccess || input.afterSuccess.kind !== 'move' ? (input.afterSuccess ?? { kind: 'keep' }) : { kind: 'move', folder: refText(input.afterSuccess.folder) },
+  conflict: input.conflict ?? 'overwrite',
   settleMs: input.settleMs ?? 2_000,
   paused: false,
   state: 'watching',
@@ -241,6 +242,7 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
         ...(req.output ? { output: refText(req.output) } : {}),
         ...(req.afterSuccess ? { afterSuccess: req.afterSuccess.kind === 'move' ? { kind: 'move', folder: refText(req.afterSuccess.folder) } : req.afterSuccess } : {}),
         ...(req.reprocessStale !== undefined ? { reprocessStale: req.reprocessStale } : {}),
+        ...(req.conflict !== undefined ? { conflict: req.conflict } : {}),
         ...(req.settleMs !== undefined ? { settleMs: req.settleMs } : {}),
       };
       watches.set(w.id, next);

@@ -7,7 +7,8 @@ import { useBridgeQuery } from '../../bridge/use-bridge';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorPanel } from '../../components/ErrorPanel';
-import { initialForm, inputOf, updateOf, type AfterKind, type FormProblem, type WatchForm } from './watch-view';
+import { RadioCards } from '../../components/RadioCards';
+import { initialForm, inputOf, updateOf, WATCH_CONFLICTS, type AfterKind, type FormProblem, type WatchForm } from './watch-view';
 
 /** A problem under its field: the id ties it to the control (aria-describedby). */
 const FieldError = ({ id, text }: { id: string; text: string | null }) =>
@@ -82,7 +83,7 @@ type ModeProps = { watch?: undefined; onAdd: (input: WatchFolderInput) => void }
 
 /**
  * The watch dialog, adding a watch or editing one: folder, Template (and fields) or preset, output folder,
- * reprocess stale, after success, settle time. Editing, the watched folder is shown but fixed; everything
+ * what to do when a result is already there, reprocess stale, after success, settle time. Editing, the watched folder is shown but fixed; everything
  * else is pre-filled and applies to the files that arrive or change from then on.
  */
 export const WatchDialog = (props: { open: boolean; busy: boolean; error: ServerError; onCancel: () => void } & ModeProps) => {
@@ -91,7 +92,7 @@ export const WatchDialog = (props: { open: boolean; busy: boolean; error: Server
   const [form, setForm] = useState<WatchForm>(() => initialForm(watch));
   const [problem, setProblem] = useState<FormProblem | null>(null);
   const folderHintId = useId();
-  const ids = { recipe: useId(), after: useId(), settle: useId() };
+  const ids = { recipe: useId(), after: useId(), settle: useId(), conflict: useId() };
   // core's refusal until the field it is about is changed (a new refusal shows again).
   const [dismissed, setDismissed] = useState<ServerError>(null);
   const shown = error !== dismissed ? error : null;
@@ -177,6 +178,7 @@ export const WatchDialog = (props: { open: boolean; busy: boolean; error: Server
         {watch && <p className="muted small watch-edit-note">Changes apply to files that arrive or change from now on: files already processed are not processed again, files in progress finish as they started.</p>}
         <FolderField label="Output folder" value={form.output} current={watch?.output} error={at('output')} onChange={(v) => set('output', v)} />
         <p className="muted small">Results go to the output folder as step/relative path of the file, with the result's extension.</p>
+        <RadioCards name={`watch-conflict-${ids.conflict}`} legend="When a result is already there" options={WATCH_CONFLICTS} value={form.conflict} onChange={(v) => set('conflict', v)} />
         <label className="form-check">
           <input type="checkbox" checked={form.reprocessStale} onChange={(e) => set('reprocessStale', e.currentTarget.checked)} /> Reprocess stale: process files again even when they are unchanged since they were processed
         </label>

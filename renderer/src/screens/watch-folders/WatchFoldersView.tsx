@@ -13,7 +13,7 @@ import { Spinner } from '../../components/Spinner';
 import { formatCount, formatDateTime } from '../../lib/format';
 import { WatchDialog } from './WatchDialog';
 import { WatchItems } from './WatchItems';
-import { afterSuccessLabel, recipeLabel, watchStateBadge } from './watch-view';
+import { afterSuccessLabel, conflictLabel, recipeLabel, watchStateBadge } from './watch-view';
 import './watch-folders.css';
 
 const WatchCard = ({ watch, onEdit, onRemove }: { watch: WatchFolder; onEdit: () => void; onRemove: () => void }) => {
@@ -50,6 +50,7 @@ const WatchCard = ({ watch, onEdit, onRemove }: { watch: WatchFolder; onEdit: ()
       </div>
       <p className="muted small watch-facts">
         {recipeLabel(watch.recipe)} → <span className="mono">{watch.output}</span> · {afterSuccessLabel(watch)}
+        {conflictLabel(watch) ? ` · ${conflictLabel(watch)}` : ''}
         {watch.reprocessStale ? ' · reprocesses stale files' : ''}
       </p>
       <p className="watch-counts num" data-testid="watch-counts">

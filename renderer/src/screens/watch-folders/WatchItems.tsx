@@ -4,9 +4,9 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
 import { formatBytes } from '../../lib/format';
-import { itemStateBadge } from './watch-view';
+import { itemConflictNote, itemStateBadge } from './watch-view';
 
-/** A watch's files (its ledger), most recently changed first: state, size, results or error. */
+/** A watch's files (its ledger), most recently changed first: state, size, results or error, and what the conflict policy did. */
 export const WatchItems = ({ id }: { id: string }) => {
   const items = useBridgeQuery('watch-folders:items', { id, offset: 0, limit: 200 });
   if (items.isPending) return <Spinner label="Loading files" />;
@@ -28,6 +28,9 @@ export const WatchItems = ({ id }: { id: string }) => {
         <tbody>
           {items.data.items.map((item) => {
             const badge = itemStateBadge(item.state);
+            const note = item.error ? null : itemConflictNote(item);
+            // Nothing written because everything was already there: the results on disk are those earlier ones.
+            const shown = item.results.length > 0 ? item.results : item.skippedResults;
             return (
               <tr key={item.relativePath} data-testid="watch-item">
                 <td className="mono">{item.relativePath}</td>
@@ -35,7 +38,14 @@ export const WatchItems = ({ id }: { id: string }) => {
                   <Badge tone={badge.tone}>{badge.label}</Badge>
                 </td>
                 <td className="num">{formatBytes(item.size)}</td>
-                <td className="small">{item.error ? <span className="watch-item-error">{item.error}</span> : <span className="mono">{item.results.join(', ')}</span>}</td>
+                <td className="small">
+                  {item.error ? <span className="watch-item-error">{item.error}</span> : <span className="mono">{shown.join(', ')}</span>}
+                  {note && (
+                    <span className="muted block" data-testid="watch-item-note">
+                      {note}
+                    </span>
+                  )}
+                </td>
               </tr>
             );
           })}

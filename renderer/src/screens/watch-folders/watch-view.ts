@@ -1,5 +1,8 @@
 import { PRESETS } from '../../../../shared/api/presets';
-import type { AfterSuccessInput, FolderRef, WatchField, WatchFolder, WatchFolderInput, WatchFolderUpdate, WatchItemState, WatchRecipe } from '../../../../shared/ipc/watch-folder-models';
+import type { ConflictPolicy } from '../../../../shared/ipc/mirror-models';
+import { DEFAULT_WATCH_CONFLICT, type AfterSuccessInput, type FolderRef, type WatchField, type WatchFolder, type WatchFolderInput, type WatchFolderUpdate, type WatchItem, type WatchItemState, type WatchRecipe } from '../../../../shared/ipc/watch-folder-models';
+import type { RadioCardOption } from '../../components/RadioCards';
+import { formatCount } from '../../lib/format';
 import type { StateTone } from '../../lib/run-state';
 
 /** A watch's state as a badge. */
@@ -38,6 +41,31 @@ export function afterSuccessLabel(watch: Pick<WatchFolder, 'afterSuccess'>): str
   return a.kind === 'keep' ? 'Originals kept' : a.kind === 'delete' ? 'Originals deleted after success' : `Originals moved to ${a.folder}`;
 }
 
+/** The watch dialog's choices for a result already in the output folder, in the words of watch folder apps. */
+export const WATCH_CONFLICTS: readonly RadioCardOption<ConflictPolicy>[] = [
+  { value: 'overwrite', label: 'Replace', description: 'The newest results replace earlier ones.' },
+  { value: 'keep-both', label: 'Keep both', description: 'A new result is saved as “name (2).ext” beside the earlier one.' },
+  { value: 'skip', label: 'Skip', description: 'An existing result is left as it is, and the file’s row says so.' },
+];
+
+/** The card's words for a policy other than the default (replace goes unsaid, as before the choice existed). */
+export function conflictLabel(watch: Pick<WatchFolder, 'conflict'>): string | null {
+  return watch.conflict === 'keep-both' ? 'new results kept beside earlier ones' : watch.conflict === 'skip' ? 'results already there left as they are' : null;
+}
+
+/**
+ * What the conflict policy did to a file's results, for its row: "2 results kept beside earlier ones",
+ * "skipped: result already there", or null when every result went to its own path.
+ */
+export function itemConflictNote(item: Pick<WatchItem, 'keptBeside' | 'skippedResults'>): string | null {
+  const parts: string[] = [];
+  const kept = item.keptBeside.length;
+  if (kept > 0) parts.push(kept === 1 ? '1 result kept beside an earlier one' : `${formatCount(kept, 'result')} kept beside earlier ones`);
+  const n = item.skippedResults.length;
+  if (n > 0) parts.push(`skipped: ${n === 1 ? 'result' : formatCount(n, 'result')} already there`);
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
 /**
  * Fields typed one per line as `name=value` (a value may hold `=`). Blank lines are ignored; a line
  * without `=` or with an empty name is an error the dialog shows.
@@ -74,6 +102,8 @@ export interface WatchForm {
   reprocessStale: boolean;
   after: AfterKind;
   moveTo: FolderRef | null;
+  /** When a result is already in the output folder. */
+  conflict: ConflictPolicy;
   /** Seconds as typed. */
   settle: string;
 }
@@ -86,7 +116,7 @@ export interface FormProblem {
 
 /** The empty add form, or an edit form holding the watch as it is. */
 export function initialForm(watch?: WatchFolder, firstPresetId = PRESETS[0]?.id ?? ''): WatchForm {
-  if (!watch) return { folder: null, output: null, recipe: `preset:${firstPresetId}`, fieldText: '', reprocessStale: false, after: 'keep', moveTo: null, settle: '2' };
+  if (!watch) return { folder: null, output: null, recipe: `preset:${firstPresetId}`, fieldText: '', reprocessStale: false, after: 'keep', moveTo: null, conflict: DEFAULT_WATCH_CONFLICT, settle: '2' };
   const r = watch.recipe;
   return {
     folder: { path: watch.folder },
@@ -96,6 +126,7 @@ export function initialForm(watch?: WatchFolder, firstPresetId = PRESETS[0]?.id 
     reprocessStale: watch.reprocessStale,
     after: watch.afterSuccess.kind,
     moveTo: watch.afterSuccess.kind === 'move' ? { path: watch.afterSuccess.folder } : null,
+    conflict: watch.conflict,
     settle: String(watch.settleMs / 1000),
   };
 }
@@ -119,7 +150,7 @@ export function inputOf(form: WatchForm): { input: WatchFolderInput } | { proble
   if (!form.folder || !form.output) return { problem: { field: null, message: 'Choose the folder to watch and the output folder.' } };
   const c = common(form);
   if ('problem' in c) return c;
-  return { input: { folder: form.folder, output: form.output, recipe: c.recipe, reprocessStale: form.reprocessStale, afterSuccess: c.afterSuccess, settleMs: c.settleMs } };
+  return { input: { folder: form.folder, output: form.output, recipe: c.recipe, reprocessStale: form.reprocessStale, afterSuccess: c.afterSuccess, conflict: form.conflict, settleMs: c.settleMs } };
 }
 
 const refKey = (r: FolderRef | null) => (r === null ? '' : 'path' in r ? `path:${r.path}` : `handle:${r.handle}`);
@@ -140,6 +171,7 @@ export function updateOf(watch: WatchFolder, form: WatchForm): { update: WatchFo
       id: watch.id,
       recipe: c.recipe,
       reprocessStale: form.reprocessStale,
+      conflict: form.conflict,
       settleMs: c.settleMs,
       ...(sameRef(form.output, before.output) ? {} : { output: form.output }),
       ...(afterChanged ? { afterSuccess: c.afterSuccess } : {}),
