@@ -57,6 +57,10 @@ describe('numberedName and insideRoot', () => {
   it('numbers before the extension', () => {
     expect(numberedName('resized/a/b.png', 2)).toBe('resized/a/b (2).png');
     expect(numberedName('README', 3)).toBe('README (3)');
+    // A second copy of a copy counts on, rather than stacking numbers.
+    expect(numberedName('resized/a (2).png', 3)).toBe('resized/a (3).png');
+    expect(numberedName('a (12)', 13)).toBe('a (13)');
+    expect(numberedName('(2).png', 2)).toBe('(2) (2).png');
   });
   it('refuses paths that leave the root', () => {
     expect(insideRoot('/out', 'a/b.png')).toBe('/out/a/b.png');

@@ -69,12 +69,16 @@ export function targetPath(layout: MirrorLayout, t: TargetInput): string {
   }
 }
 
-/** `a.png` → `a (2).png` (n ≥ 2), as keep-both names a second copy. */
+/**
+ * `a.png` → `a (2).png` (n ≥ 2), as keep-both names a second copy. A name already numbered is numbered
+ * again, not twice (`a (2).png` → `a (3).png`, never `a (2) (2).png`), as Finder and Explorer do.
+ */
 export function numberedName(rel: string, n: number): string {
   const dir = path.posix.dirname(rel);
   const base = path.posix.basename(rel);
   const dot = base.lastIndexOf('.');
-  const name = dot > 0 ? `${base.slice(0, dot)} (${n})${base.slice(dot)}` : `${base} (${n})`;
+  const stem = (dot > 0 ? base.slice(0, dot) : base).replace(/ \(\d+\)$/, '');
+  const name = `${stem} (${n})${dot > 0 ? base.slice(dot) : ''}`;
   return dir === '.' ? name : `${dir}/${name}`;
 }
 
