@@ -74,7 +74,7 @@ export function useDesktop(): { readonly shortcutsOpen: boolean; readonly closeS
     window.addEventListener('blur', onBlur);
     const offCommand = bridge.on('app:command', (command) => void act(command));
     const offNotice = bridge.on('app:notification', (notice) => {
-      if (windowFocused) toast(`${notice.title} — ${notice.body}`, notice.tone === 'success' ? 'success' : notice.tone === 'danger' ? 'danger' : 'info');
+      if (windowFocused) toast(`${notice.title} — ${notice.body}`, notice.tone === 'success' ? 'success' : notice.tone === 'danger' ? 'danger' : 'info', notice.tag);
       else if (host === 'browser') raiseWebNotification(notice, open);
     });
     return () => {
