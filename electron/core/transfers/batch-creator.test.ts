@@ -10,7 +10,7 @@ import { createApiClient, type ApiClient } from '../api/api-client';
 import { createBatchAssembly, idsUnsupportedBy, MAX_ID_STEPS, stillArriving, type CreateBatchJob, type CreateBatchOutcome } from './batch-creator';
 import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import { makeFiles, type MadeFile } from './testing/engine-fixture';
-import { assemblyIdOf, markerOf, MARKER_FIELD, type FileRec } from './transfer-model';
+import { assemblyIdOf, markerOf, MARKER_FIELD, newFileRec, type FileRec } from './transfer-model';
 
 // The batch creator against the real local service: each batch generation is created at most once, under
 // ids derived from the batch (POST /assemblies/{id}), whatever order a lost request and its retry arrive in.
@@ -34,24 +34,8 @@ function clientOf(endpoint: string): ApiClient {
   return createApiClient({ endpoint, authKey: service.authKey, getSecret: async () => service.authSecret });
 }
 
-const rec = (f: MadeFile, i: number): FileRec => ({
-  ...f,
-  id: `t:${i}`,
-  transferId: 't',
-  batchId: 't:b0',
-  state: 'uploading',
-  bytesSent: 0,
-  method: 'multipart',
-  attempts: 0,
-  error: null,
-  note: null,
-  uploadUrl: null,
-  md5: null,
-  retryAt: null,
-  unchangedCandidate: false,
-  serviceMd5: null,
-  resends: 0,
-});
+/** A file of the batch, as the queue hands it to the creator: its create request is on its way. */
+const rec = (f: MadeFile, i: number): FileRec => ({ ...newFileRec(`t:${String(i)}`, 't', 't:b0', f), state: 'uploading', method: 'multipart' });
 
 /** A fresh batch of three small files, and the job that creates its Assembly. */
 async function batchJob(over: Partial<CreateBatchJob> = {}): Promise<{ job: CreateBatchJob; files: MadeFile[] }> {

@@ -42,6 +42,39 @@ export interface FileRec {
   resends: number;
 }
 
+/** What a file brings when it is added to a transfer. */
+export type AddedFile = Pick<FileRec, 'path' | 'relativePath' | 'name' | 'size' | 'mime' | 'mtimeMs'> & { unchangedCandidate?: boolean };
+
+/**
+ * A file as it enters the queue: queued, nothing sent. 100,000 of these live in memory: one literal gives
+ * them all one shape, and they share the batch's own id string (not a copy per file). Pure.
+ */
+export function newFileRec(id: string, transferId: string, batchId: string, input: AddedFile): FileRec {
+  return {
+    id,
+    transferId,
+    batchId,
+    path: input.path,
+    relativePath: input.relativePath,
+    name: input.name,
+    size: input.size,
+    mime: input.mime,
+    mtimeMs: input.mtimeMs,
+    state: 'queued',
+    bytesSent: 0,
+    method: null,
+    attempts: 0,
+    error: null,
+    note: null,
+    uploadUrl: null,
+    md5: null,
+    retryAt: null,
+    unchangedCandidate: input.unchangedCandidate ?? false,
+    serviceMd5: null,
+    resends: 0,
+  };
+}
+
 export interface BatchRec {
   id: string;
   transferId: string;
@@ -149,7 +182,7 @@ export interface ServiceCheck {
 
 export type EngineEvent =
   | { kind: 'transfer-started'; transfer: Omit<TransferRec, 'batcher' | 'nextFile' | 'scanning' | 'userPaused' | 'canceled'> }
-  | { kind: 'files-added'; transferId: string; files: Array<Pick<FileRec, 'path' | 'relativePath' | 'name' | 'size' | 'mime' | 'mtimeMs'> & { unchangedCandidate?: boolean }> }
+  | { kind: 'files-added'; transferId: string; files: AddedFile[] }
   | { kind: 'scan-ended'; transferId: string }
   | { kind: 'tick' }
   | {

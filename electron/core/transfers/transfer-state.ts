@@ -8,6 +8,7 @@ import {
   fileIdOf,
   MAX_ATTEMPTS,
   MAX_RESENDS,
+  newFileRec,
   OUT_FILE_STATES,
   TERMINAL_BATCH_STATES,
   type BatchRec,
@@ -254,30 +255,7 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
         const placement = placeFile(t.batcher, input, t.batching, t.limits, t.label);
         t.batcher = placement.state;
         const batch = s.batches.get(batchIdOf(t.id, placement.batch.seq)) ?? newBatch(c, t.id, placement.batch);
-        // 100,000 of these live in memory: one shape for all, and the batch's own id string (not a copy per file).
-        const f: FileRec = {
-          id: fileIdOf(t.id, t.nextFile++),
-          transferId: t.id,
-          batchId: batch.id,
-          path: input.path,
-          relativePath: input.relativePath,
-          name: input.name,
-          size: input.size,
-          mime: input.mime,
-          mtimeMs: input.mtimeMs,
-          state: 'queued',
-          bytesSent: 0,
-          method: null,
-          attempts: 0,
-          error: null,
-          note: null,
-          uploadUrl: null,
-          md5: null,
-          retryAt: null,
-          unchangedCandidate: input.unchangedCandidate ?? false,
-          serviceMd5: null,
-          resends: 0,
-        };
+        const f = newFileRec(fileIdOf(t.id, t.nextFile++), t.id, batch.id, input);
         s.files.set(f.id, f);
         batch.fileIds.push(f.id);
         touchFile(c, f);
