@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assemblyStatusSchema } from '../api/assembly-status';
 import { instructionsSchema } from '../api/instructions';
 import {
   appInfoSchema,
@@ -249,6 +250,12 @@ export const channels = {
   'assemblies:list': { request: assemblyListQuerySchema, response: assemblyListPageSchema },
   /** Any Assembly's status record by id (not only runs of this app). */
   'assemblies:get': { request: z.object({ workspaceId: z.string().optional(), assemblyId: assemblyIdSchema }), response: assemblyDetailSchema },
+  /**
+   * Cancel any Assembly of the workspace that is still running (DELETE /assemblies/{id}). One this app
+   * started is canceled through its run, so its uploads stop too. One that has already ended is left as it
+   * is (the service would mark even a completed one canceled): the answer is its status record either way.
+   */
+  'assemblies:cancel': { request: z.object({ workspaceId: z.string().optional(), assemblyId: assemblyIdSchema }), response: assemblyStatusSchema },
   /** Follow a running Assembly live (core's watcher: SSE, polling fallback) → `assembly:updated` until it ends. */
   'assemblies:follow': { request: z.object({ workspaceId: z.string().optional(), assemblyId: assemblyIdSchema }), response: z.object({ following: z.boolean() }) },
   /** Every notification delivery attempt (GET /assembly_notifications/{id}). */

@@ -1,7 +1,7 @@
 // The assemblies:* channels and results:thumbnail for any Assembly, through core's dispatch, against the
 // real embedded local service (and a second one as a remote workspace limited to one token scope).
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,8 +9,10 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalService, type LocalService } from '../../../service/index';
+import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import type { AssemblyDetail, AssemblyListPage, AssemblyNotifications, AssemblyUpdate, ReplayManyResult } from '../../../shared/ipc/assembly-models';
 import type { MediaPreview, Workspace } from '../../../shared/ipc/models';
+import type { Result } from '../../../shared/result';
 import { createApiClient, type ApiClient } from '../api/api-client';
 import { createCore, type Core } from '../create-core';
 import { dispatch } from '../ipc/dispatch';
@@ -238,6 +240,49 @@ describe('the Assembly browser in core', () => {
     expect(last.length).toBeGreaterThan(0);
     expect(await call('assemblies:follow', { assemblyId: id })).toEqual({ following: false });
   });
+
+  it('cancels a running Assembly another client started, and leaves an ended one as it is', async () => {
+    const waiting = await api.createAssembly({ instructions: { steps: resize }, expectedUploads: 1 });
+    if (!waiting.ok) throw new Error(waiting.error.message);
+    const id = waiting.value.assembly_id!;
+    expect(await call<AssemblyStatus>('assemblies:cancel', { assemblyId: id })).toMatchObject({ assembly_id: id, ok: 'ASSEMBLY_CANCELED' });
+    const record = await api.getAssembly(waiting.value.assembly_ssl_url!);
+    expect(record.ok && record.value.ok).toBe('ASSEMBLY_CANCELED');
+    // The service would mark even a completed Assembly canceled: core does not ask it to.
+    expect(await call<AssemblyStatus>('assemblies:cancel', { assemblyId: done2 })).toMatchObject({ ok: 'ASSEMBLY_COMPLETED' });
+    expect((await call<AssemblyDetail>('assemblies:get', { assemblyId: done2 })).status.ok).toBe('ASSEMBLY_COMPLETED');
+    expect(await failure('assemblies:cancel', { assemblyId: '0'.repeat(32) })).toMatchObject({ code: 'ASSEMBLY_NOT_FOUND' });
+  });
+
+  it("cancels an Assembly this app is still uploading to through its run: the upload stops, the run says canceled", async () => {
+    // 200 MB of real bytes (sparse: instant to make), so the upload is still going when the cancel comes.
+    const big = path.join(dir, 'footage.bin');
+    const handle = await open(big, 'w');
+    await handle.truncate(200 * 1024 * 1024);
+    await handle.close();
+    // Canceled from the Assembly's detail (by its id) as soon as its first bytes are on the wire.
+    let runId = '';
+    let canceling: Promise<Result<unknown>> | null = null;
+    const stop = core.onEvent((name, payload) => {
+      const p = payload as { runId?: string; totals?: { bytesUploaded: number } };
+      if (name !== 'run:progress' || canceling || p.runId !== runId || !p.totals?.bytesUploaded) return;
+      const run = core.runs.get(runId);
+      if (run.ok && run.value.assemblyId) canceling = dispatch(core.handlers, 'assemblies:cancel', { assemblyId: run.value.assemblyId });
+    });
+    const start = await core.handlers['runs:start']({
+      files: [{ handle: core.files.register(big), relativePath: 'footage.bin', name: 'footage.bin', size: 200 * 1024 * 1024, mime: null }],
+      instructions: { steps: { ':original': { robot: '/upload/handle' } } },
+    });
+    if (!start.ok) throw new Error(start.error.message);
+    runId = start.value.runId;
+    await until(async () => canceling, (c) => c !== null);
+    stop();
+    const status = await canceling!;
+    expect(status.ok && (status.value as AssemblyStatus).ok).toBe('ASSEMBLY_CANCELED');
+    const run = await until(async () => core.runs.get(runId), (r) => r.ok && r.value.state === 'ASSEMBLY_CANCELED');
+    expect(run.ok && [run.value.state, run.value.files[0]!.state]).toEqual(['ASSEMBLY_CANCELED', 'canceled']);
+    expect(run.ok && run.value.totals.bytesUploaded).toBeLessThan(200 * 1024 * 1024);
+  }, 60_000);
 
   it('explains a workspace whose tokens lack assemblies:read with the service code', async () => {
     const ws = await call<Workspace>('workspaces:save', {

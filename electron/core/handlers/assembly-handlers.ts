@@ -1,13 +1,14 @@
 import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import type { ReplayManyResult } from '../../../shared/ipc/assembly-models';
+import { isAssemblyBusy } from '../../../shared/api/codes';
 import { ok } from '../../../shared/result';
-import { getAssemblyStatus, getNotifications, listAssemblies, replayAssembly, replayNotification } from '../assemblies/assembly-api';
+import { getAssemblyStatus, getNotifications, listAssemblies, replayAssembly, replayNotification, statusUrlOf } from '../assemblies/assembly-api';
 import { mergeRuns } from '../assemblies/merge-runs';
 import type { Handlers } from '../ipc/handlers';
 import type { ApiClient } from '../api/api-client';
 import { withApi, type HandlerContext } from './context';
 
-type AssemblyChannels = 'assemblies:list' | 'assemblies:get' | 'assemblies:follow' | 'assemblies:notifications' | 'assemblies:replayNotification' | 'assemblies:replay' | 'assemblies:replayMany';
+type AssemblyChannels = 'assemblies:list' | 'assemblies:get' | 'assemblies:cancel' | 'assemblies:follow' | 'assemblies:notifications' | 'assemblies:replayNotification' | 'assemblies:replay' | 'assemblies:replayMany';
 
 /** Replays sent at once by a bulk replay (the service paces the rest with 413/429, which the client retries). */
 const REPLAY_CONCURRENCY = 4;
@@ -74,6 +75,25 @@ export function createAssemblyHandlers(ctx: HandlerContext, statuses: StatusMemo
         statuses.set(id, assemblyId, status.value);
         const run = runsOf(id).find((r) => r.assemblyId?.toLowerCase() === wanted);
         return ok({ status: status.value, runId: run?.runId ?? null, replays: mergeReplays(listed, replays.get(wanted) ?? []) });
+      }),
+
+    'assemblies:cancel': ({ workspaceId, assemblyId }) =>
+      withApi(ctx, workspaceId, async (api, id) => {
+        const wanted = assemblyId.toLowerCase();
+        // Read first: DELETE on an ended Assembly would turn even a completed one into a canceled one.
+        const before = await getAssemblyStatus(api, wanted);
+        if (!before.ok || !isAssemblyBusy(before.value)) return before;
+        // One of this app's runs: cancel it there, so its uploads stop instead of failing one by one.
+        const run = runsOf(id).find((r) => r.assemblyId?.toLowerCase() === wanted);
+        if (run) {
+          const canceled = await ctx.runs.cancel(run.runId);
+          if (!canceled.ok) return canceled;
+        }
+        const after = run ? await getAssemblyStatus(api, wanted) : await api.cancelAssembly(statusUrlOf(api, wanted));
+        // The run may not have reached the service's record yet: then cancel it directly.
+        const status = after.ok && isAssemblyBusy(after.value) ? await api.cancelAssembly(statusUrlOf(api, wanted)) : after;
+        if (status.ok) statuses.set(id, assemblyId, status.value);
+        return status;
       }),
 
     'assemblies:follow': ({ workspaceId, assemblyId }) =>

@@ -84,6 +84,56 @@ describe('Assembly detail', () => {
     expect(panel.textContent).toContain('No file suited the step.');
   });
 
+  it('cancels a running Assembly after asking: Cancel in the dialog keeps it going, confirming stops it', async () => {
+    const bridge = createFakeBridge({
+      'assemblies:get': () => ({ ok: true, value: { status: status({ ok: 'ASSEMBLY_EXECUTING', results: {} }), runId: null, replays: [] } }),
+      'assemblies:follow': () => ({ ok: true, value: { following: true } }),
+      'assemblies:cancel': () => ({ ok: true, value: status({ ok: 'ASSEMBLY_CANCELED', results: {} }) }),
+    });
+    renderWithBridge(<App />, bridge);
+    const cancel = await screen.findByRole('button', { name: 'Cancel Assembly…' });
+    fireEvent.click(cancel);
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this Assembly?' });
+    expect(within(dialog).getByTestId('cancel-consequences').textContent).toContain('Files still on their way to it are refused');
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(bridge.calls.some((c) => c.channel === 'assemblies:cancel')).toBe(false);
+    expect(screen.getByTestId('assembly-state').textContent).toBe('Processing');
+
+    fireEvent.click(cancel);
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Stop the Assembly' }));
+    await waitFor(() => expect(screen.getByTestId('assembly-state').textContent).toBe('Canceled'));
+    expect(bridge.calls.filter((c) => c.channel === 'assemblies:cancel')).toEqual([{ channel: 'assemblies:cancel', request: { assemblyId: ID } }]);
+    expect(screen.queryByRole('button', { name: 'Cancel Assembly…' })).toBeNull();
+  });
+
+  it('says so when the Assembly had already ended by the time Cancel reached it, and shows a refusal with its code', async () => {
+    let answer: 'ended' | 'refused' = 'ended';
+    const bridge = createFakeBridge({
+      'assemblies:get': () => ({ ok: true, value: { status: status({ ok: 'ASSEMBLY_UPLOADING', results: {} }), runId: 'run-1', replays: [] } }),
+      'assemblies:follow': () => ({ ok: true, value: { following: true } }),
+      'assemblies:cancel': () =>
+        answer === 'ended' ? { ok: true, value: status() } : { ok: false, error: { code: 'INSUFFICIENT_AUTH_SCOPE', message: 'The token lacks assemblies:write.', httpCode: 403 } },
+    });
+    renderWithBridge(<App />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel Assembly…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this Assembly?' });
+    // Started by this app: its own uploads stop.
+    expect(within(dialog).getByTestId('cancel-consequences').textContent).toContain('Files of it this app is still sending stop');
+    answer = 'refused';
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stop the Assembly' }));
+    const refused = await screen.findByText('Could not cancel');
+    expect(refused.closest('.error-panel')?.textContent).toContain('INSUFFICIENT_AUTH_SCOPE');
+    expect(screen.getByTestId('assembly-state').textContent).toBe('Uploading');
+
+    answer = 'ended';
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel Assembly…' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Stop the Assembly' }));
+    await waitFor(() => expect(screen.getByTestId('assembly-state').textContent).toBe('Completed'));
+    expect(await screen.findByText('It had already ended (completed): nothing was canceled.')).toBeTruthy();
+  });
+
   it('follows a running Assembly live: status and execution progress', async () => {
     const bridge = createFakeBridge({
       'assemblies:get': () => ({ ok: true, value: { status: status({ ok: 'ASSEMBLY_EXECUTING', results: {} }), runId: null, replays: [] } }),

@@ -5,9 +5,10 @@ import type { AssemblyStatus } from '../../../../shared/api/assembly-status';
 import { isAssemblyBusy } from '../../../../shared/api/codes';
 import type { AssemblyDetail, AssemblyUpdate } from '../../../../shared/ipc/assembly-models';
 import { useBridge } from '../../bridge/BridgeProvider';
-import { bridgeKey, useBridgeQuery } from '../../bridge/use-bridge';
+import { bridgeKey, useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { IconButton } from '../../components/IconButton';
 import { ArrowRightIcon, CopyIcon, RetryIcon } from '../../components/Icons';
@@ -50,6 +51,15 @@ export const AssemblyView = ({ assemblyId }: { assemblyId: string }) => {
   const detail = useBridgeQuery('assemblies:get', { assemblyId });
   const [progress, setProgress] = useState<AssemblyUpdate['progress']>(null);
   const [replayOpen, setReplayOpen] = useState(false);
+  // Canceling ends the Assembly for good: the user confirms first (Cancel has focus in the dialog).
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const cancel = useBridgeMutation('assemblies:cancel', {
+    onSuccess: (status) => {
+      client.setQueryData<AssemblyDetail>(bridgeKey('assemblies:get', { assemblyId }), (held) => (held ? { ...held, status } : held));
+      void client.invalidateQueries({ queryKey: ['assemblies:list'] });
+      if (status.ok !== 'ASSEMBLY_CANCELED') toast(`It had already ended (${stateOf(status).label.toLowerCase()}): nothing was canceled.`, 'info');
+    },
+  });
   const busy = detail.data ? isAssemblyBusy(detail.data.status) : false;
 
   // Live: core follows the Assembly (SSE, polling fallback) and sends each new status and progress.
@@ -107,6 +117,11 @@ export const AssemblyView = ({ assemblyId }: { assemblyId: string }) => {
           </Badge>
         </div>
         <div className="run-head-actions">
+          {busy && (
+            <Button size="sm" variant="danger" onClick={() => setConfirmingCancel(true)} busy={cancel.isPending} disabled={cancel.isPending}>
+              {cancel.isPending ? 'Canceling…' : 'Cancel Assembly…'}
+            </Button>
+          )}
           {runId && (
             <Button size="sm" icon={<ArrowRightIcon />} onClick={() => navigate({ name: 'run', runId })}>
               Open its run
@@ -177,6 +192,26 @@ export const AssemblyView = ({ assemblyId }: { assemblyId: string }) => {
           </div>
         )}
       </dl>
+
+      <ConfirmDialog
+        open={confirmingCancel && busy}
+        title="Cancel this Assembly?"
+        confirmLabel="Stop the Assembly"
+        tone="danger"
+        onCancel={() => setConfirmingCancel(false)}
+        onConfirm={() => {
+          setConfirmingCancel(false);
+          cancel.mutate({ assemblyId });
+        }}
+      >
+        <ul className="dialog-list" data-testid="cancel-consequences">
+          <li>{runId ? 'Files of it this app is still sending stop; the ones already sent stay with the Assembly.' : 'Files still on their way to it are refused, whoever sends them.'}</li>
+          <li>Processing stops: steps that have not finished produce no results, and results so far stay as they are.</li>
+          <li>A canceled Assembly cannot be resumed; it can be replayed once it has ended.</li>
+        </ul>
+      </ConfirmDialog>
+
+      {cancel.error && <ErrorPanel title="Could not cancel" code={cancel.error.code} message={cancel.error.message} httpCode={cancel.error.httpCode} />}
 
       {replayOpen && !busy && (
         <ReplayPanel
