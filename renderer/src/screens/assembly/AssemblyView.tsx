@@ -8,7 +8,6 @@ import { useBridge } from '../../bridge/BridgeProvider';
 import { bridgeKey, useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { IconButton } from '../../components/IconButton';
 import { ArrowRightIcon, CopyIcon, RetryIcon } from '../../components/Icons';
@@ -20,6 +19,7 @@ import { describeRunState } from '../../lib/run-state';
 import { useNavigation } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
 import { AssemblyFiles } from './AssemblyFiles';
+import { CancelAssemblyDialog } from './CancelAssemblyDialog';
 import { AssemblyResults } from './AssemblyResults';
 import { NotificationAttempts } from './NotificationAttempts';
 import { ReplayPanel } from './ReplayPanel';
@@ -193,23 +193,15 @@ export const AssemblyView = ({ assemblyId }: { assemblyId: string }) => {
         )}
       </dl>
 
-      <ConfirmDialog
+      <CancelAssemblyDialog
         open={confirmingCancel && busy}
-        title="Cancel this Assembly?"
-        confirmLabel="Stop the Assembly"
-        tone="danger"
+        uploads={runId ? 'Files of it this app is still sending stop; the ones already sent stay with the Assembly.' : 'Files still on their way to it are refused, whoever sends them.'}
         onCancel={() => setConfirmingCancel(false)}
         onConfirm={() => {
           setConfirmingCancel(false);
           cancel.mutate({ assemblyId });
         }}
-      >
-        <ul className="dialog-list" data-testid="cancel-consequences">
-          <li>{runId ? 'Files of it this app is still sending stop; the ones already sent stay with the Assembly.' : 'Files still on their way to it are refused, whoever sends them.'}</li>
-          <li>Processing stops: steps that have not finished produce no results, and results so far stay as they are.</li>
-          <li>A canceled Assembly cannot be resumed; it can be replayed once it has ended.</li>
-        </ul>
-      </ConfirmDialog>
+      />
 
       {cancel.error && <ErrorPanel title="Could not cancel" code={cancel.error.code} message={cancel.error.message} httpCode={cancel.error.httpCode} />}
 

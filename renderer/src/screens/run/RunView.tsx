@@ -7,7 +7,6 @@ import { storeRun } from '../../bridge/run-events';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { IconButton } from '../../components/IconButton';
@@ -19,6 +18,7 @@ import { VirtualGrid } from '../../components/VirtualGrid';
 import { useTransfers } from '../transfers/transfer-store';
 import { useNavigation } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
+import { CancelAssemblyDialog } from '../assembly/CancelAssemblyDialog';
 import { StepProgressList } from '../assembly/StepProgressList';
 import { BatchProgress } from './BatchProgress';
 import { ResultCard } from './ResultCard';
@@ -194,23 +194,15 @@ export const RunView = ({ runId }: { runId: string }) => {
         )}
       </dl>
 
-      <ConfirmDialog
+      <CancelAssemblyDialog
         open={confirmingCancel && view.busy}
-        title="Cancel this Assembly?"
-        confirmLabel="Stop the Assembly"
-        tone="danger"
+        uploads={uploadsOnCancel(run.totals)}
         onCancel={() => setConfirmingCancel(false)}
         onConfirm={() => {
           setConfirmingCancel(false);
           cancel.mutate({ runId });
         }}
-      >
-        <ul className="dialog-list" data-testid="cancel-consequences">
-          <li>{uploadsOnCancel(run.totals)}</li>
-          <li>Processing stops: steps that have not finished produce no results, and results so far stay as they are.</li>
-          <li>A canceled Assembly cannot be resumed; to run the files again, start a new upload.</li>
-        </ul>
-      </ConfirmDialog>
+      />
 
       {cancel.error && <ErrorPanel title="Could not cancel" code={cancel.error.code} message={cancel.error.message} httpCode={cancel.error.httpCode} />}
       {error && (
