@@ -133,6 +133,14 @@ export const replayManyResultSchema = z.object({
 });
 export type ReplayManyResult = z.infer<typeof replayManyResultSchema>;
 
+/** What a bulk cancel did: each selected Assembly canceled, found already ended (left as it was), or refused. */
+export const cancelManyResultSchema = z.object({
+  canceled: z.array(z.string()),
+  alreadyEnded: z.array(z.string()),
+  failed: z.array(z.object({ assemblyId: z.string(), code: z.string(), message: z.string() })),
+});
+export type CancelManyResult = z.infer<typeof cancelManyResultSchema>;
+
 /** One step in `progress_per_step` (the local service's addition to `assembly_execution_progress`). */
 export const stepProgressSchema = z.object({
   step: z.string(),

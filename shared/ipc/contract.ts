@@ -54,6 +54,7 @@ import {
   notificationReplayRequestSchema,
   notificationReplaySchema,
   replayManyResultSchema,
+  cancelManyResultSchema,
   replayOptionsSchema,
   replayStartedSchema,
 } from './assembly-models';
@@ -256,6 +257,11 @@ export const channels = {
    * is (the service would mark even a completed one canceled): the answer is its status record either way.
    */
   'assemblies:cancel': { request: z.object({ workspaceId: z.string().optional(), assemblyId: assemblyIdSchema }), response: assemblyStatusSchema },
+  /** Cancel many (a filtered selection of Activity) the same way, 4 at a time; each outcome is reported. */
+  'assemblies:cancelMany': {
+    request: z.object({ workspaceId: z.string().optional(), assemblyIds: z.array(assemblyIdSchema).min(1).max(1000) }),
+    response: cancelManyResultSchema,
+  },
   /** Follow a running Assembly live (core's watcher: SSE, polling fallback) → `assembly:updated` until it ends. */
   'assemblies:follow': { request: z.object({ workspaceId: z.string().optional(), assemblyId: assemblyIdSchema }), response: z.object({ following: z.boolean() }) },
   /** Every notification delivery attempt (GET /assembly_notifications/{id}). */

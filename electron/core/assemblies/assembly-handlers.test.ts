@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalService, type LocalService } from '../../../service/index';
 import type { AssemblyStatus } from '../../../shared/api/assembly-status';
-import type { AssemblyDetail, AssemblyListPage, AssemblyNotifications, AssemblyUpdate, ReplayManyResult } from '../../../shared/ipc/assembly-models';
+import type { AssemblyDetail, AssemblyListPage, AssemblyNotifications, AssemblyUpdate, CancelManyResult, ReplayManyResult } from '../../../shared/ipc/assembly-models';
 import type { MediaPreview, Workspace } from '../../../shared/ipc/models';
 import type { Result } from '../../../shared/result';
 import { createApiClient, type ApiClient } from '../api/api-client';
@@ -252,6 +252,19 @@ describe('the Assembly browser in core', () => {
     expect(await call<AssemblyStatus>('assemblies:cancel', { assemblyId: done2 })).toMatchObject({ ok: 'ASSEMBLY_COMPLETED' });
     expect((await call<AssemblyDetail>('assemblies:get', { assemblyId: done2 })).status.ok).toBe('ASSEMBLY_COMPLETED');
     expect(await failure('assemblies:cancel', { assemblyId: '0'.repeat(32) })).toMatchObject({ code: 'ASSEMBLY_NOT_FOUND' });
+  });
+
+  it('cancels a selection: the running ones are canceled, ended ones left as they are, each refusal reported with its code', async () => {
+    const waiting = await Promise.all([1, 2].map(() => api.createAssembly({ instructions: { steps: resize }, expectedUploads: 1 })));
+    const ids = waiting.map((w) => (w.ok ? w.value.assembly_id! : ''));
+    const unknown = '0'.repeat(32);
+    const result = await call<CancelManyResult>('assemblies:cancelMany', { assemblyIds: [...ids, done2, unknown, ids[0]!.toUpperCase()] });
+    expect(result.canceled.sort()).toEqual([...ids].sort());
+    expect(result.alreadyEnded).toEqual([done2]);
+    expect(result.failed).toEqual([{ assemblyId: unknown, code: 'ASSEMBLY_NOT_FOUND', message: expect.any(String) }]);
+    for (const id of ids) expect((await call<AssemblyDetail>('assemblies:get', { assemblyId: id })).status.ok).toBe('ASSEMBLY_CANCELED');
+    expect((await call<AssemblyDetail>('assemblies:get', { assemblyId: done2 })).status.ok).toBe('ASSEMBLY_COMPLETED');
+    expect(await failure('assemblies:cancelMany', { assemblyIds: [] })).toMatchObject({ code: 'INVALID_IPC_REQUEST' });
   });
 
   it("cancels an Assembly this app is still uploading to through its run: the upload stops, the run says canceled", async () => {

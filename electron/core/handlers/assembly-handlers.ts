@@ -1,17 +1,26 @@
 import type { AssemblyStatus } from '../../../shared/api/assembly-status';
-import type { ReplayManyResult } from '../../../shared/ipc/assembly-models';
+import type { CancelManyResult, ReplayManyResult } from '../../../shared/ipc/assembly-models';
 import { isAssemblyBusy } from '../../../shared/api/codes';
-import { ok } from '../../../shared/result';
+import { ok, type Result } from '../../../shared/result';
 import { getAssemblyStatus, getNotifications, listAssemblies, replayAssembly, replayNotification, statusUrlOf } from '../assemblies/assembly-api';
 import { mergeRuns } from '../assemblies/merge-runs';
 import type { Handlers } from '../ipc/handlers';
 import type { ApiClient } from '../api/api-client';
 import { withApi, type HandlerContext } from './context';
 
-type AssemblyChannels = 'assemblies:list' | 'assemblies:get' | 'assemblies:cancel' | 'assemblies:follow' | 'assemblies:notifications' | 'assemblies:replayNotification' | 'assemblies:replay' | 'assemblies:replayMany';
+type AssemblyChannels = 'assemblies:list' | 'assemblies:get' | 'assemblies:cancel' | 'assemblies:cancelMany' | 'assemblies:follow' | 'assemblies:notifications' | 'assemblies:replayNotification' | 'assemblies:replay' | 'assemblies:replayMany';
 
-/** Replays sent at once by a bulk replay (the service paces the rest with 413/429, which the client retries). */
-const REPLAY_CONCURRENCY = 4;
+/** Requests sent at once by a bulk replay or cancel (the service paces the rest with 413/429, which the client retries). */
+const BULK_CONCURRENCY = 4;
+
+/** `work` for each distinct id (lowercased), at most `limit` at once. */
+async function eachAtOnce(ids: readonly string[], limit: number, work: (id: string) => Promise<void>): Promise<void> {
+  const queue = [...new Set(ids.map((a) => a.toLowerCase()))];
+  const worker = async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) await work(next);
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+}
 
 /** The last status records read per workspace and Assembly: results:thumbnail checks URLs against them. */
 export interface StatusMemo {
@@ -57,6 +66,27 @@ export function createAssemblyHandlers(ctx: HandlerContext, statuses: StatusMemo
 
   const runsOf = (workspaceId: string) => ctx.runs.list().filter((run) => run.workspaceId === workspaceId);
 
+  /**
+   * Cancel one running Assembly; an ended one is left alone (DELETE would turn even a completed one into
+   * ASSEMBLY_CANCELED) and its record is the answer. One of this app's runs is canceled through the run, so
+   * its uploads stop instead of failing one by one.
+   */
+  async function cancelOne(api: ApiClient, workspaceId: string, assemblyId: string): Promise<Result<AssemblyStatus>> {
+    const wanted = assemblyId.toLowerCase();
+    const before = await getAssemblyStatus(api, wanted);
+    if (!before.ok || !isAssemblyBusy(before.value)) return before;
+    const run = runsOf(workspaceId).find((r) => r.assemblyId?.toLowerCase() === wanted);
+    if (run) {
+      const canceled = await ctx.runs.cancel(run.runId);
+      if (!canceled.ok) return canceled;
+    }
+    const after = run ? await getAssemblyStatus(api, wanted) : await api.cancelAssembly(statusUrlOf(api, wanted));
+    // The run may not have reached the service's record yet: then cancel it directly.
+    const status = after.ok && isAssemblyBusy(after.value) ? await api.cancelAssembly(statusUrlOf(api, wanted)) : after;
+    if (status.ok) statuses.set(workspaceId, wanted, status.value);
+    return status;
+  }
+
   return {
     'assemblies:list': ({ workspaceId, ...query }) =>
       withApi(ctx, workspaceId, async (api, id) => {
@@ -77,23 +107,17 @@ export function createAssemblyHandlers(ctx: HandlerContext, statuses: StatusMemo
         return ok({ status: status.value, runId: run?.runId ?? null, replays: mergeReplays(listed, replays.get(wanted) ?? []) });
       }),
 
-    'assemblies:cancel': ({ workspaceId, assemblyId }) =>
+    'assemblies:cancel': ({ workspaceId, assemblyId }) => withApi(ctx, workspaceId, (api, id) => cancelOne(api, id, assemblyId)),
+
+    'assemblies:cancelMany': ({ workspaceId, assemblyIds }) =>
       withApi(ctx, workspaceId, async (api, id) => {
-        const wanted = assemblyId.toLowerCase();
-        // Read first: DELETE on an ended Assembly would turn even a completed one into a canceled one.
-        const before = await getAssemblyStatus(api, wanted);
-        if (!before.ok || !isAssemblyBusy(before.value)) return before;
-        // One of this app's runs: cancel it there, so its uploads stop instead of failing one by one.
-        const run = runsOf(id).find((r) => r.assemblyId?.toLowerCase() === wanted);
-        if (run) {
-          const canceled = await ctx.runs.cancel(run.runId);
-          if (!canceled.ok) return canceled;
-        }
-        const after = run ? await getAssemblyStatus(api, wanted) : await api.cancelAssembly(statusUrlOf(api, wanted));
-        // The run may not have reached the service's record yet: then cancel it directly.
-        const status = after.ok && isAssemblyBusy(after.value) ? await api.cancelAssembly(statusUrlOf(api, wanted)) : after;
-        if (status.ok) statuses.set(id, assemblyId, status.value);
-        return status;
+        const result: CancelManyResult = { canceled: [], alreadyEnded: [], failed: [] };
+        await eachAtOnce(assemblyIds, BULK_CONCURRENCY, async (assemblyId) => {
+          const status = await cancelOne(api, id, assemblyId);
+          if (!status.ok) result.failed.push({ assemblyId, code: status.error.code, message: status.error.message });
+          else (status.value.ok === 'ASSEMBLY_CANCELED' ? result.canceled : result.alreadyEnded).push(assemblyId);
+        });
+        return ok(result);
       }),
 
     'assemblies:follow': ({ workspaceId, assemblyId }) =>
@@ -123,17 +147,13 @@ export function createAssemblyHandlers(ctx: HandlerContext, statuses: StatusMemo
     'assemblies:replayMany': ({ workspaceId, assemblyIds, ...options }) =>
       withApi(ctx, workspaceId, async (api) => {
         const result: ReplayManyResult = { started: [], failed: [] };
-        const queue = [...new Set(assemblyIds.map((a) => a.toLowerCase()))];
-        const worker = async () => {
-          for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-            const started = await replayAssembly(api, next, options);
-            if (started.ok) {
-              noteReplay(started.value.parentId, started.value.assemblyId);
-              result.started.push(started.value);
-            } else result.failed.push({ parentId: next, code: started.error.code, message: started.error.message });
-          }
-        };
-        await Promise.all(Array.from({ length: REPLAY_CONCURRENCY }, worker));
+        await eachAtOnce(assemblyIds, BULK_CONCURRENCY, async (next) => {
+          const started = await replayAssembly(api, next, options);
+          if (started.ok) {
+            noteReplay(started.value.parentId, started.value.assemblyId);
+            result.started.push(started.value);
+          } else result.failed.push({ parentId: next, code: started.error.code, message: started.error.message });
+        });
         return ok(result);
       }),
   };

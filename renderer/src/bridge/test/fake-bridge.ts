@@ -284,6 +284,7 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     },
     'assemblies:get': (req) => ok({ status: { ok: 'ASSEMBLY_COMPLETED', assembly_id: req.assemblyId, uploads: [], results: {} }, runId: null, replays: [] }),
     'assemblies:cancel': (req) => ok({ ok: 'ASSEMBLY_CANCELED', assembly_id: req.assemblyId, uploads: [], results: {} }),
+    'assemblies:cancelMany': (req) => ok({ canceled: req.assemblyIds, alreadyEnded: [], failed: [] }),
     'assemblies:follow': () => ok({ following: false }),
     'assemblies:notifications': () => ok({ notifyUrl: null, attempts: [], pending: [] }),
     'assemblies:replayNotification': (req) => ok({ success: true, queued: req.wait === false, notifyUrl: req.notifyUrl ?? null, responseCode: 200, responseData: 'ok', error: null, duration: 0.01 }),

@@ -85,6 +85,34 @@ describe('Activity: the Assembly browser', () => {
     await waitFor(() => expect(screen.getAllByTestId('assembly-row')).toHaveLength(1));
   });
 
+  it('cancels a selection after asking, and says how many were canceled, had ended, or were refused', async () => {
+    const bridge = createFakeBridge({
+      'assemblies:list': serviceList(6),
+      'assemblies:cancelMany': (req) => ({
+        ok: true,
+        value: { canceled: req.assemblyIds.slice(0, 1), alreadyEnded: req.assemblyIds.slice(1, 2), failed: [{ assemblyId: req.assemblyIds[2]!, code: 'INSUFFICIENT_AUTH_SCOPE', message: 'No assemblies:write.' }] },
+      }),
+    });
+    renderWithBridge(<App />, bridge);
+    await screen.findByText('6 Assemblies');
+    for (const n of [6, 5, 4]) fireEvent.click(screen.getByLabelText(`Select ${id(n)}`));
+    expect((await screen.findByTestId('selection-count')).textContent).toBe('3 Assemblies selected');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel 3…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel 3 Assemblies?' });
+    expect(within(dialog).getByTestId('cancel-selection-consequences').textContent).toContain('Those that have already ended are left as they are.');
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(bridge.calls.some((c) => c.channel === 'assemblies:cancelMany')).toBe(false);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel 3…' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Stop the running ones' }));
+    expect(await screen.findByText('Canceled 1 Assembly; 1 had already ended and was left as it was; 1 refused: INSUFFICIENT_AUTH_SCOPE — No assemblies:write.')).toBeTruthy();
+    const sent = bridge.calls.find((c) => c.channel === 'assemblies:cancelMany')!.request as { assemblyIds: string[] };
+    expect(sent.assemblyIds.sort()).toEqual([id(4), id(5), id(6)]);
+    await waitFor(() => expect(screen.queryByTestId('selection-count')).toBeNull());
+  });
+
   it('a run of this app opens its run view, and its row follows the run live', async () => {
     const bridge = createFakeBridge();
     withRun(bridge, sampleRun());

@@ -20,11 +20,12 @@ import { useNavigation } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
 import { useActivityFilters } from './activity-store';
 import { AssemblyRow, PlaceholderRow, ROW_HEIGHT } from './AssemblyRow';
+import { CancelSelection } from './CancelSelection';
 import { LocalRunsList } from './LocalRunsList';
 
 /** While anything listed runs, the list is read again this often (the service has no list stream). */
 const REFRESH_MS = 2000;
-/** Bulk replay takes at most this many (core's limit per request). */
+/** Bulk replay and cancel take at most this many (core's limit per request). */
 const MAX_BULK = 1000;
 
 /** Two row ranges that need the same pages (whatever the count: it only caps the last page). */
@@ -275,13 +276,20 @@ export const ActivityView = () => {
             <Button size="sm" variant="primary" icon={<RetryIcon />} onClick={() => setConfirm(true)}>
               Replay {selected.size.toLocaleString('en-US')}…
             </Button>
+            <CancelSelection
+              assemblyIds={[...selected]}
+              onDone={() => {
+                setSelected(new Set());
+                void client.invalidateQueries({ queryKey: ['assemblies:list'] });
+              }}
+            />
             <ResultsActions size="sm" scope={{ kind: 'assemblies', assemblyIds: [...selected] }} what={`The ${formatCount(selected.size, 'selected Assembly', 'selected Assemblies')}`} />
             <Button size="sm" variant="ghost" onClick={() => setSelected(new Set())}>
               Clear selection
             </Button>
           </>
         ) : (
-          <span className="muted small">Select Assemblies to replay them, save their results or export a manifest, or</span>
+          <span className="muted small">Select Assemblies to replay or cancel them, save their results or export a manifest, or</span>
         )}
         {count > 0 && selected.size < Math.min(count, MAX_BULK) && (
           <Button size="sm" variant="ghost" busy={selectingAll} onClick={() => void selectAll()}>
