@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Transloadit } from '@transloadit/node';
@@ -132,4 +133,40 @@ test('a failed batch is bulk-replayed from Activity after a confirmation that st
   const failedIds = listed.items.filter((a) => !a.parent_id && a.error).map((a) => a.id);
   const replays = listed.items.filter((a) => a.parent_id);
   expect(replays.map((a) => a.parent_id).sort()).toEqual([...failedIds].sort());
+});
+
+test('the running Assemblies a script started are canceled from Activity\'s selection; an ended one is left as it was', async ({ ui, running, workDir }) => {
+  test.setTimeout(180_000);
+  const sdk = await sdkFor(running);
+  const done = await sdk.createAssembly({ files: { photo: await photo(workDir, 'kept.jpg') }, params: { steps }, waitForCompletion: true });
+  // Two minutes of video up-scaled to 1080p: encodes that run until they are canceled.
+  const clip = path.join(workDir, 'runaway.mp4');
+  execFileSync('ffmpeg', ['-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=120:size=320x180:rate=25', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip]);
+  const encode = { ':original': { robot: '/upload/handle' }, encoded: { use: ':original', robot: '/video/encode', width: 1920, height: 1080 } };
+  const runaway = await Promise.all([1, 2].map(() => sdk.createAssembly({ files: { clip }, params: { steps: encode }, waitForCompletion: false })));
+
+  await openActivity(ui);
+  await expect(ui.getByTestId('activity-count')).toContainText('3 Assemblies');
+  // "Running" is a live view: an encode still uploading when it is chosen shows up once it executes.
+  await ui.getByRole('button', { name: 'Running', exact: true }).click();
+  await expect(ui.getByTestId('activity-count')).toContainText('2 Assemblies match', { timeout: 30_000 });
+  // Both encodes run; back to every Assembly, and all three selected (the completed one too: ended ones
+  // are left alone, as the dialog says).
+  await ui.getByRole('button', { name: 'All', exact: true }).click();
+  await expect(ui.getByTestId('activity-count')).toContainText('3 Assemblies');
+  await ui.getByRole('button', { name: 'Select all 3' }).click();
+  await expect(ui.getByTestId('selection-count')).toHaveText('3 Assemblies selected');
+  await ui.getByRole('button', { name: 'Cancel 3…' }).click();
+  const dialog = ui.getByRole('dialog', { name: 'Cancel 3 Assemblies?' });
+  await expect(dialog.getByTestId('cancel-selection-consequences')).toContainText('Those that have already ended are left as they are.');
+  await expect(dialog.getByRole('button', { name: 'Cancel', exact: true })).toBeFocused();
+  await ui.screenshot({ path: screenshotPath('activity-bulk-cancel.png'), animations: 'disabled' });
+  await dialog.getByRole('button', { name: 'Stop the running ones' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(ui.getByText('Canceled 2 Assemblies; 1 had already ended and was left as it was.')).toBeVisible();
+
+  await ui.getByRole('button', { name: 'Canceled', exact: true }).click();
+  await expect(ui.getByTestId('activity-count')).toHaveText('2 Assemblies match');
+  for (const a of runaway) expect((await sdk.getAssembly(String(a.assembly_id))).ok).toBe('ASSEMBLY_CANCELED');
+  expect((await sdk.getAssembly(String(done.assembly_id))).ok).toBe('ASSEMBLY_COMPLETED');
 });

@@ -113,6 +113,27 @@ describe('Activity: the Assembly browser', () => {
     await waitFor(() => expect(screen.queryByTestId('selection-count')).toBeNull());
   });
 
+  it('keeps reading the Running view while it is chosen, so an Assembly that starts executing shows up without a refresh', async () => {
+    const seen: AssemblyListQuery[] = [];
+    let executing: AssemblyListItem[] = [];
+    const bridge = createFakeBridge({
+      'assemblies:list': (req) => {
+        seen.push(req);
+        const items = req.state === 'executing' ? executing : [item(1)];
+        return { ok: true, value: { items, count: items.length, page: 1, pageSize: req.pageSize ?? 100 } };
+      },
+    });
+    renderWithBridge(<App />, bridge);
+    await screen.findByText('1 Assembly');
+    fireEvent.click(screen.getByRole('button', { name: 'Running' }));
+    expect(await screen.findByText('No Assemblies match')).toBeTruthy();
+    // Nothing to select: the hint ends there instead of offering "Select all".
+    expect(screen.getByText(/export a manifest\.$/)).toBeTruthy();
+    executing = [item(2, { state: 'ASSEMBLY_EXECUTING' })];
+    await waitFor(() => expect(screen.getByTestId('activity-count').textContent).toContain('1 Assembly match'), { timeout: 4_000 });
+    expect(seen.filter((q) => q.state === 'executing').length).toBeGreaterThanOrEqual(2);
+  });
+
   it('a run of this app opens its run view, and its row follows the run live', async () => {
     const bridge = createFakeBridge();
     withRun(bridge, sampleRun());

@@ -115,7 +115,9 @@ export const ActivityView = () => {
     };
   }, [bridge, client]);
 
-  const refetchInterval = busy ? REFRESH_MS : false;
+  // "Running" and "Uploading" are live views: read again while they are chosen, even when none is listed yet.
+  const liveFilter = effective.state === 'executing' || effective.state === 'uploading';
+  const refetchInterval = busy || liveFilter ? REFRESH_MS : false;
   const first = useBridgeQuery('assemblies:list', listRequest(effective, 1), { placeholderData: keepPreviousData, refetchInterval, enabled: rangeProblem === null });
   const count = first.data?.count ?? 0;
   const more = pagesFor(range.start, range.end, count).filter((p) => p !== 1);
@@ -289,7 +291,7 @@ export const ActivityView = () => {
             </Button>
           </>
         ) : (
-          <span className="muted small">Select Assemblies to replay or cancel them, save their results or export a manifest, or</span>
+          <span className="muted small">Select Assemblies to replay or cancel them, save their results or export a manifest{count > 0 ? ', or' : '.'}</span>
         )}
         {count > 0 && selected.size < Math.min(count, MAX_BULK) && (
           <Button size="sm" variant="ghost" busy={selectingAll} onClick={() => void selectAll()}>
