@@ -76,15 +76,16 @@ export function createAssemblyHandlers(ctx: HandlerContext, statuses: StatusMemo
     const before = await getAssemblyStatus(api, wanted);
     if (!before.ok || !isAssemblyBusy(before.value)) return before;
     const run = runsOf(workspaceId).find((r) => r.assemblyId?.toLowerCase() === wanted);
-    if (run) {
-      const canceled = await ctx.runs.cancel(run.runId);
-      if (!canceled.ok) return canceled;
-    }
-    const after = run ? await getAssemblyStatus(api, wanted) : await api.cancelAssembly(statusUrlOf(api, wanted));
-    // The run may not have reached the service's record yet: then cancel it directly.
-    const status = after.ok && isAssemblyBusy(after.value) ? await api.cancelAssembly(statusUrlOf(api, wanted)) : after;
-    if (status.ok) statuses.set(workspaceId, wanted, status.value);
-    return status;
+    const remember = (status: Result<AssemblyStatus>) => {
+      if (status.ok) statuses.set(workspaceId, wanted, status.value);
+      return status;
+    };
+    if (!run) return remember(await api.cancelAssembly(statusUrlOf(api, wanted)));
+    const canceled = await ctx.runs.cancel(run.runId);
+    if (!canceled.ok) return canceled;
+    // A run canceled before it had the service's record cancels the Assembly later: do it now instead.
+    const after = await getAssemblyStatus(api, wanted);
+    return remember(after.ok && isAssemblyBusy(after.value) ? await api.cancelAssembly(statusUrlOf(api, wanted)) : after);
   }
 
   return {
