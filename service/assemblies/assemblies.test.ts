@@ -81,6 +81,23 @@ describe('Assemblies', () => {
     expect(Buffer.from(await original.arrayBuffer())).toEqual(Buffer.from(files[0]!.data));
   });
 
+  it('lists the uploads of a multipart request in the order they were sent, though a small part is hashed before a large one', async () => {
+    const big = Buffer.alloc(24 * 1024 * 1024, 7);
+    const files = [
+      { field: 'file', name: 'first-large.bin', data: big },
+      { field: 'file', name: 'second-tiny.txt', data: Buffer.from('two') },
+      { field: 'file', name: 'third-tiny.txt', data: Buffer.from('three') },
+    ];
+    const params = { auth: { key }, steps: { ':original': { robot: '/upload/handle' }, stored: { use: ':original', robot: '/transloadit/store', path: 'order/${file.name}' } } };
+    const { body } = await postAssembly(fx.service.url, buildForm({ params, files }));
+    expect(body.error, JSON.stringify(body)).toBeUndefined();
+    const done = await waitForEnd(String(body.assembly_ssl_url));
+    expect(done.ok).toBe('ASSEMBLY_COMPLETED');
+    const names = (list: unknown) => (list as { name: string }[]).map((f) => f.name);
+    expect(names(done.uploads)).toEqual(['first-large.bin', 'second-tiny.txt', 'third-tiny.txt']);
+    expect(names((done.results as Record<string, unknown>).stored)).toEqual(['first-large.bin', 'second-tiny.txt', 'third-tiny.txt']);
+  });
+
   it('keeps the raw params string with secrets masked', async () => {
     const raw = `{"auth":{"key":"${key}","secret":"do-not-show"},"steps":{":original":{"robot":"/upload/handle"}}}`;
     const r = await postAssembly(fx.service.url, buildForm({ params: raw }));

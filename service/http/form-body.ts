@@ -107,7 +107,10 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
   if (!isFormType(req.headers['content-type'] ?? '')) return readOtherBody(req, o.admit, admitWithinMs);
   return new Promise<FormBody>((resolve) => {
     const fields: Record<string, string> = {};
-    const files: ReceivedFile[] = [];
+    // One slot per file part, in the body's order: parts finish hashing out of order (a small one first),
+    // and the Assembly lists its uploads in the order the client sent them. Cut or refused parts stay empty.
+    const parts: (ReceivedFile | undefined)[] = [];
+    const received = (): ReceivedFile[] => parts.filter((f): f is ReceivedFile => f !== undefined);
     const writes: Promise<void>[] = [];
     const fileStreams: (Readable | Writable)[] = [];
     let dirReady: Promise<unknown> | null = null;
@@ -185,6 +188,7 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
         return;
       }
       fileStreams.push(stream);
+      const slot = parts.push(undefined) - 1;
       const fileId = newFileId();
       const localPath = join(o.uploadDir, fileId);
       const name = info.filename || field;
@@ -204,7 +208,7 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
           throw e;
         }
         if ((stream as unknown as { truncated?: boolean }).truncated) return hash.drop();
-        files.push({ fileId, field, name, localPath, size: tap.bytes(), mimeHint: info.mimeType, digests: await hash.digest(), head: tap.head() });
+        parts[slot] = { fileId, field, name, localPath, size: tap.bytes(), mimeHint: info.mimeType, digests: await hash.digest(), head: tap.head() };
       };
       writes.push(write().catch(() => undefined));
     });
@@ -213,13 +217,13 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
     bb.on('error', (e: Error) => stop(() => ({ kind: 'invalid', message: `The multipart body could not be parsed: ${e.message}` })));
     bb.on('close', () => {
       if (settled || !decide()) return;
-      void Promise.all(writes).then(() => settle({ kind: 'complete', fields, files }));
+      void Promise.all(writes).then(() => settle({ kind: 'complete', fields, files: received() }));
     });
     const onAbort = (): void => {
       if (settled) return;
       // A half-written part can never finish: report only the parts fully written so far.
       if (!decide()) return;
-      stop(() => ({ kind: 'aborted', fields, files: [...files] }));
+      stop(() => ({ kind: 'aborted', fields, files: received() }));
     };
     req.on('aborted', onAbort);
     req.on('close', () => {
