@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
-const [vitestFile, playwrightFile] = process.argv.slice(2);
+const [vitestFile, playwrightFile, vitestLog] = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -54,9 +54,32 @@ if (playwrightFile && existsSync(playwrightFile)) {
   failed += 1;
 }
 
+const plain = (text) => text.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
+
+/**
+ * The lines an assertion's diff marks as changed, for each failed Vitest test in its log: the JSON report
+ * has only the message ("expected { … } to deeply equal { … }"), which does not say what differed.
+ */
+function changedLines(log, perFailure = 12) {
+  const blocks = [];
+  let current = null;
+  for (const line of plain(log).split('\n')) {
+    if (/^ FAIL /.test(line)) {
+      current = { title: line.trim(), lines: [] };
+      blocks.push(current);
+    } else if (current && /^([-+] {3}|Expected: |Received: )/.test(line) && current.lines.length < perFailure) {
+      current.lines.push(line);
+    }
+  }
+  return blocks.filter((b) => b.lines.length > 0);
+}
+
 if (failures.length > 0) {
   // Colour codes out, so the line reads the same in a log file.
-  console.log(`failed:\n${failures.map((f) => `  ${f.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')}`).join('\n')}`);
+  console.log(`failed:\n${failures.map((f) => `  ${plain(f)}`).join('\n')}`);
+  if (vitestLog && existsSync(vitestLog)) {
+    for (const block of changedLines(readFileSync(vitestLog, 'utf8'))) console.log(`  ${block.title}\n${block.lines.map((l) => `    ${l}`).join('\n')}`);
+  }
 }
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

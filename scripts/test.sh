@@ -14,9 +14,10 @@ echo "== lint"; npm run -s lint
 echo "== build"; npm run -s build >/dev/null
 status=0
 echo "== unit and integration tests"
-bash scripts/with-keyring.sh npx vitest run --reporter=default --reporter=json --outputFile.json="$PWD/test-results/vitest.json" || status=1
+# Its output is kept too: the summary at the end quotes the diff of a failed assertion from it.
+bash scripts/with-keyring.sh npx vitest run --reporter=default --reporter=json --outputFile.json="$PWD/test-results/vitest.json" 2>&1 | tee test-results/vitest.log || status=1
 echo "== end-to-end tests"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/test-results/playwright.json" \
   bash scripts/with-keyring.sh npx playwright test --config e2e/playwright.config.ts --reporter=list,json || status=1
-node scripts/summarize-tests.mjs test-results/vitest.json test-results/playwright.json || status=1
+node scripts/summarize-tests.mjs test-results/vitest.json test-results/playwright.json test-results/vitest.log || status=1
 exit $status

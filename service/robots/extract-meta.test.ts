@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -186,5 +186,16 @@ describe('an image that embeds no metadata', () => {
     const viaExifTool = await extractMeta(file, 'image/jpeg');
     expect(viaExifTool.date_file_modified).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} GMT$/);
     expect(await extractMeta(file, 'image/jpeg', { embedded: false })).toEqual(viaExifTool);
+  });
+
+  it('a file written in the last half millisecond of a second keeps that second, as ExifTool says', async () => {
+    const file = join(dir, 'late.jpg');
+    await sharp({ create: { width: 8, height: 8, channels: 3, background: '#802040' } }).jpeg().toFile(file);
+    // 2025-11-28 14:40:01.9997 UTC: Node's Date rounds it to 14:40:02.
+    await utimes(file, 1764340801.9997, 1764340801.9997);
+    expect((await stat(file)).mtime.toISOString()).toBe('2025-11-28T14:40:02.000Z');
+    const viaExifTool = await extractMeta(file, 'image/jpeg');
+    expect(viaExifTool.date_file_modified).toBe('2025/11/28 14:40:01 GMT');
+    expect((await extractMeta(file, 'image/jpeg', { embedded: false })).date_file_modified).toBe('2025/11/28 14:40:01 GMT');
   });
 });
