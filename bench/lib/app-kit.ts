@@ -42,6 +42,7 @@ export async function launchBenchApp(dir: string): Promise<BenchApp> {
     downloadsDir: path.join(dir, 'downloads'),
     rendererDir: process.env.BENCH_RENDERER_DIR ?? path.join(ROOT, 'dist/renderer'),
     pageBridgeFile,
+    serviceEntry: path.join(ROOT, 'dist/electron/service-child.cjs'),
     version,
     secretStore: createFileSecretStore(path.join(dir, 'secrets.json')),
     desktop: createRecordingDesktop(),

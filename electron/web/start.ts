@@ -29,6 +29,7 @@ try {
     downloadsDir: defaultDownloadsDir(env, homedir()),
     rendererDir: env.ASSEMBLYLINE_RENDERER_DIR || join(repoRoot, 'dist', 'renderer'),
     pageBridgeFile: join(repoRoot, 'dist', 'web', 'page-bridge.js'),
+    serviceEntry: join(repoRoot, 'dist', 'electron', 'service-child.cjs'),
     version,
     port: optionalPort(env.ASSEMBLYLINE_PORT) ?? 0,
     localServicePort: optionalPort(env.ASSEMBLYLINE_SERVICE_PORT),
