@@ -22,6 +22,7 @@ import { useActivityFilters } from './activity-store';
 import { AssemblyRow, PlaceholderRow, ROW_HEIGHT } from './AssemblyRow';
 import { CancelSelection } from './CancelSelection';
 import { LocalRunsList } from './LocalRunsList';
+import { replayManySummary } from './replay-summary';
 
 /** While anything listed runs, the list is read again this often (the service has no list stream). */
 const REFRESH_MS = 2000;
@@ -184,14 +185,10 @@ export const ActivityView = () => {
     setReplaying(true);
     try {
       const result = unwrap(await bridge.invoke('assemblies:replayMany', { assemblyIds: [...selected], ...(reparse ? { reparseTemplate: true } : {}) }));
-      const started = formatCount(result.started.length, 'Assembly', 'Assemblies');
       // The replays are new Assemblies of today, running: show the whole list, where they lead, live.
       if (result.started.length > 0) clear();
-      if (result.failed.length === 0) toast(`Replaying ${started}: they run at the top of the list.`, 'success');
-      else {
-        const firstFailure = result.failed[0]!;
-        toast(`Replaying ${started}; ${result.failed.length} refused: ${firstFailure.code} — ${firstFailure.message}`, 'danger');
-      }
+      const summary = replayManySummary(result);
+      toast(summary.text, summary.tone);
       setSelected(new Set());
       setConfirm(false);
       void client.invalidateQueries({ queryKey: ['assemblies:list'] });
