@@ -34,6 +34,8 @@ async function main(): Promise<void> {
       // Else ASSEMBLYLINE_NOTIFY_ALLOW_HOSTS; every entry is checked (shared/local-service/host-rules.ts).
       'notify-allow-hosts': { type: 'string' },
       'notify-signature': { type: 'string' },
+      // Receivers on private and link-local addresses too (cloud metadata never); off by default.
+      'notify-allow-private-networks': { type: 'boolean' },
       // The bill's prices (docs/local-service.md "Metering and the bill"); else ASSEMBLYLINE_PRICE_LIST; else free.
       'price-list': { type: 'string' },
       // /ai/chat (docs/local-service.md "Chat steps and tool servers"); else ASSEMBLYLINE_CHAT_*; the API key only from the env.

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { AssemblyRuntime } from './assemblies/assembly-runtime';
+import { LOCAL_ACCOUNT_ID } from './assemblies/status-record';
 import { createOAuth } from './auth/oauth';
 import { apiError, sendError } from './http/api-error';
 import { BODY_LIMITS } from './http/body-limits';
@@ -28,8 +29,6 @@ import { defaultToolServerHosts } from './robots/tool-server-hosts';
 import { hostListsProblem } from './host-lists';
 import { mintStepToken, STEP_TOKEN_LIFETIME_S } from './auth/step-token';
 
-/** The local service has one account; Templates and credentials belong to it, not to a key. */
-const LOCAL_ACCOUNT_ID = 'local';
 /** Its one workspace: stored assets belong to it (docs/local-service.md "Stored assets"). */
 const LOCAL_WORKSPACE = 'local';
 /** A Smart CDN request waits at most this long for its Template (then CDN_TEMPLATE_TIMEOUT). */
@@ -208,6 +207,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     urls,
     notifier,
     notifyAllowedHosts: options.notifications?.allowedHosts ?? [],
+    notifyAddressPolicy: { allowPrivateNetworks: options.notifications?.allowPrivateNetworks === true },
     db,
     priceList: options.priceList ?? FREE_PRICE_LIST,
     runtime,

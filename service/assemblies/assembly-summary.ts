@@ -1,5 +1,5 @@
 import type { AssemblyState } from './assembly-state';
-import { LOCAL_REGION } from './status-record';
+import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './status-record';
 
 /** The list's `type` values (service-facts.md §7) an Assembly can be in; `all` is every one. */
 export type ListKind = 'uploading' | 'executing' | 'canceled' | 'completed' | 'failed' | 'request_aborted';
@@ -51,7 +51,7 @@ export function listItem(s: AssemblyState): Record<string, unknown> {
   return {
     id: s.id,
     parent_id: s.parentId ?? null,
-    account_id: s.authKey,
+    account_id: LOCAL_ACCOUNT_ID,
     template_id: s.templateId ?? null,
     notify_url: s.notifyUrl ?? null,
     redirect_url: redirectUrl(s),

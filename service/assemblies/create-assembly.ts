@@ -20,6 +20,7 @@ import { OK_MESSAGES, maskSecrets, statusDate, type AssemblyState } from './asse
 import { bearerOf, tokenLookup } from '../auth/bearer';
 import type { TestFaults } from '../files/test-faults';
 import { checkNotifyUrl, INVALID_NOTIFY_URL, type AllowedHosts } from '../notifications/notify-url';
+import type { AddressPolicy } from '../notifications/notify-address';
 import { parseNotificationPayload } from '../notifications/notify-payload';
 
 /** Ours: a `notification_payload` that is not a list of the four known values (400). */
@@ -38,11 +39,13 @@ export interface CreateContext {
   faults?: TestFaults;
   /** Hosts notify_url may name (`--notify-allow-hosts`); empty or absent = any. */
   notifyAllowedHosts?: AllowedHosts;
+  /** Which addresses notify_url may name (`--notify-allow-private-networks`); see notify-address.ts. */
+  notifyAddressPolicy?: AddressPolicy;
 }
 
 /** notify_url and notification_payload of the params an Assembly runs with (after any Template). */
-export function notifySettings(params: Record<string, unknown>, allowed: AllowedHosts): { notifyUrl: string | null; notificationPayload: string[] } | ApiError {
-  const notify = checkNotifyUrl(params.notify_url, allowed);
+export function notifySettings(params: Record<string, unknown>, allowed: AllowedHosts, policy: AddressPolicy = {}): { notifyUrl: string | null; notificationPayload: string[] } | ApiError {
+  const notify = checkNotifyUrl(params.notify_url, allowed, policy);
   if ('problem' in notify) return apiError(INVALID_NOTIFY_URL, notify.problem, 400);
   const payload = parseNotificationPayload(params.notification_payload);
   if (typeof payload === 'string') return apiError(INVALID_NOTIFICATION_PAYLOAD, payload, 400);
@@ -176,7 +179,7 @@ function admitRequest(ctx: CreateContext, req: IncomingMessage, fields: Record<s
   if ('code' in withTemplate) return withTemplate;
   const problem = validateInstructions(withTemplate.params.steps);
   if (problem) return apiError(problem.code, problem.message, 400, whereOf(problem));
-  const notify = notifySettings(withTemplate.params, ctx.notifyAllowedHosts ?? []);
+  const notify = notifySettings(withTemplate.params, ctx.notifyAllowedHosts ?? [], ctx.notifyAddressPolicy);
   if ('code' in notify) return notify;
   return { auth: auth.value, ...withTemplate, notify };
 }

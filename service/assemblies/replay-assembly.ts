@@ -122,7 +122,7 @@ export async function replayAssembly(ctx: ReplayContext, req: IncomingMessage, r
   const steps = plan.params.steps;
   const problem = validateInstructions(steps);
   if (problem) return sendError(res, apiError(problem.code, problem.message, 400, problem.step ? { step: problem.step } : undefined));
-  const notify = notifySettings(plan.params, ctx.notifyAllowedHosts ?? []);
+  const notify = notifySettings(plan.params, ctx.notifyAllowedHosts ?? [], ctx.notifyAddressPolicy);
   if ('code' in notify) return sendError(res, notify);
   const nowMs = Date.now();
   const retryIn = ctx.rateLimiter.take(nowMs);

@@ -9,6 +9,44 @@ export interface ServiceUrls {
 
 /** The local service's one region: status records, list items and usage rows carry it (statistics filter on it). */
 export const LOCAL_REGION = 'local';
+/**
+ * The service's one account: `account_id` everywhere (status records, list items, Templates, credentials).
+ * Never the Auth Key: the vendor's `account_id` is an account's id, and the key is not published.
+ */
+export const LOCAL_ACCOUNT_ID = 'local';
+
+const publicParamsCache = new WeakMap<AssemblyState, Map<string, string>>();
+
+/**
+ * `params` as shown in a status record: the request's JSON with `auth.key` written `"****"`, as the vendor
+ * shows it (service-facts §4); the record is public, the key is what a caller needs to make Assemblies.
+ * Text that is not a JSON object is shown as it came. Pure (cached per state).
+ */
+export function shownParams(raw: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return raw;
+  const p = parsed as Record<string, unknown>;
+  const auth = p.auth;
+  if (typeof auth !== 'object' || auth === null || Array.isArray(auth) || !('key' in auth)) return raw;
+  return JSON.stringify({ ...p, auth: { ...(auth as Record<string, unknown>), key: '****' } });
+}
+
+/** shownParams, once per text of an Assembly (a status is built on every GET and event). */
+function publicParams(s: AssemblyState, raw: string): string {
+  let texts = publicParamsCache.get(s);
+  if (!texts) publicParamsCache.set(s, (texts = new Map()));
+  let shown = texts.get(raw);
+  if (shown === undefined) {
+    if (texts.size >= 2) texts.clear();
+    texts.set(raw, (shown = shownParams(raw)));
+  }
+  return shown;
+}
 
 export const assemblyUrl = (u: ServiceUrls, id: string): string => `${u.base}/assemblies/${id}`;
 export const websocketUrl = (u: ServiceUrls): string => `${u.base}/ws20000`;
@@ -66,7 +104,7 @@ export function statusRecord(u: ServiceUrls, s: AssemblyState, nowMs: number): R
     ...s.errorExtra,
     assembly_id: s.id,
     parent_id: s.parentId ?? null,
-    account_id: s.authKey,
+    account_id: LOCAL_ACCOUNT_ID,
     template_id: s.templateId ?? null,
     ...(s.templateName ? { template_name: s.templateName } : {}),
     instance: new URL(u.base).host,
@@ -100,9 +138,9 @@ export function statusRecord(u: ServiceUrls, s: AssemblyState, nowMs: number): R
     finished_tus_uploads: s.finishedTusUploads,
     tus_uploads: s.tusUploads.map(({ localPath: _l, uploadId: _i, ...t }) => t),
     fields: s.fields,
-    params: s.params,
+    params: typeof s.params === 'string' ? publicParams(s, s.params) : s.params,
     template: s.templateContent ?? null,
-    ...(s.mergedParams ? { merged_params: s.mergedParams } : {}),
+    ...(s.mergedParams ? { merged_params: publicParams(s, s.mergedParams) } : {}),
     last_job_completed: s.executionDurationS !== null && s.executionStartMs ? statusDate(s.executionStartMs + s.executionDurationS * 1000) : null,
     uploads: s.uploads.map((_, i) => uploadRecord(u, s, i)),
     results: Object.fromEntries(Object.entries(s.results).map(([step, files]) => [step, files.map((f) => publicFileRecord(u, 'results', s.id, f))])),

@@ -9,6 +9,7 @@ import type { ServiceDatabase } from '../store/database';
 import type { Notifier } from './notifier';
 import { notificationListing } from './notify-state';
 import { checkNotifyUrl, INVALID_NOTIFY_URL, type AllowedHosts } from './notify-url';
+import type { AddressPolicy } from './notify-address';
 
 /** Real codes (service-facts.md §9, "notifications"). */
 export const NotificationError = {
@@ -21,6 +22,7 @@ export interface NotificationRouteContext {
   runtime: AssemblyRuntime;
   notifier: Notifier;
   notifyAllowedHosts?: AllowedHosts;
+  notifyAddressPolicy?: AddressPolicy;
 }
 
 const PATH = /^\/assembly_notifications\/([0-9a-f]{32})(\/replay)?\/?$/;
@@ -65,7 +67,7 @@ async function replayNotification(ctx: NotificationRouteContext, req: IncomingMe
   if (isRunning(s)) return sendError(res, apiError('ASSEMBLY_NOT_FINISHED', `Assembly ${id} is still running: its notification is sent when it ends.`, 400, { assembly_id: id }));
   const wait = waitFlag(auth.params.wait);
   if (wait === null) return sendError(res, apiError(NotificationError.notReplayed, `wait must be true or false (got ${JSON.stringify(auth.params.wait)}).`, 400));
-  const override = checkNotifyUrl(auth.params.notify_url, ctx.notifyAllowedHosts ?? []);
+  const override = checkNotifyUrl(auth.params.notify_url, ctx.notifyAllowedHosts ?? [], ctx.notifyAddressPolicy);
   if ('problem' in override) return sendError(res, apiError(INVALID_NOTIFY_URL, override.problem, 400));
   // An override goes to this replay only: the stored notify_url stays (service-facts.md §3).
   const url = override.url ?? s.notifyUrl ?? null;

@@ -69,7 +69,10 @@ describe('notify_url delivery', () => {
       async () => (await getJson(String(created.assembly_ssl_url))).body,
       (s) => s.notify_status === 'successful',
     );
-    expect(status).toMatchObject({ notify_url: r.url, notify_response_code: 200, notify_response_data: 'thanks #1', notify_error: null });
+    // What the receiver answered is not in the public record (issue 25); the signed listing has it.
+    expect(status).toMatchObject({ notify_url: r.url, notify_response_code: 200, notify_response_data: null, notify_error: null });
+    const listing = await signed(fx, 'GET', `/assembly_notifications/${String(created.assembly_id)}`, {});
+    expect((listing.body.items as Record<string, unknown>[])[0]).toMatchObject({ response_code: 200, response_data: 'thanks #1' });
     expect(typeof status.notify_duration).toBe('number');
     expect(String(status.notify_start)).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} GMT$/);
   });

@@ -4,6 +4,10 @@ import type { ServiceDatabase } from '../store/database';
 import { filterPayload, notificationBody, signNotification, type NotifySignatureAlgo } from './notify-payload';
 import { DEFAULT_NOTIFY_TIMEOUT_MS, DEFAULT_RETRY_DELAYS_MS, RESPONSE_EXCERPT_CHARS, queueDelivery, recordAttempt, type AttemptOutcome } from './notify-state';
 import { hostAllowed, type AllowedHosts } from './notify-url';
+import { AddressRefused, addressRefusal, guardedLookup, type LookupFunction } from './notify-address';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
 
 export interface NotifierOptions {
   /** Delays between attempts; its length is the number of retries (default: 5 over 20 minutes). */
@@ -14,6 +18,13 @@ export interface NotifierOptions {
   allowedHosts?: AllowedHosts;
   /** sha1 (default, the spec's webhook algorithm) is sent bare; others prefixed. */
   signatureAlgo?: NotifySignatureAlgo;
+  /**
+   * `--notify-allow-private-networks`: receivers on private and link-local addresses too. By default only
+   * loopback and public addresses are connected to (notify-address.ts); cloud metadata never.
+   */
+  allowPrivateNetworks?: boolean;
+  /** How names are resolved (default dns.lookup); tests give names the addresses they need. */
+  lookup?: LookupFunction;
 }
 
 /** Delivering a notification also needs time to write its result: a delivery is leased for this longer. */
@@ -135,44 +146,78 @@ export class Notifier {
       return failed(`"${url}" is not a URL.`, true);
     }
     if (!hostAllowed(host, this.options.allowedHosts ?? [])) return failed(`This service no longer sends notifications to "${host}" (--notify-allow-hosts).`, true);
+    // An address in the URL itself never reaches the lookup below: checked here.
+    const literal = host.replace(/^\[|\]$/g, '');
+    const refusal = isIP(literal) ? addressRefusal(literal, host, this.options) : null;
+    if (refusal) return failed(refusal, true);
     const transloadit = JSON.stringify(filterPayload(this.runtime.status(s), s.notificationPayload ?? []));
     const body = notificationBody(transloadit, signNotification(transloadit, account.authSecret, this.options.signatureAlgo ?? 'sha1'));
     try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': 'assemblyline-local-service', 'Transloadit-Assembly-Id': s.id },
-        body,
-        // A redirect is an answer that is not 2xx: it is not followed (it could point anywhere).
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.timeoutMs),
+      const res = await postForm(url, body, {
+        headers: { 'User-Agent': 'assemblyline-local-service', 'Transloadit-Assembly-Id': s.id },
+        timeoutMs: this.timeoutMs,
+        lookup: guardedLookup(this.options, this.options.lookup),
       });
-      const responseData = await readExcerpt(res);
       const ok = res.status >= 200 && res.status < 300;
-      return { outcome: { startedMs, durationMs: Date.now() - startedMs, responseCode: res.status, responseData, error: ok ? null : `The receiver answered HTTP ${res.status}.` }, final: false };
+      return { outcome: { startedMs, durationMs: Date.now() - startedMs, responseCode: res.status, responseData: res.excerpt, error: ok ? null : `The receiver answered HTTP ${res.status}.` }, final: false };
     } catch (e) {
-      const err = e as Error & { cause?: { code?: string; message?: string } };
-      const why = err.name === 'TimeoutError' ? `No answer within ${this.timeoutMs} ms.` : `${err.cause?.code ?? err.name}: ${err.cause?.message ?? err.message}`;
+      // Refused at connect time (the name resolved to an address notifications may not go to): no retry.
+      if (e instanceof AddressRefused) return failed(e.message, true);
+      const err = e as NodeJS.ErrnoException;
+      const why = err.name === 'TimeoutError' ? `No answer within ${this.timeoutMs} ms.` : `${err.code ?? err.name}: ${err.message}`;
       return failed(why, false);
     }
   }
 }
 
+/**
+ * POSTs an urlencoded body and reads the first RESPONSE_EXCERPT_CHARS of the answer. Redirects are not
+ * followed (an answer that is not 2xx; it could point anywhere). `lookup` runs when the socket connects.
+ */
+function postForm(url: string, body: string, o: { headers: Record<string, string>; timeoutMs: number; lookup: LookupFunction }): Promise<{ status: number; excerpt: string }> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const payload = Buffer.from(body, 'utf8');
+    const req = send(
+      target,
+      {
+        method: 'POST',
+        headers: { ...o.headers, 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': String(payload.length) },
+        lookup: o.lookup as never,
+        agent: false,
+      },
+      (res) => readExcerpt(res).then((excerpt) => resolve({ status: res.statusCode ?? 0, excerpt }), reject),
+    );
+    const timer = setTimeout(() => req.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), o.timeoutMs);
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    req.on('close', () => clearTimeout(timer));
+    req.end(payload);
+  });
+}
+
 /** The first RESPONSE_EXCERPT_CHARS of an answer; the rest is not read. */
-async function readExcerpt(res: Response): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    while (text.length < RESPONSE_EXCERPT_CHARS) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
+function readExcerpt(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    res.setEncoding('utf8');
+    let text = '';
+    const done = (): void => {
+      res.removeAllListeners('data');
+      resolve(text.slice(0, RESPONSE_EXCERPT_CHARS));
+    };
+    res.on('data', (chunk: string) => {
+      text += chunk;
+      if (text.length >= RESPONSE_EXCERPT_CHARS) {
+        done();
+        res.destroy();
+      }
+    });
+    res.on('end', done);
     // A receiver that cuts the connection after its status still answered.
-  } finally {
-    void reader.cancel().catch(() => undefined);
-  }
-  return text.slice(0, RESPONSE_EXCERPT_CHARS);
+    res.on('error', done);
+    res.on('close', done);
+  });
 }

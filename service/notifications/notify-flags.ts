@@ -7,6 +7,7 @@ export interface NotifyFlagValues {
   'notify-timeout-ms'?: string;
   'notify-allow-hosts'?: string;
   'notify-signature'?: string;
+  'notify-allow-private-networks'?: boolean;
 }
 
 const MAX_RETRIES = 20;
@@ -46,5 +47,6 @@ export function notifyOptionsFromFlags(v: NotifyFlagValues, env: Readonly<Record
     if (a !== 'sha1' && a !== 'sha256' && a !== 'sha384') throw new Error(`--notify-signature must be sha1, sha256 or sha384, got "${a}"`);
     out.signatureAlgo = a;
   }
+  if (v['notify-allow-private-networks'] === true) out.allowPrivateNetworks = true;
   return out;
 }

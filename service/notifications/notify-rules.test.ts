@@ -111,6 +111,8 @@ describe('--notify-* flags', () => {
       signatureAlgo: 'sha384',
     });
     expect(notifyOptionsFromFlags({ 'notify-retry-delays': 'none' })).toEqual({ retryDelaysMs: [] });
+    expect(notifyOptionsFromFlags({ 'notify-allow-private-networks': true })).toEqual({ allowPrivateNetworks: true });
+    expect(notifyOptionsFromFlags({})).toEqual({});
     expect(() => notifyOptionsFromFlags({ 'notify-retry-delays': '1,x' })).toThrow(/--notify-retry-delays/);
     expect(() => notifyOptionsFromFlags({ 'notify-timeout-ms': '5' })).toThrow(/--notify-timeout-ms/);
     expect(() => notifyOptionsFromFlags({ 'notify-signature': 'md5' })).toThrow(/--notify-signature/);

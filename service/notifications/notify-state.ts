@@ -67,7 +67,12 @@ export function recordAttempt(s: AssemblyState, deliveryId: string, o: AttemptOu
   return attempt;
 }
 
-/** The `notify_*` fields of the status record (service-facts.md §3), from the latest attempt. Pure. */
+/**
+ * The `notify_*` fields of the status record (service-facts.md §3), from the latest attempt. The status
+ * record is served to anyone holding the Assembly's URL, so what the receiver answered is not in it
+ * (`notify_response_data` stays null): a notify_url aimed at an internal page must not read that page back.
+ * The signed GET /assembly_notifications/{id} and the replay answer carry it. Pure.
+ */
 export function notifyStatusFields(s: AssemblyState): Record<string, unknown> {
   const last = s.notifyAttempts?.at(-1) ?? null;
   const pending = (s.deliveries ?? []).some((d) => d.status === 'pending');
@@ -77,7 +82,7 @@ export function notifyStatusFields(s: AssemblyState): Record<string, unknown> {
     notify_start: last ? last.started : null,
     notify_status: status,
     notify_response_code: last?.response_code ?? null,
-    notify_response_data: last?.response_data ?? null,
+    notify_response_data: null,
     notify_error: last?.error ?? null,
     notify_duration: last ? last.duration : null,
   };

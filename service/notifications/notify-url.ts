@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { addressRefusal, type AddressPolicy } from './notify-address';
 
 /** Ours, in the real enum (service-facts.md §9). */
 export const INVALID_NOTIFY_URL = 'ASSEMBLY_INVALID_NOTIFY_URL';
@@ -28,9 +29,10 @@ export function hostAllowed(hostname: string, allowed: AllowedHosts): boolean {
 
 /**
  * A notify_url from params, a Template or a replay: null when none is set, else the URL, else the problem.
- * Only http(s) URLs; loopback receivers are fine (a developer's own machine is the main use). Pure.
+ * Only http(s) URLs; loopback receivers are fine (a developer's own machine is the main use); private,
+ * link-local and metadata addresses are not (notify-address.ts). Pure.
  */
-export function checkNotifyUrl(v: unknown, allowed: AllowedHosts): { url: string | null } | { problem: string } {
+export function checkNotifyUrl(v: unknown, allowed: AllowedHosts, policy: AddressPolicy = {}): { url: string | null } | { problem: string } {
   if (v === undefined || v === null || v === '') return { url: null };
   if (typeof v !== 'string') return { problem: `The notify_url must be a string (got ${JSON.stringify(v)}).` };
   if (v.length > MAX_URL_CHARS) return { problem: `The notify_url may hold at most ${MAX_URL_CHARS} characters.` };
@@ -44,5 +46,10 @@ export function checkNotifyUrl(v: unknown, allowed: AllowedHosts): { url: string
   if (!hostAllowed(url.hostname, allowed)) {
     return { problem: `This service sends notifications only to ${allowed.join(', ')} (--notify-allow-hosts); "${url.hostname}" is not one of them.` };
   }
+  // An address written in the URL is refused here; a name is checked on the addresses it resolves to when
+  // each notification connects (notifier.ts), since they can change in between.
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  const refused = isIP(literal) ? addressRefusal(literal, url.hostname, policy) : null;
+  if (refused) return { problem: `The notify_url ${refused}` };
   return { url: v };
 }
