@@ -30,6 +30,8 @@ interface LiveAssembly {
   lastPerStep: StepProgress[];
   /** Progress held back by the emit interval, sent when the interval is over (so the last state shows). */
   trailingProgress: { timer: NodeJS.Timeout; data: ExecutionProgressData } | null;
+  /** The progress last sent, sent again when nothing moved for PROGRESS_HEARTBEAT_MS (see execute). */
+  lastProgress: ExecutionProgressData | null;
   /** state.tusUploads by upload id: a PATCH must not scan every upload of the Assembly. */
   tusIndex: Map<string, TusUploadEntry>;
   /** Sum of state.uploads' sizes, kept as they are added. */
@@ -48,6 +50,7 @@ function liveAssembly(state: AssemblyState): LiveAssembly {
     lastProgressEmitMs: 0,
     lastPerStep: [],
     trailingProgress: null,
+    lastProgress: null,
     tusIndex: new Map(state.tusUploads.map((t) => [t.uploadId, t])),
     uploadBytes: state.uploads.reduce((n, u) => n + u.file.size, 0),
     persistTimer: null,
@@ -71,7 +74,15 @@ export interface AddedUpload {
 /** Multipart files are described this many at a time (each is a few small reads). */
 const DESCRIBE_CONCURRENCY = 8;
 
-const PROGRESS_EMIT_INTERVAL_MS = 500;
+/**
+ * Execution progress is sent at most once a second while it moves, and again at least every two seconds
+ * while a step runs (the vendor's cadence: "updated approximately every two seconds", service-facts §5).
+ * The repeat lets a client that connects mid-step (a detail view opened late) learn the state within 2 s,
+ * also while a job that cannot report its own progress runs; once a second keeps a moving encode's
+ * percentage on screen changing well within those two seconds, jitter included (bench:execution-progress).
+ */
+export const PROGRESS_EMIT_INTERVAL_MS = 1000;
+export const PROGRESS_HEARTBEAT_MS = 2000;
 /** Per-file warnings kept in a status record (see onWarning). */
 const MAX_FILE_WARNINGS = 1000;
 
@@ -387,6 +398,8 @@ export class AssemblyRuntime {
     const s = live.state;
     const workDir = join(this.assemblyDir(s.id), 'results');
     let outcome: ExecuteOutcome;
+    const heartbeat = s.emitExecutionProgress ? setInterval(() => this.repeatProgress(live), PROGRESS_HEARTBEAT_MS / 4) : null;
+    heartbeat?.unref();
     try {
       await mkdir(workDir, { recursive: true });
       this.slots.enter(s.id);
@@ -414,6 +427,7 @@ export class AssemblyRuntime {
     } catch (e) {
       outcome = { ok: false, code: 'INTERNAL_COMMAND_ERROR', message: `Processing failed: ${(e as Error).message}` };
     } finally {
+      if (heartbeat) clearInterval(heartbeat);
       this.slots.leave(s.id);
     }
     if (this.closed || this.live.get(s.id) !== live || !isRunning(s)) return;
@@ -505,9 +519,16 @@ export class AssemblyRuntime {
     }
   }
 
+  /** The last progress again when none was sent for PROGRESS_HEARTBEAT_MS while the Assembly executes. */
+  private repeatProgress(live: LiveAssembly): void {
+    if (this.closed || this.live.get(live.state.id) !== live || !isRunning(live.state) || live.trailingProgress) return;
+    if (live.lastProgress && Date.now() - live.lastProgressEmitMs >= PROGRESS_HEARTBEAT_MS) this.sendProgress(live, live.lastProgress);
+  }
+
   private sendProgress(live: LiveAssembly, data: ExecutionProgressData): void {
     this.dropTrailingProgress(live);
     live.lastProgressEmitMs = Date.now();
+    live.lastProgress = data;
     this.streams.send(live.state.id, sseEvent('assembly_execution_progress', data));
   }
 

@@ -76,6 +76,10 @@ describe('planReplay', () => {
     expect(plan).toMatchObject({ params: { steps: base().steps, fields: { f: 'x', g: 'y' } }, template: null });
     const withSteps = planReplay(base(), { steps: { b: { robot: '/file/hash', use: ':original' } }, notify_url: 'http://h' }, none);
     expect(withSteps).toMatchObject({ params: { steps: { b: { robot: '/file/hash' } }, notify_url: 'http://h' } });
+    // Execution progress: as the original asked, unless the replay asks otherwise.
+    expect(planReplay(base(), {}, none)).not.toHaveProperty('params.emit_execution_progress');
+    expect(planReplay(base(), { emit_execution_progress: true }, none)).toMatchObject({ params: { emit_execution_progress: true } });
+    expect(planReplay(base({ requestParams: { emit_execution_progress: true } }), { emit_execution_progress: false }, none)).toMatchObject({ params: { emit_execution_progress: false } });
   });
   it('uses the Template content the original ran with unless told to re-read it', () => {
     const original = base({ templateId: 't1', templateName: 'old', templateContent: JSON.stringify({ steps: { s: { robot: '/file/hash', use: ':original' } } }), requestParams: {} });

@@ -68,6 +68,8 @@ export function planReplay(original: AssemblyState, p: Record<string, unknown>, 
   const request: Record<string, unknown> = { ...base, fields: { ...original.fields, ...(isObject(p.fields) ? p.fields : {}) } };
   if (isObject(p.steps)) request.steps = p.steps;
   if (p.notify_url !== undefined) request.notify_url = p.notify_url;
+  // A replay may ask for execution progress the original did not (an app following it live).
+  if (p.emit_execution_progress !== undefined) request.emit_execution_progress = p.emit_execution_progress === true;
   const newTemplateId = typeof p.template_id === 'string' && p.template_id !== '' ? p.template_id : null;
   if (newTemplateId !== null) request.template_id = newTemplateId;
   // "Run it with another Template": that Template's steps, unless the replay brings its own.

@@ -34,7 +34,7 @@ export class PeakCollector {
   private seen = 0;
   private carry: number | null = null;
 
-  constructor(private readonly width: number, expectedSamples: number) {
+  constructor(private readonly width: number, private readonly expectedSamples: number) {
     this.samplesPerPixel = Math.max(1, Math.ceil(expectedSamples / width));
     this.mins = new Int16Array(width);
     this.maxs = new Int16Array(width);
@@ -52,6 +52,11 @@ export class PeakCollector {
     for (let i = 0; i < whole; i += 2) this.add(bytes.readInt16LE(i));
   }
 
+  /** How much of the expected audio was decoded, 0..1 (below 1 until the end: the duration is an estimate). */
+  fraction(): number {
+    return Math.min(0.99, this.seen / Math.max(1, this.expectedSamples));
+  }
+
   add(sample: number): void {
     const px = Math.min(this.width - 1, Math.floor(this.seen / this.samplesPerPixel));
     if (sample < this.mins[px]!) this.mins[px] = sample;
@@ -67,16 +72,19 @@ export class PeakCollector {
 }
 
 /** Streams the first audio track as mono 16-bit PCM at 8 kHz into the collector. */
-function collectPeaks(localPath: string, collector: PeakCollector, signal: AbortSignal): Promise<boolean> {
+function collectPeaks(localPath: string, collector: PeakCollector, signal: AbortSignal, onProgress?: (fraction: number) => void): Promise<boolean> {
   return new Promise((resolve) => {
     const child = spawn('ffmpeg', ['-hide_banner', '-nostdin', '-v', 'error', '-i', localPath, '-vn', '-ac', '1', '-ar', String(PEAK_RATE), '-f', 's16le', '-'], { signal });
-    child.stdout.on('data', (c: Buffer) => collector.push(c));
+    child.stdout.on('data', (c: Buffer) => {
+      collector.push(c);
+      onProgress?.(collector.fraction());
+    });
     child.on('error', () => resolve(false));
     child.on('close', (code) => resolve(code === 0));
   });
 }
 
-export const runAudioWaveform: RobotRunner = async ({ robot, params, input, outDir, signal }): Promise<RobotFileOutcome> => {
+export const runAudioWaveform: RobotRunner = async ({ robot, params, input, outDir, signal, onProgress }): Promise<RobotFileOutcome> => {
   const hasAudio = input.mime?.startsWith('audio/') || (input.mime?.startsWith('video/') && Number(input.meta.num_audio_streams ?? 0) > 0);
   if (!hasAudio) {
     return { ok: false, code: 'INVALID_INPUT_ERROR', message: `${robot} needs audio, but "${input.name}" has none (${input.mime ?? 'unknown type'}).`, unsuitableInput: true };
@@ -88,7 +96,7 @@ export const runAudioWaveform: RobotRunner = async ({ robot, params, input, outD
   if (params.format === 'json') {
     const duration = typeof input.meta.duration === 'number' ? input.meta.duration : Number((await ffprobe(input.localPath))?.format?.duration ?? 0);
     const collector = new PeakCollector(width, Math.max(1, Math.round(duration * PEAK_RATE)));
-    const decoded = await collectPeaks(input.localPath, collector, signal);
+    const decoded = await collectPeaks(input.localPath, collector, signal, onProgress);
     if (signal.aborted) return { ok: false, code: 'ASSEMBLY_CANCELED', message: 'canceled' };
     if (!decoded) return { ok: false, code: 'AUDIO_WAVEFORM_ERROR', message: `The audio of "${input.name}" could not be decoded.` };
     const samplesPerPixel = collector.samplesPerPixel;

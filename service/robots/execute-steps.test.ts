@@ -128,6 +128,25 @@ describe('executeSteps', () => {
     ]);
   });
 
+  it("reports a step's own percentage each time it moves, also when the Assembly's stays", async () => {
+    // 120 files through `a` in an Assembly of three steps: `a` moves by 1 % per file or so, the whole by a
+    // third of that. A client shows the running step's percentage: it must not wait for the whole to move.
+    const tiny = await imageUpload(dir, 'tiny.png', { width: 8, height: 8 });
+    const many = Array.from({ length: 120 }, (_, i) => ({ ...tiny, id: `${String(i).padStart(4, '0')}${'f'.repeat(28)}`, original_id: `${String(i).padStart(4, '0')}${'f'.repeat(28)}` }));
+    const seen: { combined: number; a: number }[] = [];
+    const { outcome } = await run({ a: { robot: '/image/resize', use: ':original', width: 4 }, b: { robot: '/file/serve', use: 'a' } }, many, {
+      onProgress: (p, _per, steps) => {
+        const a = steps.find((s) => s.step === 'a')!;
+        if (a.state === 'executing') seen.push({ combined: p, a: a.progress });
+      },
+    });
+    expect(outcome).toEqual({ ok: true });
+    const stepValues = new Set(seen.map((s) => s.a));
+    const combinedValues = new Set(seen.map((s) => s.combined));
+    expect(stepValues.size, JSON.stringify(seen)).toBeGreaterThan(2 * combinedValues.size);
+    expect(seen.map((s) => s.a)).toEqual([...seen.map((s) => s.a)].sort((x, y) => x - y));
+  });
+
   it('reports progress from 0 to 100 for a single step', async () => {
     const { progress } = await run({ a: { robot: '/image/resize', use: ':original', width: 20 } });
     expect(progress.at(-1)).toBe(100);

@@ -206,9 +206,11 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
   const progress = (stepsDone: number, fraction: number) => {
     const value = Math.min(100, Math.floor((100 * (stepsDone + fraction)) / total));
     const current = perStep[Math.min(stepsDone, perStep.length - 1)];
-    // The per-upload list costs O(uploads): built when the combined value moves (≤ 101 times per step) or a
-    // step starts or ends, not after every file, which made a step over 2,000 files cost 2,000 × 2,000.
-    const key = `${value}:${stepsDone}:${current?.state ?? ''}`;
+    // The per-upload list costs O(uploads): built when the combined value or the running step's own
+    // percentage moves (≤ 101 times each per step) or a step starts or ends, not after every file, which made
+    // a step over 2,000 files cost 2,000 × 2,000. The step's own value counts: in an Assembly of four steps a
+    // 60 s encode moves the combined value every 2.4 s, its own every 0.6 s, and that is what the app shows.
+    const key = `${value}:${stepsDone}:${current?.state ?? ''}:${current?.progress ?? 0}`;
     if (key === lastKey) return;
     lastKey = key;
     const perOriginal = [...stepsDoneFor].map(([id, done]) => ({ original_id: id, progress: Math.min(100, Math.floor((100 * (done.size + (partial.get(id) ?? 0))) / total)) }));

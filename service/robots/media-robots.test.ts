@@ -31,12 +31,17 @@ afterAll(() => cleanup());
 
 async function run(steps: ExecuteContext['steps'], uploads: StoredFile[], signal = new AbortController().signal) {
   const results: StoredFile[] = [];
+  // Each step's own percentage as it is reported while the step runs (strictly between 0 and 100).
+  const moving = new Map<string, number[]>();
   const outcome = await executeSteps({
     assemblyId: '1'.repeat(32), steps, uploads, fields: {}, signal,
     workDir: join(dir, `w-${Math.random().toString(16).slice(2)}`),
     onResult: (_s, f) => results.push(f),
+    onProgress: (_p, _per, perStep) => {
+      for (const s of perStep) if (s.state === 'executing' && s.progress > 0 && s.progress < 100 && moving.get(s.step)?.at(-1) !== s.progress) moving.set(s.step, [...(moving.get(s.step) ?? []), s.progress]);
+    },
   });
-  return { outcome, results };
+  return { outcome, results, moving };
 }
 
 describe('thumbOffsets', () => {
@@ -57,6 +62,12 @@ describe('/video/thumbs', () => {
       expect(f).toMatchObject({ mime: 'image/jpeg', type: 'image', ext: 'jpg', original_id: video.id, meta: { width: 320, height: 240 } });
     }
     expect(new Set(results.map((f) => f.name)).size).toBe(3);
+  });
+
+  it('reports its progress frame by frame', async () => {
+    const { outcome, moving } = await run({ thumbs: { robot: '/video/thumbs', use: ':original', count: 4, width: 32 } }, [video]);
+    expect(outcome).toEqual({ ok: true });
+    expect(moving.get('thumbs')).toEqual([25, 50, 75]);
   });
 
   it('sizes thumbs into a padded box and writes png', async () => {
@@ -177,6 +188,15 @@ describe('/audio/waveform', () => {
     const mins = json.data.filter((_, i) => i % 2 === 0);
     expect(Math.max(...maxes)).toBeGreaterThan(10);
     expect(Math.min(...mins)).toBeLessThan(-10);
+  });
+
+  it('reports JSON peaks moving as the audio is decoded', async () => {
+    const { outcome, moving } = await run({ w: { robot: '/audio/waveform', use: ':original', format: 'json', width: 100 } }, [longVideo]);
+    expect(outcome).toEqual({ ok: true });
+    // 20 s at 8 kHz arrive from ffmpeg in several chunks: each one moves the step.
+    const values = moving.get('w') ?? [];
+    expect(values.length, JSON.stringify(values)).toBeGreaterThanOrEqual(2);
+    expect(values).toEqual([...values].sort((a, b) => a - b));
   });
 
   it('refuses styles it cannot draw', async () => {

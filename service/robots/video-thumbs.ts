@@ -30,7 +30,7 @@ const FIT: Record<string, 'contain' | 'inside' | 'cover' | 'fill' | 'outside'> =
   pad: 'contain', fit: 'inside', fillcrop: 'cover', crop: 'cover', stretch: 'fill', min_fit: 'outside',
 };
 
-export const runVideoThumbs: RobotRunner = async ({ robot, params, input, outDir, signal }) => {
+export const runVideoThumbs: RobotRunner = async ({ robot, params, input, outDir, signal, onProgress }) => {
   if (!input.mime?.startsWith('video/')) {
     return { ok: false, code: 'INVALID_INPUT_ERROR', message: `${robot} needs a video, but "${input.name}" is ${input.mime ?? 'of an unknown type'}.`, unsuitableInput: true };
   }
@@ -70,6 +70,8 @@ export const runVideoThumbs: RobotRunner = async ({ robot, params, input, outDir
     await Promise.all([writeFile(target, bytes), rm(frame, { force: true })]);
     // A frame sharp encoded from bare pixels embeds no metadata: the record reads its pixels, not ExifTool.
     files.push(await describeResult(input, target, name, { thumb_index: index, thumb_offset: Math.round(offset * 1000) / 1000 }, { digests: digestBytes(bytes), size: bytes.length, embeddedMetadata: false }));
+    // Each frame is one ffmpeg seek and one encode: the frames made so far are this job's progress.
+    if (index < offsets.length - 1) onProgress?.((index + 1) / offsets.length);
   }
   return { ok: true, files };
 };
