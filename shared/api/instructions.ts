@@ -20,6 +20,11 @@ export const instructionsSchema = z
     template_id: z.string().min(1).optional(),
     fields: z.record(z.string(), z.string()).optional(),
     notify_url: z.string().optional(),
+    /**
+     * `assembly_execution_progress` on the update stream (service-facts §5). Core asks for it on every
+     * Assembly it creates (api-client `createAssembly`) unless this says false.
+     */
+    emit_execution_progress: z.boolean().optional(),
     /** What the notification leaves out (service-facts §3); empty or absent = the full status. */
     notification_payload: z.array(z.enum(NOTIFICATION_PAYLOAD_OPTIONS)).optional(),
     /**

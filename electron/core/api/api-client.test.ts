@@ -63,6 +63,8 @@ describe('createApiClient against a real HTTP server', () => {
     expect(params.auth.key).toBe('key1');
     expect(Date.parse(params.auth.expires)).toBeGreaterThan(Date.now());
     expect(params.steps[':original'].robot).toBe('/upload/handle');
+    // The app asks for execution progress on every Assembly it creates (the Assembly view shows it live).
+    expect(params.emit_execution_progress).toBe(true);
     expect(hit.form.signature).toBe(signParams(hit.form.params!, 'secret1'));
   });
 
@@ -72,6 +74,10 @@ describe('createApiClient against a real HTTP server', () => {
     await client({ getSecret: async () => null }).createAssembly({ instructions: { template_id: 't1' }, expectedUploads: 0 });
     expect(hits[0]!.form.signature).toBeUndefined();
     expect(JSON.parse(hits[0]!.form.params!).template_id).toBe('t1');
+    // A Template run asks for it too, unless the instructions say no.
+    expect(JSON.parse(hits[0]!.form.params!).emit_execution_progress).toBe(true);
+    await client({ getSecret: async () => null }).createAssembly({ instructions: { template_id: 't1', emit_execution_progress: false }, expectedUploads: 0 });
+    expect(JSON.parse(hits[1]!.form.params!).emit_execution_progress).toBe(false);
   });
 
   it('retries 413 RATE_LIMIT_REACHED after info.retryIn, twice, then succeeds with a fresh signature', async () => {

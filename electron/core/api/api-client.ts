@@ -211,7 +211,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (assemblyId !== undefined && !ASSEMBLY_ID.test(assemblyId)) return err(AppErrorCode.invalidRequest, `An Assembly id is 32 lowercase hex characters, not "${assemblyId}".`);
       const url = assemblyId === undefined ? `${endpoint}/assemblies` : `${endpoint}/assemblies/${assemblyId}`;
       const result = await send('POST', async () => {
-        const { params, signature } = await signed({ ...instructions });
+        // Execution progress on every Assembly the app creates (issue 26): the update stream then says how
+        // far each step and file is, which the Assembly view shows live. Instructions may say false.
+        const { params, signature } = await signed({ ...instructions, emit_execution_progress: instructions.emit_execution_progress ?? true });
         const fields = { ...extra, tus_num_expected_upload_files: String(expectedUploads) };
         if (!streamFiles) return { url, init: formInit(params, signature, fields, files) };
         const ordered: Array<[string, string]> = [['params', params], ...Object.entries(fields)];

@@ -53,9 +53,12 @@ export async function getNotifications(api: ApiClient, assemblyId: string): Prom
   });
 }
 
-/** The replay request's params (service-facts §7): only what the user chose is sent. */
+/**
+ * The replay request's params (service-facts §7): what the user chose, and execution progress, which the
+ * app asks for on every Assembly it starts (the replay's view follows it live).
+ */
 export function replayParams(options: ReplayOptions): Record<string, unknown> {
-  const params: Record<string, unknown> = {};
+  const params: Record<string, unknown> = { emit_execution_progress: true };
   if (options.steps) params.steps = options.steps;
   if (options.templateId) params.template_id = options.templateId;
   if (options.reparseTemplate !== undefined) params.reparse_template = options.reparseTemplate ? 1 : 0;

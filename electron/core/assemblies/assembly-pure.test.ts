@@ -73,12 +73,12 @@ describe('runs merged into the service list', () => {
 });
 
 describe('replay params and execution progress', () => {
-  it('sends only the options chosen, in the service spelling', () => {
-    expect(replayParams({})).toEqual({});
+  it('sends only the options chosen, in the service spelling, and always asks for execution progress', () => {
+    expect(replayParams({})).toEqual({ emit_execution_progress: true });
     expect(replayParams({ steps: { a: {} }, templateId: 't1', reparseTemplate: true, notifyUrl: ' https://h/x ' })).toEqual({
-      steps: { a: {} }, template_id: 't1', reparse_template: 1, notify_url: 'https://h/x',
+      emit_execution_progress: true, steps: { a: {} }, template_id: 't1', reparse_template: 1, notify_url: 'https://h/x',
     });
-    expect(replayParams({ reparseTemplate: false, notifyUrl: '' })).toEqual({ reparse_template: 0 });
+    expect(replayParams({ reparseTemplate: false, notifyUrl: '' })).toEqual({ emit_execution_progress: true, reparse_template: 0 });
   });
   it('reads assembly_execution_progress, and nothing from an odd payload', () => {
     expect(executionProgress({ progress_combined: 40, progress_per_original_file: [{ original_id: 'u1', progress: 40 }, { x: 1 }] })).toEqual({

@@ -1,6 +1,6 @@
-// A run whose Template asks for `emit_execution_progress`: the run's own watcher forwards the service's
-// `assembly_execution_progress` as `assembly:updated` (what the run view shows as "Processing 43 %"),
-// from a real ffmpeg encode on the real local service.
+// A run of a Template that does not ask for `emit_execution_progress`: the app asks for it itself, and the
+// run's own watcher forwards the service's `assembly_execution_progress` as `assembly:updated` (what the
+// Assembly view shows per step), from a real ffmpeg encode on the real local service.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -42,8 +42,8 @@ describe('execution progress of a run', () => {
     const size = (await stat(file)).size;
     const api = createApiClient({ endpoint: service.url, authKey: service.authKey, getSecret: async () => service.authSecret });
     const template = await createTemplate(api, {
-      name: 'encode-with-progress',
-      content: { emit_execution_progress: true, steps: { ':original': { robot: '/upload/handle' }, encoded: { use: ':original', robot: '/video/encode', width: 640, height: 480, result: true } } },
+      name: 'encode',
+      content: { steps: { ':original': { robot: '/upload/handle' }, encoded: { use: ':original', robot: '/video/encode', width: 640, height: 480, result: true } } },
     });
     expect(template.ok).toBe(true);
     if (!template.ok) return;
