@@ -14,7 +14,7 @@
 import path from 'node:path';
 import type { DraftFeed } from '../electron/core/transfers/draft-feed';
 import { openEngine } from '../electron/core/transfers/testing/engine-fixture';
-import { MiB as MB, runBench, verdict, withBenchService } from './lib/bench-kit';
+import { cpuSeconds, MiB as MB, rssOf, runBench, verdict, withBenchService } from './lib/bench-kit';
 import { makeSmallFileTree, walkTree as walk } from './lib/file-tree';
 
 const FILES = Number(process.env.BENCH_FILES ?? 100_000);
@@ -34,7 +34,19 @@ async function main(): Promise<void> {
 
     const h = await openEngine(service, path.join(dir, 'core'));
     let peak = process.memoryUsage().rss;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+    let servicePeak = 0;
+    const servicePid = service.child.pid;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+      const r = rssOf(servicePid);
+      if (r > servicePeak) servicePeak = r;
+    }, 100);
+    const probe = (): string => {
+      const out = service.output();
+      const at = out.lastIndexOf('memory-probe tick ');
+      return at < 0 ? '' : out.slice(at + 18, out.indexOf('\n', at));
+    };
+    const progressLog = setInterval(() => console.log(`  … service RSS ${(rssOf(servicePid) / MB).toFixed(0)} MB (peak ${(servicePeak / MB).toFixed(0)}), CPU ${cpuSeconds(servicePid).toFixed(1)} s [${probe()}]; core RSS ${(process.memoryUsage().rss / MB).toFixed(0)} MB`), 5000);
     try {
       const feed: DraftFeed = { label: 'shoot', files: walk(root), skip: { include: [], exclude: [], skipHidden: true, minBytes: null, maxBytes: null, skipUnchanged: false } };
       t0 = process.hrtime.bigint();
@@ -52,7 +64,7 @@ async function main(): Promise<void> {
       await new Promise<void>((resolve) => {
         const off = h.events.on((name, payload) => {
           if (name !== 'transfers:changed') return;
-          const t = (payload as { transfers: Array<{ id: string; scanning: boolean; state: string; filesTotal: number; filesDone: number }> }).transfers.find((x) => x.id === id);
+          const t = (payload as { transfers: Array<{ id: string; scanning: boolean; state: string; filesTotal: number; filesDone: number; filesFailed: number }> }).transfers.find((x) => x.id === id);
           if (!t) return;
           const elapsed = Number(process.hrtime.bigint() - t0) / 1e9;
           if (queuedS === null && !t.scanning) {
@@ -61,7 +73,8 @@ async function main(): Promise<void> {
             if (UNTIL === 'queued') return void (off(), resolve());
           }
           if (t.state === 'done') {
-            console.log(`done: ${String(t.filesDone)} files in ${elapsed.toFixed(1)} s = ${(t.filesDone / elapsed).toFixed(0)} files/s`);
+            console.log(`done: ${String(t.filesDone)} files (${String(t.filesFailed)} failed) in ${elapsed.toFixed(1)} s = ${(t.filesDone / elapsed).toFixed(0)} files/s`);
+            for (const b of h.engine.batchesOf(id).filter((x) => x.state !== 'completed').slice(0, 5)) console.log(`  batch ${String(b.seq)} ${b.state}: ${b.error?.message ?? ''}`);
             off();
             resolve();
           }
@@ -76,12 +89,14 @@ async function main(): Promise<void> {
       const mem = process.memoryUsage();
       console.log(`at the end: RSS ${(mem.rss / MB).toFixed(0)} MB, heap used ${(mem.heapUsed / MB).toFixed(0)} MB, external ${(mem.external / MB).toFixed(0)} MB, array buffers ${(mem.arrayBuffers / MB).toFixed(0)} MB`);
       console.log(`core RSS peak: ${(peak / MB).toFixed(0)} MB (${verdict(peak < 500 * MB)} the goal of < 500 MB)`);
+      console.log(`service RSS peak: ${(servicePeak / MB).toFixed(0)} MB (${verdict(servicePeak <= 1024 * MB)} the goal of ≤ 1 GB); service CPU ${cpuSeconds(servicePid).toFixed(1)} s`);
       if (queuedS !== null) console.log(`queueing cost: ${(queuedS / walkS).toFixed(2)} × the walk alone`);
     } finally {
       clearInterval(sampler);
+      clearInterval(progressLog);
       await h.close();
     }
-  });
+  }, { nodeArgs: ['--expose-gc', '--import', new URL('./lib/memory-probe.mjs', import.meta.url).pathname] });
 }
 
 runBench(main);

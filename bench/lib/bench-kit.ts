@@ -66,3 +66,13 @@ export function cpuSeconds(pid: number | undefined): number {
     return Number.NaN;
   }
 }
+
+/** Resident memory (bytes) of a process now, from /proc (Linux); NaN elsewhere or once it is gone. */
+export function rssOf(pid: number | undefined): number {
+  try {
+    const m = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${String(pid)}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}

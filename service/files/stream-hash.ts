@@ -7,6 +7,7 @@
 // persisted in Node, so after a restart (or a PATCH that failed midway) the prefix already on disk is
 // hashed once, then streaming goes on.
 
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Transform } from 'node:stream';
 import { Worker } from 'node:worker_threads';
@@ -23,8 +24,16 @@ type Algorithm = keyof FileDigests;
 const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
 /** The worker reports progress after this many bytes of one hash. */
 const ACK_EVERY_BYTES = 4 * 1024 * 1024;
-/** Chunks are gathered into messages of this size: a message per 64 KiB socket chunk cost more than the copy. */
+/** Chunks are gathered into messages of up to this size: a message per 64 KiB socket chunk cost more than the copy. */
 const BATCH_BYTES = 1024 * 1024;
+/** The first message of a stream is this big at most; each next one twice the last, up to BATCH_BYTES. */
+const FIRST_BATCH_BYTES = 128 * 1024;
+/**
+ * A stream that ends within this many bytes is hashed on the main thread at its end: for a small file two
+ * worker round trips (and, before, a 1 MiB batch per hash per file, which is what made a 100,000-file run
+ * grow the service to 8 GB) cost more than hashing its bytes where they are.
+ */
+export const INLINE_HASH_BYTES = 64 * 1024;
 
 // CommonJS source for `eval`: no file to resolve, whatever loader the service runs under.
 const WORKER_SOURCE = `
@@ -119,8 +128,10 @@ function streamDigest(algorithm: Algorithm): StreamDigest<string> {
   t.sessions.set(id, session);
   let ended = false;
   // Chunks are copied into a batch the worker then owns (a socket chunk may share its memory with others).
+  // Batches grow from FIRST_BATCH_BYTES: a stream that ends early never holds a buffer much larger than itself.
   let batch: Uint8Array<ArrayBuffer> | null = null;
   let filled = 0;
+  let nextBatchBytes = FIRST_BATCH_BYTES;
   const take = (): Uint8Array<ArrayBuffer> | null => {
     if (!batch || filled === 0) return null;
     const out = batch.subarray(0, filled);
@@ -133,7 +144,10 @@ function streamDigest(algorithm: Algorithm): StreamDigest<string> {
       if (ended || t.dead) return;
       session.inFlight += chunk.length;
       for (let at = 0; at < chunk.length; ) {
-        batch ??= new Uint8Array(BATCH_BYTES);
+        if (!batch) {
+          batch = new Uint8Array(nextBatchBytes);
+          nextBatchBytes = Math.min(BATCH_BYTES, nextBatchBytes * 2);
+        }
         const n = Math.min(chunk.length - at, batch.length - filled);
         batch.set(chunk.subarray(at, at + n), filled);
         filled += n;
@@ -166,7 +180,8 @@ function streamDigest(algorithm: Algorithm): StreamDigest<string> {
   };
 }
 
-export function streamHash(): StreamHash {
+/** Both hashes on the worker threads. */
+function threadedHash(): StreamHash {
   const md5 = streamDigest('md5');
   const sha256 = streamDigest('sha256');
   const both = [md5, sha256];
@@ -179,6 +194,53 @@ export function streamHash(): StreamHash {
       return m !== null && s !== null ? { md5: m, sha256: s } : null;
     },
     drop: () => both.forEach((h) => h.drop()),
+  };
+}
+
+/**
+ * md5 and sha256 of a stream of bytes. The first INLINE_HASH_BYTES are kept (copied: a socket chunk may
+ * share its memory); a stream that ends there is hashed on the main thread, one that goes on hands them to
+ * the worker threads and continues there.
+ */
+export function streamHash(): StreamHash {
+  let kept: Buffer[] = [];
+  let keptBytes = 0;
+  let threaded: StreamHash | null = null;
+  let ended = false;
+  return {
+    update(chunk) {
+      if (ended) return;
+      if (threaded) return threaded.update(chunk);
+      if (keptBytes + chunk.length <= INLINE_HASH_BYTES) {
+        kept.push(Buffer.from(chunk));
+        keptBytes += chunk.length;
+        return;
+      }
+      threaded = threadedHash();
+      for (const k of kept) threaded.update(k);
+      kept = [];
+      threaded.update(chunk);
+    },
+    congested: () => threaded?.congested() ?? false,
+    whenDrained: () => threaded?.whenDrained() ?? Promise.resolve(),
+    digest() {
+      if (ended) return Promise.resolve(null);
+      ended = true;
+      if (threaded) return threaded.digest();
+      const md5 = createHash('md5');
+      const sha256 = createHash('sha256');
+      for (const k of kept) {
+        md5.update(k);
+        sha256.update(k);
+      }
+      kept = [];
+      return Promise.resolve({ md5: md5.digest('hex'), sha256: sha256.digest('hex') });
+    },
+    drop() {
+      ended = true;
+      kept = [];
+      threaded?.drop();
+    },
   };
 }
 
