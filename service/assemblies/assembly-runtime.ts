@@ -7,7 +7,7 @@ import type { FileDigests } from '../files/stream-hash';
 import { ErrorCode } from '../../shared/api/codes';
 import type { AssetAccess, ChatAccess, CredentialLookup } from '../robots/robot-types';
 import type { ServiceDatabase } from '../store/database';
-import { createRejection, sizeRejection, uploadRejection, uploadSizeCap, type TusRejection } from '../tus/tus-acceptance';
+import { createRejection, isPartialUploadId, partialCreateRejection, partialUploadRejection, sizeRejection, uploadRejection, uploadSizeCap, type TusRejection } from '../tus/tus-acceptance';
 import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-stream';
 import { applyEvent, persistDelay, applyProgress, replayJournal, type AssemblyEvent } from './assembly-journal';
 import { OK_MESSAGES, isRunning, okMessage, statusDate, type AssemblyState, type TusUploadEntry } from './assembly-state';
@@ -40,6 +40,8 @@ interface LiveAssembly {
   persistTimer: NodeJS.Timeout | null;
   /** How long the last whole write took. */
   lastPersistMs: number;
+  /** Partial uploads (tus concatenation) created for it since it went live. */
+  partialsCreated: number;
 }
 
 function liveAssembly(state: AssemblyState): LiveAssembly {
@@ -55,6 +57,7 @@ function liveAssembly(state: AssemblyState): LiveAssembly {
     uploadBytes: state.uploads.reduce((n, u) => n + u.file.size, 0),
     persistTimer: null,
     lastPersistMs: 0,
+    partialsCreated: 0,
   };
 }
 
@@ -294,6 +297,24 @@ export class AssemblyRuntime {
     return tooBig;
   }
 
+  /**
+   * Why a new partial upload (tus concatenation) of `uploadLength` bytes may not be made for this Assembly,
+   * or null (then it is counted). A part bigger than all of auth.max_size fails the Assembly, as a file would.
+   */
+  tusPartialRejection(id: string, uploadLength: number): TusRejection | null {
+    const s = this.get(id);
+    const live = this.live.get(id);
+    const why = partialCreateRejection(id, s, live !== undefined, live?.partialsCreated ?? 0);
+    if (why || !s || !live) return why;
+    const tooBig = sizeRejection(s, uploadLength);
+    if (tooBig) {
+      this.fail(live, tooBig.code, tooBig.message);
+      return tooBig;
+    }
+    live.partialsCreated += 1;
+    return null;
+  }
+
   /** The most bytes one tus upload to this Assembly may hold, or null for no cap. */
   tusUploadSizeCap(id: string): number | null {
     return uploadSizeCap(this.get(id));
@@ -302,6 +323,7 @@ export class AssemblyRuntime {
   /** Why a PATCH or DELETE of one of this Assembly's tus uploads is refused, or null. */
   tusUploadRejection(id: string, uploadId: string, method: 'PATCH' | 'DELETE'): TusRejection | null {
     const live = this.live.get(id);
+    if (isPartialUploadId(uploadId)) return partialUploadRejection(id, method, this.get(id), live !== undefined);
     const find = live ? (u: string) => live.tusIndex.get(u) : undefined;
     return uploadRejection(id, uploadId, method, this.get(id), live !== undefined, find);
   }

@@ -5,7 +5,7 @@ import { FileStore } from '@tus/file-store';
 import type { Upload } from '@tus/server';
 import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { resolveInside } from '../files/inside-dir';
 import { TooManyBytes, hashPrefix, hashTap, type FileDigests, type StreamHash } from '../files/stream-hash';
@@ -97,6 +97,30 @@ export class HashingFileStore extends FileStore {
     if (known) running.head = known.length < SNIFF_BYTES ? Buffer.concat([known, tap.head()]) : known;
     this.hashes.set(id, running);
     return running.offset;
+  }
+
+  /**
+   * Appends `readable` at `offset` without hashing: a partial upload (tus concatenation) is hashed once,
+   * in order, when its final upload joins the parts. Same limits and failures as writeHashed.
+   */
+  async writeUnhashed(readable: Readable, id: string, offset: number, o: { maxBytes?: number; onBytes?: (offset: number) => void } = {}): Promise<number> {
+    const localPath = resolveInside(this.directory, id);
+    const max = o.maxBytes ?? Number.POSITIVE_INFINITY;
+    let seen = 0;
+    const count = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        if (seen + chunk.length > max) return cb(new TooManyBytes(`more than ${String(max)} bytes`));
+        seen += chunk.length;
+        o.onBytes?.(offset + seen);
+        cb(null, chunk);
+      },
+    });
+    try {
+      await pipeline(readable, count, createWriteStream(localPath, { flags: 'r+', start: offset, highWaterMark: WRITE_BUFFER_BYTES }));
+    } catch (e) {
+      throw e instanceof TooManyBytes ? e : FILE_WRITE_ERROR;
+    }
+    return offset + seen;
   }
 
   /** The md5 and sha256 (and first bytes) of an upload of `size` bytes whose every byte went through this store since it started, else null. */

@@ -11,9 +11,13 @@ import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
 import { TooManyBytes } from '../files/stream-hash';
 import type { HashingFileStore } from './hashing-file-store';
 import { tusErrorBody } from './tus-errors';
+import { isPartialUploadId } from './tus-acceptance';
 
-/** Headers that send a PATCH to the library: it validates and handles them (deferred length, overrides). */
-const LIBRARY_HEADERS = ['upload-length', 'upload-defer-length', 'upload-metadata', 'upload-concat', 'tus-version', 'x-forwarded-proto', 'x-http-method-override'];
+/**
+ * Headers that send a PATCH to the library: it validates and handles them (deferred length, overrides).
+ * `Upload-Concat: partial` is not one: tus-js-client sends it on every request of a partial upload.
+ */
+const LIBRARY_HEADERS = ['upload-length', 'upload-defer-length', 'upload-metadata', 'tus-version', 'x-forwarded-proto', 'x-http-method-override'];
 
 /** How often, at most, the Assembly's bytes_received follows a PATCH in progress. */
 const PROGRESS_INTERVAL_MS = 500;
@@ -27,7 +31,8 @@ export function isPlainPatch(method: string | undefined, headers: IncomingHttpHe
     headers['tus-resumable'] === '1.0.0' &&
     headers['content-type'] === 'application/offset+octet-stream' &&
     isOffset(headers['upload-offset'] as string | undefined) &&
-    LIBRARY_HEADERS.every((h) => headers[h] === undefined)
+    LIBRARY_HEADERS.every((h) => headers[h] === undefined) &&
+    (headers['upload-concat'] === undefined || headers['upload-concat'] === 'partial')
   );
 }
 
@@ -49,12 +54,12 @@ interface TusError {
 const isTusError = (e: unknown): e is TusError => typeof e === 'object' && e !== null && typeof (e as TusError).status_code === 'number';
 
 /** Headers of every tus answer, as @tus/server sends them (CORS for browsers: Uppy reads Upload-Offset). */
-function baseHeaders(res: ServerResponse): void {
+export function baseHeaders(res: ServerResponse): void {
   res.setHeader('Access-Control-Allow-Origin', '*');
   res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
 }
 
-function sendTusError(res: ServerResponse, e: TusError, close = false): void {
+export function sendTusError(res: ServerResponse, e: TusError, close = false): void {
   if (res.headersSent || res.destroyed) return;
   baseHeaders(res);
   const body = tusErrorBody(e.status_code, e.body);
@@ -113,7 +118,8 @@ export async function plainPatch(d: PlainPatchDeps, req: IncomingMessage, res: S
     }
     let lastProgress = Date.now();
     try {
-      newOffset = await d.store.writeHashed(req, uploadId, offset, {
+      const write = isPartialUploadId(uploadId) ? d.store.writeUnhashed.bind(d.store) : d.store.writeHashed.bind(d.store);
+      newOffset = await write(req, uploadId, offset, {
         maxBytes: upload.size - offset,
         onBytes: (at) => {
           const now = Date.now();

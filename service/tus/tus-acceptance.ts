@@ -16,7 +16,18 @@ export const TusCode = {
   tooManyUploads: 'ASSEMBLY_TOO_MANY_UPLOADS',
   uploadNotFound: 'TUS_UPLOAD_NOT_FOUND',
   uploadFinished: 'TUS_UPLOAD_FINISHED',
+  /** Ours: more partial uploads (tus concatenation) than an Assembly's files can use. */
+  tooManyPartials: 'TUS_TOO_MANY_PARTIAL_UPLOADS',
 } as const;
+
+/** Partial uploads' ids are `<assembly_id>_part_<32hex>`: a file's are `<assembly_id>_<32hex>`. */
+export const isPartialUploadId = (uploadId: string): boolean => /^[0-9a-f]{32}_part_[0-9a-f]{32}$/.test(uploadId);
+
+/**
+ * Partial uploads (tus concatenation) an Assembly may have had created: a client splits a file into a few
+ * parts (tus-js-client's parallelUploads; the app uses up to 16), and retries create some again.
+ */
+export const partialAllowance = (expected: number): number => (expected + 8) * 32;
 
 /**
  * Creates beyond the expected count, before all files have arrived, are client retries (tus-js-client
@@ -64,6 +75,30 @@ export function createRejection(id: string, s: TusView | null, live: boolean): T
 export function sizeRejection(s: Pick<TusView, 'id' | 'maxSize'>, uploadLength: number | null): TusRejection | null {
   if (s.maxSize === null || uploadLength === null || uploadLength <= s.maxSize) return null;
   return { status: 413, code: ErrorCode.maxSizeExceeded, message: `This upload has ${uploadLength} bytes; auth.max_size of Assembly ${s.id} allows ${s.maxSize}.` };
+}
+
+/**
+ * Why a new partial upload (Upload-Concat: partial) may not be made for this Assembly, with `created`
+ * partials made for it so far, or null. Partials are bytes for a file still to come, so they follow the
+ * rules of a new upload, counted on an allowance of their own.
+ */
+export function partialCreateRejection(id: string, s: TusView | null, live: boolean, created: number): TusRejection | null {
+  if (!s) return notFound(id);
+  if (!isWaiting(s, live)) return notUploading(s, 400);
+  if (s.finishedTusUploads >= s.expectedTusUploads) {
+    return { status: 400, code: TusCode.uploadsComplete, message: `Assembly ${id} has received all ${s.expectedTusUploads} file(s) it expected; it takes no more uploads.` };
+  }
+  if (created >= partialAllowance(s.expectedTusUploads)) {
+    return { status: 400, code: TusCode.tooManyPartials, message: `Assembly ${id} expects ${s.expectedTusUploads} file(s) and ${created} partial uploads were already created for it.` };
+  }
+  return null;
+}
+
+/** Why bytes for (PATCH) or the removal of (DELETE) a partial upload are refused: bytes only while the Assembly waits. */
+export function partialUploadRejection(id: string, method: 'PATCH' | 'DELETE', s: TusView | null, live: boolean): TusRejection | null {
+  if (!s) return notFound(id);
+  if (method === 'DELETE') return null;
+  return isWaiting(s, live) ? null : notUploading(s, 410);
 }
 
 /** The most bytes one upload to this Assembly may hold (deferred-length uploads included), or null for no cap. */

@@ -7,17 +7,17 @@ import { resolveInside } from '../files/inside-dir';
 import { NO_FAULTS, type TestFaults } from '../files/test-faults';
 import { HashingFileStore } from './hashing-file-store';
 import { isPlainPatch, plainPatch, type PlainPatchDeps } from './plain-patch';
-import { TusCode } from './tus-acceptance';
+import { isPartialUploadId, TusCode } from './tus-acceptance';
+import { concatPost, type ConcatDeps } from './tus-concat';
+import type { TusUploadEntry } from '../assemblies/assembly-state';
 import { tusErrorBody, tusErrorStatus } from './tus-errors';
 
 export const TUS_PATH = '/resumable/files';
 /**
- * The spec's OPTIONS table without `concatenation`: @tus/server 2 has no concatenation of its own (it only
- * refuses Upload-Concat when the store lacks it) and @tus/file-store has none, so advertising it would
- * lead a client that checks Tus-Extension (tus-js-client with parallelUploads, tus-py) into requests we
- * refuse. Upload-Concat is answered 400 TUS_CONCATENATION_UNSUPPORTED (docs/local-service.md, "tus").
+ * The spec's OPTIONS table. @tus/server 2 has no concatenation of its own (and @tus/file-store none):
+ * Upload-Concat POSTs are answered by tus-concat.ts before the library sees them.
  */
-export const TUS_EXTENSIONS = ['creation', 'creation-with-upload', 'termination', 'creation-defer-length'];
+export const TUS_EXTENSIONS = ['creation', 'creation-with-upload', 'termination', 'concatenation', 'creation-defer-length'];
 export const TUS_MAX_SIZE = Number.MAX_SAFE_INTEGER;
 
 const RESERVED_META = new Set(['assembly_url', 'assembly_ssl_url', 'fieldname', 'filename']);
@@ -28,8 +28,11 @@ export function assemblyIdFromUrl(value: string | null | undefined): string | nu
   return m?.[1] ? m[1].toLowerCase() : null;
 }
 
-/** Upload ids are `<assembly_id>_<32hex>`, as the real service's, so the Assembly is known from the URL. */
-export const assemblyIdFromUploadId = (uploadId: string): string | null => /^([0-9a-f]{32})_[0-9a-f]{32}$/.exec(uploadId)?.[1] ?? null;
+/**
+ * Upload ids are `<assembly_id>_<32hex>`, as the real service's, so the Assembly is known from the URL;
+ * partial uploads (tus concatenation) are `<assembly_id>_part_<32hex>`.
+ */
+export const assemblyIdFromUploadId = (uploadId: string): string | null => /^([0-9a-f]{32})_(?:part_)?[0-9a-f]{32}$/.exec(uploadId)?.[1] ?? null;
 
 /** The upload id of a request to `/resumable/files/<id>` whose id has the service's form, else null. */
 export function uploadIdOfPath(url: string | undefined): string | null {
@@ -50,7 +53,8 @@ class JsonErrorServer extends Server {
   override write(context: Parameters<Server['write']>[0], headers: Headers, status: number, body = ''): ReturnType<Server['write']> {
     if (status < 400) return super.write(context, headers, status, body);
     headers.set('Content-Type', 'application/json; charset=utf-8');
-    const answered = tusErrorStatus(status);
+    const answered = tusErrorStatus(status, body);
+    if (answered === 412) headers.set('Tus-Version', '1.0.0');
     return super.write(context, headers, answered, tusErrorBody(answered, body));
   }
 }
@@ -73,8 +77,27 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
   // One locker for both PATCH paths and the library's other handlers: requests on one upload never overlap.
   const locker = new MemoryLocker();
   const finished = (assemblyId: string, upload: Upload, size: number): void => {
+    // A part of a file is nothing to its Assembly until a final upload joins it (tus-concat.ts).
+    if (isPartialUploadId(upload.id)) return store.forget(upload.id);
     // The md5 was computed as the bytes were written: the file is not read again.
     runtime.tusFinished(assemblyId, upload.id, size, store.takeDigest(upload.id, size));
+  };
+  // The record keeps the client's name as sent; files are stored under the upload id, and robots
+  // write results under safe names (service/files).
+  const entryOf = (upload: Upload): TusUploadEntry => {
+    const meta = upload.metadata ?? {};
+    const userMeta = Object.fromEntries(Object.entries(meta).filter(([k]) => !RESERVED_META.has(k)));
+    return {
+      uploadId: upload.id,
+      filename: meta.filename ?? meta.name ?? upload.id,
+      fieldname: meta.fieldname ?? 'file',
+      ...(Object.keys(userMeta).length ? { user_meta: userMeta } : {}),
+      size: upload.size ?? 0,
+      offset: 0,
+      finished: false,
+      upload_url: `${tusUrl()}${upload.id}`,
+      localPath: resolveInside(directory, upload.id),
+    };
   };
   const server = new JsonErrorServer({
     path: TUS_PATH,
@@ -102,21 +125,7 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
       const assemblyId = assemblyIdFromUploadId(upload.id);
       const why = assemblyId ? runtime.tusCreateRejection(assemblyId, upload.sizeIsDeferred ? null : upload.size ?? null) : { status: 400, code: 'ASSEMBLY_URL_MISSING', message: 'Unknown Assembly.' };
       if (why || !assemblyId) throw reject(why?.status ?? 400, why?.code ?? 'ASSEMBLY_URL_MISSING', why?.message ?? 'Unknown Assembly.');
-      // The record keeps the client's name as sent; files are stored under the upload id, and robots
-      // write results under safe names (service/files).
-      const meta = upload.metadata ?? {};
-      const userMeta = Object.fromEntries(Object.entries(meta).filter(([k]) => !RESERVED_META.has(k)));
-      runtime.tusCreated(assemblyId, {
-        uploadId: upload.id,
-        filename: meta.filename ?? meta.name ?? upload.id,
-        fieldname: meta.fieldname ?? 'file',
-        ...(Object.keys(userMeta).length ? { user_meta: userMeta } : {}),
-        size: upload.size ?? 0,
-        offset: 0,
-        finished: false,
-        upload_url: `${tusUrl()}${upload.id}`,
-        localPath: resolveInside(directory, upload.id),
-      });
+      runtime.tusCreated(assemblyId, entryOf(upload));
       return {};
     },
     onUploadFinish: async (_req, upload: Upload) => {
@@ -143,10 +152,24 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
     if (assemblyId && typeof upload.offset === 'number') runtime.tusProgress(assemblyId, upload.id, upload.offset);
   });
   const plain: PlainPatchDeps = { store, locker, runtime, assemblyOf: assemblyIdFromUploadId, finished };
+  const concat: ConcatDeps = {
+    store,
+    locker,
+    runtime,
+    directory,
+    tusUrl,
+    assemblyOf: (metadata) => assemblyIdFromUrl(metadata?.assembly_url ?? metadata?.assembly_ssl_url),
+    assemblyOfUpload: assemblyIdFromUploadId,
+    attach: (assemblyId, upload, digest) => {
+      runtime.tusCreated(assemblyId, entryOf(upload));
+      runtime.tusFinished(assemblyId, upload.id, upload.size ?? 0, digest);
+    },
+  };
   return {
     handle: async (req, res) => {
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Tus-Resumable', '1.0.0');
+      if (req.method === 'POST' && req.headers['upload-concat'] !== undefined && req.headers['x-http-method-override'] === undefined) return concatPost(concat, req, res);
       const uploadId = isPlainPatch(req.method, req.headers) ? uploadIdOfPath(req.url) : null;
       if (uploadId && (await plainPatch(plain, req, res, uploadId))) return;
       return server.handle(req, res);

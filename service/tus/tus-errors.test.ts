@@ -37,9 +37,24 @@ describe('tus error answers over HTTP', () => {
     await expectJsonError(await fetch(tusUrl, { method: 'POST', headers: { 'Upload-Length': '10' } }), 412, 'TUS_RESUMABLE_REQUIRED');
     await expectJsonError(await fetch(tusUrl, { method: 'POST', headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': '-5' } }), 400, 'TUS_INVALID_HEADER');
     await expectJsonError(await fetch(tusUrl, { method: 'POST', headers: { 'Tus-Resumable': '1.0.0' } }), 400, 'TUS_INVALID_LENGTH');
-    await expectJsonError(await fetch(tusUrl, { method: 'POST', headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': '1', 'Upload-Metadata': 'a b c d' } }), 400, 'TUS_INVALID_HEADER');
-    // Concatenation is not offered (not in Tus-Extension): refused as a request, never a 5xx.
-    await expectJsonError(await fetch(tusUrl, { method: 'POST', headers: { 'Tus-Resumable': '1.0.0', 'Upload-Concat': 'partial', 'Upload-Length': '1' } }), 400, 'TUS_CONCATENATION_UNSUPPORTED');
+    // Metadata that is not "key base64" pairs has its own code (issue 25: it was TUS_INVALID_HEADER).
+    await expectJsonError(await fetch(tusUrl, { method: 'POST', headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': '1', 'Upload-Metadata': 'a b c d' } }), 400, 'TUS_INVALID_METADATA');
+    // A partial upload that names no Assembly: refused as a request, never a 5xx (tus-concat.test.ts).
+    await expectJsonError(await fetch(tusUrl, { method: 'POST', headers: { 'Tus-Resumable': '1.0.0', 'Upload-Concat': 'partial', 'Upload-Length': '1' } }), 400, 'ASSEMBLY_URL_MISSING');
     await expectJsonError(await fetch(`${tusUrl}${'a'.repeat(32)}_${'b'.repeat(32)}`, { method: 'PUT', headers: { 'Tus-Resumable': '1.0.0' } }), 404, 'SERVER_404');
+  });
+
+  it('answers a Tus-Resumable it does not speak with 412 and Tus-Version, on HEAD, PATCH and POST (tus 1.0.0)', async () => {
+    const id = `${'a'.repeat(32)}_${'b'.repeat(32)}`;
+    for (const [method, url] of [
+      ['HEAD', `${tusUrl}${id}`],
+      ['PATCH', `${tusUrl}${id}`],
+      ['POST', tusUrl],
+    ] as const) {
+      const res = await fetch(url, { method, headers: { 'Tus-Resumable': '0.2.2', 'Upload-Length': '1', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' } });
+      expect(res.status, method).toBe(412);
+      expect(res.headers.get('tus-version'), method).toBe('1.0.0');
+      if (method !== 'HEAD') expect(((await res.json()) as { error: string }).error).toBe('TUS_VERSION_UNSUPPORTED');
+    }
   });
 });

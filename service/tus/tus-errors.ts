@@ -4,6 +4,8 @@
 /** Codes for the tus library's own refusals, by the start of its message. */
 const TEXT_CODES: [prefix: string, code: string][] = [
   ['Tus-Resumable Required', 'TUS_RESUMABLE_REQUIRED'],
+  ['Invalid tus-resumable', 'TUS_VERSION_UNSUPPORTED'],
+  ['Invalid upload-metadata', 'TUS_INVALID_METADATA'],
   ['Invalid ', 'TUS_INVALID_HEADER'],
   ['Upload-Offset header required', 'TUS_OFFSET_REQUIRED'],
   ['Upload-Offset conflict', 'TUS_OFFSET_CONFLICT'],
@@ -36,7 +38,13 @@ function isApiErrorBody(body: string): boolean {
  * The status for a tus error answer: the library's 501 for Upload-Concat (an extension this service does
  * not offer: it is not in Tus-Extension) is a request this service refuses, not a server fault.
  */
-export const tusErrorStatus = (status: number): number => (status === 501 ? 400 : status);
+export const tusErrorStatus = (status: number, body = ''): number => (status === 501 ? 400 : status === 400 && isVersionRefusal(body) ? 412 : status);
+
+/**
+ * The library's answer to a Tus-Resumable it does not speak (`Invalid tus-resumable`, 400): tus 1.0.0 says
+ * 412 Precondition Failed with Tus-Version, so a client can tell a version mismatch from a bad request.
+ */
+export const isVersionRefusal = (body: string): boolean => /^Invalid tus-resumable\s*$/.test(body);
 
 /** The JSON error body for a tus error answer; an error body that already is ours is kept as it is. */
 export function tusErrorBody(status: number, body: string): string {

@@ -45,8 +45,8 @@ describe('tus uploads into Assemblies', () => {
   it('answers OPTIONS with the spec headers', async () => {
     const res = await fetch(`${fx.service.url}/resumable/files/`, { method: 'OPTIONS', headers: { 'Tus-Resumable': '1.0.0' } });
     expect(res.status).toBe(204);
-    // Not concatenation: it is not offered (tus-concat.test.ts, docs/local-service.md "tus").
-    expect(res.headers.get('tus-extension')).toBe('creation,creation-with-upload,termination,creation-defer-length');
+    // The spec's OPTIONS row, concatenation included (tus-concat.test.ts).
+    expect(res.headers.get('tus-extension')).toBe('creation,creation-with-upload,termination,concatenation,creation-defer-length');
     expect(res.headers.get('tus-resumable')).toBe('1.0.0');
     expect(res.headers.get('tus-version')).toBe('1.0.0');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
