@@ -2,21 +2,21 @@ import { lazy, Suspense, useEffect } from 'react';
 import { useRunEvents } from './bridge/run-events';
 import { TransferControllerProvider, useTransferEvents } from './bridge/transfer-events';
 import { Toaster } from './components/Toaster';
-import { AssemblyView } from './screens/assembly/AssemblyView';
-import { ActivityView } from './screens/activity/ActivityView';
-import { AppHeader } from './screens/shell/AppHeader';
-import { ConnectionBanner } from './screens/shell/ConnectionBanner';
-import { RunView } from './screens/run/RunView';
-import { Sidebar } from './screens/shell/Sidebar';
+import { AssemblyView } from './features/assembly/AssemblyView';
+import { ActivityView } from './features/activity/ActivityView';
+import { AppHeader } from './features/shell/AppHeader';
+import { ConnectionBanner } from './features/shell/ConnectionBanner';
+import { RunView } from './features/run/RunView';
+import { Sidebar } from './features/shell/Sidebar';
 import { Spinner } from './components/Spinner';
-import { TransfersView } from './screens/transfers/TransfersView';
-import { UploadView } from './screens/upload/UploadView';
-import { useSavedStepsChoice } from './screens/upload/use-saved-choice';
-import { useConnectionEvents } from './screens/shell/use-connection-events';
-import { ShortcutsDialog } from './screens/shell/ShortcutsDialog';
-import { SkipLink } from './screens/shell/SkipLink';
-import { useDesktop } from './screens/shell/use-desktop';
-import { VaultBanner } from './screens/shell/VaultBanner';
+import { TransfersView } from './features/transfers/TransfersView';
+import { UploadView } from './features/upload/UploadView';
+import { useSavedStepsChoice } from './features/upload/use-saved-choice';
+import { useConnectionEvents } from './features/shell/use-connection-events';
+import { ShortcutsDialog } from './features/shell/ShortcutsDialog';
+import { SkipLink } from './features/shell/SkipLink';
+import { useDesktop } from './features/shell/use-desktop';
+import { VaultBanner } from './features/shell/VaultBanner';
 import { useLocationRoute, useNavigation } from './state/navigation-store';
 
 /** A file dropped outside the drop zone must not make the window navigate to it (and leave the app). */
@@ -37,17 +37,17 @@ const useNoFileNavigation = (): void => {
 };
 
 // The admin screens carry CodeMirror; loading them on first visit keeps the app's start small.
-const TemplatesView = lazy(() => import('./screens/templates/TemplatesView').then((m) => ({ default: m.TemplatesView })));
-const TemplateEditor = lazy(() => import('./screens/templates/TemplateEditor').then((m) => ({ default: m.TemplateEditor })));
-const WorkspacesView = lazy(() => import('./screens/workspaces/WorkspacesView').then((m) => ({ default: m.WorkspacesView })));
-const AuthKeysView = lazy(() => import('./screens/auth-keys/AuthKeysView').then((m) => ({ default: m.AuthKeysView })));
-const CdnView = lazy(() => import('./screens/cdn/CdnView').then((m) => ({ default: m.CdnView })));
-const UsageView = lazy(() => import('./screens/usage/UsageView').then((m) => ({ default: m.UsageView })));
-const StatisticsView = lazy(() => import('./screens/statistics/StatisticsView').then((m) => ({ default: m.StatisticsView })));
-const WatchFoldersView = lazy(() => import('./screens/watch-folders/WatchFoldersView').then((m) => ({ default: m.WatchFoldersView })));
-const QueueView = lazy(() => import('./screens/queue/QueueView').then((m) => ({ default: m.QueueView })));
-const AssetsView = lazy(() => import('./screens/assets/AssetsView').then((m) => ({ default: m.AssetsView })));
-const CredentialsView = lazy(() => import('./screens/credentials/CredentialsView').then((m) => ({ default: m.CredentialsView })));
+const TemplatesView = lazy(() => import('./features/templates/TemplatesView').then((m) => ({ default: m.TemplatesView })));
+const TemplateEditor = lazy(() => import('./features/templates/TemplateEditor').then((m) => ({ default: m.TemplateEditor })));
+const WorkspacesView = lazy(() => import('./features/workspaces/WorkspacesView').then((m) => ({ default: m.WorkspacesView })));
+const AuthKeysView = lazy(() => import('./features/auth-keys/AuthKeysView').then((m) => ({ default: m.AuthKeysView })));
+const CdnView = lazy(() => import('./features/cdn/CdnView').then((m) => ({ default: m.CdnView })));
+const UsageView = lazy(() => import('./features/usage/UsageView').then((m) => ({ default: m.UsageView })));
+const StatisticsView = lazy(() => import('./features/statistics/StatisticsView').then((m) => ({ default: m.StatisticsView })));
+const WatchFoldersView = lazy(() => import('./features/watch-folders/WatchFoldersView').then((m) => ({ default: m.WatchFoldersView })));
+const QueueView = lazy(() => import('./features/queue/QueueView').then((m) => ({ default: m.QueueView })));
+const AssetsView = lazy(() => import('./features/assets/AssetsView').then((m) => ({ default: m.AssetsView })));
+const CredentialsView = lazy(() => import('./features/credentials/CredentialsView').then((m) => ({ default: m.CredentialsView })));
 
 export const App = () => {
   useRunEvents();

@@ -5,7 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { BridgeProvider } from './bridge/BridgeProvider';
 import { waitForBridge } from './bridge/get-bridge';
-import { NoBridge } from './screens/shell/NoBridge';
+import { NoBridge } from './features/shell/NoBridge';
 import { rememberRoute } from './state/navigation-store';
 import { applyTheme, useTheme } from './state/theme-store';
 import './styles/app.css';

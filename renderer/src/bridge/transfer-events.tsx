@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useMemo } from 'react';
-import { createTransferController, type TransferController } from '../screens/transfers/transfer-store';
+import { createTransferController, type TransferController } from '../features/transfers/transfer-store';
 import { useBridge } from './BridgeProvider';
 import { bridgeKey } from './use-bridge';
 

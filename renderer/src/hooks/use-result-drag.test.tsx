@@ -4,7 +4,7 @@ import type { AssemblyFile } from '../../../shared/api/assembly-status';
 import { ok } from '../../../shared/result';
 import { createFakeBridge, sampleAppInfo } from '../bridge/test/fake-bridge';
 import { renderWithBridge } from '../bridge/test/render-with-bridge';
-import { ResultCard } from '../screens/run/ResultCard';
+import { ResultCard } from '../features/run/ResultCard';
 
 const file: AssemblyFile = { id: 'r1', name: 'beach.webp', mime: 'image/webp', size: 2048, ssl_url: 'http://127.0.0.1:5000/results/abc/beach.webp' } as AssemblyFile;
 
