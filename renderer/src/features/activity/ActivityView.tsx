@@ -14,7 +14,7 @@ import { ActivityIcon, RetryIcon } from '../../components/Icons';
 import { Spinner } from '../../components/Spinner';
 import { VirtualList } from '../../components/VirtualList';
 import { useDebounced } from '../../hooks/use-debounced';
-import { dateRangeProblem, dayRange, filtersActive, isItemBusy, itemKey, listRequest, pagesFor, rowAt, STATE_CHIPS } from '../../lib/activity-filters';
+import { dateRangeProblem, dayRange, filtersActive, isItemBusy, itemKey, listRequest, pagesFor, rowAt, STATE_CHIPS } from './activity-filters';
 import { formatCount } from '../../lib/format';
 import { useNavigation } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';

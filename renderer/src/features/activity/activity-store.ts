@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { NO_FILTERS, type ActivityFilters } from '../../lib/activity-filters';
+import { NO_FILTERS, type ActivityFilters } from './activity-filters';
 
 interface ActivityState {
   readonly filters: ActivityFilters;

@@ -5,7 +5,7 @@ import { useBridge } from '../../bridge/BridgeProvider';
 import { Button } from '../../components/Button';
 import { ResultThumbnail } from '../../components/Thumbnail';
 import { formatBytes } from '../../lib/format';
-import { downloadTallyText, resultDownloads, type DownloadTally } from '../../lib/result-downloads';
+import { downloadTallyText, resultDownloads, type DownloadTally } from './result-downloads';
 import { mediaKindOf } from '../../lib/selection';
 import { useResultDrag } from '../../hooks/use-result-drag';
 import { useToasts } from '../../state/toast-store';

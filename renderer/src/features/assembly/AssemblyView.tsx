@@ -13,7 +13,7 @@ import { IconButton } from '../../components/IconButton';
 import { ArrowRightIcon, CopyIcon, RetryIcon } from '../../components/Icons';
 import { ProgressBar } from '../../components/ProgressBar';
 import { Spinner } from '../../components/Spinner';
-import { paramFacts } from '../../lib/assembly-params';
+import { paramFacts } from './assembly-params';
 import { formatDuration } from '../../lib/format';
 import { describeRunState } from '../../lib/run-state';
 import { useNavigation } from '../../state/navigation-store';

@@ -2,7 +2,7 @@ import { useId, useMemo, useState } from 'react';
 import type { AssemblyFile } from '../../../../shared/api/assembly-status';
 import { Button } from '../../components/Button';
 import { ResultThumbnail } from '../../components/Thumbnail';
-import { fileDetailGroups } from '../../lib/file-details';
+import { fileDetailGroups } from './file-details';
 import { mediaKindOf } from '../../lib/selection';
 import { resultNameOf, resultUrlOf } from '../run/ResultCard';
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
-import { EMPTY_REPLAY_FORM, replayOptionsOf, type ReplayForm } from '../../lib/replay-form';
+import { EMPTY_REPLAY_FORM, replayOptionsOf, type ReplayForm } from './replay-form';
 
 const EXAMPLE = '{\n  ":original": { "robot": "/upload/handle" },\n  "resized": { "use": ":original", "robot": "/image/resize", "width": 640 }\n}';
 

@@ -1,7 +1,7 @@
 import type { AssemblyStatus } from '../../../../shared/api/assembly-status';
 import type { StepProgress } from '../../../../shared/ipc/assembly-models';
 import { ProgressBar } from '../../components/ProgressBar';
-import { stepRows, stepRowText, type StepRow } from '../../lib/step-progress';
+import { stepRows, stepRowText, type StepRow } from './step-progress';
 
 const TONE: Record<StepRow['state'], 'info' | 'success' | 'danger' | 'neutral'> = {
   waiting: 'neutral',

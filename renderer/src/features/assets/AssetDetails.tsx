@@ -7,7 +7,7 @@ import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
 import { StaleNotice } from '../../components/StaleNotice';
-import { dimensions } from '../../lib/asset-rows';
+import { dimensions } from './asset-rows';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { useToasts } from '../../state/toast-store';
 import { AssetThumb } from './AssetThumb';

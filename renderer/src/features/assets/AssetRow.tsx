@@ -2,7 +2,7 @@ import { memo, useEffect, useRef, useState, type DragEvent, type KeyboardEvent }
 import type { Asset } from '../../../../shared/ipc/asset-models';
 import { filenameProblem } from '../../../../shared/ipc/asset-models';
 import { FolderIcon } from '../../components/Icons';
-import { dimensions, folderLabel } from '../../lib/asset-rows';
+import { dimensions, folderLabel } from './asset-rows';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { AssetThumb } from './AssetThumb';
 

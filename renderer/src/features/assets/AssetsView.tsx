@@ -13,7 +13,7 @@ import { FolderIcon, RetryIcon } from '../../components/Icons';
 import { Spinner } from '../../components/Spinner';
 import { StaleNotice } from '../../components/StaleNotice';
 import { VirtualList, type VirtualListHandle } from '../../components/VirtualList';
-import { assetKey, bulkOutcome, describeTargets, keyAt, parentFolder, rowAt, targetsOf } from '../../lib/asset-rows';
+import { assetKey, bulkOutcome, describeTargets, keyAt, parentFolder, rowAt, targetsOf } from './asset-rows';
 import { formatCount } from '../../lib/format';
 import { emptySelection, keyToAction, reduceSelection, type ListSelection, type SelectionAction } from '../../lib/list-selection';
 import { useNavigation } from '../../state/navigation-store';

@@ -1,5 +1,5 @@
 import { useState, type DragEvent } from 'react';
-import { breadcrumbs } from '../../lib/asset-rows';
+import { breadcrumbs } from './asset-rows';
 
 interface Props {
   readonly folder: string;

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { normalizeFolderInput } from '../../lib/asset-rows';
+import { normalizeFolderInput } from './asset-rows';
 
 interface Props {
   readonly open: boolean;

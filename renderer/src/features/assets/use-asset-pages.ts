@@ -4,7 +4,7 @@ import type { AssetListPage } from '../../../../shared/ipc/asset-models';
 import { unwrap, type BridgeError } from '../../bridge/bridge-error';
 import { useBridge } from '../../bridge/BridgeProvider';
 import { useBridgeQuery } from '../../bridge/use-bridge';
-import { assetRows } from '../../lib/asset-rows';
+import { assetRows } from './asset-rows';
 
 /** Assets per request: the service's maximum, so 100,000 assets are 200 requests as the user scrolls. */
 export const PAGE_SIZE = 500;

@@ -6,7 +6,7 @@ import { bridgeKey, useBridgeMutation, useBridgeQuery } from '../../bridge/use-b
 import { Button } from '../../components/Button';
 import { ProgressBar } from '../../components/ProgressBar';
 import { percentOf } from '../../lib/format';
-import { CONFLICTS, LAYOUTS, mirrorOutcome, mirrorProgressText, mirrorSummaryText } from '../../lib/mirror-text';
+import { CONFLICTS, LAYOUTS, mirrorOutcome, mirrorProgressText, mirrorSummaryText } from './mirror-text';
 import './results.css';
 
 interface Props {

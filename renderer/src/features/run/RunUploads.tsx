@@ -1,7 +1,7 @@
 import type { AssemblyStatus } from '../../../../shared/api/assembly-status';
 import { VirtualList } from '../../components/VirtualList';
 import { formatBytes } from '../../lib/format';
-import { describeOutcome, uploadOutcomes, type AssemblyEnd } from '../../lib/upload-outcomes';
+import { describeOutcome, uploadOutcomes, type AssemblyEnd } from './upload-outcomes';
 
 const ROW_HEIGHT = 40;
 

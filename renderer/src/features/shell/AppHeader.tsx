@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { IconButton } from '../../components/IconButton';
 import { MonitorIcon, MoonIcon, SunIcon } from '../../components/Icons';
-import { useConnection } from '../../state/connection-store';
+import { useConnection } from './connection-store';
 import { useTheme } from '../../state/theme-store';
 
 const THEME_LABEL = { system: 'Theme: follow system', light: 'Theme: light', dark: 'Theme: dark' } as const;

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../App';
 import { createFakeBridge } from '../../bridge/test/fake-bridge';
 import { renderWithBridge } from '../../bridge/test/render-with-bridge';
-import { useConnection } from '../../state/connection-store';
+import { useConnection } from './connection-store';
 import { useNavigation } from '../../state/navigation-store';
 
 describe('connection banner and status dot', () => {

@@ -1,6 +1,6 @@
 import { useBridgeQuery } from '../../bridge/use-bridge';
-import { connectionNotice } from '../../lib/connection-notice';
-import { useConnection } from '../../state/connection-store';
+import { connectionNotice } from './connection-notice';
+import { useConnection } from './connection-store';
 
 /** "Disconnected" / "Local service restarting…" under the header, instead of a page that silently freezes. */
 export const ConnectionBanner = () => {

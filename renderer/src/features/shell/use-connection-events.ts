@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import type { ServiceStatus } from '../../../../shared/ipc/service-models';
 import { useBridge } from '../../bridge/BridgeProvider';
 import { bridgeKey } from '../../bridge/use-bridge';
-import { useConnection } from '../../state/connection-store';
+import { useConnection } from './connection-store';
 import { useToasts } from '../../state/toast-store';
 
 export const serviceStatusKey = () => bridgeKey('service:status', {});

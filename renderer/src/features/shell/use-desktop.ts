@@ -3,7 +3,7 @@ import type { AppCommand, DesktopNotice } from '../../../../shared/ipc/desktop-m
 import { useBridge } from '../../bridge/BridgeProvider';
 import { useBridgeQuery } from '../../bridge/use-bridge';
 import { parseRoute } from '../../lib/route-url';
-import { isMacPlatform, matchShortcut, type ShortcutAction } from '../../lib/shortcuts';
+import { isMacPlatform, matchShortcut, type ShortcutAction } from './shortcuts';
 import { useNavigation } from '../../state/navigation-store';
 import { usePickRequest } from '../../state/pick-request-store';
 import { useToasts } from '../../state/toast-store';

@@ -8,7 +8,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { StaleNotice } from '../../components/StaleNotice';
 import { formatBytes, formatDuration } from '../../lib/format';
-import { DAY, HOUR, OUTCOMES, bucketLabel, dayOf, rangeOf, type RangeChoice } from '../../lib/stats-range';
+import { DAY, HOUR, OUTCOMES, bucketLabel, dayOf, rangeOf, type RangeChoice } from './stats-range';
 import { useNavigation } from '../../state/navigation-store';
 import '../../styles/account.css';
 import { ErrorBreakdown, STATS_CHART_HEIGHT, StatsCharts } from './StatsCharts';

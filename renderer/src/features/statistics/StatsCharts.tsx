@@ -3,7 +3,7 @@ import type { Stats, StatsBucket } from '../../../../shared/ipc/account-models';
 import { ChartFigure } from '../../components/charts/ChartFigure';
 import { axisTick, chartColors, tooltipStyles } from '../../components/charts/chart-theme';
 import { formatBytes, formatDuration } from '../../lib/format';
-import { OUTCOMES, statsCaptions } from '../../lib/stats-range';
+import { OUTCOMES, statsCaptions } from './stats-range';
 
 export const STATS_CHART_HEIGHT = 220;
 

@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DiffView } from '../../components/DiffView';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
-import { checkTemplateText, lineOfProblem, templateNotes } from '../../lib/template-checks';
+import { checkTemplateText, lineOfProblem, templateNotes } from './template-checks';
 import { formatContent } from '../../lib/template-dates';
 import { useNavigation } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';

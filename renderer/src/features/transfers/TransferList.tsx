@@ -2,7 +2,7 @@ import { memo, useCallback, useRef, type KeyboardEvent, type MouseEvent } from '
 import { VirtualList, type VirtualListHandle } from '../../components/VirtualList';
 import { keyToAction, type ListSelection, type SelectionAction } from '../../lib/list-selection';
 import { rowAt } from '../../lib/row-pages';
-import { lineAt } from '../../lib/transfer-layout';
+import { lineAt } from './transfer-layout';
 import { useNavigation } from '../../state/navigation-store';
 import { useTransferController } from '../../bridge/transfer-events';
 import { BatchLine, LINE_HEIGHT, PlaceholderLine, RowLine, type Control } from './TransferLines';

@@ -1,6 +1,6 @@
 import type { TransferAction, TransferBatch, TransferRow, TransferScope } from '../../../../shared/ipc/transfer-models';
 import { rowAt } from '../../lib/row-pages';
-import { lineAt } from '../../lib/transfer-layout';
+import { lineAt } from './transfer-layout';
 import { batchActions, rowActions } from './TransferLines';
 import type { TransferStoreState } from './transfer-store';
 

@@ -3,8 +3,8 @@ import type { AssemblylineBridge } from '../../../../shared/ipc/bridge';
 import type { Transfer, TransferBatch, TransferChanges, TransferRow, TransferRowsQuery, TransferTotals } from '../../../../shared/ipc/transfer-models';
 import { unwrap, toAppError } from '../../bridge/bridge-error';
 import { applyRowChanges, emptyCache, evictFar, markAllStale, pageOf, pagesToFetch, putPage, type RowCache } from '../../lib/row-pages';
-import { matchesFilter, statesOf, type TransferFilter } from '../../lib/transfer-filters';
-import { buildLayout, rowRangeOf, type Group, type Layout } from '../../lib/transfer-layout';
+import { matchesFilter, statesOf, type TransferFilter } from './transfer-filters';
+import { buildLayout, rowRangeOf, type Group, type Layout } from './transfer-layout';
 
 /**
  * The Transfers view's data: totals, transfers and batches (from transfers:overview, then deltas) and the

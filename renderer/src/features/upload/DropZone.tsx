@@ -3,7 +3,7 @@ import type { PickedFile } from '../../../../shared/ipc/bridge';
 import { Button } from '../../components/Button';
 import { FileIcon, FolderIcon, UploadIcon } from '../../components/Icons';
 import { Spinner } from '../../components/Spinner';
-import { entriesFromDataTransfer, pickedFromInput, walkEntries } from '../../lib/dropped-items';
+import { entriesFromDataTransfer, pickedFromInput, walkEntries } from './dropped-items';
 import { usePickRequest } from '../../state/pick-request-store';
 
 export interface DropZoneProps {

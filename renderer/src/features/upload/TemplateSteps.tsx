@@ -2,7 +2,7 @@ import { useBridgeQuery } from '../../bridge/use-bridge';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { ArrowRightIcon } from '../../components/Icons';
 import { Spinner } from '../../components/Spinner';
-import { templateSteps } from '../../lib/template-steps';
+import { templateSteps } from './template-steps';
 
 /** The chosen Template's steps, read afresh (templates:get) so they are the ones that will run. */
 export const TemplateSteps = ({ templateId }: { templateId: string }) => {

@@ -8,7 +8,7 @@ import { ErrorPanel } from '../../components/ErrorPanel';
 import { CloseIcon } from '../../components/Icons';
 import { IconButton } from '../../components/IconButton';
 import { PAYLOAD_LABELS } from '../../lib/notify-form';
-import { checkUploadOptions, FFMPEG_STACK_ROBOTS, optionLimits, optionsSummary, type OptionProblems } from '../../lib/upload-options';
+import { checkUploadOptions, FFMPEG_STACK_ROBOTS, optionLimits, optionsSummary, type OptionProblems } from './upload-options';
 import { useStepsChoice } from '../../state/steps-store';
 import { useWebhookTester } from '../webhooks/use-webhook-tester';
 

@@ -7,7 +7,7 @@ import { renderWithBridge } from '../../bridge/test/render-with-bridge';
 import { useNavigation } from '../../state/navigation-store';
 import { useStepsChoice } from '../../state/steps-store';
 import { resetTransfers } from '../transfers/transfer-store';
-import { EMPTY_UPLOAD_OPTIONS } from '../../lib/upload-options';
+import { EMPTY_UPLOAD_OPTIONS } from './upload-options';
 
 const pickFiles = (label: 'Choose files' | 'Choose folder', files: File[]) => {
   const input = screen.getByLabelText(label) as HTMLInputElement;

@@ -12,7 +12,7 @@ import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { FieldWarnings } from '../../components/FieldWarnings';
 import { formatBytes, formatCount } from '../../lib/format';
-import { applyUploadOptions, checkUploadOptions, optionsReason } from '../../lib/upload-options';
+import { applyUploadOptions, checkUploadOptions, optionsReason } from './upload-options';
 import { emptySelection, reduceSelection, type ListSelection, type SelectionAction } from '../../lib/list-selection';
 import { rowAt } from '../../lib/row-pages';
 import { checkStepsText, type StepsCheck } from '../../lib/step-checks';

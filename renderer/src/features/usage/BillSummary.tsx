@@ -1,6 +1,6 @@
 import type { Bill } from '../../../../shared/ipc/account-models';
 import { Badge } from '../../components/Badge';
-import { allowanceOf, formatGb, formatMoney } from '../../lib/bill-figures';
+import { allowanceOf, formatGb, formatMoney } from './bill-figures';
 
 /** Plan, used GB against what the plan includes (a bar, warning past 80 %), additional GB and fee, total. */
 export const BillSummary = ({ bill }: { bill: Bill }) => {

@@ -1,6 +1,6 @@
 import type { KeyboardEvent } from 'react';
 import { Button } from '../../components/Button';
-import { canShift, monthLabel, shiftMonth } from '../../lib/bill-month';
+import { canShift, monthLabel, shiftMonth } from './bill-month';
 
 export interface MonthPickerProps {
   readonly month: string;

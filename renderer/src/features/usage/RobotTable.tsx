@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { BillRobot } from '../../../../shared/ipc/account-models';
-import { formatGb, nextSort, sortRobots, type RobotSort, type RobotSortKey } from '../../lib/bill-figures';
+import { formatGb, nextSort, sortRobots, type RobotSort, type RobotSortKey } from './bill-figures';
 
 const COLUMNS: ReadonlyArray<{ key: RobotSortKey; label: string }> = [
   { key: 'robot', label: 'Robot' },

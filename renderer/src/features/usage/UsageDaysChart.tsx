@@ -2,7 +2,7 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import type { BillDay } from '../../../../shared/ipc/account-models';
 import { ChartFigure } from '../../components/charts/ChartFigure';
 import { axisTick, chartColors, tooltipStyles } from '../../components/charts/chart-theme';
-import { chartUnit, daysCaption, formatGb } from '../../lib/bill-figures';
+import { chartUnit, daysCaption, formatGb } from './bill-figures';
 
 export const USAGE_CHART_HEIGHT = 220;
 

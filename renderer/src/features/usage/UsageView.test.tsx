@@ -4,7 +4,7 @@ import { err, ok } from '../../../../shared/result';
 import { sampleBill } from '../../bridge/test/fake-account';
 import { createFakeBridge } from '../../bridge/test/fake-bridge';
 import { renderWithBridge } from '../../bridge/test/render-with-bridge';
-import { monthOf, shiftMonth } from '../../lib/bill-month';
+import { monthOf, shiftMonth } from './bill-month';
 import { UsageView } from './UsageView';
 
 const thisMonth = monthOf(Date.now());

@@ -1,5 +1,5 @@
-import type { ConflictPolicy, MirrorLayout, MirrorProgress } from '../../../shared/ipc/mirror-models';
-import { formatBytes, formatCount } from './format';
+import type { ConflictPolicy, MirrorLayout, MirrorProgress } from '../../../../shared/ipc/mirror-models';
+import { formatBytes, formatCount } from '../../lib/format';
 
 /** The layouts as the dialog offers them, each with where `photos/2024/a.jpg`'s `resized` result would go. */
 export const LAYOUTS: ReadonlyArray<{ value: MirrorLayout; label: string; example: string }> = [

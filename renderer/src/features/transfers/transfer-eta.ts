@@ -1,5 +1,5 @@
-import type { TransferTotals } from '../../../shared/ipc/transfer-models';
-import { formatBytes, formatCount, formatEta, formatSpeed } from './format';
+import type { TransferTotals } from '../../../../shared/ipc/transfer-models';
+import { formatBytes, formatCount, formatEta, formatSpeed } from '../../lib/format';
 
 /**
  * When the Transfers view may promise a time. An estimate from the first seconds of a queue of small

@@ -1,4 +1,4 @@
-import type { AssemblyFile } from '../../../shared/api/assembly-status';
+import type { AssemblyFile } from '../../../../shared/api/assembly-status';
 
 /** One file "Download results" saves: its step, URL and the name it is saved under. */
 export interface ResultDownload {

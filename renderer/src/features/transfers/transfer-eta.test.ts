@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TransferTotals } from '../../../shared/ipc/transfer-models';
+import type { TransferTotals } from '../../../../shared/ipc/transfer-models';
 import { etaSeconds, nextMeasuredSince, totalsText } from './transfer-eta';
 
 const totals = (over: Partial<TransferTotals> = {}): TransferTotals => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AssemblyStatus } from '../../../shared/api/assembly-status';
-import type { StepProgress } from '../../../shared/ipc/assembly-models';
+import type { AssemblyStatus } from '../../../../shared/api/assembly-status';
+import type { StepProgress } from '../../../../shared/ipc/assembly-models';
 import { stepOrder, stepRows, stepRowText, useRefs } from './step-progress';
 
 const STEPS = {

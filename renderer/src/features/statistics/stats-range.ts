@@ -1,5 +1,5 @@
-import type { Stats, StatsBucket } from '../../../shared/ipc/account-models';
-import { formatBytes, formatDuration } from './format';
+import type { Stats, StatsBucket } from '../../../../shared/ipc/account-models';
+import { formatBytes, formatDuration } from '../../lib/format';
 
 /**
  * The Statistics screen's range: last 24 hours by the hour, last 7 or 30 days by the day, or custom days

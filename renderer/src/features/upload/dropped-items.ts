@@ -1,4 +1,4 @@
-import type { PickedFile } from '../../../shared/ipc/bridge';
+import type { PickedFile } from '../../../../shared/ipc/bridge';
 
 /**
  * Turn a drop or a file picker into PickedFile[] with relative paths. Dropped folders are walked through

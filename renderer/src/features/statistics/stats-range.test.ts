@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Stats } from '../../../shared/ipc/account-models';
+import type { Stats } from '../../../../shared/ipc/account-models';
 import { DAY, HOUR, bucketLabel, dayOf, rangeOf, statsCaptions } from './stats-range';
 
 const NOW = new Date(2026, 10, 25, 14, 30, 15).getTime(); // local 2026-11-25 14:30:15

@@ -1,4 +1,4 @@
-import { formatBytes } from './format';
+import { formatBytes } from '../../lib/format';
 
 /** One request param of an Assembly as its detail lists it. */
 export interface ParamFact {

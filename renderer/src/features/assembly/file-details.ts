@@ -1,7 +1,7 @@
 // A file record's fields and meta keys, grouped and formatted for the file details panel. Pure: the
 // time zone comes in as an argument (the user's by default), so tests pin it.
 
-import { formatBytes } from './format';
+import { formatBytes } from '../../lib/format';
 
 export type DetailGroupName = 'File' | 'Image' | 'Camera' | 'Location' | 'Audio/Video' | 'Document' | 'Dates' | 'Hashes' | 'Other';
 

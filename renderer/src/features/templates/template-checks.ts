@@ -1,7 +1,7 @@
-import { stackVersionNotes } from '../../../shared/api/stack-version';
-import { checkTemplateContent } from '../../../shared/api/step-rules';
-import { lineOfPath, parseJsonWithPosition, type JsonSyntaxError } from './json-position';
-import { EDITOR_RULES } from './step-checks';
+import { stackVersionNotes } from '../../../../shared/api/stack-version';
+import { checkTemplateContent } from '../../../../shared/api/step-rules';
+import { lineOfPath, parseJsonWithPosition, type JsonSyntaxError } from '../../lib/json-position';
+import { EDITOR_RULES } from '../../lib/step-checks';
 
 /** A problem in a Template's JSON, at the line the editor marks. */
 export interface TemplateProblem {

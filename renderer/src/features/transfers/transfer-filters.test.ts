@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TransferTotals } from '../../../shared/ipc/transfer-models';
+import type { TransferTotals } from '../../../../shared/ipc/transfer-models';
 import { FILTERS, filterCount, matchesFilter, statesOf } from './transfer-filters';
 
 const totals: TransferTotals = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MirrorProgress } from '../../../shared/ipc/mirror-models';
+import type { MirrorProgress } from '../../../../shared/ipc/mirror-models';
 import { mirrorOutcome, mirrorProgressText, mirrorSummaryText } from './mirror-text';
 
 const p = (over: Partial<MirrorProgress>): MirrorProgress => ({

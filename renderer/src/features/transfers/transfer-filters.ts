@@ -1,4 +1,4 @@
-import type { TransferFileState, TransferTotals } from '../../../shared/ipc/transfer-models';
+import type { TransferFileState, TransferTotals } from '../../../../shared/ipc/transfer-models';
 
 /** The Transfers view's filter chips: which row states each shows, and its count from the totals. */
 export const FILTERS = ['all', 'active', 'queued', 'failed', 'done', 'canceled'] as const;

@@ -1,5 +1,5 @@
-import type { Asset, AssetBulkResult, AssetListPage } from '../../../shared/ipc/asset-models';
-import { formatCount } from './format';
+import type { Asset, AssetBulkResult, AssetListPage } from '../../../../shared/ipc/asset-models';
+import { formatCount } from '../../lib/format';
 
 /**
  * The Assets browser's rows: one folder level, folders first (sorted), then the assets of the pages read

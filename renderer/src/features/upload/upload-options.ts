@@ -3,10 +3,10 @@
 // encoding stack version of the steps sent. Pure: the renderer checks each field with it as the user types
 // and builds the instructions with it; core signs what it gets and never re-reads the form.
 
-import type { Instructions } from '../../../shared/api/instructions';
-import { checkStackVersion } from '../../../shared/api/stack-version';
-import { EMPTY_UPLOAD_OPTIONS, type UploadOptions } from '../../../shared/ipc/draft-choice';
-import { notifyUrlProblem, withNotify } from './notify-form';
+import type { Instructions } from '../../../../shared/api/instructions';
+import { checkStackVersion } from '../../../../shared/api/stack-version';
+import { EMPTY_UPLOAD_OPTIONS, type UploadOptions } from '../../../../shared/ipc/draft-choice';
+import { notifyUrlProblem, withNotify } from '../../lib/notify-form';
 
 export { EMPTY_UPLOAD_OPTIONS, type UploadOptions };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AssemblyListItem } from '../../../shared/ipc/assembly-models';
+import type { AssemblyListItem } from '../../../../shared/ipc/assembly-models';
 import { dateRangeProblem, dayRange, filtersActive, isItemBusy, listRequest, NO_FILTERS, pagesFor, rowAt, searchKeywords } from './activity-filters';
 
 const item = (over: Partial<AssemblyListItem> = {}): AssemblyListItem => ({

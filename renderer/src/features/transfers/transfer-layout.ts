@@ -1,4 +1,4 @@
-import type { TransferRowsPage } from '../../../shared/ipc/transfer-models';
+import type { TransferRowsPage } from '../../../../shared/ipc/transfer-models';
 
 /**
  * The Transfers list shows one header line above each batch's rows. Core says where each batch's rows

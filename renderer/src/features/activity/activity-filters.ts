@@ -1,5 +1,5 @@
-import { BUSY_OK_CODES } from '../../../shared/api/codes';
-import type { AssemblyListItem, AssemblyListQuery, AssemblyStateFilter } from '../../../shared/ipc/assembly-models';
+import { BUSY_OK_CODES } from '../../../../shared/api/codes';
+import type { AssemblyListItem, AssemblyListQuery, AssemblyStateFilter } from '../../../../shared/ipc/assembly-models';
 
 /** What Activity's filter bar holds (dates as the date inputs give them: `YYYY-MM-DD` or ''). */
 export interface ActivityFilters {

@@ -1,6 +1,6 @@
-import type { AssemblyStatus } from '../../../shared/api/assembly-status';
-import { isAssemblyBusy } from '../../../shared/api/codes';
-import type { StepProgress } from '../../../shared/ipc/assembly-models';
+import type { AssemblyStatus } from '../../../../shared/api/assembly-status';
+import { isAssemblyBusy } from '../../../../shared/api/codes';
+import type { StepProgress } from '../../../../shared/ipc/assembly-models';
 
 /**
  * What the detail says of each step of an Assembly. `unknown`: the service did not say (no

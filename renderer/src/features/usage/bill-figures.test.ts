@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Bill } from '../../../shared/ipc/account-models';
+import type { Bill } from '../../../../shared/ipc/account-models';
 import { allowanceOf, chartUnit, daysCaption, formatGb, formatMoney, isEmptyBill, nextSort, sortRobots } from './bill-figures';
 
 const plan = { name: 'free', pricePerMonth: 0, gbIncluded: 10, pricePerGb: 0, gbLimit: null, hasLifetimeLimit: false };

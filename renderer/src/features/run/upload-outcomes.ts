@@ -1,4 +1,4 @@
-import type { AssemblyStatus } from '../../../shared/api/assembly-status';
+import type { AssemblyStatus } from '../../../../shared/api/assembly-status';
 
 /** What became of one uploaded file: how many results came from it, or why none did. */
 export interface UploadOutcome {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { rgbaToThumbHash } from 'thumbhash';
-import type { Asset, AssetListPage } from '../../../shared/ipc/asset-models';
+import type { Asset, AssetListPage } from '../../../../shared/ipc/asset-models';
 import { assetRows, breadcrumbs, bulkOutcome, describeTargets, keyAt, normalizeFolderInput, parentFolder, rowAt, targetsOf } from './asset-rows';
-import { thumbhashUrl } from './thumbhash-url';
+import { thumbhashUrl } from '../../lib/thumbhash-url';
 
 const asset = (assetId: string, path: string): Asset => ({
   assetId, versionId: null, path, filename: path.split('/').pop()!, mime: null, size: 1, md5hash: null, sha256: null,

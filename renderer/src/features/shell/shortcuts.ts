@@ -1,4 +1,4 @@
-import { ACTION_SHORTCUTS, SCREEN_SHORTCUTS, type ActionShortcutId } from '../../../shared/app-shortcuts';
+import { ACTION_SHORTCUTS, SCREEN_SHORTCUTS, type ActionShortcutId } from '../../../../shared/app-shortcuts';
 
 export type ShortcutAction = { readonly type: 'navigate'; readonly route: string } | { readonly type: ActionShortcutId };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ServiceStatus } from '../../../shared/ipc/service-models';
+import type { ServiceStatus } from '../../../../shared/ipc/service-models';
 import { connectionNotice } from './connection-notice';
 
 const status = (over: Partial<ServiceStatus>): ServiceStatus => ({ phase: 'running', url: 'http://127.0.0.1:1', restarts: 0, retryInMs: null, message: null, ...over });

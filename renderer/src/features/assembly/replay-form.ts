@@ -1,5 +1,5 @@
-import type { ReplayOptions } from '../../../shared/ipc/assembly-models';
-import { parseJsonWithPosition } from './json-position';
+import type { ReplayOptions } from '../../../../shared/ipc/assembly-models';
+import { parseJsonWithPosition } from '../../lib/json-position';
 
 /** The replay form: run with the steps it ran with, with new steps, or under another Template. */
 export interface ReplayForm {

@@ -1,4 +1,4 @@
-import type { ServiceStatus } from '../../../shared/ipc/service-models';
+import type { ServiceStatus } from '../../../../shared/ipc/service-models';
 
 export interface ConnectionNotice {
   readonly tone: 'danger' | 'warning';

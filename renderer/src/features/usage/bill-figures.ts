@@ -1,4 +1,4 @@
-import type { Bill, BillRobot } from '../../../shared/ipc/account-models';
+import type { Bill, BillRobot } from '../../../../shared/ipc/account-models';
 
 /** What the Usage screen computes from a bill (docs/account.md). Pure. */
 
