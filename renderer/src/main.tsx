@@ -1,4 +1,6 @@
 import './zod-config';
+// The shared styles first: each feature's stylesheet (imported by its screens) comes after and refines them.
+import './styles/app.css';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -8,7 +10,6 @@ import { waitForBridge } from './bridge/get-bridge';
 import { NoBridge } from './features/shell/NoBridge';
 import { rememberRoute } from './state/navigation-store';
 import { applyTheme, useTheme } from './state/theme-store';
-import './styles/app.css';
 
 const start = async (): Promise<void> => {
   applyTheme(useTheme.getState().theme);

@@ -23,6 +23,7 @@ import { AssemblyRow, PlaceholderRow, ROW_HEIGHT } from './AssemblyRow';
 import { CancelSelection } from './CancelSelection';
 import { LocalRunsList } from './LocalRunsList';
 import { replayManySummary } from './replay-summary';
+import './activity.css';
 
 /** While anything listed runs, the list is read again this often (the service has no list stream). */
 const REFRESH_MS = 2000;

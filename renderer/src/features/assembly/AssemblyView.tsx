@@ -24,6 +24,7 @@ import { AssemblyResults } from './AssemblyResults';
 import { NotificationAttempts } from './NotificationAttempts';
 import { ReplayPanel } from './ReplayPanel';
 import { StepProgressList } from './StepProgressList';
+import './assembly.css';
 
 export const stateOf = (status: AssemblyStatus) =>
   describeRunState({ state: status.error ?? status.ok ?? 'UNKNOWN', error: status.error ? { code: status.error, message: status.message ?? '' } : null, status: null });

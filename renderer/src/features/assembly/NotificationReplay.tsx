@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import '../../styles/webhooks.css';
+import '../webhooks/webhooks.css';
 import { useQueryClient } from '@tanstack/react-query';
 import { bridgeKey, useBridgeMutation } from '../../bridge/use-bridge';
 import { Badge } from '../../components/Badge';

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import '../../styles/assets.css';
+import './assets.css';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { Steps } from '../../../../shared/api/instructions';
 import type { Asset } from '../../../../shared/ipc/asset-models';

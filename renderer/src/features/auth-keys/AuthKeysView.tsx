@@ -20,6 +20,7 @@ import { workspacesUsingKey, type KeyChange } from './key-usage';
 import { ScopePicker } from './ScopePicker';
 import './keys.css';
 import { SecretReveal } from './SecretReveal';
+import './auth-keys.css';
 
 /** Codes after which the Local workspace gets its access back with "Restore full access". */
 const LOCKED_OUT = new Set(['AUTH_KEY_INACTIVE', 'INSUFFICIENT_AUTH_SCOPE', 'GET_ACCOUNT_UNKNOWN_AUTH_KEY', 'INVALID_SIGNATURE']);

@@ -4,6 +4,7 @@ import { useBridgeMutation } from '../../bridge/use-bridge';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
+import './auth-keys.css';
 
 export const STEP_LABEL: Record<RotationStep, string> = {
   'create-key': 'Create a new key with the same scopes',

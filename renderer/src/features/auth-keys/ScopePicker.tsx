@@ -1,6 +1,7 @@
 import { ALLOWED_SCOPES } from '../../../../shared/api/scopes';
 import { useBridgeQuery } from '../../bridge/use-bridge';
 import { Spinner } from '../../components/Spinner';
+import './auth-keys.css';
 
 
 /** `workspaceId`: ask that workspace's service (undefined: the active one); null: a workspace not saved yet. */

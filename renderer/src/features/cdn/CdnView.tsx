@@ -11,6 +11,7 @@ import { Spinner } from '../../components/Spinner';
 import { formatBytes } from '../../lib/format';
 import { useNavigation } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
+import './cdn.css';
 
 const EXPIRY = [
   { seconds: 900, label: '15 minutes' },

@@ -14,6 +14,7 @@ import { useReturnFocus } from '../../hooks/use-return-focus';
 import { useToasts } from '../../state/toast-store';
 import { CredentialForm, type Editing } from './CredentialForm';
 import { CredentialTestPane } from './CredentialTestPane';
+import './credentials.css';
 
 /** The right pane: a form (new or edit), the test of a saved credential, or nothing. */
 type Pane = Editing | { readonly mode: 'test'; readonly credential: Credential } | null;

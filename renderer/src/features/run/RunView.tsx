@@ -26,6 +26,7 @@ import { ResultsActions } from '../results/ResultsActions';
 import { RunFiles } from './RunFiles';
 import { RunUploads } from './RunUploads';
 import { useNow } from '../../hooks/use-now';
+import './run.css';
 
 /** Seconds the run took (service durations once known) or has taken so far. */
 export const runDurationSeconds = (run: Run, busy: boolean, now: number): number | null => {

@@ -1,4 +1,5 @@
 import { EmptyState } from '../../components/EmptyState';
+import './shell.css';
 
 /** The page was opened outside the app (no bridge): say so instead of showing a broken UI. */
 export const NoBridge = () => (

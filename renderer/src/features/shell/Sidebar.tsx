@@ -3,6 +3,7 @@ import { ActivityIcon, ChartIcon, FolderIcon, GaugeIcon, KeyIcon, LinkIcon, Lock
 import { formatCount } from '../../lib/format';
 import { useNavigation, type Route } from '../../state/navigation-store';
 import { useTransfers } from '../transfers/transfer-store';
+import './shell.css';
 
 /**
  * Files still to go (sending or waiting), live; hidden when none. The short number is for the eye; the

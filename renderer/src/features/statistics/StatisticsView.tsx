@@ -12,6 +12,7 @@ import { DAY, HOUR, OUTCOMES, bucketLabel, dayOf, rangeOf, type RangeChoice } fr
 import { useNavigation } from '../../state/navigation-store';
 import '../../styles/account.css';
 import { ErrorBreakdown, STATS_CHART_HEIGHT, StatsCharts } from './StatsCharts';
+import './statistics.css';
 
 const RANGES = [
   { kind: '24h', label: 'Last 24 hours' },

@@ -12,6 +12,7 @@ import { checkTemplateText, lineOfProblem, templateNotes } from './template-chec
 import { formatContent } from '../../lib/template-dates';
 import { useNavigation } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
+import './templates.css';
 
 const STARTER = formatContent({
   steps: {

@@ -26,6 +26,7 @@ import {
   type TemplateOrder,
   type TemplateSort,
 } from '../../lib/template-list-params';
+import './templates.css';
 
 const PAGE_SIZE = 25;
 

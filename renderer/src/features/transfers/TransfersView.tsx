@@ -26,6 +26,7 @@ import { TransferSettingsForm } from './TransferSettingsForm';
 import { ExportManifestDialog } from '../results/ExportManifestDialog';
 import { SaveResultsDialog } from '../results/SaveResultsDialog';
 import { useTransfers } from './transfer-store';
+import './transfers.css';
 
 const TotalsBar = () => {
   const totals = useTransfers((s) => s.totals);

@@ -1,4 +1,4 @@
-import '../../styles/webhooks.css';
+import '../webhooks/webhooks.css';
 import { useId, useState } from 'react';
 import { NOTIFICATION_PAYLOAD_OPTIONS } from '../../../../shared/api/instructions';
 import { DEFAULT_STACK_VERSION, RECOMMENDED_STACK_VERSION } from '../../../../shared/api/stack-version';

@@ -28,6 +28,7 @@ import { SkippedItems } from './SkippedItems';
 import { StepsPicker } from './StepsPicker';
 import { UploadOptionsSection } from './UploadOptions';
 import { PICK_FOLDER, useDraft, useDraftRows, type AddSource } from './use-draft';
+import './upload.css';
 
 export interface TemplateChoice {
   readonly id: string | null;

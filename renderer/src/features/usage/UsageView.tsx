@@ -12,6 +12,7 @@ import { BillSummary } from './BillSummary';
 import { MonthPicker } from './MonthPicker';
 import { RobotTable } from './RobotTable';
 import { UsageDaysChart } from './UsageDaysChart';
+import './usage.css';
 
 /** The current month is re-read every half minute (usage grows); past months only on Refresh. */
 const LIVE_MS = 30_000;

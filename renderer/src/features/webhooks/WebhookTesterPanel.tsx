@@ -1,4 +1,4 @@
-import '../../styles/webhooks.css';
+import './webhooks.css';
 import type { ReceivedWebhook } from '../../../../shared/ipc/webhook-models';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';

@@ -18,6 +18,7 @@ import { RestoreAccessButton } from './RestoreAccessButton';
 import { SwitchKeyForm } from './SwitchKeyForm';
 import { WorkspaceForm } from './WorkspaceForm';
 import '../auth-keys/keys.css';
+import './workspaces.css';
 
 const MODE_LABEL = { signature: 'Signed requests', bearer: 'Bearer tokens', browser: 'Browser sign-in' } as const;
 
