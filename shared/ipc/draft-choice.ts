@@ -4,7 +4,7 @@ import { NOTIFICATION_PAYLOAD_OPTIONS } from '../api/instructions';
 export const MAX_OPTION_FIELDS = 200;
 
 /**
- * The Upload view's "Options" as typed (checked and turned into params by renderer/src/lib/upload-options.ts):
+ * The Upload view's "Options" as typed (checked and turned into params by renderer/src/features/upload/upload-options.ts):
  * kept with the choice so a restart finds them as they were left.
  */
 export const uploadOptionsSchema = z.object({
