@@ -10,13 +10,15 @@ export interface CredentialField {
   readonly name: string;
   readonly label: string;
   readonly secret?: boolean;
+  /** Where the secrets are sent (host, port, URL): changing it needs the secrets typed again. */
+  readonly destination?: boolean;
   readonly required?: boolean;
   readonly multiline?: boolean;
   readonly placeholder?: string;
 }
 
 const S3_COMPATIBLE_FIELDS: readonly CredentialField[] = [
-  { name: 'host', label: 'Endpoint host', required: true, placeholder: 'storage.example.com' },
+  { name: 'host', label: 'Endpoint host', destination: true, required: true, placeholder: 'storage.example.com' },
   { name: 'bucket', label: 'Bucket', required: true },
   { name: 'bucket_region', label: 'Region', placeholder: 'us-east-1' },
   { name: 'key', label: 'Access key ID', required: true },
@@ -27,8 +29,8 @@ export const CREDENTIAL_FORMS: Readonly<Record<string, { readonly label: string;
   sftp: {
     label: CREDENTIAL_TYPE_INFO.sftp.label,
     fields: [
-      { name: 'host', label: 'Host', required: true, placeholder: 'sftp.example.com' },
-      { name: 'port', label: 'Port', placeholder: '22' },
+      { name: 'host', label: 'Host', destination: true, required: true, placeholder: 'sftp.example.com' },
+      { name: 'port', label: 'Port', destination: true, placeholder: '22' },
       { name: 'user', label: 'User', required: true },
       { name: 'password', label: 'Password', secret: true },
       { name: 'private_key', label: 'Private key (OpenSSH)', secret: true, multiline: true },
@@ -46,8 +48,8 @@ export const CREDENTIAL_FORMS: Readonly<Record<string, { readonly label: string;
   ftp: {
     label: CREDENTIAL_TYPE_INFO.ftp.label,
     fields: [
-      { name: 'host', label: 'Host', required: true },
-      { name: 'port', label: 'Port', placeholder: '21' },
+      { name: 'host', label: 'Host', destination: true, required: true },
+      { name: 'port', label: 'Port', destination: true, placeholder: '21' },
       { name: 'user', label: 'User', required: true },
       { name: 'password', label: 'Password', secret: true, required: true },
     ],
@@ -57,7 +59,7 @@ export const CREDENTIAL_FORMS: Readonly<Record<string, { readonly label: string;
   http: {
     label: CREDENTIAL_TYPE_INFO.http.label,
     fields: [
-      { name: 'url', label: 'Base URL', required: true, placeholder: 'https://files.example.com/' },
+      { name: 'url', label: 'Base URL', destination: true, required: true, placeholder: 'https://files.example.com/' },
       { name: 'username', label: 'User' },
       { name: 'password', label: 'Password', secret: true },
       { name: 'headers', label: 'Extra headers (JSON)', secret: true, multiline: true, placeholder: '{"Authorization": "Bearer …"}' },
@@ -72,4 +74,14 @@ export const isSecretField = (type: string, name: string): boolean => {
   const form = CREDENTIAL_FORMS[type];
   const field = form?.fields.find((f) => f.name === name);
   return field ? field.secret === true : looksSecret(name);
+};
+
+/** For types without a form (and fields beyond a form's): names that say where requests go. */
+export const looksLikeDestination = (name: string): boolean => /host|url|uri|endpoint|server|domain|address|^port$/i.test(name);
+
+/** Whether changing this field moves the credential's secrets to another place (core then withholds them). */
+export const isDestinationField = (type: string, name: string): boolean => {
+  if (isSecretField(type, name)) return false;
+  const field = CREDENTIAL_FORMS[type]?.fields.find((f) => f.name === name);
+  return field?.destination === true || looksLikeDestination(name);
 };

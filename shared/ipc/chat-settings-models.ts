@@ -12,7 +12,10 @@ const endpointSchema = z
   .string()
   .trim()
   .max(2_000)
-  .refine((v) => chatEndpointProblem(v) === null, { message: 'The endpoint must be an http(s) URL such as http://127.0.0.1:11434/v1.' });
+  .superRefine((v, ctx) => {
+    const problem = chatEndpointProblem(v);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: `The endpoint: ${problem}.` });
+  });
 const timeoutSchema = z.number().int().min(1).max(3_600_000);
 /** The tool-server allow-list as saved: every entry a rule of `--tool-server-allow-hosts`; [] = the service's default. */
 const toolServerHostsSchema = z

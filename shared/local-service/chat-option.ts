@@ -38,7 +38,12 @@ const isNonEmptyStrings = (v: unknown): v is string[] => Array.isArray(v) && v.l
  */
 export function chatEndpointProblem(text: string): string | null {
   const v = text.trim();
-  return v === '' || isHttpUrl(v) ? null : 'An http(s) URL such as http://127.0.0.1:11434/v1';
+  if (v === '') return null;
+  if (!isHttpUrl(v)) return 'An http(s) URL such as http://127.0.0.1:11434/v1';
+  // The key goes where the endpoint says: user info or a fragment would make the text say two things.
+  if (/^https?:\/\/[^/?#]*@/i.test(v)) return 'No user name or password in the URL: put the key in "API key"';
+  if (v.includes('#')) return 'No "#" in the URL: it would cut off the path the service adds';
+  return null;
 }
 export function chatTimeoutProblem(text: string): string | null {
   const v = text.trim();
@@ -51,7 +56,8 @@ export const isChatTimeout = isTimeout;
 export function chatOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): ChatStartOptions | undefined {
   const get = (name: string): string | undefined => (nonEmpty(env[name]) ? env[name]!.trim() : undefined);
   const endpoint = get(CHAT_ENV.endpoint);
-  if (endpoint !== undefined && chatEndpointProblem(endpoint) !== null) throw new Error(`${CHAT_ENV.endpoint} must be an http(s) URL such as http://127.0.0.1:11434/v1; got "${endpoint}".`);
+  const endpointProblem = endpoint === undefined ? null : chatEndpointProblem(endpoint);
+  if (endpointProblem !== null) throw new Error(`${CHAT_ENV.endpoint} must be an http(s) URL such as http://127.0.0.1:11434/v1 (${endpointProblem}); got "${endpoint}".`);
   const timeoutText = get(CHAT_ENV.timeoutMs);
   const timeoutMs = timeoutText === undefined ? undefined : Number(timeoutText);
   if (timeoutText !== undefined && chatTimeoutProblem(timeoutText) !== null) throw new Error(`${CHAT_ENV.timeoutMs} must be a whole number of milliseconds; got "${timeoutText}".`);

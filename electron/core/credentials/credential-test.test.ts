@@ -58,7 +58,7 @@ describe('credentials:test for SFTP against a real sshd', () => {
     const report = await test({ id, path: sftp.root });
     expect(report).toMatchObject({ ok: true, tested: true, target: `${sftp.user}@${sftp.host}:${sftp.port} ${sftp.root}` });
     expect(statuses(report)).toEqual({ reach: 'ok', authenticate: 'ok', read: 'ok', write: 'ok' });
-    expect(checkOf(report, 'reach').message).toMatch(/answered as an SSH server \(SSH-2\.0-OpenSSH/);
+    expect(checkOf(report, 'reach').message).toBe(`${sftp.host}:${sftp.port} answered as an SSH server.`);
     expect(checkOf(report, 'authenticate').message).toMatch(new RegExp(`Logged in as ${sftp.user} \\(server host key SHA256:`));
     expect(await readdir(sftp.root)).toEqual([]);
 
@@ -89,7 +89,11 @@ describe('credentials:test for SFTP against a real sshd', () => {
     const saved = (listed.ok ? (listed.value as Credential[]) : []).find((c) => c.name === 'prod_sftp')!;
     const good = await test({ id: saved.id, draft: { type: 'sftp', values: { ...sftpValues(), private_key: '' } }, path: sftp.root });
     expect(good.ok).toBe(true);
-    const badPort = await test({ id: saved.id, draft: { type: 'sftp', values: { ...sftpValues(), private_key: '', port: new URL(core.localServiceUrl!).port } } });
+    // Another port is another place: the stored key is not taken there (stored-secrets.test.ts), a typed one is.
+    const otherPort = new URL(core.localServiceUrl!).port;
+    const moved = await test({ id: saved.id, draft: { type: 'sftp', values: { ...sftpValues(), private_key: '', port: otherPort } } });
+    expect(checkOf(moved, 'settings')).toMatchObject({ status: 'fail', code: 'SECRET_NOT_FOR_DESTINATION' });
+    const badPort = await test({ id: saved.id, draft: { type: 'sftp', values: { ...sftpValues(), port: otherPort } } });
     expect(checkOf(badPort, 'reach').status).toBe('fail');
   });
 

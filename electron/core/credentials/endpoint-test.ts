@@ -62,11 +62,12 @@ export async function testFtpCredential(content: Record<string, unknown>, timeou
   const where = `${host}:${port}`;
   try {
     const banner = await readBanner(host, port, timeoutMs);
+    // What the server said is never repeated (security/probe-words.ts): only whether it greets as FTP.
     if (!banner.startsWith('220')) {
-      return report(where, [check('reach', 'fail', `${where} ${banner ? `answered "${banner.slice(0, 60)}", which is not an FTP greeting` : 'sent no FTP greeting'}: check the port (FTP is usually 21).`, 'FTP_NOT_FTP')]);
+      return report(where, [check('reach', 'fail', `${where} ${banner ? 'answered, but not with an FTP greeting' : 'sent no FTP greeting'}: check the port (FTP is usually 21).`, 'FTP_NOT_FTP')]);
     }
     return report(where, [
-      check('reach', 'ok', `${where} answered as an FTP server (${banner.slice(0, 60)}).`),
+      check('reach', 'ok', `${where} answered as an FTP server.`),
       check('authenticate', 'skipped', 'Not tested from this app: the login, folder and writing are checked when a step uses these credentials.'),
     ]);
   } catch (e) {

@@ -19,6 +19,11 @@ describe('credential test reports', () => {
     // fetch wraps the socket error in `cause`.
     expect(describeNetworkError(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }), 'https://s3.local', 10_000).code).toBe('ECONNREFUSED');
     expect(describeNetworkError(new Error('The operation was aborted due to timeout'), 'h:1', 8_000)).toEqual({ code: 'ETIMEDOUT', message: 'h:1 did not answer within 8 s: a firewall, or the wrong host or port.' });
-    expect(describeNetworkError(new Error('something odd'), 'h:1', 1000)).toEqual({ code: 'NETWORK_ERROR', message: 'cannot connect to h:1: something odd.' });
+    // Whatever else an error says is not repeated: it may quote the other side (a certificate's names).
+    expect(describeNetworkError(new Error('something odd from the server'), 'h:1', 1000)).toEqual({ code: 'NETWORK_ERROR', message: 'cannot connect to h:1 (NETWORK_ERROR).' });
+    expect(describeNetworkError(new TypeError('fetch failed', { cause: Object.assign(new Error("Host: h. is not in the cert's altnames: DNS:secret.internal"), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' }) }), 'https://h', 1000)).toEqual({
+      code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+      message: 'https://h answered over TLS with a certificate this computer does not trust for that name (ERR_TLS_CERT_ALTNAME_INVALID).',
+    });
   });
 });

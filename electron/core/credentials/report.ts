@@ -27,18 +27,4 @@ export const report = (target: string, checks: CredentialCheck[], tested = true)
   checks,
 });
 
-/** A network error in words a user can act on (refused, unknown host, timeout…). Pure. */
-export function describeNetworkError(error: unknown, where: string, timeoutMs: number): { message: string; code: string } {
-  const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } } | null;
-  const code = e?.code ?? e?.cause?.code ?? (e && /timed? ?out/i.test(e.message ?? '') ? 'ETIMEDOUT' : undefined) ?? 'NETWORK_ERROR';
-  const reason: Record<string, string> = {
-    ECONNREFUSED: `nothing accepts connections on ${where} (connection refused): check the host and port`,
-    ENOTFOUND: `the host name in ${where} does not resolve: check it for typos`,
-    EAI_AGAIN: `the host name in ${where} could not be looked up (no DNS answer): check your network`,
-    ETIMEDOUT: `${where} did not answer within ${Math.round(timeoutMs / 1000)} s: a firewall, or the wrong host or port`,
-    EHOSTUNREACH: `${where} is unreachable from this computer (no route)`,
-    ENETUNREACH: `the network of ${where} is unreachable from this computer`,
-    ECONNRESET: `${where} closed the connection at once`,
-  };
-  return { message: `${reason[code] ?? `cannot connect to ${where}: ${e?.cause?.message ?? e?.message ?? String(error)}`}.`, code };
-}
+export { describeNetworkError } from '../security/probe-words';

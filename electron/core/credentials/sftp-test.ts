@@ -42,11 +42,12 @@ export async function testSftpCredential(content: Record<string, unknown>, optio
   try {
     const banner = await readBanner(target.host, target.port, timeoutMs);
     if (!banner.startsWith('SSH-')) {
-      const what = banner ? `answered "${banner.slice(0, 60)}", which is not an SSH server` : 'accepted the connection but sent no SSH greeting';
+      // What the server said is never repeated (security/probe-words.ts): only whether it greets as SSH.
+      const what = banner ? 'answered, but not as an SSH server' : 'accepted the connection but sent no SSH greeting';
       checks.push(check('reach', 'fail', `${where} ${what}: check the port (SFTP is usually 22).`, 'SFTP_NOT_SSH'));
       return report(label, [...checks, ...skipped(['authenticate', 'read', 'write'], 'no SSH server was reached')]);
     }
-    checks.push(check('reach', 'ok', `${where} answered as an SSH server (${banner.slice(0, 60)}).`));
+    checks.push(check('reach', 'ok', `${where} answered as an SSH server.`));
   } catch (e) {
     const { message, code } = describeNetworkError(e, where, timeoutMs);
     checks.push(check('reach', 'fail', `Cannot reach the server: ${message}`, code));

@@ -6,6 +6,7 @@ import { testConnection } from '../workspaces/connection-test';
 import { refreshTokenAccount } from '../workspaces/workspace-client';
 import { LOCAL_WORKSPACE_ID, type StoredWorkspace } from '../workspaces/workspace-store';
 import { listAuthKeys, secretOfKey } from '../auth-keys/auth-key-api';
+import { mayReuseSecret, urlDestination } from '../security/secret-destination';
 import { withApi, type HandlerContext } from './context';
 
 type Channels =
@@ -78,7 +79,7 @@ export function createWorkspaceHandlers(ctx: HandlerContext): Pick<Handlers, Cha
       const secret = input.authSecret?.trim() ?? '';
       const keyChanged = existing !== null && existing.authKey !== input.authKey;
       // The stored secret only ever goes where it was first given: another endpoint needs it typed again.
-      const endpointChanged = existing !== null && existing.endpoint !== input.endpoint.replace(/\/+$/, '');
+      const endpointChanged = existing !== null && !mayReuseSecret(urlDestination(existing.endpoint), urlDestination(input.endpoint));
       if (!secret && (!existing || keyChanged || endpointChanged || !(await ctx.vault.get(id)))) {
         return err(
           AppErrorCode.invalidRequest,
@@ -138,18 +139,18 @@ export function createWorkspaceHandlers(ctx: HandlerContext): Pick<Handlers, Cha
         tokenScopes: draft?.tokenScopes !== undefined ? draft.tokenScopes : (saved?.tokenScopes ?? null),
         keyChosen: false,
       };
-      // A typed secret wins; otherwise the stored one (same key only), read here in core.
+      // A typed secret wins; otherwise the stored one, read here in core — only where it was saved
+      // (security/secret-destination.ts): a page must not send it, or the sign-in's refresh token, elsewhere.
       const typed = draft?.authSecret?.trim();
-      // The stored one only for the same key at the same endpoint: a page must not send it elsewhere.
-      const sameTarget = saved !== null && saved.authKey === workspace.authKey && saved.endpoint === workspace.endpoint;
-      const secret = typed || (sameTarget ? await ctx.secretOf(saved.id) : null);
-      const own = saved && workspace.authMode === 'browser' ? ctx.clientFor(saved.id) : null;
+      const samePlace = saved !== null && mayReuseSecret(urlDestination(saved.endpoint), urlDestination(workspace.endpoint));
+      const secret = typed || (samePlace && saved.authKey === workspace.authKey ? await ctx.secretOf(saved.id) : null);
+      const own = samePlace && workspace.authMode === 'browser' ? ctx.clientFor(saved.id) : null;
       return ok(
         await testConnection({
           workspace,
           secret,
           ...(own?.ok ? { api: own.value.api } : {}),
-          ...(saved
+          ...(samePlace
             ? {
                 getRefreshToken: () => ctx.vault.get(refreshTokenAccount(saved.id)),
                 setRefreshToken: async (t: string) => void (await ctx.vault.set(refreshTokenAccount(saved.id), t)),

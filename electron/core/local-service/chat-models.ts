@@ -1,4 +1,6 @@
 import { err, ok, type Result } from '../../../shared/result';
+import { describeHttpStatus, describeNetworkError } from '../security/probe-words';
+import { urlDestination, type Destination } from '../security/secret-destination';
 
 /** The service's own /ai/chat codes (service/robots/chat-endpoint.ts): the same failure, the same code. */
 export const CHAT_PROBE_CODE = { unreachable: 'AI_CHAT_UNREACHABLE', timeout: 'AI_CHAT_TIMEOUT', endpointError: 'AI_CHAT_ENDPOINT_ERROR' } as const;
@@ -6,10 +8,22 @@ export const CHAT_PROBE_CODE = { unreachable: 'AI_CHAT_UNREACHABLE', timeout: 'A
 export const CHAT_PROBE_TIMEOUT_MS = 10_000;
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 const MAX_MODELS = 500;
+const MAX_MODEL_ID = 200;
 
-/** `…/v1` or `…/v1/chat/completions` → `…/v1/models` (OpenAI-compatible servers list models there). Pure. */
+/** The endpoint's base: `…/v1/chat/completions` and `…/v1/` are `…/v1`, where the service posts and models are listed. Pure. */
+const chatBase = (endpoint: string): string => endpoint.trim().replace(/\/+$/, '').replace(/\/chat\/completions$/, '');
+
+/** Where the chat API key goes for this endpoint (security/secret-destination.ts). Pure. */
+export const chatDestination = (endpoint: string): Destination | null => urlDestination(chatBase(endpoint));
+
+/**
+ * `…/v1` or `…/v1/chat/completions` → `…/v1/models` (OpenAI-compatible servers list models there), built
+ * on the parsed URL so that `#`, `?` or user info in the text cannot make it another address. Pure.
+ */
 export function modelsUrl(endpoint: string): string {
-  return `${endpoint.trim().replace(/\/+$/, '').replace(/\/chat\/completions$/, '')}/models`;
+  const url = new URL(chatBase(endpoint));
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/models`;
+  return url.href;
 }
 
 /** The model ids of an OpenAI-compatible `GET /models` answer (`{ data: [{ id }] }`), or null when it is not one. Pure. */
@@ -17,6 +31,9 @@ export function parseModelList(body: unknown): string[] | null {
   if (typeof body !== 'object' || body === null || !Array.isArray((body as { data?: unknown }).data)) return null;
   const ids = (body as { data: unknown[] }).data.map((m) => (typeof m === 'object' && m !== null ? (m as { id?: unknown }).id : undefined));
   if (!ids.every((id): id is string => typeof id === 'string' && id !== '')) return null;
+  // Model names, not a channel for whatever else a server sends: printable, at most 200 characters.
+  // eslint-disable-next-line no-control-regex
+  if (!ids.every((id) => id.length <= MAX_MODEL_ID && !/[\u0000-\u001f\u007f]/.test(id))) return null;
   return [...new Set(ids)].sort((a, b) => a.localeCompare(b)).slice(0, MAX_MODELS);
 }
 
@@ -25,7 +42,13 @@ export function parseModelList(body: unknown): string[] | null {
  * covers the whole answer: "Test chat server" never hangs. Runs in core (the renderer has no network).
  */
 export async function listChatModels(options: { endpoint: string; apiKey: string | null; timeoutMs?: number }): Promise<Result<{ models: string[] }>> {
-  const url = modelsUrl(options.endpoint);
+  let url: string;
+  try {
+    url = modelsUrl(options.endpoint);
+  } catch {
+    return err(CHAT_PROBE_CODE.unreachable, 'The endpoint is not an http(s) URL.');
+  }
+  const where = new URL(url).origin;
   const timeoutMs = Math.min(options.timeoutMs ?? CHAT_PROBE_TIMEOUT_MS, CHAT_PROBE_TIMEOUT_MS);
   const signal = AbortSignal.timeout(timeoutMs);
   let status: number;
@@ -36,12 +59,14 @@ export async function listChatModels(options: { endpoint: string; apiKey: string
     text = await readCapped(res);
   } catch (cause) {
     if (signal.aborted) return err(CHAT_PROBE_CODE.timeout, `${url} did not answer within ${timeoutMs / 1000} s.`);
-    return err(CHAT_PROBE_CODE.unreachable, `Nothing answered at ${url}: ${reason(cause)}. Is the model server running?`);
+    // In the app's own words (security/probe-words.ts): the page chooses this address.
+    return err(CHAT_PROBE_CODE.unreachable, `Nothing answered at ${url}: ${describeNetworkError(cause, where, timeoutMs).message} Is the model server running?`);
   }
+  // Whatever the server wrote is not repeated, only its status: the page must not read other hosts through core.
   if (status === 401 || status === 403) {
-    return err(CHAT_PROBE_CODE.endpointError, `${url} refused the request (HTTP ${status}): ${options.apiKey ? 'the API key is not accepted' : 'it needs an API key'}.${snippet(text)}`, { httpCode: status });
+    return err(CHAT_PROBE_CODE.endpointError, `${url} refused the request (HTTP ${status}): ${options.apiKey ? 'the API key is not accepted' : 'it needs an API key'}.`, { httpCode: status });
   }
-  if (status < 200 || status > 299) return err(CHAT_PROBE_CODE.endpointError, `${url} answered HTTP ${status}.${snippet(text)}`, { httpCode: status });
+  if (status < 200 || status > 299) return err(CHAT_PROBE_CODE.endpointError, `${url} answered ${describeHttpStatus(status)}: not a list of models. Check the URL: it usually ends in /v1.`, { httpCode: status });
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -70,12 +95,3 @@ async function readCapped(res: Response): Promise<string> {
   }
   return Buffer.concat(chunks).toString('utf8');
 }
-
-const reason = (cause: unknown): string => {
-  const inner = cause instanceof Error && cause.cause instanceof Error ? cause.cause : cause;
-  return inner instanceof Error ? inner.message : String(inner);
-};
-const snippet = (text: string): string => {
-  const t = text.replace(/\s+/g, ' ').trim().slice(0, 200);
-  return t ? ` It said: ${t}` : '';
-};

@@ -158,6 +158,29 @@ describe('the local service chat model, set through core', () => {
     expect(strangerAuth.at(-1)).toBeUndefined();
   });
 
+  it('a new endpoint saved without a key drops the stored one: neither "Test chat server" nor a chat step sends it there', async () => {
+    const saved = await call<ChatSettingsView>('service:saveChatSettings', { endpoint: `${other}/v1`, model: 'qwen2.5:0.5b', timeoutMs: 5_000 });
+    expect(saved.ok && saved.value).toMatchObject({ endpoint: `${other}/v1`, hasApiKey: false });
+    expect(await core.vault.get(CHAT_API_KEY_ACCOUNT)).toBeNull();
+    const before = strangerAuth.length;
+    await call('service:chatModels', { endpoint: `${other}/v1` });
+    await finished(await startChatRun());
+    // Both reached the new endpoint, and neither carried the key.
+    expect(strangerAuth.length).toBeGreaterThanOrEqual(before + 2);
+    expect(strangerAuth.slice(before)).toEqual(strangerAuth.slice(before).map(() => undefined));
+
+    // The saved endpoint written another way (upper-case scheme, a trailing slash) keeps its key.
+    const back = await call<ChatSettingsView>('service:saveChatSettings', { endpoint: `${model}/v1`, model: 'qwen2.5:0.5b', timeoutMs: 30_000, apiKey: KEY });
+    expect(back.ok && back.value.hasApiKey).toBe(true);
+    const respelled = await call<ChatSettingsView>('service:saveChatSettings', { endpoint: `${model.replace('http://', 'HTTP://')}/v1/`, model: 'qwen2.5:0.5b', timeoutMs: 30_000 });
+    expect(respelled.ok && respelled.value.hasApiKey).toBe(true);
+    const listed = await call<{ models: string[] }>('service:chatModels', { endpoint: `${model}/v1` });
+    expect(listed.ok && listed.value.models).toContain('qwen2.5:0.5b');
+    expect(modelAuth.at(-1)).toBe(`Bearer ${KEY}`);
+    // The service restarts for these settings once the chat run above has ended there.
+    await expect.poll(async () => (await settings()).pendingRestart, { timeout: 15_000 }).toBeNull();
+  }, 90_000);
+
   it('saves "Tool servers may be on": the restarted service then calls tool servers only there (loopback no longer)', async () => {
     const bad = await call('service:saveChatSettings', { endpoint: `${model}/v1`, model: 'qwen2.5:0.5b', timeoutMs: 30_000, toolServerHosts: ['loopback', 'https://tools.example.com/mcp'] });
     expect(bad.ok || bad.error).toMatchObject({ code: 'INVALID_IPC_REQUEST', message: expect.stringContaining('"https://tools.example.com/mcp" is a URL, not a host: use tools.example.com') });

@@ -6,7 +6,9 @@ import { chatEndpointProblem, isChatTimeout, type ChatStartOptions } from '../..
 import { checkHostRuleList } from '../../../shared/local-service/host-rules';
 import { TOOL_SERVER_HOST_RULES } from '../../../shared/local-service/tool-server-hosts-option';
 import { ok, type Result } from '../../../shared/result';
+import { mayReuseSecret } from '../security/secret-destination';
 import type { Vault } from '../vault/vault';
+import { chatDestination } from './chat-models';
 import { writePrivateFile } from '../vault/private-files';
 
 /** The vault account of the chat endpoint's API key (never in the settings file). */
@@ -96,13 +98,15 @@ export function openChatSettings(dataDir: string, vault: Vault, env: ChatStartOp
     },
     startOptions: async () => effectiveChat(saved, await key(), env),
     async storedKeyFor(endpoint) {
-      const same = (a: string | undefined) => a !== undefined && a.trim().replace(/\/+$/, '') === endpoint.trim().replace(/\/+$/, '');
+      const same = (a: string | undefined) => a !== undefined && mayReuseSecret(chatDestination(a), chatDestination(endpoint));
       if (env && environmentDecides(env)) return same(env.endpoint) ? (env.apiKey ?? null) : null;
       return same(saved.endpoint) ? key() : null;
     },
     async save(input) {
+      // A stored key stays with the endpoint it was given for: a new endpoint without a typed key has none.
+      const moved = !mayReuseSecret(chatDestination(saved.endpoint), chatDestination(input.endpoint));
       // The key first: a vault that refuses it must not leave new settings pointing at a keyless endpoint.
-      if (input.removeApiKey) {
+      if (input.removeApiKey || (input.apiKey === undefined && moved && (await key()) !== null)) {
         const removed = await vault.delete(CHAT_API_KEY_ACCOUNT);
         if (!removed.ok) return removed;
       } else if (input.apiKey !== undefined) {

@@ -3,6 +3,8 @@ import { isSecretField } from '../../../shared/api/credential-forms';
 import type { Credential, CredentialInput } from '../../../shared/ipc/template-models';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
 import type { ApiClient } from '../api/api-client';
+import { fieldLabels, missingRequiredSecrets, withStoredSecretsOnlyInPlace } from '../credentials/credential-destination';
+import { describeDestination, SECRET_NOT_FOR_DESTINATION } from '../security/secret-destination';
 
 const recordSchema = z.looseObject({
   id: z.string(),
@@ -91,7 +93,16 @@ export async function updateCredential(api: ApiClient, id: string, input: Creden
     content = input.value === '' && !isObject(storedContent) ? storedContent : contentFromValue(input.value);
   } else {
     const base = isObject(storedContent) && stored.value.type === input.type ? storedContent : {};
-    content = mergeCredentialContent(input.type, base, input.values, input.clear ?? []);
+    // Moved elsewhere (another host, port or URL), the stored secrets stay behind: they were given for the old place.
+    const moved = withStoredSecretsOnlyInPlace(input.type, base, mergeCredentialContent(input.type, base, input.values, input.clear ?? []), input.values);
+    const retype = missingRequiredSecrets(input.type, moved.content).filter((n) => moved.withheld.includes(n));
+    if (retype.length > 0) {
+      return err(
+        SECRET_NOT_FOR_DESTINATION,
+        `Type the ${fieldLabels(input.type, retype)} again: ${retype.length > 1 ? 'they were' : 'it was'} saved for ${describeDestination(moved.savedFor)}, and these credentials now point to ${describeDestination(moved.sendTo)}.`,
+      );
+    }
+    content = moved.content;
   }
   const res = await api.request('PUT', path(id), { name: input.name, type: input.type, content });
   if (!res.ok) return res;

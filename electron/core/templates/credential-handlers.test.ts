@@ -43,14 +43,15 @@ describe('credential channels', () => {
     const listed = await dispatch(core.handlers, 'credentials:list', {});
     expect(JSON.stringify(listed)).not.toContain(SECRET);
 
-    const edited = await dispatch(core.handlers, 'credentials:update', { id: c!.id, name: 'backup-box', type: 'sftp', values: { host: 'backup2.local', port: '2222', user: 'me', password: '' } });
-    expect(edited.ok && (edited.value as Credential)).toMatchObject({ values: { host: 'backup2.local' }, secretsSet: ['password'] });
+    // Same place (the host in other letters), another user: the stored password stays (moving it elsewhere does not: stored-secrets.test.ts).
+    const edited = await dispatch(core.handlers, 'credentials:update', { id: c!.id, name: 'backup-box', type: 'sftp', values: { host: 'Backup.local', port: '2222', user: 'deploy', password: '' } });
+    expect(edited.ok && (edited.value as Credential)).toMatchObject({ values: { host: 'Backup.local', user: 'deploy' }, secretsSet: ['password'] });
     // What the service holds (read with the workspace's own signed client, as core does).
     const local = (await dispatch(core.handlers, 'workspaces:list', {})) as { ok: true; value: Array<{ endpoint: string; authKey: string }> };
     const secret = await core.vault.get('local');
     const api = createApiClient({ endpoint: local.value[0]!.endpoint, authKey: local.value[0]!.authKey, getSecret: async () => secret });
     const stored = await api.request('GET', `/template_credentials/${c!.id}`);
-    expect(stored.ok && (stored.value.credential as { content: Record<string, unknown> }).content).toEqual({ host: 'backup2.local', port: 2222, user: 'me', password: SECRET });
+    expect(stored.ok && (stored.value.credential as { content: Record<string, unknown> }).content).toEqual({ host: 'Backup.local', port: 2222, user: 'deploy', password: SECRET });
 
     const cleared = await dispatch(core.handlers, 'credentials:update', { id: c!.id, name: 'backup-box', type: 'sftp', values: {}, clear: ['password'] });
     expect(cleared.ok && (cleared.value as Credential).secretsSet).toEqual([]);

@@ -101,6 +101,9 @@ describe('remote workspaces', () => {
     const renamed = await call<Workspace>('workspaces:save', { ...remoteDraft({ name: 'Second (renamed)', authSecret: '' }), id: added.id });
     expect(renamed.name).toBe('Second (renamed)');
     expect((await call<ConnectionReport>('workspaces:test', { id: added.id })).ok).toBe(true);
+    // The same endpoint written another way (scheme case, a trailing slash) is the same place: the stored secret serves.
+    const respelled = await call<ConnectionReport>('workspaces:test', { id: added.id, draft: { ...remoteDraft({ endpoint: `${remote.url.replace('http://', 'HTTP://')}/` }), authSecret: undefined } });
+    expect(respelled.ok, JSON.stringify(respelled)).toBe(true);
     // The stored secret never travels to an endpoint the page names: testing or saving elsewhere needs it typed.
     const seen: string[] = [];
     const listener = createServer((req, res) => {
