@@ -11,6 +11,7 @@ import { apiError, type ApiError } from './api-error';
 import { hashTap, streamHash, type FileDigests } from '../files/stream-hash';
 import { SNIFF_BYTES } from '../robots/extract-meta';
 import { BODY_LIMITS, discardRest, limitError, slowBodyError } from './body-limits';
+import { partHeaderReader, UnreadablePartError } from './part-headers';
 
 export interface ReceivedFile {
   fileId: string;
@@ -56,6 +57,19 @@ const AUTH_FIELDS = new Set(['params', 'signature']);
 export const newFileId = (): string => randomBytes(16).toString('hex');
 
 const isFormType = (type: string): boolean => /multipart\/form-data|application\/x-www-form-urlencoded/i.test(type);
+
+/** The boundary of a multipart/form-data body, or null (an urlencoded body, or none given: busboy refuses it). */
+export function boundaryOf(contentType: string): string | null {
+  if (!/^\s*multipart\/form-data/i.test(contentType)) return null;
+  const m = /;\s*boundary\s*=\s*(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  return m ? (m[1] ?? m[2] ?? null) : null;
+}
+
+/** A request a browser sent (every current browser sets Sec-Fetch-Mode on its requests; other clients do not). */
+export const fromBrowser = (req: IncomingMessage): boolean => typeof req.headers['sec-fetch-mode'] === 'string';
+
+/** The record's name of a file part: the client's name whole (a `\` is a legal character), cut only after a `/`. */
+export const partFileName = (filename: string): string => filename.slice(filename.lastIndexOf('/') + 1);
 
 /** A body that is not a form (e.g. only a query string) counts as no fields; its bytes are discarded, up to a cap. */
 function readOtherBody(req: IncomingMessage, admit: FormBodyOptions['admit'], admitWithinMs: number): Promise<FormBody> {
@@ -123,12 +137,18 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
         resolve(v);
       }
     };
+    // Multipart part headers are read leniently first (part-headers.ts): no part is skipped without a word.
+    const boundary = boundaryOf(req.headers['content-type'] ?? '');
+    const reader = boundary ? partHeaderReader(boundary, { browser: fromBrowser(req) }) : null;
+    const source: Readable = reader ?? req;
     let bb: busboy.Busboy;
     try {
       bb = busboy({
         headers: req.headers,
         limits: { fieldSize: BODY_LIMITS.fieldBytes, fields: BODY_LIMITS.fields, files: maxFileParts },
         defParamCharset: 'utf8',
+        // The name is kept whole here (busboy would cut it at a `\`); partFileName cuts at `/`.
+        preservePath: true,
       });
     } catch (e) {
       settle({ kind: 'invalid', message: `The request body could not be parsed: ${(e as Error).message}` });
@@ -142,7 +162,8 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
     const stop = (result: () => FormBody): void => {
       if (settled) return;
       settled = true;
-      req.unpipe(bb);
+      if (reader) req.unpipe(reader);
+      source.unpipe(bb);
       bb.destroy();
       for (const s of fileStreams) s.destroy();
       discardRest(req);
@@ -191,7 +212,7 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
       const slot = parts.push(undefined) - 1;
       const fileId = newFileId();
       const localPath = join(o.uploadDir, fileId);
-      const name = info.filename || field;
+      const name = partFileName(info.filename ?? '') || field;
       const hash = streamHash();
       const tap = hashTap(hash, { corrupt: o.corrupt?.(name) ?? false, headBytes: SNIFF_BYTES });
       dirReady ??= mkdir(o.uploadDir, { recursive: true });
@@ -229,6 +250,10 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
     req.on('close', () => {
       if (!req.complete) onAbort();
     });
-    req.pipe(bb);
+    source.on('error', (e: Error) =>
+      stop(() => (e instanceof UnreadablePartError ? { kind: 'refused', error: apiError(ErrorCode.invalidFormData, `${e.message} Nothing of this request was kept.`, 400) } : { kind: 'invalid', message: `The multipart body could not be parsed: ${e.message}` })),
+    );
+    if (reader) req.pipe(reader);
+    source.pipe(bb);
   });
 }

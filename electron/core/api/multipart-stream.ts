@@ -10,7 +10,51 @@ export interface StreamedPart {
   open(): Readable;
 }
 
-const quote = (s: string) => s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r|\n/g, ' ');
+/** RFC 5987 attr-char: what an ext-value carries unescaped. */
+const ATTR_CHAR = /[A-Za-z0-9!#$&+\-.^_`|~]/;
+
+/**
+ * The value of `filename*` (RFC 5987 ext-value, after `UTF-8''`): every UTF-8 byte outside attr-char as
+ * %XX. Not encodeURIComponent, which leaves `( ) ' * !` as they are: a strict reader (busboy) then
+ * refuses the whole header and drops the file. Pure.
+ */
+export function extValue(name: string): string {
+  let out = '';
+  for (const byte of Buffer.from(name, 'utf8')) {
+    const ch = String.fromCharCode(byte);
+    out += byte < 0x80 && ATTR_CHAR.test(ch) ? ch : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+/**
+ * A quoted-string of a form's name as RFC 7578 has it: the UTF-8 name itself, with `"`, CR and LF as
+ * %22, %0D, %0A (what browsers write, which busboy and formidable read without error) and `\` as `\\`
+ * (busboy reads a lone `\` before the closing quote as an escape and refuses the header). Other control
+ * characters as %XX too: no reader takes them raw. Pure.
+ */
+export function quotedName(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  return `"${name.replace(/\\/g, '\\\\').replace(/[\x00-\x1f\x7f"]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)}"`;
+}
+
+/**
+ * A quoted-string of a field's name: `\` and `"` as quoted-pairs (`\\`, `\"`), which busboy, Go and Python
+ * read back exactly (a name has no `name*` to carry it otherwise); CR, LF and other controls as %XX. Pure.
+ */
+export function quotedField(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  return `"${name.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\x00-\x1f\x7f]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)}"`;
+}
+
+/**
+ * A file part's Content-Disposition: the name in `filename` (RFC 7578) and, exactly, in `filename*`
+ * (RFC 5987), which busboy-based servers (ours among them) prefer; a reader that knows only `filename`
+ * still gets the name, with a `"` as %22 as from a browser. Pure.
+ */
+export function fileDisposition(field: string, name: string): string {
+  return `form-data; name=${quotedField(field)}; filename=${quotedName(name)}; filename*=UTF-8''${extValue(name)}`;
+}
 
 /**
  * A multipart/form-data body as a stream: text fields first (params and signature before any file, as
@@ -20,12 +64,11 @@ export function multipartStream(fields: ReadonlyArray<readonly [string, string]>
   const boundary = `----assemblyline${randomBytes(12).toString('hex')}`;
   async function* generate() {
     for (const [name, value] of fields) {
-      yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`);
+      yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name=${quotedField(name)}\r\n\r\n${value}\r\n`);
     }
     for (const part of parts) {
-      // filename* carries any name the file system allows (":", "?", "#", "%", non-ASCII) exactly.
       const header =
-        `--${boundary}\r\nContent-Disposition: form-data; name="${quote(part.field)}"; filename="${quote(part.name)}"; filename*=UTF-8''${encodeURIComponent(part.name)}\r\n` +
+        `--${boundary}\r\nContent-Disposition: ${fileDisposition(part.field, part.name)}\r\n` +
         `Content-Type: ${part.mime ?? 'application/octet-stream'}\r\n\r\n`;
       yield Buffer.from(header);
       for await (const chunk of part.open()) yield chunk as Buffer;
