@@ -33,6 +33,7 @@ import { nextWake, pump, reduce, restored, type Changes, type Step } from './tra
 import { openTransferStore, type TransferStore } from './transfer-store';
 import { createSpeedMeter, queryRows, toBatch, toRow, totalsOf, toTransfer } from './transfer-views';
 import { uploadTus, type TusRun } from './tus-worker';
+import { concatenationProbe, DEFAULT_PARALLEL, mapUploadUrls, type ParallelPolicy } from './tus-parts';
 
 export interface TransferEngineDeps {
   dataDir: string;
@@ -40,8 +41,11 @@ export interface TransferEngineDeps {
   clientFor(workspaceId: string | undefined): Result<{ workspaceId: string; api: ApiClient }>;
   runs: Pick<RunManager, 'open' | 'attach' | 'fail' | 'adopt' | 'setUploadTotals' | 'updateFiles' | 'onCancel' | 'onStatus' | 'cancel' | 'get'>;
   clock?: Clock;
-  /** tus tuning: bytes per PATCH (16 MiB: a kill costs at most that much), and the stall timeout. */
-  tus?: { chunkSize?: number; stallMs?: number };
+  /**
+   * tus tuning: bytes per PATCH (16 MiB: a kill costs at most that much), the stall timeout, and parallel
+   * parts for large files where the deployment offers concatenation (tus-parts.ts DEFAULT_PARALLEL; false: never).
+   */
+  tus?: { chunkSize?: number; stallMs?: number; parallel?: Partial<ParallelPolicy> | false };
   /** Store writes are batched: one transaction per this many ms. */
   writeEveryMs?: number;
   /** `transfers:changed` at most this often. */
@@ -106,6 +110,20 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
   const bucket = createTokenBucket(state.settings.bandwidthLimitBps, clock);
   const chunkSize = deps.tus?.chunkSize ?? DEFAULT_CHUNK;
   const stallMs = deps.tus?.stallMs ?? 30_000;
+  const parallelOption = deps.tus?.parallel;
+  // Each deployment's tus endpoint is asked once whether it offers concatenation.
+  const concatOffered = new Map<string, Promise<boolean>>();
+  const parallel =
+    parallelOption === false
+      ? null
+      : {
+          policy: { ...DEFAULT_PARALLEL, ...parallelOption },
+          supportsConcatenation: (tusUrl: string) => {
+            let known = concatOffered.get(tusUrl);
+            if (!known) concatOffered.set(tusUrl, (known = concatenationProbe(tusUrl)));
+            return known;
+          },
+        };
   const writeEveryMs = deps.writeEveryMs ?? 100;
   const announceEveryMs = deps.announceEveryMs ?? 250;
   const report = (cause: unknown) => {
@@ -422,6 +440,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       clock,
       onUploadUrl: (url) => dispatch({ kind: 'tus-url', fileId, url }),
       onProgress: (bytes) => dispatch({ kind: 'file-progress', fileId, bytes }),
+      parallel,
     });
     tusRuns.set(fileId, r);
     track(
@@ -534,7 +553,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       if (b.tusUrl) b.tusUrl = rebaseLoopback(b.tusUrl, endpoint);
       for (const id of b.fileIds) {
         const f = state.files.get(id)!;
-        if (f.uploadUrl) f.uploadUrl = rebaseLoopback(f.uploadUrl, endpoint);
+        if (f.uploadUrl) f.uploadUrl = mapUploadUrls(f.uploadUrl, (u) => rebaseLoopback(u, endpoint));
       }
     }
   }

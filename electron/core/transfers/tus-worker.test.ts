@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../uploads/clock';
 import { createTokenBucket } from './token-bucket';
 import { uploadTus, type TusJob } from './tus-worker';
+import { concatenationProbe } from './tus-parts';
 
 // A real tus server (@tus/server with a file store) on loopback. A counter makes the next PATCHes hang
 // without an answer, as a dead proxy would, to exercise the stall detector; a window cuts every
@@ -88,6 +89,21 @@ function job(file: { path: string }, name: string, size: number, extra: Partial<
 }
 
 describe('one file by tus, hashed while read', () => {
+  it('sends one stream where the deployment does not offer concatenation, however large the file and the part count asked', async () => {
+    const f = await makeFile('whole.bin', 3 * 1024 * 1024);
+    const posts: number[] = [];
+    const j = job(f, 'whole.bin', f.bytes.length, {
+      parallel: { policy: { parts: 4, minBytes: 0, loopback: true }, supportsConcatenation: async (url) => concatenationProbe(url).finally(() => posts.push(1)) },
+    });
+    const outcome = await uploadTus(j).done;
+    expect(outcome).toEqual({ kind: 'uploaded', md5: f.md5 });
+    // The endpoint was asked once; @tus/server without concatenation said no, so one upload holds the file.
+    expect(posts).toHaveLength(1);
+    expect(j.urls).toHaveLength(1);
+    const done = finished.find((x) => x.metadata.filename === 'whole.bin')!;
+    expect((await readFile(path.join(storeDir, done.id))).equals(f.bytes)).toBe(true);
+  });
+
   it('uploads by path with the Assembly metadata, and its md5 is that of the file', async () => {
     const f = await makeFile('photos/a.jpg', 300_000);
     const j = job(f, 'photos/a.jpg', 300_000);

@@ -1,10 +1,14 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { Upload, type DetailedError } from 'tus-js-client';
+import { Upload } from 'tus-js-client';
 import type { Clock } from '../uploads/clock';
 import { digestOf, hashPrefix, newCursor, readRange, type HashCursor } from './hashing-reader';
-import type { FailureKind } from './transfer-model';
 import type { TokenBucket } from './token-bucket';
+import { classifyTusError, type TusFailure } from './tus-failure';
+import { decodeParts, plannedParts, type ParallelPolicy } from './tus-parts';
+import { uploadParts } from './tus-parallel';
+
+export { classifyTusError, describeTusError, isUnreachable } from './tus-failure';
 
 export interface TusJob {
   path: string;
@@ -22,12 +26,14 @@ export interface TusJob {
   clock: Clock;
   onUploadUrl(url: string): void;
   onProgress(bytes: number): void;
+  /**
+   * Large files in parallel parts where the deployment offers tus concatenation (tus-parts.ts); absent or
+   * null: one stream. A stored parts value in `uploadUrl` resumes its parts either way.
+   */
+  parallel?: { policy: ParallelPolicy; supportsConcatenation(tusUrl: string): Promise<boolean> } | null;
 }
 
-export type TusOutcome =
-  | { kind: 'uploaded'; md5: string }
-  | { kind: 'failed'; error: string; failure: FailureKind; retryInMs?: number }
-  | { kind: 'aborted' };
+export type TusOutcome = { kind: 'uploaded'; md5: string } | TusFailure | { kind: 'aborted' };
 
 export interface TusRun {
   readonly done: Promise<TusOutcome>;
@@ -36,11 +42,37 @@ export interface TusRun {
 }
 
 /**
- * One file by tus, read through a file reader of our own: the slices tus-js-client asks for stream from
+ * One file by tus: in parallel parts when the queue kept parts for it (a resume), or when it is large and
+ * the deployment offers concatenation (asked once per endpoint); else as one stream.
+ */
+export function uploadTus(job: TusJob): TusRun {
+  const prior = decodeParts(job.uploadUrl);
+  if (prior) return uploadParts(job, prior.length);
+  const parallel = job.parallel;
+  const parts = parallel && !job.uploadUrl ? plannedParts(job.size, job.tusUrl, parallel.policy) : 1;
+  if (!parallel || parts <= 1) return uploadSingle(job);
+  let inner: TusRun | null = null;
+  let aborted = false;
+  const done = parallel.supportsConcatenation(job.tusUrl).then((offered) => {
+    if (aborted) return { kind: 'aborted' } as const;
+    inner = offered ? uploadParts(job, parts) : uploadSingle(job);
+    return inner.done;
+  });
+  return {
+    done,
+    abort() {
+      aborted = true;
+      inner?.abort();
+    },
+  };
+}
+
+/**
+ * One file by tus as one stream, read through a file reader of our own: the slices tus-js-client asks for stream from
  * disk, wait for the bandwidth limit, and feed the md5 in order (hashing-reader.ts). tus-js-client's own
  * retries are off: the engine's queue decides (backoff, pacing) and resumes from the stored upload URL.
  */
-export function uploadTus(job: TusJob): TusRun {
+function uploadSingle(job: TusJob): TusRun {
   const cursor: HashCursor = newCursor();
   let settle!: (o: TusOutcome) => void;
   const done = new Promise<TusOutcome>((resolve) => (settle = resolve));
@@ -125,46 +157,3 @@ export function uploadTus(job: TusJob): TusRun {
   };
 }
 
-/** 413 RATE_LIMIT_REACHED waits as asked; 429, 5xx and no answer back off; other refusals need the user. */
-export function classifyTusError(error: Error | DetailedError): Extract<TusOutcome, { kind: 'failed' }> {
-  const detailed = error as DetailedError;
-  const res = detailed.originalResponse;
-  const message = describeTusError(error);
-  // A file system error (it carries the path) is the file's, not the network's: retrying will not help.
-  const fsError = typeof (detailed.causingError as NodeJS.ErrnoException | undefined)?.path === 'string';
-  if (!res) return { kind: 'failed', error: message, failure: isUnreachable(error) && !fsError ? 'transient' : 'fatal' };
-  const status = res.getStatus();
-  const body = (res.getBody() ?? '').toString();
-  if (status === 413 && body.includes('RATE_LIMIT_REACHED')) {
-    let retryIn: number | undefined;
-    try {
-      const n = (JSON.parse(body) as { info?: { retryIn?: unknown } }).info?.retryIn;
-      if (typeof n === 'number') retryIn = n * 1000;
-    } catch {
-      // no JSON: wait the default
-    }
-    return { kind: 'failed', error: message, failure: 'rate-limit', ...(retryIn !== undefined ? { retryInMs: retryIn } : {}) };
-  }
-  if (status === 429 || status >= 500 || status === 409 || status === 423) return { kind: 'failed', error: message, failure: 'transient' };
-  return { kind: 'failed', error: message, failure: 'fatal' };
-}
-
-/** A request was sent and no response came back at all (not a file read error, not an HTTP error). */
-export function isUnreachable(error: Error | DetailedError): boolean {
-  const detailed = error as DetailedError;
-  return Boolean(detailed.originalRequest) && !detailed.originalResponse;
-}
-
-/** tus errors carry the HTTP exchange; keep what a user can act on (status and the server's body). */
-export function describeTusError(error: Error | DetailedError): string {
-  const detailed = error as DetailedError;
-  const res = detailed.originalResponse;
-  if (res) {
-    const status = res.getStatus();
-    const body = (res.getBody() ?? '').toString().slice(0, 200).trim();
-    return `Upload failed: the server answered HTTP ${status}${body ? ` (${body})` : ''}.`;
-  }
-  const cause = detailed.causingError?.message;
-  if (cause) return `Upload failed: ${cause}`;
-  return `Upload failed: ${error.message}`;
-}

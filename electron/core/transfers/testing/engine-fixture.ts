@@ -10,7 +10,7 @@ import { createCoreEvents, type CoreEvents } from '../../events';
 import { createRunManager, type RunManager } from '../../runs/run-manager';
 import { openRunStore } from '../../runs/run-store';
 import type { DraftFile } from '../draft-feed';
-import { createTransferEngine, type TransferEngine } from '../transfer-engine';
+import { createTransferEngine, type TransferEngine, type TransferEngineDeps } from '../transfer-engine';
 
 /** A transfer engine wired as createCore wires it (run manager, store, events), against a running service. */
 export interface EngineHarness {
@@ -21,7 +21,7 @@ export interface EngineHarness {
   close(): Promise<void>;
 }
 
-export async function openEngine(service: Pick<LocalService, 'url' | 'authKey' | 'authSecret'>, dataDir: string, settings: Partial<TransferSettings> = {}, tus: { chunkSize?: number; stallMs?: number } = {}): Promise<EngineHarness> {
+export async function openEngine(service: Pick<LocalService, 'url' | 'authKey' | 'authSecret'>, dataDir: string, settings: Partial<TransferSettings> = {}, tus: NonNullable<TransferEngineDeps['tus']> = {}): Promise<EngineHarness> {
   const api = createApiClient({ endpoint: service.url, authKey: service.authKey, getSecret: async () => service.authSecret });
   const events = createCoreEvents();
   const clientFor = () => ok({ workspaceId: 'local', api });

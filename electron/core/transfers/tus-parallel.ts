@@ -1,0 +1,150 @@
+// One file as parallel tus parts, then the final upload that joins them (tus concatenation). Each part is
+// an ordinary tus upload (tus-js-client, `Upload-Concat: partial`, naming the Assembly as every upload to
+// it must) over its byte range, read from disk by path through the bandwidth limit; the queue keeps the
+// parts' URLs in the file's `uploadUrl` (tus-parts.ts), so after a crash each part resumes from the server's
+// offset, and once the final upload exists its URL replaces them (the Assembly's upload carries it).
+// The md5 follows the bytes in order where it can (the first part), and reads the rest once at the end.
+
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { Upload } from 'tus-js-client';
+import { digestOf, hashPrefix, newCursor, readRange, type HashCursor } from './hashing-reader';
+import { classifyTusError, describeTusError } from './tus-failure';
+import { decodeParts, encodeMetadata, encodeParts, partRanges } from './tus-parts';
+import type { TusJob, TusOutcome, TusRun } from './tus-worker';
+
+/** The file reader tus-js-client asks slices of: bytes [offset, offset + length) of the file. */
+function rangeReader(job: TusJob, offset: number, length: number, cursor: HashCursor, catchUp: boolean, onFail: (error: Error) => void) {
+  return {
+    openFile: async () => ({
+      size: length,
+      slice: async (start: number, end: number) => {
+        const stop = Math.min(end, length);
+        await access(job.path, constants.R_OK);
+        // Only the first part catches the md5 up (a resumed part); the others would serialise on it.
+        if (catchUp && offset + start > cursor.upTo) await hashPrefix(job.path, cursor, offset + start);
+        const stream = Object.assign(readRange(job.path, offset + start, offset + stop, cursor, job.bucket), { size: stop - start });
+        stream.on('error', onFail);
+        return { value: stream, done: stop >= length };
+      },
+      close: () => undefined,
+    }),
+  };
+}
+
+/** The file in `count` parts side by side, then the final upload; same outcomes as one stream. */
+export function uploadParts(job: TusJob, count: number): TusRun {
+  const cursor = newCursor();
+  const ranges = partRanges(job.size, count);
+  const prior = decodeParts(job.uploadUrl);
+  const urls: (string | null)[] = ranges.map((_, i) => (prior && prior.length === ranges.length ? (prior[i] ?? null) : null));
+  const accepted = ranges.map(() => 0);
+  const uploads: Upload[] = [];
+  let settle!: (o: TusOutcome) => void;
+  const done = new Promise<TusOutcome>((resolve) => (settle = resolve));
+  let settled = false;
+  let stallTimer: unknown = null;
+  const final = new AbortController();
+  const stopAll = () => {
+    for (const u of uploads) void u.abort(false);
+    final.abort();
+  };
+  const finish = (o: TusOutcome) => {
+    if (settled) return;
+    settled = true;
+    if (stallTimer !== null) job.clock.clearTimeout(stallTimer);
+    if (o.kind !== 'uploaded') stopAll();
+    settle(o);
+  };
+  const armStall = () => {
+    if (stallTimer !== null) job.clock.clearTimeout(stallTimer);
+    stallTimer = job.clock.setTimeout(() => finish({ kind: 'failed', error: `No upload progress for ${Math.round(job.stallMs / 1000)} s`, failure: 'transient' }), job.stallMs);
+  };
+  const readFailed = (cause: Error) => finish({ kind: 'failed', error: `Upload failed: ${cause.message}`, failure: 'fatal' });
+
+  const sendPart = (i: number): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const range = ranges[i]!;
+      const length = range.end - range.start;
+      const upload: Upload = new Upload({ path: job.path, size: length } as unknown as Blob, {
+        endpoint: job.tusUrl,
+        ...(urls[i] ? { uploadUrl: urls[i] } : {}),
+        uploadSize: length,
+        chunkSize: job.chunkSize,
+        retryDelays: [],
+        headers: { 'Upload-Concat': 'partial' },
+        metadata: { assembly_url: job.assemblyUrl },
+        fileReader: rangeReader(job, range.start, length, cursor, i === 0, readFailed),
+        uploadDataDuringCreation: false,
+        storeFingerprintForResuming: false,
+        removeFingerprintOnSuccess: false,
+        onUploadUrlAvailable: () => {
+          urls[i] = upload.url;
+          job.onUploadUrl(encodeParts(urls));
+        },
+        onProgress: () => armStall(),
+        onChunkComplete: (_chunk, bytes) => {
+          accepted[i] = bytes;
+          job.onProgress(accepted.reduce((a, b) => a + b, 0));
+        },
+        onSuccess: () => {
+          accepted[i] = length;
+          resolve();
+        },
+        onError: reject,
+      });
+      uploads.push(upload);
+      upload.start();
+    });
+
+  /** POST the final upload naming the parts in order; its URL. */
+  const sendFinal = async (): Promise<string> => {
+    const metadata: Record<string, string> = { assembly_url: job.assemblyUrl, fieldname: 'file', filename: job.name };
+    if (job.relativePath.includes('/')) metadata.relative_path = job.relativePath;
+    const res = await fetch(job.tusUrl, {
+      method: 'POST',
+      headers: { 'Tus-Resumable': '1.0.0', 'Upload-Concat': `final;${urls.join(' ')}`, 'Upload-Metadata': encodeMetadata(metadata) },
+      signal: final.signal,
+    });
+    const location = res.headers.get('location');
+    if (res.status !== 201 || !location) {
+      const body = (await res.text()).slice(0, 200).trim();
+      const failure = res.status === 429 || res.status >= 500 ? 'transient' : res.status === 404 ? 'transient' : 'fatal';
+      // A part that is gone (joined by a final whose answer was lost, or removed) is sent again from scratch.
+      if (res.status === 404) job.onUploadUrl(encodeParts(urls.map(() => null)));
+      throw Object.assign(new Error(`Upload failed: the server answered HTTP ${res.status}${body ? ` (${body})` : ''}.`), { failure });
+    }
+    return new URL(location, job.tusUrl).toString();
+  };
+
+  armStall();
+  void Promise.all(ranges.map((_, i) => sendPart(i)))
+    .then(async () => {
+      if (settled) return;
+      armStall();
+      const finalUrl = await sendFinal();
+      job.onUploadUrl(finalUrl);
+      job.onProgress(job.size);
+      // What the parts past the first read went by unhashed: read once now, in order.
+      await hashPrefix(job.path, cursor, job.size).catch((cause: Error) => {
+        throw Object.assign(new Error(`Could not read the file to check it: ${cause.message}`), { failure: 'fatal' });
+      });
+      const md5 = digestOf(cursor, job.size);
+      if (md5) finish({ kind: 'uploaded', md5 });
+      else finish({ kind: 'failed', error: 'The upload finished but not every byte went through the checksum.', failure: 'transient' });
+    })
+    .catch((error: Error & { failure?: 'transient' | 'fatal' }) => {
+      if (settled) return;
+      if (error.failure) finish({ kind: 'failed', error: error.message, failure: error.failure });
+      else if (error.name === 'AbortError') finish({ kind: 'aborted' });
+      else if ('originalRequest' in error || 'originalResponse' in error) finish(classifyTusError(error));
+      else finish({ kind: 'failed', error: describeTusError(error), failure: 'transient' });
+    });
+
+  return {
+    done,
+    abort() {
+      finish({ kind: 'aborted' });
+    },
+  };
+}
