@@ -1,6 +1,9 @@
-// Parameter validation per robot (service-facts §8 "Core robots"), giving `<ROBOT>_VALIDATION` codes.
+// Parameter validation per robot, giving `<ROBOT>_VALIDATION` codes: first the robot's own list of names,
+// types and value sets (shared/api/robot-params/, the one the app's editors check with), then what this
+// service adds (what it does not run, ranges it cannot do, deeper checks of a value).
 // Values still holding `${…}` are checked again after interpolation, when the file is known.
 
+import { checkRobotParams } from '../../shared/api/robot-params/check-robot-params';
 import { stackVersionProblem } from '../../shared/api/stack-version';
 import { toNumeric } from './byte-size';
 import { JS_EXPRESSION_MESSAGE, findUnsupportedInParams } from './interpolation';
@@ -300,13 +303,15 @@ const commonChecks: Check[] = [
 
 /**
  * Validates one step's parameters for its robot. `stepName` goes into the message so the user
- * knows where to look. Unknown parameters are accepted: the real service has many more.
+ * knows where to look. A name the robot does not take is refused, as the real service refuses it.
  * Pass `interpolated: true` for parameters already interpolated: nothing is deferred any more.
  */
 export function validateRobotParams(stepName: string, robot: string, params: Params, options: { interpolated?: boolean } = {}): ParamError | null {
   const final = options.interpolated === true;
   const prefix = robotCodePrefix(robot);
   const where = `Step "${stepName}" (${robot})`;
+  const [listed] = checkRobotParams(stepName, robot, params, { interpolated: final });
+  if (listed) return { code: listed.code, message: listed.message, parameter: listed.parameter };
   if (robot === '/video/thumbs' && params.count !== undefined && !deferred(final, params.count)) {
     const n = parseIntParam(params.count);
     if (n === null || Number.isNaN(n) || n < 1 || n > 999) {

@@ -22,6 +22,17 @@ describe('validateInstructions: the steps object', () => {
   });
 });
 
+describe('validateInstructions: parameters against the robot\'s list (shared/api/robot-params)', () => {
+  it('refuses a wrong type, an unknown name and a value outside its set, naming the step and the parameter', () => {
+    expect(validateInstructions({ ':original': orig, r: resize({ width: 'wide' }) })).toMatchObject({ code: 'IMAGE_RESIZE_VALIDATION', step: 'r', parameter: 'width' });
+    expect(validateInstructions({ ':original': orig, r: resize({ heigth: 200 }) })).toMatchObject({ code: 'IMAGE_RESIZE_VALIDATION', step: 'r', parameter: 'heigth', message: expect.stringContaining('Did you mean "height"?') });
+    expect(validateInstructions({ ':original': orig, r: resize({ resize_strategy: 'squash' }) })).toMatchObject({ code: 'IMAGE_RESIZE_VALIDATION', step: 'r', parameter: 'resize_strategy' });
+  });
+  it('then its own rules: a value the vendor takes that this service does not run', () => {
+    expect(validateInstructions({ ':original': orig, w: { robot: '/audio/waveform', use: ':original', style: 'v1' } })).toMatchObject({ code: 'AUDIO_WAVEFORM_VALIDATION', message: expect.stringContaining('only "v0" is') });
+  });
+});
+
 describe('validateInstructions: robots and step names', () => {
   it('ASSEMBLY_STEP_NO_ROBOT for a step without robot or not an object', () => {
     expect(validateInstructions({ a: { use: ':original' } })).toMatchObject({ code: 'ASSEMBLY_STEP_NO_ROBOT', step: 'a' });

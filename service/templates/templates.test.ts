@@ -92,6 +92,11 @@ describe('Templates CRUD', () => {
     const tooWide = await call('POST', '/templates', { name: 'too-wide', template: JSON.stringify({ steps: { ':original': { robot: '/upload/handle' }, small: { robot: '/image/resize', use: ':original', width: 99999 } } }) });
     expect(tooWide.body).toMatchObject({ error: 'IMAGE_RESIZE_VALIDATION', step: 'small', parameter: 'width' });
     expect(tooWide.body.message).toContain('width must be a whole number from 1 to 25000 (got 99999)');
+    // A name the robot does not take is refused as the vendor refuses it, with the name it was likely meant to be.
+    const misspelled = await call('POST', '/templates', { name: 'misspelled', template: JSON.stringify({ steps: { ':original': { robot: '/upload/handle' }, small: { robot: '/image/resize', use: ':original', heigth: 200 } } }) });
+    expect(misspelled.status).toBe(400);
+    expect(misspelled.body).toMatchObject({ error: 'IMAGE_RESIZE_VALIDATION', step: 'small', parameter: 'heigth' });
+    expect(misspelled.body.message).toContain('"heigth" is not a parameter of /image/resize. Did you mean "height"?');
     const s3 = await call('POST', '/templates', { name: 's3', template: JSON.stringify({ steps: { ':original': { robot: '/upload/handle' }, kept: { robot: '/s3/store', use: ':original' } } }) });
     expect(s3.body).toMatchObject({ error: 'ASSEMBLY_STEP_UNKNOWN_ROBOT', step: 'kept', parameter: 'robot' });
     expect((await call('POST', '/templates', { name: 'flag', template: JSON.stringify({ allow_steps_override: 'no' }) })).body).toMatchObject({ error: 'INVALID_TEMPLATE_FIELD', parameter: 'allow_steps_override' });

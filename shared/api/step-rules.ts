@@ -5,6 +5,7 @@
 import { ErrorCode } from './codes';
 import { ORIGINAL_STEP, robotCodePrefix, robotTakesNoUse } from './known-robots';
 import { mcpServersProblem } from './mcp-servers';
+import { checkRobotParams } from './robot-params/check-robot-params';
 import { isSmartCdnTemplate, smartCdnProblems } from './smart-cdn-rules';
 import { stackVersionProblem } from './stack-version';
 import { parseUse } from './use-spec';
@@ -32,6 +33,12 @@ export interface StepRuleOptions {
   /** Appended to the unknown-robot message, e.g. the list of robots the local service runs. */
   readonly unknownRobotHint?: string;
 }
+
+/** Each parameter of a well-formed step against its robot's list (robot-params/): every problem, not the first. */
+const paramProblems = (name: string, step: unknown): StepProblem[] => {
+  if (!isPlainObject(step) || typeof step.robot !== 'string') return [];
+  return checkRobotParams(name, step.robot, step).map((p) => ({ code: p.code, message: p.message, step: name, parameter: p.parameter }));
+};
 
 export const INFINITE_MESSAGE = 'Your Assembly appears to be infinite, the "use" parameters form a loop.';
 
@@ -134,8 +141,9 @@ const checkStep = (name: string, step: unknown, all: Record<string, unknown>, op
 };
 
 /**
- * Every problem of a steps value: the shape of the whole first, then one problem at most per step (in key
- * order), then a `use` loop. The local service answers with the first; the editors mark them all.
+ * Every problem of a steps value: the shape of the whole first, then per step (in key order) its first
+ * structural problem or else every parameter problem (a name its robot does not take, a wrong type, a value
+ * outside its set), then a `use` loop. The local service answers with the first; the editors mark them all.
  */
 export function checkSteps(steps: unknown, options: StepRuleOptions): StepProblem[] {
   if (steps === undefined || steps === null) {
@@ -149,6 +157,7 @@ export function checkSteps(steps: unknown, options: StepRuleOptions): StepProble
   for (const [name, step] of Object.entries(steps)) {
     const problem = checkStep(name, step, steps, options);
     if (problem) problems.push(problem);
+    else problems.push(...paramProblems(name, step));
   }
   const graph = topologicalOrder(steps);
   if ('loop' in graph && !problems.some((p) => p.code === ErrorCode.infinite)) {

@@ -42,10 +42,21 @@ describe('checkStepsText', () => {
     expect(problemsOf('{ "uploads": { "robot": "/upload/handle" } }')[0]?.code).toBe('INVALID_UPLOAD_HANDLE_STEP_NAME');
   });
 
-  it('runs the shared schema too', () => {
-    const problems = problemsOf('{ ":original": { "robot": "/upload/handle", "result": "yes" } }');
+  it('runs the shared schema too, for a robot whose parameters are not listed', () => {
+    const problems = problemsOf('{ ":original": { "robot": "/upload/handle" }, "s": { "robot": "/s3/store", "use": ":original", "result": "yes" } }');
     expect(problems[0]?.code).toBe('ASSEMBLY_INVALID_STEPS');
-    expect(problems[0]?.message).toMatch(/^Step ":original": "result"/);
+    expect(problems[0]?.message).toMatch(/^Step "s": "result"/);
+  });
+
+  it("checks each parameter against its robot's list: every problem, each at its line", () => {
+    const text = ['{', '  ":original": { "robot": "/upload/handle" },', '  "resize": {', '    "robot": "/image/resize",', '    "use": ":original",', '    "width": "wide",', '    "heigth": 200,', '    "resize_strategy": "squash"', '  }', '}'].join('\n');
+    const check = checkStepsText(text);
+    expect(check.kind).toBe('invalid');
+    expect(stepsMarkers(text, check).map((m) => [m.line, m.message.replace(/ \(IMAGE_RESIZE_VALIDATION\)$/, '')])).toEqual([
+      [6, 'Step "resize" (/image/resize): width must be a whole number from 1 to 25000 (got "wide").'],
+      [7, 'Step "resize" (/image/resize): "heigth" is not a parameter of /image/resize. Did you mean "height"?'],
+      [8, 'Step "resize" (/image/resize): resize_strategy must be one of crop, fillcrop, fit, min_fit, pad, stretch (got "squash").'],
+    ]);
   });
 
   it('says which robot does not exist, and which step and key it is in', () => {

@@ -13,7 +13,8 @@ export type StepsCheck =
 
 /**
  * The service's step rules (shared/api/step-rules.ts, the same code the local service runs), with every
- * robot the real service has: a workspace may be a remote deployment. The service checks the parameters.
+ * robot the real service has: a workspace may be a remote deployment. Each listed robot's parameters are
+ * checked too (shared/api/robot-params/); what only the local service cannot run, it says itself.
  */
 export const EDITOR_RULES: StepRuleOptions = { robotExists: isRealRobot };
 

@@ -11,6 +11,21 @@ describe('checkTemplateText', () => {
     expect(checkTemplateText(text({ steps: { ':original': { robot: '/upload/handle' }, s: { robot: '/s3/store', use: ':original' } } })).kind).toBe('ok');
   });
 
+  it("marks every parameter problem as the user types, each at its line, not the first one only", () => {
+    const t = text({ steps: { ':original': { robot: '/upload/handle' }, resize: { robot: '/image/resize', use: ':original', width: 'wide', heigth: 200, resize_strategy: 'squash' }, thumbs: { robot: '/video/thumbs', use: ':original', count: 1000 } } });
+    const check = checkTemplateText(t);
+    expect(check.kind).toBe('invalid');
+    if (check.kind !== 'invalid') return;
+    const lines = t.split('\n');
+    expect(check.problems.map((p) => [p.code, p.parameter, lines[p.line - 1]!.trim()])).toEqual([
+      ['IMAGE_RESIZE_VALIDATION', 'width', '"width": "wide",'],
+      ['IMAGE_RESIZE_VALIDATION', 'heigth', '"heigth": 200,'],
+      ['IMAGE_RESIZE_VALIDATION', 'resize_strategy', '"resize_strategy": "squash"'],
+      ['VIDEO_THUMBS_INVALID_COUNT_VALUE', 'count', '"count": 1000'],
+    ]);
+    expect(check.problems[1]?.message).toContain('Did you mean "height"?');
+  });
+
   it('reports JSON syntax errors with line and column', () => {
     const check = checkTemplateText('{\n  "steps": {\n    "a": 1,\n  }\n}');
     expect(check.kind).toBe('syntax');
