@@ -14,11 +14,13 @@
 import path from 'node:path';
 import type { DraftFeed } from '../electron/core/transfers/draft-feed';
 import { openEngine } from '../electron/core/transfers/testing/engine-fixture';
-import { cpuSeconds, MiB as MB, rssOf, runBench, verdict, withBenchService } from './lib/bench-kit';
+import { cpuSeconds, MiB as MB, profileArgs, rssOf, runBench, verdict, withBenchService } from './lib/bench-kit';
 import { makeSmallFileTree, walkTree as walk } from './lib/file-tree';
 
 const FILES = Number(process.env.BENCH_FILES ?? 100_000);
 const UNTIL = process.env.BENCH_UNTIL ?? 'done';
+/** Every this many files, the service's heap is measured after a full collection. */
+const CHECKPOINT = Number(process.env.BENCH_CHECKPOINT ?? 10_000);
 
 async function main(): Promise<void> {
   await withBenchService('bench-transfer-scale-', async (dir, service) => {
@@ -41,12 +43,18 @@ async function main(): Promise<void> {
       const r = rssOf(servicePid);
       if (r > servicePeak) servicePeak = r;
     }, 100);
-    const probe = (): string => {
+    /** The service's last memory line of a kind (memory-probe.mjs): `tick` every 2 s, `gc` after a full collection. */
+    const probe = (kind: 'tick' | 'gc'): string => {
       const out = service.output();
-      const at = out.lastIndexOf('memory-probe tick ');
-      return at < 0 ? '' : out.slice(at + 18, out.indexOf('\n', at));
+      const at = out.lastIndexOf(`memory-probe ${kind} `);
+      return at < 0 ? '' : out.slice(at + 14 + kind.length, out.indexOf('\n', at));
     };
-    const progressLog = setInterval(() => console.log(`  … service RSS ${(rssOf(servicePid) / MB).toFixed(0)} MB (peak ${(servicePeak / MB).toFixed(0)}), CPU ${cpuSeconds(servicePid).toFixed(1)} s [${probe()}]; core RSS ${(process.memoryUsage().rss / MB).toFixed(0)} MB`), 5000);
+    let done = 0;
+    let nextCheckpoint = CHECKPOINT;
+    const gcLines: string[] = [];
+    const progressLog = setInterval(() => {
+      console.log(`  … ${String(done)} files verified; service RSS ${(rssOf(servicePid) / MB).toFixed(0)} MB (peak ${(servicePeak / MB).toFixed(0)}), CPU ${cpuSeconds(servicePid).toFixed(1)} s [${probe('tick')}]; core RSS ${(process.memoryUsage().rss / MB).toFixed(0)} MB`);
+    }, 10_000);
     try {
       const feed: DraftFeed = { label: 'shoot', files: walk(root), skip: { include: [], exclude: [], skipHidden: true, minBytes: null, maxBytes: null, skipUnchanged: false } };
       t0 = process.hrtime.bigint();
@@ -67,6 +75,17 @@ async function main(): Promise<void> {
           const t = (payload as { transfers: Array<{ id: string; scanning: boolean; state: string; filesTotal: number; filesDone: number; filesFailed: number }> }).transfers.find((x) => x.id === id);
           if (!t) return;
           const elapsed = Number(process.hrtime.bigint() - t0) / 1e9;
+          done = t.filesDone;
+          if (done >= nextCheckpoint) {
+            // The service's heap after a full collection: what it retains, against the files done.
+            nextCheckpoint += CHECKPOINT;
+            const at = done;
+            service.child.kill('SIGUSR2');
+            setTimeout(() => {
+              gcLines.push(`${String(at)} files: ${probe('gc')}`);
+              console.log(`  service after a full GC at ${gcLines.at(-1)!}`);
+            }, 1500);
+          }
           if (queuedS === null && !t.scanning) {
             queuedS = elapsed;
             console.log(`all ${String(t.filesTotal)} files queued after ${queuedS.toFixed(2)} s (${String(t.filesDone)} already sent); RSS peak so far ${(peak / MB).toFixed(0)} MB`);
@@ -96,7 +115,7 @@ async function main(): Promise<void> {
       clearInterval(progressLog);
       await h.close();
     }
-  }, { nodeArgs: ['--expose-gc', '--import', new URL('./lib/memory-probe.mjs', import.meta.url).pathname] });
+  }, { nodeArgs: [...profileArgs(), '--expose-gc', '--import', new URL('../service/testing/memory-probe.mjs', import.meta.url).pathname] });
 }
 
 runBench(main);

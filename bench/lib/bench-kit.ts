@@ -37,12 +37,21 @@ export async function withBenchService<T>(prefix: string, body: (dir: string, se
     try {
       return await body(dir, Object.assign(child, { authKey, authSecret }));
     } finally {
+      // A profiled service writes its profile when it exits: SIGTERM first (a clean close), then SIGKILL.
+      if (options.nodeArgs?.some((a) => a.startsWith('--cpu-prof') || a.startsWith('--heap-prof'))) {
+        const exited = new Promise((resolve) => child.child.once('exit', resolve));
+        child.child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+      }
       await child.kill();
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** Node arguments that make a service write a CPU profile into BENCH_PROFILE_DIR, when it is set. */
+export const profileArgs = (): string[] => (process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []);
 
 /** Runs a benchmark's main; a throw prints and exits 1. */
 export function runBench(main: () => Promise<void>): void {
