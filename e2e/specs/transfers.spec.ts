@@ -119,6 +119,10 @@ test('a media team queues a folder tree and a large file, steers the transfer an
   const cancelFile = row.getByRole('button', { name: 'Cancel media/day-00/clip-0007.txt' });
   if ((await cancelFile.count()) > 0) {
     await cancelFile.click();
+    // Had its batch's Assembly been created before the pause, the app asks first what would be sent again.
+    const resend = ui.getByRole('dialog', { name: /^Cancel media\/day-00\/clip-0007\.txt\? / });
+    await expect(list.locator('[data-testid="transfer-row"][data-state="canceled"]').filter({ hasText: 'clip-0007.txt' }).or(resend)).toBeVisible();
+    if (await resend.isVisible()) await resend.getByRole('button', { name: /^Cancel it and send / }).click();
     await expect(row).toHaveAttribute('data-state', 'canceled');
   }
   await row.getByRole('button', { name: 'Retry media/day-00/clip-0007.txt' }).click();

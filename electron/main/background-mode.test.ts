@@ -1,13 +1,16 @@
 import type { BrowserWindow, MessageBoxOptions, MessageBoxReturnValue } from 'electron';
 import { describe, expect, it } from 'vitest';
-import type { TransferTotals } from '../../shared/ipc/transfer-models';
+import { currentFromTotals, type TransferTotals } from '../../shared/ipc/transfer-models';
 import type { QuitQuestion } from '../core/tray/tray-model';
 import { askToQuit, createQuitGuard, windowCloseAction } from './background-mode';
 
-const totals = (over: Partial<TransferTotals> = {}): TransferTotals => ({
+const totals = (over: Partial<TransferTotals> = {}): TransferTotals => {
+  const t = {
   filesTotal: 0, filesQueued: 0, filesActive: 0, filesDone: 0, filesFailed: 0, filesCanceled: 0, filesSkipped: 0,
   bytesTotal: 0, bytesSent: 0, speedBps: 0, etaSeconds: null, paused: false, waitingUntil: null, effectiveConcurrency: 4, ...over,
-});
+  };
+  return { ...t, current: over.current ?? currentFromTotals(t) };
+};
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
 function guard(queue: TransferTotals, answer: boolean) {

@@ -1,7 +1,7 @@
 import type { Menu, MenuItemConstructorOptions, NativeImage, Tray } from 'electron';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { TransferTotals } from '../../shared/ipc/transfer-models';
+import { currentFromTotals, type TransferTotals } from '../../shared/ipc/transfer-models';
 import type { TrayActionId } from '../core/tray/tray-model';
 import { createAppTray } from './tray';
 
@@ -53,10 +53,13 @@ function setup(platform: NodeJS.Platform = 'linux') {
   return { tray, state, images, acts, click };
 }
 
-const totals = (over: Partial<TransferTotals> = {}): TransferTotals => ({
+const totals = (over: Partial<TransferTotals> = {}): TransferTotals => {
+  const t = {
   filesTotal: 0, filesQueued: 0, filesActive: 0, filesDone: 0, filesFailed: 0, filesCanceled: 0, filesSkipped: 0,
   bytesTotal: 0, bytesSent: 0, speedBps: 0, etaSeconds: null, paused: false, waitingUntil: null, effectiveConcurrency: 4, ...over,
-});
+  };
+  return { ...t, current: over.current ?? currentFromTotals(t) };
+};
 const sending = totals({ filesTotal: 10, filesQueued: 5, filesActive: 2, filesDone: 3, bytesTotal: 100, bytesSent: 45 });
 
 describe('tray adapter', () => {

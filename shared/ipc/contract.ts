@@ -34,6 +34,7 @@ import {
   draftSkipSchema,
   draftSummarySchema,
   transferActionSchema,
+  cancelCostSchema,
   transferChangesSchema,
   transferOverviewSchema,
   transferPlanSchema,
@@ -200,15 +201,25 @@ export const channels = {
   'drafts:saveChoice': { request: z.object({ choice: draftChoiceSchema }), response: z.object({}) },
 
   /** Queue the draft (after the skip rules) as a transfer: batches into Assemblies, uploads, verifies. Empties the draft. */
-  'transfers:start': { request: z.object({ workspaceId: z.string().optional(), instructions: instructionsSchema }), response: transferSchema },
+  'transfers:start': {
+    /** `recipe`: what the page calls the instructions (a preset's title, a Template's name), to name the drop in Transfers. */
+    request: z.object({ workspaceId: z.string().optional(), instructions: instructionsSchema, recipe: z.string().max(200).optional() }),
+    response: transferSchema,
+  },
   'transfers:overview': { request: z.object({}), response: transferOverviewSchema },
   /** A page of file rows, filtered, ordered by batch then path, with where each batch's rows start. */
   'transfers:rows': { request: transferRowsQuerySchema, response: transferRowsPageSchema },
-  /** Pause, resume, cancel or retry every file, a transfer, a batch, or chosen files. */
+  /**
+   * Pause, resume, cancel or retry every file, a transfer, a batch, or chosen files. Canceling files that
+   * an existing Assembly waits for sends that batch's other files again: without `resend: true` nothing
+   * is done and `confirm` says what would be sent again (the page asks, then calls again with it).
+   */
   'transfers:control': {
-    request: z.object({ action: transferActionSchema, scope: transferScopeSchema }),
-    response: z.object({ affected: z.number().int() }),
+    request: z.object({ action: transferActionSchema, scope: transferScopeSchema, resend: z.boolean().optional() }),
+    response: z.object({ affected: z.number().int(), confirm: cancelCostSchema.optional() }),
   },
+  /** Take the finished drops (every file done, skipped or canceled; none failed) out of the list. */
+  'transfers:clearFinished': { request: z.object({}), response: z.object({ transfers: z.number().int(), files: z.number().int(), keptWithFailures: z.number().int() }) },
   'transfers:settings': { request: z.object({}), response: transferSettingsSchema },
   /** Change settings; concurrency and the bandwidth limit apply to running transfers at once. */
   'transfers:saveSettings': { request: transferSettingsSchema.partial(), response: transferSettingsSchema },

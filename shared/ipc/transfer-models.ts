@@ -180,6 +180,10 @@ export const transferSchema = z.object({
   /** Still taking files from a folder walk that has not finished. */
   scanning: z.boolean(),
   state: z.enum(['active', 'paused', 'done', 'canceled']),
+  /** What it does: the preset's title, the Template's name or "Custom steps" (null for a drop queued by an older version). */
+  recipe: z.string().nullable(),
+  /** Its Assemblies (batches) so far. */
+  batchCount: z.number().int(),
   filesTotal: z.number().int(),
   filesDone: z.number().int(),
   filesFailed: z.number().int(),
@@ -187,6 +191,26 @@ export const transferSchema = z.object({
   bytesSent: z.number(),
 });
 export type Transfer = z.infer<typeof transferSchema>;
+
+/**
+ * The figures of the work under way: the drops started since the queue was last idle, and any drop not
+ * finished. Finished drops of earlier stay in the list (and its filter counts) but not in these.
+ */
+export const currentWorkSchema = z.object({
+  transfers: z.number().int(),
+  filesTotal: z.number().int(),
+  filesDone: z.number().int(),
+  filesFailed: z.number().int(),
+  filesCanceled: z.number().int(),
+  filesSkipped: z.number().int(),
+  /** Files whose bytes have all left (in a request still on the wire, or delivered), done ones included. */
+  filesSent: z.number().int(),
+  /** Files queued or on their way (what keeps the work from being over). */
+  filesLeft: z.number().int(),
+  bytesTotal: z.number(),
+  bytesSent: z.number(),
+});
+export type CurrentWork = z.infer<typeof currentWorkSchema>;
 
 export const transferTotalsSchema = z.object({
   filesTotal: z.number().int(),
@@ -208,8 +232,24 @@ export const transferTotalsSchema = z.object({
   waitingUntil: z.string().nullable(),
   /** Requests the engine allows at once now (≤ the concurrency setting while it backs off). */
   effectiveConcurrency: z.number().int(),
+  /** The work under way (the totals bar, the time left, the taskbar); the counts above are the whole list's. */
+  current: currentWorkSchema,
 });
 export type TransferTotals = z.infer<typeof transferTotalsSchema>;
+
+/** The whole queue's counts as the work under way (every drop counts): fixtures, and fakes of core. Pure. */
+export const currentFromTotals = (t: Omit<TransferTotals, 'current'>): CurrentWork => ({
+  transfers: t.filesTotal > 0 ? 1 : 0,
+  filesTotal: t.filesTotal,
+  filesDone: t.filesDone,
+  filesFailed: t.filesFailed,
+  filesCanceled: t.filesCanceled,
+  filesSkipped: t.filesSkipped,
+  filesSent: t.filesDone,
+  filesLeft: t.filesQueued + t.filesActive,
+  bytesTotal: t.bytesTotal,
+  bytesSent: t.bytesSent,
+});
 
 export const transferScopeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('all') }),
@@ -221,6 +261,32 @@ export type TransferScope = z.infer<typeof transferScopeSchema>;
 
 export const transferActionSchema = z.enum(['pause', 'resume', 'cancel', 'retry']);
 export type TransferAction = z.infer<typeof transferActionSchema>;
+
+/**
+ * What canceling chosen files would cost the rest of their batches. An Assembly waits for exactly the
+ * uploads it was created for, and the API cannot lower that count (service-facts §6): leaving a file out
+ * of an Assembly that exists means canceling that Assembly and creating the batch again, so its other
+ * files go again from 0 B. The page asks first, naming them.
+ */
+export const cancelCostSchema = z.object({
+  batches: z.array(
+    z.object({
+      batchId: z.string(),
+      /** The batch as the list names it ("Files 1–3"), and its drop's name. */
+      label: z.string(),
+      transferLabel: z.string(),
+      /** The Assembly that would be canceled (shown as Canceled in Activity), if it exists. */
+      assemblyId: z.string().nullable(),
+      /** Files that would be sent again from 0 B (all of them), and the bytes of theirs already sent that would be thrown away. */
+      resendFiles: z.number().int(),
+      resendBytes: z.number(),
+      lostBytes: z.number(),
+      /** The first of them (at most 20), with what each had sent. */
+      files: z.array(z.object({ relativePath: z.string(), size: z.number(), bytesSent: z.number(), done: z.boolean() })).max(20),
+    }),
+  ),
+});
+export type CancelCost = z.infer<typeof cancelCostSchema>;
 
 export const transferOverviewSchema = z.object({
   totals: transferTotalsSchema,

@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { Transfer, TransferBatch, TransferTotals } from '../../../shared/ipc/transfer-models';
+import { currentFromTotals, type Transfer, type TransferBatch, type TransferTotals } from '../../../shared/ipc/transfer-models';
 import { indicatorOf, initialSignalState, stepSignals, type SignalState } from './transfer-signals';
 
-const totals = (over: Partial<TransferTotals> = {}): TransferTotals => ({
+const totals = (over: Partial<TransferTotals> = {}): TransferTotals => {
+  const t = {
   filesTotal: 10, filesQueued: 0, filesActive: 0, filesDone: 10, filesFailed: 0, filesCanceled: 0, filesSkipped: 0,
   bytesTotal: 1000, bytesSent: 1000, speedBps: 0, etaSeconds: null, paused: false, waitingUntil: null, effectiveConcurrency: 4, ...over,
-});
+  };
+  return { ...t, current: over.current ?? currentFromTotals(t) };
+};
 const transfer = (state: Transfer['state'], over: Partial<Transfer> = {}): Transfer => ({
-  id: 't1', workspaceId: 'local', createdAt: '2026-11-25T10:00:00Z', label: 'photos', scanning: false, state,
+  id: 't1', workspaceId: 'local', createdAt: '2026-11-25T10:00:00Z', label: 'photos', scanning: false, state, recipe: null, batchCount: 1,
   filesTotal: 10, filesDone: state === 'done' ? 10 : 4, filesFailed: 0, bytesTotal: 1000, bytesSent: 400, ...over,
 });
 const batch = (seq: number, state: TransferBatch['state'], over: Partial<TransferBatch> = {}): TransferBatch => ({

@@ -77,6 +77,8 @@ export function indicatorOf(totals: TransferTotals): TransferIndicator {
   const pending = totals.filesQueued + totals.filesActive;
   if (pending === 0) return { fraction: null, mode: 'normal', keepAwake: false };
   const paused = totals.paused || totals.waitingUntil !== null;
-  const fraction = totals.bytesTotal > 0 ? Math.min(1, totals.bytesSent / totals.bytesTotal) : 0;
+  // Of the work under way: finished drops of earlier would start the bar part-way before a byte left.
+  const { bytesSent, bytesTotal } = totals.current;
+  const fraction = bytesTotal > 0 ? Math.min(1, bytesSent / bytesTotal) : 0;
   return { fraction, mode: paused ? 'paused' : 'normal', keepAwake: !totals.paused };
 }

@@ -55,7 +55,7 @@ async function batchJob(over: Partial<CreateBatchJob> = {}): Promise<{ job: Crea
     lookFirst: false,
     ledger: () => null,
     bucket: null,
-    onBytes: () => undefined,
+    onFileBytes: () => undefined,
     ...over,
   };
   return { job, files };

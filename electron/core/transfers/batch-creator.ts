@@ -29,7 +29,8 @@ export interface CreateBatchJob {
   /** "Skip unchanged": a verified upload of the same path, if any. */
   ledger(path: string): LedgerEntry | null;
   bucket: TokenBucket | null;
-  onBytes(bytes: number): void;
+  /** A multipart file's bytes read into the request so far (from 0 again when the request is sent again). */
+  onFileBytes(fileId: string, sent: number): void;
   /** Aborted when the queue abandons this request (paused, or a file of it canceled): the upload stops. */
   signal?: AbortSignal;
 }
@@ -235,7 +236,9 @@ export async function createBatchAssembly(job: CreateBatchJob): Promise<CreateBa
         open: () => {
           // Each attempt of the request reads (and hashes) the file again from its start.
           if (i === 0) cursors = multipart.map(() => newCursor());
-          const stream = readRange(f.path, 0, f.size, cursors[i]!, job.bucket, job.onBytes);
+          let sent = 0;
+          job.onFileBytes(f.id, 0);
+          const stream = readRange(f.path, 0, f.size, cursors[i]!, job.bucket, (bytes) => job.onFileBytes(f.id, (sent += bytes)));
           // A failing body ends the request: fetch stops sending and answers with an error.
           const stop = () => stream.destroy(new Error('The queue stopped this request.'));
           if (job.signal?.aborted) stop();

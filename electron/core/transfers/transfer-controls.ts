@@ -1,4 +1,4 @@
-import type { TransferAction, TransferScope } from '../../../shared/ipc/transfer-models';
+import type { CancelCost, TransferAction, TransferScope } from '../../../shared/ipc/transfer-models';
 import { DONE_FILE_STATES, OUT_FILE_STATES, TERMINAL_BATCH_STATES, type BatchRec, type EngineState, type FileRec } from './transfer-model';
 import { hasLiveAssembly, newBatch, noChanges, recreate, settleBatch, touchBatch, touchFile, type Ctx, type Step } from './transfer-state';
 
@@ -80,8 +80,9 @@ function cancelFile(c: Ctx, f: FileRec): boolean {
   if (DONE_FILE_STATES.has(f.state) || f.state === 'canceled') return false;
   if (c.s.inFlight.delete(`f:${f.id}`)) c.out.commands.push({ kind: 'abort-file', fileId: f.id });
   const b = f.batchId ? c.s.batches.get(f.batchId) : undefined;
-  // A file inside a create request on the wire: that request is abandoned and the batch created again without it.
-  if (b && f.state === 'uploading' && f.method === 'multipart') abandonCreate(c, b, 'queued');
+  // A create request on the wire names the file (in its body, or announced for tus): that request is
+  // abandoned and the batch created again without it.
+  if (b && b.state === 'creating') abandonCreate(c, b, 'queued');
   f.state = 'canceled';
   f.retryAt = null;
   touchFile(c, f);
@@ -121,9 +122,60 @@ function retryFile(c: Ctx, f: FileRec): boolean {
   return true;
 }
 
-/** Pause, resume, cancel or retry a scope. Answers how many files (or batches and transfers) changed. */
-export function control(s: EngineState, action: TransferAction, scope: TransferScope, now: number): Step & { affected: number } {
+/** Files that canceling would stop (not done, not already out). */
+const cancelable = (f: FileRec) => !DONE_FILE_STATES.has(f.state) && f.state !== 'canceled';
+
+/**
+ * What canceling these files costs the rest of their batches: a batch whose Assembly exists (or whose
+ * create request is on the wire) and waits for one of them is created again without it, and its other
+ * files go again from 0 B. Empty when nothing would be sent again, nor an Assembly canceled. Pure.
+ */
+export function cancelCost(s: EngineState, scope: TransferScope): CancelCost {
+  if (scope.kind !== 'files') return { batches: [] };
+  const chosen = new Set(scopeFiles(s, scope).filter(cancelable).map((f) => f.id));
+  const byBatch = new Map<string, BatchRec>();
+  for (const id of chosen) {
+    const b = s.files.get(id)!.batchId;
+    const batch = b ? s.batches.get(b) : undefined;
+    if (batch && !TERMINAL_BATCH_STATES.has(batch.state)) byBatch.set(batch.id, batch);
+  }
+  const out: CancelCost = { batches: [] };
+  for (const b of byBatch.values()) {
+    const creating = b.state === 'creating' && s.inFlight.has(`c:${b.id}`);
+    const waitedFor = hasLiveAssembly(b) && b.assemblyFiles.some((id) => chosen.has(id));
+    if (!creating && !waitedFor) continue;
+    const rest = b.fileIds.map((id) => s.files.get(id)!).filter((f) => !chosen.has(f.id) && !OUT_FILE_STATES.has(f.state));
+    // Every file out: the batch (and its Assembly) is simply canceled, as the user asked.
+    if (rest.length === 0) continue;
+    // A create on the wire loses what its body carried so far; an Assembly that exists, everything sent to it.
+    const lost = rest.filter((f) => f.bytesSent > 0 || DONE_FILE_STATES.has(f.state));
+    if (creating && lost.length === 0) continue;
+    const t = s.transfers.get(b.transferId);
+    out.batches.push({
+      batchId: b.id,
+      label: b.label,
+      transferLabel: t?.label ?? '',
+      assemblyId: waitedFor ? b.assemblyId : null,
+      resendFiles: lost.length,
+      resendBytes: lost.reduce((n, f) => n + f.size, 0),
+      lostBytes: lost.reduce((n, f) => n + (DONE_FILE_STATES.has(f.state) ? f.size : f.bytesSent), 0),
+      files: lost.slice(0, 20).map((f) => ({ relativePath: f.relativePath, size: f.size, bytesSent: DONE_FILE_STATES.has(f.state) ? f.size : f.bytesSent, done: DONE_FILE_STATES.has(f.state) })),
+    });
+  }
+  return out;
+}
+
+/**
+ * Pause, resume, cancel or retry a scope. Answers how many files (or batches and transfers) changed.
+ * Canceling files whose batch would be sent again (`cancelCost`) is done only with `resend`; without it
+ * nothing changes and the cost is answered for the user to decide.
+ */
+export function control(s: EngineState, action: TransferAction, scope: TransferScope, now: number, options: { resend?: boolean } = {}): Step & { affected: number; confirm?: CancelCost } {
   const c: Ctx = { s, now, out: { commands: [], changes: noChanges() } };
+  if (action === 'cancel' && !options.resend) {
+    const cost = cancelCost(s, scope);
+    if (cost.batches.length > 0) return { ...c.out, affected: 0, confirm: cost };
+  }
   let affected = 0;
   const files = scopeFiles(s, scope);
   const batches = scopeBatches(s, scope);
@@ -198,7 +250,7 @@ export function control(s: EngineState, action: TransferAction, scope: TransferS
       // until it expires, so it is created again without it.
       const waitedFor = hasLiveAssembly(b) && b.assemblyFiles.some((id) => s.files.get(id)!.state === 'canceled');
       const rest = b.fileIds.some((id) => !OUT_FILE_STATES.has(s.files.get(id)!.state));
-      if (waitedFor && rest) recreate(c, b, 'Sent again: its batch was created again without the canceled files.');
+      if (waitedFor && rest) recreate(c, b, 'Sent again (you agreed): its Assembly was created again without the canceled files.');
       else settleBatch(c, b);
     }
   } else {

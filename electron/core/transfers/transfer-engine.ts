@@ -8,6 +8,7 @@ import type { FileUploadState, LocalFile, Run } from '../../../shared/ipc/models
 import {
   transferSettingsSchema,
   type Transfer,
+  type CancelCost,
   type TransferAction,
   type TransferBatch,
   type TransferOverview,
@@ -26,8 +27,9 @@ import { systemClock, type Clock } from '../uploads/clock';
 import { HARD_MAX_FILES_PER_ASSEMBLY, mergeLimits, type AssemblyLimits } from './batching';
 import { createBatchAssembly, serviceMd5ByUploadId, uploadIdOf, type CreateBatchOutcome } from './batch-creator';
 import type { DraftFeed } from './draft-feed';
+import { recipeOf } from './recipe';
 import { createTokenBucket } from './token-bucket';
-import { batchIdOf, emptyState, fileIdOf, markerOf, type Command, type EngineEvent, type EngineState, type FileRec } from './transfer-model';
+import { batchIdOf, emptyState, fileIdOf, finishedTransfers, markerOf, runStartOf, type Command, type EngineEvent, type EngineState, type FileRec } from './transfer-model';
 import { control as controlStep } from './transfer-controls';
 import { nextWake, pump, reduce, restored, type Changes, type Step } from './transfer-state';
 import { openTransferStore, type TransferStore } from './transfer-store';
@@ -56,6 +58,8 @@ export interface TransferEngineDeps {
 export interface StartTransferInput {
   workspaceId?: string;
   instructions: Instructions;
+  /** What the drop does, as the user chose it (a preset's title, a Template's name); else worked out here. */
+  recipe?: string;
   feed: DraftFeed;
   /** Override the batching settings for this transfer (runs:start sends one Assembly per drop). */
   batching?: Partial<Pick<TransferSettings, 'batchMode' | 'batchMaxFiles' | 'batchMaxBytes'>>;
@@ -76,7 +80,10 @@ export interface TransferEngine {
   startRun(input: StartRunInput): Promise<Result<Run>>;
   overview(): TransferOverview;
   rows(query: TransferRowsQuery): TransferRowsPage;
-  control(action: TransferAction, scope: TransferScope): { affected: number };
+  /** `resend`: the user agreed that canceling these files sends their batches' other files again (see cancelCost). */
+  control(action: TransferAction, scope: TransferScope, options?: { resend?: boolean }): { affected: number; confirm?: CancelCost };
+  /** Takes finished drops (no failed file among them) out of the queue and its store. */
+  clearFinished(): { transfers: number; files: number; keptWithFailures: number };
   settings(): TransferSettings;
   /** A verified upload from this path with this size is in the ledger (a skipUnchanged candidate for the plan). */
   uploadedBefore(path: string, size: number): boolean;
@@ -126,6 +133,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
         };
   const writeEveryMs = deps.writeEveryMs ?? 100;
   const announceEveryMs = deps.announceEveryMs ?? 250;
+  const progressEveryMs = Math.min(100, announceEveryMs);
   const report = (cause: unknown) => {
     const message = cause instanceof Error ? cause.message : String(cause);
     if (deps.reportError) deps.reportError(AppErrorCode.internal, message);
@@ -195,7 +203,8 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     const now = clock.now();
     const totalsBefore = totalsOf(state, 0, null);
     speed.sample(now, totalsBefore.bytesSent);
-    const totals = { ...totalsBefore, speedBps: Math.round(speed.speed()), etaSeconds: speed.eta(totalsBefore.bytesTotal - totalsBefore.bytesSent) };
+    const cur = totalsBefore.current;
+    const totals = { ...totalsBefore, speedBps: Math.round(speed.speed()), etaSeconds: speed.eta(cur.bytesTotal - cur.bytesSent) };
     const batches = [...toAnnounce.batches].map((id) => state.batches.get(id)).filter((b) => b !== undefined).map((b) => toBatch(b, state));
     const transfers = [...toAnnounce.transfers].map((id) => state.transfers.get(id)).filter((t) => t !== undefined).map((t) => toTransfer(t, state));
     const changedRows = [...toAnnounce.files];
@@ -255,9 +264,30 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     }
   }
 
+  /**
+   * Bytes read into requests arrive per chunk (multipart parts, tus slices): they are gathered here and go
+   * through the queue as one event per ~100 ms, not one transition (and pump) per chunk.
+   */
+  const progress = new Map<string, number>();
+  let progressTimer: unknown = null;
+  function progressOf(fileId: string, bytes: number) {
+    progress.set(fileId, bytes);
+    progressTimer ??= clock.setTimeout(flushProgress, progressEveryMs);
+  }
+  function flushProgress() {
+    if (progressTimer !== null) clock.clearTimeout(progressTimer);
+    progressTimer = null;
+    if (progress.size === 0 || closing) return;
+    const entries = [...progress];
+    progress.clear();
+    apply(reduce(state, { kind: 'files-progress', entries }, clock.now()));
+  }
+
   /** Answers the files the event changed. */
   function dispatch(event: EngineEvent): ReadonlySet<string> {
     if (closing) return new Set();
+    // Progress gathered so far goes first: an event after it (uploaded, failed) is not undone by it.
+    flushProgress();
     const step = reduce(state, event, clock.now());
     apply(step);
     schedule();
@@ -359,7 +389,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       lookFirst: command.lookFirst,
       ledger: (p) => store.ledgerGet(p),
       bucket: state.settings.bandwidthLimitBps > 0 ? bucket : null,
-      onBytes: () => undefined,
+      onFileBytes: progressOf,
       signal: abort.signal,
     }).catch((cause: unknown): CreateBatchOutcome => ({
       ok: false as const,
@@ -439,7 +469,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       bucket: state.settings.bandwidthLimitBps > 0 ? bucket : null,
       clock,
       onUploadUrl: (url) => dispatch({ kind: 'tus-url', fileId, url }),
-      onProgress: (bytes) => dispatch({ kind: 'file-progress', fileId, bytes }),
+      onProgress: (bytes) => progressOf(fileId, bytes),
       parallel,
     });
     tusRuns.set(fileId, r);
@@ -538,6 +568,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     for (const b of loaded.batches) state.batches.set(b.id, b);
     for (const f of loaded.files) state.files.set(f.id, f);
     note(restored(state));
+    state.runStart = runStartOf(state);
     // The embedded service listens on a new port each start: stored loopback URLs move to today's.
     for (const b of state.batches.values()) {
       if (b.runId) runToBatch.set(b.runId, b.id);
@@ -573,6 +604,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
           workspaceId: client.value.workspaceId,
           createdAt: new Date(clock.now()).toISOString(),
           label: input.feed.label,
+          recipe: recipeOf(input.instructions, input.recipe),
           instructions: input.instructions,
           limits,
           batching: { mode: s.batchMode, batchMaxFiles: s.batchMaxFiles, batchMaxBytes: s.batchMaxBytes },
@@ -612,6 +644,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
           workspaceId,
           createdAt: new Date(clock.now()).toISOString(),
           label: input.files.length === 1 ? input.files[0]!.name : `${input.files.length} files`,
+          recipe: recipeOf(input.instructions),
           instructions: input.instructions,
           limits,
           batching: { mode: 'per-drop', batchMaxFiles: HARD_MAX_FILES_PER_ASSEMBLY, batchMaxBytes: Number.MAX_SAFE_INTEGER },
@@ -630,13 +663,59 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       batches: [...state.batches.values()].map((b) => toBatch(b, state)),
     }),
     rows: (query) => queryRows(state, query, sortCache, () => 0),
-    control(action, scope) {
-      const step = controlStep(state, action, scope, clock.now());
+    control(action, scope, options = {}) {
+      flushProgress();
+      const step = controlStep(state, action, scope, clock.now(), options);
+      if (step.confirm) return { affected: 0, confirm: step.confirm };
       apply(step);
       totalsDirty = true;
       announceTimer ??= clock.setTimeout(announceNow, announceEveryMs);
       schedule();
       return { affected: step.affected };
+    },
+    clearFinished() {
+      const finished = finishedTransfers(state);
+      const gone = new Set<string>();
+      let keptWithFailures = 0;
+      const withFailures = new Set<string>();
+      for (const f of state.files.values()) if (f.state === 'failed') withFailures.add(f.transferId);
+      for (const id of finished) {
+        // A failed file is the user's to retry or cancel: its drop stays until then.
+        if (withFailures.has(id)) keptWithFailures++;
+        else if (!state.transfers.get(id)!.scanning) gone.add(id);
+      }
+      let files = 0;
+      for (const [id, f] of state.files) {
+        if (!gone.has(f.transferId)) continue;
+        state.files.delete(id);
+        toWrite.files.delete(id);
+        toAnnounce.files.delete(id);
+        files++;
+      }
+      for (const [id, b] of state.batches) {
+        if (!gone.has(b.transferId)) continue;
+        state.batches.delete(id);
+        toWrite.batches.delete(id);
+        toAnnounce.batches.delete(id);
+        sortCache.delete(id);
+        fileRuns.delete(id);
+        if (b.runId) runToBatch.delete(b.runId);
+      }
+      for (const id of gone) {
+        state.transfers.delete(id);
+        toWrite.transfers.delete(id);
+        toAnnounce.transfers.delete(id);
+      }
+      if (gone.size > 0) {
+        try {
+          store.remove([...gone]);
+        } catch (cause) {
+          report(cause);
+        }
+        totalsDirty = true;
+        announceTimer ??= clock.setTimeout(announceNow, announceEveryMs);
+      }
+      return { transfers: gone.size, files, keptWithFailures };
     },
     settings: () => state.settings,
     uploadedBefore: (path, size) => store.ledgerGet(path)?.size === size,
@@ -679,7 +758,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     async close() {
       if (closing) return;
       closing = true;
-      for (const timer of [wakeTimer, announceTimer]) if (timer !== null) clock.clearTimeout(timer);
+      for (const timer of [wakeTimer, announceTimer, progressTimer]) if (timer !== null) clock.clearTimeout(timer);
       for (const r of tusRuns.values()) r.abort();
       tusRuns.clear();
       // Requests on the wire get a moment to answer (their results are dropped; a restore continues).

@@ -113,6 +113,8 @@ export interface TransferRec {
   workspaceId: string;
   createdAt: string;
   label: string;
+  /** What the drop does: the preset's title, the Template's name, "Custom steps" (null: not known, an older queue). */
+  recipe?: string | null;
   instructions: Instructions;
   limits: AssemblyLimits;
   /** The batching settings when it started (a later change applies to later transfers). */
@@ -144,6 +146,11 @@ export interface EngineState {
   okStreak: number;
   /** Requests in flight: `c:<batchId>` (an Assembly being created) and `f:<fileId>` (a tus upload). */
   inFlight: Set<string>;
+  /**
+   * When the work under way began: the creation time (ISO) of the first drop started while the queue was
+   * idle. The totals bar counts the drops since then (and any not finished), not the finished ones of before.
+   */
+  runStart: string | null;
 }
 
 /** What the engine must do; the results come back as events. */
@@ -207,6 +214,8 @@ export type EngineEvent =
     }
   | { kind: 'batch-create-failed'; batchId: string; generation: number; error: AppError; failure: FailureKind; retryInMs?: number; ambiguous: boolean; excluded: Excluded[]; idAttempt?: number }
   | { kind: 'file-progress'; fileId: string; bytes: number }
+  /** Progress of many files at once (the engine gathers it for ~100 ms): bytes each has sent so far. */
+  | { kind: 'files-progress'; entries: ReadonlyArray<readonly [fileId: string, bytes: number]> }
   | { kind: 'tus-url'; fileId: string; url: string }
   | { kind: 'file-uploaded'; fileId: string; md5: string }
   | { kind: 'file-failed'; fileId: string; error: string; failure: FailureKind; retryInMs?: number }
@@ -242,6 +251,27 @@ export const MARKER_FIELD = 'assemblyline_batch';
 export const assemblyIdOf = (batchId: string, generation: number, attempt: number): string =>
   createHash('sha256').update(`assemblyline-batch:${batchId}:g${generation}:a${attempt}`).digest('hex').slice(0, 32);
 
+/** Transfers whose walk is over and whose every batch ended (one pass over the batches). Pure. */
+export function finishedTransfers(s: Pick<EngineState, 'transfers' | 'batches'>): Set<string> {
+  const open = new Set<string>();
+  for (const b of s.batches.values()) if (!TERMINAL_BATCH_STATES.has(b.state)) open.add(b.transferId);
+  const done = new Set<string>();
+  for (const t of s.transfers.values()) if (t.canceled || (!t.scanning && !open.has(t.id))) done.add(t.id);
+  return done;
+}
+
+/** Where the work under way starts after a restart: the oldest drop not finished, else the newest drop. Pure. */
+export function runStartOf(s: Pick<EngineState, 'transfers' | 'batches'>): string | null {
+  const finished = finishedTransfers(s);
+  let oldestOpen: string | null = null;
+  let newest: string | null = null;
+  for (const t of s.transfers.values()) {
+    if (newest === null || t.createdAt > newest) newest = t.createdAt;
+    if (!finished.has(t.id) && (oldestOpen === null || t.createdAt < oldestOpen)) oldestOpen = t.createdAt;
+  }
+  return oldestOpen ?? newest;
+}
+
 export function emptyState(settings: TransferSettings): EngineState {
-  return { files: new Map(), batches: new Map(), transfers: new Map(), settings, paused: false, gateUntil: null, effective: settings.concurrency, okStreak: 0, inFlight: new Set() };
+  return { files: new Map(), batches: new Map(), transfers: new Map(), settings, paused: false, gateUntil: null, effective: settings.concurrency, okStreak: 0, inFlight: new Set(), runStart: null };
 }

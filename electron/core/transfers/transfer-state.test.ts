@@ -209,13 +209,18 @@ describe('controls', () => {
     expect(kinds(pump(s, 0).commands)).toEqual(['upload-tus', 'upload-tus']);
   });
 
-  it('canceling a file its Assembly waits for creates the batch again without it', () => {
+  it('canceling a file its Assembly waits for asks first (what goes again), then creates the batch again without it', () => {
     const s = queue({ multipartMaxFileBytes: 0 }, [5, 5, 5]);
     reduce(s, { kind: 'scan-ended', transferId: T }, 0);
     created(s);
     pump(s, 0);
     reduce(s, { kind: 'file-uploaded', fileId: `${T}:0`, md5: 'x' }, 0);
-    const step = control(s, 'cancel', { kind: 'files', ids: [`${T}:2`] }, 0);
+    const asked = control(s, 'cancel', { kind: 'files', ids: [`${T}:2`] }, 0);
+    expect(asked).toMatchObject({ affected: 0, commands: [] });
+    // The delivered file would go again whole; the one under way has sent nothing yet, so it loses nothing.
+    expect(asked.confirm?.batches.map((b) => [b.resendFiles, b.resendBytes, b.lostBytes, b.files.map((f) => [f.done, f.bytesSent])])).toEqual([[1, 5, 5, [[true, 5]]]]);
+    expect([file(s, 0).state, file(s, 2).state, batch(s).generation]).toEqual(['uploaded', 'uploading', 0]);
+    const step = control(s, 'cancel', { kind: 'files', ids: [`${T}:2`] }, 0, { resend: true });
     expect(kinds(step.commands)).toEqual(['abort-file', 'cancel-assembly', 'abort-file']);
     expect(batch(s)).toMatchObject({ state: 'queued', generation: 1 });
     expect([file(s, 0).state, file(s, 1).state, file(s, 2).state]).toEqual(['queued', 'queued', 'canceled']);
@@ -274,7 +279,7 @@ describe('controls', () => {
     reduce(s, { kind: 'file-failed', fileId: `${T}:1`, error: 'HTTP 400', failure: 'fatal' }, 0);
     reduce(s, { kind: 'file-uploaded', fileId: `${T}:0`, md5: 'x' }, 0);
     expect(batch(s).state).toBe('uploading'); // waits for the failed one
-    control(s, 'cancel', { kind: 'files', ids: [`${T}:1`] }, 0);
+    control(s, 'cancel', { kind: 'files', ids: [`${T}:1`] }, 0, { resend: true });
     expect(batch(s).state).toBe('queued');
     const retried = control(s, 'retry', { kind: 'files', ids: [`${T}:1`] }, 0);
     expect(retried.affected).toBe(1);

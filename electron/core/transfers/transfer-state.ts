@@ -6,6 +6,7 @@ import {
   batchIdOf,
   DONE_FILE_STATES,
   fileIdOf,
+  finishedTransfers,
   MAX_ATTEMPTS,
   MAX_RESENDS,
   newFileRec,
@@ -244,6 +245,9 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
   const c: Ctx = { s, now, out: { commands: [], changes: noChanges() } };
   switch (event.kind) {
     case 'transfer-started': {
+      // Started while nothing else runs: a new run of work begins (the totals leave the finished drops out).
+      const finished = finishedTransfers(s);
+      if ([...s.transfers.keys()].every((id) => finished.has(id))) s.runStart = event.transfer.createdAt;
       s.transfers.set(event.transfer.id, { ...event.transfer, scanning: true, userPaused: false, canceled: false, batcher: { open: {}, nextSeq: 0, placed: {}, parts: {} }, nextFile: 0 });
       c.out.changes.transfers.add(event.transfer.id);
       break;
@@ -380,6 +384,15 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
       if (!f || f.state !== 'uploading') break;
       f.bytesSent = Math.min(f.size, event.bytes);
       touchFile(c, f);
+      break;
+    }
+    case 'files-progress': {
+      for (const [id, bytes] of event.entries) {
+        const f = s.files.get(id);
+        if (!f || f.state !== 'uploading' || f.bytesSent === bytes) continue;
+        f.bytesSent = Math.min(f.size, bytes);
+        touchFile(c, f);
+      }
       break;
     }
     case 'tus-url': {

@@ -24,6 +24,8 @@ export interface TransferStore {
   /** One transaction for everything that changed since the last write (the engine calls it every ~100 ms). */
   write(change: { files: Iterable<FileRec>; batches: Iterable<BatchRec>; transfers: Iterable<TransferRec> }): void;
   saveSettings(settings: TransferSettings): void;
+  /** Forget these transfers with their batches and files (Clear finished); the ledger of verified uploads stays. */
+  remove(transferIds: readonly string[]): void;
   ledgerGet(filePath: string): LedgerEntry | null;
   ledgerPut(entry: LedgerEntry): void;
   close(): void;
@@ -99,6 +101,18 @@ function openAt(file: string): TransferStore {
     }
   });
 
+  const dropFiles = db.prepare('DELETE FROM files WHERE transfer_id = ?');
+  const dropBatches = db.prepare("DELETE FROM batches WHERE json_extract(json, '$.transferId') = ?");
+  const dropTransfer = db.prepare('DELETE FROM transfers WHERE id = ?');
+  const remove = db.transaction((ids: readonly string[]) => {
+    for (const id of ids) {
+      dropFiles.run(id);
+      dropBatches.run(id);
+      dropTransfer.run(id);
+      known.delete(id);
+    }
+  });
+
   const getLedger = db.prepare('SELECT path, size, mtime_ms AS mtimeMs, md5 FROM ledger WHERE path = ?');
   const putLedger = db.prepare('INSERT OR REPLACE INTO ledger (path, size, mtime_ms, md5) VALUES (?, ?, ?, ?)');
 
@@ -147,6 +161,7 @@ function openAt(file: string): TransferStore {
       return { settings, transfers, batches, files };
     },
     write: (change) => write(change),
+    remove: (ids) => remove(ids),
     saveSettings: (settings) => void db.prepare('INSERT OR REPLACE INTO settings (id, json) VALUES (1, ?)').run(JSON.stringify(settings)),
     ledgerGet: (p) => (getLedger.get(p) as LedgerEntry | undefined) ?? null,
     ledgerPut: (e) => void putLedger.run(e.path, e.size, e.mtimeMs, e.md5),

@@ -1,5 +1,6 @@
 import type {
   BatchState,
+  CurrentWork,
   Transfer,
   TransferBatch,
   TransferRow,
@@ -7,7 +8,7 @@ import type {
   TransferRowsQuery,
   TransferTotals,
 } from '../../../shared/ipc/transfer-models';
-import { DONE_FILE_STATES, TERMINAL_BATCH_STATES, type BatchRec, type EngineState, type FileRec, type TransferRec } from './transfer-model';
+import { DONE_FILE_STATES, finishedTransfers, TERMINAL_BATCH_STATES, type BatchRec, type EngineState, type FileRec, type TransferRec } from './transfer-model';
 
 /** What the renderer sees of the engine's records. Pure. */
 
@@ -63,6 +64,7 @@ export function toBatch(b: BatchRec, s: EngineState): TransferBatch {
 }
 
 export function toTransfer(t: TransferRec, s: EngineState): Transfer {
+  let batchCount = 0;
   let filesTotal = 0;
   let filesDone = 0;
   let filesFailed = 0;
@@ -71,6 +73,7 @@ export function toTransfer(t: TransferRec, s: EngineState): Transfer {
   let allDone = true;
   for (const b of s.batches.values()) {
     if (b.transferId !== t.id) continue;
+    batchCount++;
     if (!TERMINAL_BATCH_STATES.has(b.state)) allDone = false;
     for (const id of b.fileIds) {
       const f = s.files.get(id)!;
@@ -82,7 +85,15 @@ export function toTransfer(t: TransferRec, s: EngineState): Transfer {
     }
   }
   const state: Transfer['state'] = t.canceled ? 'canceled' : !t.scanning && allDone ? 'done' : t.userPaused || s.paused ? 'paused' : 'active';
-  return { id: t.id, workspaceId: t.workspaceId, createdAt: t.createdAt, label: t.label, scanning: t.scanning, state, filesTotal, filesDone, filesFailed, bytesTotal, bytesSent };
+  return { id: t.id, workspaceId: t.workspaceId, createdAt: t.createdAt, label: t.label, scanning: t.scanning, state, recipe: t.recipe ?? null, batchCount, filesTotal, filesDone, filesFailed, bytesTotal, bytesSent };
+}
+
+/** The drops the totals bar counts: those started since the queue was last idle, and any not finished. */
+export function currentTransfers(s: EngineState): Set<string> {
+  const finished = finishedTransfers(s);
+  const out = new Set<string>();
+  for (const t of s.transfers.values()) if (!finished.has(t.id) || (s.runStart !== null && t.createdAt >= s.runStart)) out.add(t.id);
+  return out;
 }
 
 export function totalsOf(s: EngineState, speedBps: number, etaSeconds: number | null): TransferTotals {
@@ -101,9 +112,14 @@ export function totalsOf(s: EngineState, speedBps: number, etaSeconds: number | 
     paused: s.paused,
     waitingUntil: s.gateUntil !== null ? new Date(s.gateUntil).toISOString() : null,
     effectiveConcurrency: s.effective,
+    current: { transfers: 0, filesTotal: 0, filesDone: 0, filesFailed: 0, filesCanceled: 0, filesSkipped: 0, filesSent: 0, filesLeft: 0, bytesTotal: 0, bytesSent: 0 },
   };
+  const inCurrent = currentTransfers(s);
+  const cur: CurrentWork = totals.current;
+  cur.transfers = inCurrent.size;
   for (const f of s.files.values()) {
     totals.filesTotal++;
+    if (inCurrent.has(f.transferId)) countCurrent(cur, f);
     // Bytes of what is meant to go: a canceled file's bytes would keep the bar short of 100 % at "Done".
     if (f.state !== 'canceled') {
       totals.bytesTotal += f.size;
@@ -136,6 +152,38 @@ export function totalsOf(s: EngineState, speedBps: number, etaSeconds: number | 
   return totals;
 }
 
+function countCurrent(cur: CurrentWork, f: FileRec) {
+  cur.filesTotal++;
+  if (f.state === 'canceled') {
+    cur.filesCanceled++;
+    return;
+  }
+  cur.bytesTotal += f.size;
+  cur.bytesSent += f.bytesSent;
+  if (f.state === 'skipped') cur.filesSkipped++;
+  else if (DONE_FILE_STATES.has(f.state)) cur.filesDone++;
+  else if (f.state === 'failed') cur.filesFailed++;
+  else cur.filesLeft++;
+  if (DONE_FILE_STATES.has(f.state) || (f.state === 'uploading' && f.bytesSent >= f.size)) cur.filesSent++;
+}
+
+/** Batches in the list's order: the newest drop first, each drop's Assemblies in their order. */
+export function batchesInOrder(s: EngineState): BatchRec[] {
+  const byTransfer = new Map<string, BatchRec[]>();
+  for (const b of s.batches.values()) {
+    const list = byTransfer.get(b.transferId);
+    if (list) list.push(b);
+    else byTransfer.set(b.transferId, [b]);
+  }
+  const transfers = [...s.transfers.values()];
+  const out: BatchRec[] = [];
+  for (let i = transfers.length - 1; i >= 0; i--) {
+    const list = byTransfer.get(transfers[i]!.id);
+    if (list) out.push(...list.sort((a, b) => a.seq - b.seq));
+  }
+  return out;
+}
+
 /**
  * A page of rows: ordered by batch (then path), filtered, with where each batch's rows start. Rows of a
  * batch are sorted once and the order cached until the batch changes (`sortedCache`).
@@ -146,7 +194,7 @@ export function queryRows(s: EngineState, q: TransferRowsQuery, sortedCache: Map
   const groups: TransferRowsPage['groups'] = [];
   const rows: TransferRow[] = [];
   let total = 0;
-  for (const b of s.batches.values()) {
+  for (const b of batchesInOrder(s)) {
     if (q.transferId && b.transferId !== q.transferId) continue;
     if (q.batchId && b.id !== q.batchId) continue;
     const version = versionOf(b.id);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { TransferTotals } from '../../../shared/ipc/transfer-models';
+import { currentFromTotals, type TransferTotals } from '../../../shared/ipc/transfer-models';
 import { quitQuestionOf, trayViewOf, type TrayItem } from './tray-model';
 
-const totals = (over: Partial<TransferTotals> = {}): TransferTotals => ({
+const totals = (over: Partial<TransferTotals> = {}): TransferTotals => {
+  const t = {
   filesTotal: 0,
   filesQueued: 0,
   filesActive: 0,
@@ -18,7 +19,9 @@ const totals = (over: Partial<TransferTotals> = {}): TransferTotals => ({
   waitingUntil: null,
   effectiveConcurrency: 4,
   ...over,
-});
+  };
+  return { ...t, current: over.current ?? currentFromTotals(t) };
+};
 const sending = totals({ filesTotal: 10, filesQueued: 5, filesActive: 2, filesDone: 3, bytesTotal: 1_000, bytesSent: 459 });
 const actions = (items: readonly TrayItem[]) => items.flatMap((i) => (i.kind === 'action' ? [`${i.label}${i.enabled ? '' : ' (disabled)'}`] : []));
 const infos = (items: readonly TrayItem[]) => items.flatMap((i) => (i.kind === 'info' ? [i.label] : []));
@@ -50,9 +53,21 @@ describe('tray view', () => {
     const failed = trayViewOf(totals({ filesTotal: 4, filesDone: 3, filesFailed: 1, bytesTotal: 10, bytesSent: 10 }));
     expect(failed).toMatchObject({ icon: 'error', tooltip: 'Assemblyline — 1 file failed' });
     // Still sending with failures: the icon says sending, the text says what failed.
-    const both = trayViewOf({ ...sending, filesFailed: 2, filesTotal: 12 });
+    const { current: _whole, ...rest } = sending;
+    const both = trayViewOf(totals({ ...rest, filesFailed: 2, filesTotal: 12 }));
     expect(both.icon).toBe('active');
     expect(both.tooltip).toBe('Assemblyline — Uploading 5 of 12 — 45% · 2 files failed');
+  });
+
+  it('counts the work under way, not the drops that finished before it', () => {
+    // 1,000 files of an earlier drop are done; the new drop of 10 has not sent a byte.
+    const view = trayViewOf(
+      totals({
+        filesTotal: 1_010, filesDone: 1_000, filesQueued: 10, bytesTotal: 2_000, bytesSent: 1_000,
+        current: { transfers: 1, filesTotal: 10, filesDone: 0, filesFailed: 0, filesCanceled: 0, filesSkipped: 0, filesSent: 0, filesLeft: 10, bytesTotal: 1_000, bytesSent: 0 },
+      }),
+    );
+    expect(view.tooltip).toBe('Assemblyline — Uploading 0 of 10 — 0%');
   });
 
   it('counts neither canceled nor skipped files as ones to send, and never says 100% early', () => {

@@ -35,9 +35,11 @@ export function percentSent(t: Pick<TransferTotals, 'bytesSent' | 'bytesTotal'>)
  */
 export function trayViewOf(t: TransferTotals, appName = 'Assemblyline'): TrayView {
   const pending = pendingFiles(t);
-  const wanted = Math.max(0, t.filesTotal - t.filesCanceled - t.filesSkipped);
-  const finished = t.filesDone + t.filesFailed;
-  const progress = `${num(finished)} of ${num(wanted)} — ${percentSent(t)}%`;
+  // Of the work under way (drops finished before it are not counted).
+  const cur = t.current;
+  const wanted = Math.max(0, cur.filesTotal - cur.filesCanceled - cur.filesSkipped);
+  const finished = cur.filesDone + cur.filesFailed;
+  const progress = `${num(finished)} of ${num(wanted)} — ${percentSent(cur)}%`;
   const failed = t.filesFailed > 0 ? ` · ${count(t.filesFailed, 'file')} failed` : '';
 
   let icon: TrayIconVariant;

@@ -6,6 +6,8 @@ export interface ConfirmDialogProps {
   readonly title: string;
   readonly children: ReactNode;
   readonly confirmLabel: string;
+  /** The button that dismisses (default "Cancel"; a dialog about canceling says "Keep sending"). */
+  readonly cancelLabel?: string;
   readonly tone?: 'primary' | 'danger';
   readonly busy?: boolean;
   readonly wide?: boolean;
@@ -17,7 +19,7 @@ export interface ConfirmDialogProps {
  * A modal <dialog>: the browser traps focus and closes it on Escape. Cancel has focus first, so Enter
  * never confirms a destructive action by accident.
  */
-export const ConfirmDialog = ({ open, title, children, confirmLabel, tone = 'primary', busy = false, wide = false, onConfirm, onCancel }: ConfirmDialogProps) => {
+export const ConfirmDialog = ({ open, title, children, confirmLabel, cancelLabel = 'Cancel', tone = 'primary', busy = false, wide = false, onConfirm, onCancel }: ConfirmDialogProps) => {
   const ref = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
   // A screen keeps several closed dialogs in the DOM: each title needs its own id.
@@ -46,7 +48,7 @@ export const ConfirmDialog = ({ open, title, children, confirmLabel, tone = 'pri
       <div className="dialog-body">{children}</div>
       <div className="dialog-actions">
         <Button ref={cancelRef} onClick={onCancel}>
-          Cancel
+          {cancelLabel}
         </Button>
         <Button variant={tone} busy={busy} disabled={busy} onClick={onConfirm}>
           {confirmLabel}

@@ -223,6 +223,7 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'transfers:overview': (req) => queue.handle('transfers:overview', req),
     'transfers:rows': (req) => queue.handle('transfers:rows', req),
     'transfers:control': (req) => queue.handle('transfers:control', req),
+    'transfers:clearFinished': (req) => queue.handle('transfers:clearFinished', req),
     'transfers:settings': (req) => queue.handle('transfers:settings', req),
     'transfers:saveSettings': (req) => queue.handle('transfers:saveSettings', req),
     // Watch folders, in memory: added watches list as watching with no files.

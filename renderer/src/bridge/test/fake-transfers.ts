@@ -1,6 +1,7 @@
 import type { PickedFile } from '../../../../shared/ipc/bridge';
 import type { ChannelRequest, ChannelResponse, EventName, EventPayload } from '../../../../shared/ipc/contract';
 import {
+  currentFromTotals,
   DEFAULT_TRANSFER_SETTINGS,
   type DraftRow,
   type DraftSkip,
@@ -36,6 +37,7 @@ interface Handlers {
   'transfers:overview': never;
   'transfers:rows': never;
   'transfers:control': never;
+  'transfers:clearFinished': never;
   'transfers:settings': never;
   'transfers:saveSettings': never;
 }
@@ -105,7 +107,7 @@ export const createFakeTransfers = (emit: Emit, picked: () => readonly PickedFil
       const count = (states: readonly TransferFileState[]) => fake.rows.filter((r) => states.includes(r.state)).length;
       const bytesTotal = fake.rows.reduce((s, r) => s + r.size, 0);
       const bytesSent = fake.rows.reduce((s, r) => s + r.bytesSent, 0);
-      return {
+      const whole = {
         filesTotal: fake.rows.length,
         filesQueued: count(['queued', 'paused']),
         filesActive: count(['uploading', 'uploaded']),
@@ -122,6 +124,7 @@ export const createFakeTransfers = (emit: Emit, picked: () => readonly PickedFil
         effectiveConcurrency: fake.settings.concurrency,
         ...over,
       };
+      return { ...whole, current: over.current ?? currentFromTotals(whole) };
     },
     finishScan() {
       for (const done of pendingScan.splice(0)) done();
@@ -145,13 +148,14 @@ export const createFakeTransfers = (emit: Emit, picked: () => readonly PickedFil
   };
 
   const addTransfer = (label: string): Transfer => {
-    const transfer: Transfer = { id: `t${nextId++}`, workspaceId: 'local', createdAt: '2026-11-25T04:00:00.000Z', label, scanning: false, state: 'active', filesTotal: 0, filesDone: 0, filesFailed: 0, bytesTotal: 0, bytesSent: 0 };
+    const transfer: Transfer = { id: `t${nextId++}`, workspaceId: 'local', createdAt: '2026-11-25T04:00:00.000Z', label, scanning: false, state: 'active', recipe: 'Just store the originals', batchCount: 0, filesTotal: 0, filesDone: 0, filesFailed: 0, bytesTotal: 0, bytesSent: 0 };
     fake.transfers.push(transfer);
     return transfer;
   };
   const addBatch = (transfer: Transfer, label: string): TransferBatch => {
     const batch: TransferBatch = { id: `b${nextId++}`, transferId: transfer.id, label, seq: fake.batches.length + 1, state: 'queued', runId: null, assemblyId: null, filesTotal: 0, filesDone: 0, filesFailed: 0, bytesTotal: 0, bytesSent: 0, error: null };
     fake.batches.push(batch);
+    fake.transfers.forEach((t, i) => t.id === transfer.id && (fake.transfers[i] = { ...t, batchCount: t.batchCount + 1 }));
     return batch;
   };
   const row = (transfer: Transfer, batch: TransferBatch, relativePath: string, size: number, state: TransferFileState = 'queued'): TransferRow => ({
@@ -331,6 +335,28 @@ export const createFakeTransfers = (emit: Emit, picked: () => readonly PickedFil
     },
     'transfers:control': (req) => {
       const { scope, action } = req;
+      // As core: files an existing Assembly waits for are canceled only once the user agreed to send the rest again.
+      if (action === 'cancel' && scope.kind === 'files' && !req.resend) {
+        const chosen = new Set(scope.ids);
+        const batches = fake.batches.filter((b) => b.assemblyId !== null && fake.rows.some((r) => r.batchId === b.id && chosen.has(r.id)));
+        const cost = batches
+          .map((b) => {
+            const lost = fake.rows.filter((r) => r.batchId === b.id && !chosen.has(r.id) && r.state !== 'canceled' && (r.bytesSent > 0 || DONE.includes(r.state)));
+            const transfer = fake.transfers.find((t) => t.id === b.transferId);
+            return {
+              batchId: b.id,
+              label: b.label,
+              transferLabel: transfer?.label ?? '',
+              assemblyId: b.assemblyId,
+              resendFiles: lost.length,
+              resendBytes: lost.reduce((n, r) => n + r.size, 0),
+              lostBytes: lost.reduce((n, r) => n + r.bytesSent, 0),
+              files: lost.slice(0, 20).map((r) => ({ relativePath: r.relativePath, size: r.size, bytesSent: r.bytesSent, done: DONE.includes(r.state) })),
+            };
+          })
+          .filter((c) => c.resendFiles > 0);
+        if (cost.length > 0) return ok({ affected: 0, confirm: { batches: cost } });
+      }
       const inScope = (r: TransferRow) =>
         scope.kind === 'all' || (scope.kind === 'transfer' && r.transferId === scope.id) || (scope.kind === 'batch' && r.batchId === scope.id) || (scope.kind === 'files' && scope.ids.includes(r.id));
       const next: Record<typeof action, (s: TransferFileState) => TransferFileState | null> = {
@@ -356,6 +382,17 @@ export const createFakeTransfers = (emit: Emit, picked: () => readonly PickedFil
       recount();
       fake.emitChanges(ids);
       return ok({ affected: ids.length });
+    },
+    'transfers:clearFinished': () => {
+      const open = new Set(fake.rows.filter((r) => !DONE.includes(r.state) && r.state !== 'canceled').map((r) => r.transferId));
+      const failed = new Set(fake.rows.filter((r) => r.state === 'failed').map((r) => r.transferId));
+      const gone = new Set(fake.transfers.filter((t) => !open.has(t.id) && !failed.has(t.id)).map((t) => t.id));
+      const files = fake.rows.filter((r) => gone.has(r.transferId)).length;
+      fake.rows.splice(0, fake.rows.length, ...fake.rows.filter((r) => !gone.has(r.transferId)));
+      fake.batches.splice(0, fake.batches.length, ...fake.batches.filter((b) => !gone.has(b.transferId)));
+      fake.transfers.splice(0, fake.transfers.length, ...fake.transfers.filter((t) => !gone.has(t.id)));
+      fake.emitChanges([]);
+      return ok({ transfers: gone.size, files, keptWithFailures: [...failed].filter((id) => !open.has(id)).length });
     },
     'transfers:settings': () => ok(fake.settings),
     'transfers:saveSettings': (req) => {

@@ -1,5 +1,6 @@
 import { memo, type MouseEvent } from 'react';
-import type { BatchState, TransferAction, TransferBatch, TransferFileState, TransferRow, TransferScope } from '../../../../shared/ipc/transfer-models';
+import type { BatchState, Transfer, TransferAction, TransferBatch, TransferFileState, TransferRow, TransferScope } from '../../../../shared/ipc/transfer-models';
+import { batchTitle } from './batch-title';
 import { Badge } from '../../components/Badge';
 import { IconButton } from '../../components/IconButton';
 import { CloseIcon, PauseIcon, PlayIcon, RetryIcon } from '../../components/Icons';
@@ -151,6 +152,8 @@ export const PlaceholderLine = ({ line }: { line: number }) => (
 export interface BatchLineProps {
   readonly batchId: string | null;
   readonly batch: TransferBatch | undefined;
+  /** Its drop (names the batch: folder or first file, time, what it does). */
+  readonly transfer: Transfer | undefined;
   readonly rowsShown: number;
   readonly line: number;
   readonly focused: boolean;
@@ -159,14 +162,25 @@ export interface BatchLineProps {
 }
 
 /** A batch's header line; a click focuses it (no file selected), so the bar above shows the batch's actions. */
-export const BatchLine = memo(({ batchId, batch, rowsShown, line, focused, onControl, onOpenRun }: BatchLineProps) => {
+export const BatchLine = memo(({ batchId, batch, transfer, rowsShown, line, focused, onControl, onOpenRun }: BatchLineProps) => {
   const label = batch?.label ?? (batchId ? 'Batch' : 'Not in a batch yet');
   const state = batch ? BATCH_STATE[batch.state] : null;
+  const title = batch ? batchTitle(batch, transfer) : null;
   return (
     <div id={`tline-${line}`} className={`tx-batch${focused ? ' focused' : ''}`} role="row" aria-rowindex={line + 1} aria-selected={false} data-testid="transfer-batch" data-line={line}>
-      <span className="tx-batch-label" role="gridcell" title={label}>
-        {batch ? `Assembly ${batch.seq} · ` : ''}
-        {label}
+      <span className="tx-batch-label" role="gridcell" title={title ? `${title.drop} — ${title.assembly}` : label}>
+        {title ? (
+          <>
+            <span className="tx-batch-drop" data-testid="batch-drop">
+              {title.drop}
+            </span>
+            <span className="tx-batch-which muted" data-testid="batch-which">
+              {title.assembly}
+            </span>
+          </>
+        ) : (
+          label
+        )}
       </span>
       {state && (
         <span className="cell-flex" role="gridcell">

@@ -18,10 +18,11 @@ const Line = memo(({ line, selection, onControl }: { line: number; selection: Li
   const at = lineAt(layout, line);
   const row = useTransfers((s) => (at.kind === 'row' ? rowAt(s.cache, at.offset) : undefined));
   const batch = useTransfers((s) => (at.kind === 'header' && at.group.batchId ? s.batches.get(at.group.batchId) : undefined));
+  const transfer = useTransfers((s) => (batch ? s.transfers.get(batch.transferId) : undefined));
   const navigate = useNavigation((s) => s.navigate);
   const focused = selection.focus === line;
   if (at.kind === 'header') {
-    return <BatchLine batchId={at.group.batchId} batch={batch} rowsShown={at.group.count} line={line} focused={focused} onControl={onControl} onOpenRun={(runId) => navigate({ name: 'run', runId })} />;
+    return <BatchLine batchId={at.group.batchId} batch={batch} transfer={transfer} rowsShown={at.group.count} line={line} focused={focused} onControl={onControl} onOpenRun={(runId) => navigate({ name: 'run', runId })} />;
   }
   if (!row) return <PlaceholderLine line={line} />;
   return <RowLine row={row} line={line} selected={selection.selected.has(row.id)} focused={focused} onControl={onControl} />;

@@ -35,7 +35,9 @@ describe('Transfers view', () => {
     // The scrollbar stands for every file plus one header per batch.
     expect((list.firstElementChild as HTMLElement).style.height).toBe(`${(100_000 + 100) * 44}px`);
     const header = within(list).getAllByTestId('transfer-batch')[0] as HTMLElement;
-    expect(header.textContent).toContain('Assembly 1 · Files 1–1,000');
+    // Named for its drop (what, when, how), then which Assembly of it.
+    expect(within(header).getByTestId('batch-drop').textContent).toMatch(/^Seeded 100,000 files · .+ · Just store the originals$/);
+    expect(within(header).getByTestId('batch-which').textContent).toBe('Assembly 1 of 100 · Files 1–1,000');
     expect(header.textContent).toContain('3 of 1,000 files');
     expect(header.textContent).toContain('1 failed');
     const failed = within(list).getAllByTestId('transfer-row').find((r) => r.dataset.state === 'failed') as HTMLElement;
@@ -117,6 +119,35 @@ describe('Transfers view', () => {
     const reads = rowsCalls(bridge).length;
     act(() => bridge.emit('transfers:changed', { totals: bridge.queue.totals(), transfers: [], batches: [], rows: [], rowsTruncated: true }));
     await waitFor(() => expect(rowsCalls(bridge).length).toBe(reads + 1));
+  });
+
+  it('asks before canceling a file its Assembly waits for, naming what would be sent again; Keep sending changes nothing', async () => {
+    bridge.queue.seed(3, 3, () => 'uploading');
+    const [a, b, c] = bridge.queue.rows;
+    bridge.queue.batches[0] = { ...bridge.queue.batches[0]!, assemblyId: 'f00dfeed0000', state: 'uploading' };
+    bridge.queue.setRows([a!.id], { bytesSent: 4_000 });
+    bridge.queue.setRows([b!.id], { state: 'verified', bytesSent: 10_000 });
+    renderWithBridge(<App />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: `Cancel ${c!.relativePath}` }));
+    const dialog = await screen.findByRole('dialog', { name: `Cancel ${c!.relativePath}? 2 other files would be sent again` });
+    expect(within(dialog).getAllByRole('listitem').map((li) => li.textContent)).toEqual([`${a!.relativePath} 4.0 KB of 10.0 KB sent`, `${b!.relativePath} 10.0 KB, sent`]);
+    expect(within(dialog).getByTestId('resend-summary').textContent).toContain('14.0 KB already sent thrown away');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep sending' }));
+    expect(bridge.queue.rows.map((r) => r.state)).toEqual(['uploading', 'verified', 'uploading']);
+    fireEvent.click(screen.getByRole('button', { name: `Cancel ${c!.relativePath}` }));
+    const again = await screen.findByRole('dialog', { name: /would be sent again$/ });
+    fireEvent.click(within(again).getByRole('button', { name: 'Cancel it and send 2 files again' }));
+    await waitFor(() => expect(bridge.calls.filter((x) => x.channel === 'transfers:control').at(-1)?.request).toEqual({ action: 'cancel', scope: { kind: 'files', ids: [c!.id] }, resend: true }));
+    expect(bridge.queue.rows[2]?.state).toBe('canceled');
+  });
+
+  it('clears finished drops and says how many', async () => {
+    bridge.queue.seed(4, 2, () => 'verified');
+    bridge.queue.transfers[0] = { ...bridge.queue.transfers[0]!, state: 'done' };
+    renderWithBridge(<App />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'Clear finished' }));
+    expect(await screen.findByText('Cleared 1 finished drop (4 files).')).toBeTruthy();
+    expect(await screen.findByText('Nothing is transferring')).toBeTruthy();
   });
 
   it('retries one failed file, cancels a batch and pauses and resumes everything', async () => {

@@ -20,6 +20,7 @@ import { useToasts } from '../../state/toast-store';
 import { useDebounced } from '../../hooks/use-debounced';
 import { useNow } from '../../hooks/use-now';
 import { itemsAt, keyTarget, scopeOf, shortcutFor, targetName, type KeyTarget } from './key-target';
+import { ResendDialog, type ResendAsk } from './ResendDialog';
 import { SelectionBar } from './SelectionBar';
 import { TransferList } from './TransferList';
 import { TransferSettingsForm } from './TransferSettingsForm';
@@ -39,7 +40,7 @@ const TotalsBar = () => {
   const text = totalsText({ totals, measuredSince: measured.current, now: Math.max(now, measured.current ?? 0) }, settings.data?.concurrency ?? null);
   return (
     <div className="tx-totals" data-testid="transfer-totals" aria-label="Transfer totals">
-      <ProgressBar value={percentOf(totals.bytesSent, totals.bytesTotal)} label="Transfer progress" valueText={`${text.files}, ${text.bytes}`} />
+      <ProgressBar value={percentOf(totals.current.bytesSent, totals.current.bytesTotal)} label="Transfer progress" valueText={`${text.files}, ${text.bytes}`} />
       <dl className="batch-stats">
         <div>
           <dt>Files</dt>
@@ -84,6 +85,16 @@ const FilterChips = ({ filter, onFilter }: { filter: TransferFilter; onFilter: (
   );
 };
 
+/** "clip.mov" for one file the list has read, "3 files" otherwise. */
+const scopeWhat = (scope: TransferScope): string => {
+  if (scope.kind !== 'files') return 'these files';
+  if (scope.ids.length > 1) return formatCount(scope.ids.length, 'file');
+  const { cache } = useTransfers.getState();
+  const offset = cache.index.get(scope.ids[0] as string);
+  const row = offset === undefined ? undefined : rowAt(cache, offset);
+  return row?.relativePath ?? 'this file';
+};
+
 const ACTION_DONE: Record<TransferAction, string> = { pause: 'Paused', resume: 'Resumed', cancel: 'Canceled', retry: 'Retrying' };
 
 /** The transfer window: totals, filters, bulk actions, one virtualized list grouped by batch, settings. */
@@ -119,12 +130,26 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
     setSelection(emptySelection);
   }, [controller, filter, debouncedSearch, batchId]);
 
+  // Canceling files an existing Assembly waits for would send the rest of its batch again: core says so, the user decides.
+  const [resendAsk, setResendAsk] = useState<(ResendAsk & { scope: TransferScope }) | null>(null);
   const control = useBridgeMutation('transfers:control', {
-    onSuccess: (answer, request) => toast(`${ACTION_DONE[request.action]}: ${formatCount(answer.affected, 'file')}`, 'success'),
+    onSuccess: (answer, request) => {
+      if (answer.confirm) return setResendAsk({ what: scopeWhat(request.scope), cost: answer.confirm, scope: request.scope });
+      toast(`${ACTION_DONE[request.action]}: ${formatCount(answer.affected, 'file')}`, 'success');
+    },
     onError: (e) => toast(`Could not do that (${e.code}): ${e.message}`, 'danger'),
   });
   const mutate = control.mutate;
   const onControl = useCallback((action: TransferAction, scope: TransferScope) => mutate({ action, scope }), [mutate]);
+  const clearFinished = useBridgeMutation('transfers:clearFinished', {
+    onSuccess: (answer) => {
+      const kept = answer.keptWithFailures > 0 ? ` ${formatCount(answer.keptWithFailures, 'drop')} with failed files kept: retry or cancel those files first.` : '';
+      toast(answer.transfers > 0 ? `Cleared ${formatCount(answer.transfers, 'finished drop')} (${formatCount(answer.files, 'file')}).${kept}` : `Nothing finished to clear.${kept}`, answer.transfers > 0 ? 'success' : 'info');
+      controller.reload();
+    },
+    onError: (e) => toast(`Could not clear (${e.code}): ${e.message}`, 'danger'),
+  });
+  const anyFinished = useTransfers((s) => [...s.transfers.values()].some((t) => t.state === 'done' || t.state === 'canceled'));
 
   const onSelect = useCallback((action: SelectionAction) => {
     const { layout, cache } = useTransfers.getState();
@@ -183,6 +208,9 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
             </Button>
             <Button size="sm" variant="danger" icon={<CloseIcon />} onClick={() => setConfirmCancel(true)} disabled={empty || (totals?.filesActive ?? 0) + (totals?.filesQueued ?? 0) === 0}>
               Cancel all
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => clearFinished.mutate({})} disabled={!anyFinished || clearFinished.isPending} data-testid="clear-finished">
+              Clear finished
             </Button>
             <Button ref={settingsButton} size="sm" variant="ghost" icon={<SettingsIcon />} aria-expanded={showSettings} aria-controls="transfer-settings" onClick={() => setShowSettings((v) => !v)}>
               Settings
@@ -265,6 +293,14 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
           />
         </>
       )}
+      <ResendDialog
+        ask={resendAsk}
+        onConfirm={() => {
+          if (resendAsk) mutate({ action: 'cancel', scope: resendAsk.scope, resend: true });
+          setResendAsk(null);
+        }}
+        onCancel={() => setResendAsk(null)}
+      />
       <ConfirmDialog
         open={confirmCancel}
         title="Cancel every transfer?"

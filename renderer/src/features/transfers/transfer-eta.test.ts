@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { TransferTotals } from '../../../../shared/ipc/transfer-models';
+import { currentFromTotals, type TransferTotals } from '../../../../shared/ipc/transfer-models';
 import { etaSeconds, nextMeasuredSince, totalsText } from './transfer-eta';
 
-const totals = (over: Partial<TransferTotals> = {}): TransferTotals => ({
+const totals = (over: Partial<TransferTotals> = {}): TransferTotals => {
+  const whole = {
   filesTotal: 2_000,
   filesQueued: 1_700,
   filesActive: 4,
@@ -18,7 +19,9 @@ const totals = (over: Partial<TransferTotals> = {}): TransferTotals => ({
   waitingUntil: null,
   effectiveConcurrency: 4,
   ...over,
-});
+  };
+  return { ...whole, current: over.current ?? currentFromTotals(whole) };
+};
 
 describe('ETA', () => {
   it('promises no time until the speed has been measured for a while', () => {
@@ -56,6 +59,14 @@ describe('ETA', () => {
     const end = totals({ filesTotal: 2_001, filesQueued: 0, filesActive: 0, filesDone: 1_499, filesSkipped: 1, filesFailed: 1, filesCanceled: 500 });
     expect(totalsText({ ...input, totals: end }, 4).files).toBe('1,500 of 1,501 files · 1 failed');
     expect(totalsText({ ...input, totals: totals({ filesTotal: 1, filesQueued: 0, filesActive: 0, filesDone: 0, filesFailed: 1 }) }, 4).files).toBe('0 of 1 file · 1 failed');
+  });
+
+  it('counts the work under way: a finished drop of earlier is not part of the bar, files sent many per request count as they leave', () => {
+    const input = { measuredSince: 0, now: 100_000 };
+    // 1,000 files of an earlier drop are done; the new drop of 56 files has 20 whose bytes all left, 3 answered.
+    const cur = { transfers: 1, filesTotal: 56, filesDone: 3, filesFailed: 0, filesCanceled: 0, filesSkipped: 0, filesSent: 20, filesLeft: 53, bytesTotal: 5_600_000, bytesSent: 2_000_000 };
+    const text = totalsText({ ...input, totals: totals({ filesTotal: 1_056, filesDone: 1_003, filesQueued: 36, filesActive: 17, bytesTotal: 105_600_000, bytesSent: 102_000_000, etaSeconds: null, speedBps: 400_000, current: cur }) }, 4);
+    expect(text).toMatchObject({ files: '3 of 56 files · 17 more sent', bytes: '2.0 MB of 5.6 MB', eta: '9.0 s left' });
   });
 
   it('shows the effective concurrency while the engine backs off', () => {

@@ -23,8 +23,10 @@ export const nextMeasuredSince = (previous: number | null, speedBps: number, now
 export const etaSeconds = ({ totals, measuredSince, now }: EtaInput): number | null => {
   if (totals.paused || totals.waitingUntil !== null) return null;
   if (totals.speedBps <= 0 || measuredSince === null || now - measuredSince < ETA_MIN_MEASURED_MS) return null;
-  if (totals.bytesTotal <= 0 || totals.bytesSent / totals.bytesTotal < ETA_MIN_FRACTION) return null;
-  const remaining = Math.max(0, totals.bytesTotal - totals.bytesSent);
+  // Of the work under way: a finished drop of earlier is neither "sent" nor "left" of this one.
+  const { bytesTotal, bytesSent } = totals.current;
+  if (bytesTotal <= 0 || bytesSent / bytesTotal < ETA_MIN_FRACTION) return null;
+  const remaining = Math.max(0, bytesTotal - bytesSent);
   // Core's estimate knows per-file overhead; bytes over speed is the floor when it has none.
   return totals.etaSeconds ?? remaining / totals.speedBps;
 };
@@ -45,12 +47,18 @@ export interface TotalsText {
   readonly concurrency: string | null;
 }
 
-/** Files that arrived of those meant to go (canceled ones are not), and the failed ones said apart. */
+/**
+ * Files of the work under way that arrived, of those meant to go (canceled ones are not); files whose
+ * bytes all left but whose Assembly has not answered yet (many per request) said apart, and failed ones.
+ */
 const filesText = (totals: TransferTotals): string => {
-  const arrived = totals.filesDone + totals.filesSkipped;
-  const meant = totals.filesTotal - totals.filesCanceled;
-  const failed = totals.filesFailed > 0 ? ` · ${totals.filesFailed.toLocaleString('en-US')} failed` : '';
-  return `${arrived.toLocaleString('en-US')} of ${formatCount(meant, 'file')}${failed}`;
+  const cur = totals.current;
+  const arrived = cur.filesDone + cur.filesSkipped;
+  const meant = cur.filesTotal - cur.filesCanceled;
+  const inFlight = Math.max(0, cur.filesSent - cur.filesDone);
+  const sent = inFlight > 0 ? ` · ${inFlight.toLocaleString('en-US')} more sent` : '';
+  const failed = cur.filesFailed > 0 ? ` · ${cur.filesFailed.toLocaleString('en-US')} failed` : '';
+  return `${arrived.toLocaleString('en-US')} of ${formatCount(meant, 'file')}${sent}${failed}`;
 };
 
 export const totalsText = (input: EtaInput, concurrencySetting: number | null): TotalsText => {
@@ -67,7 +75,7 @@ export const totalsText = (input: EtaInput, concurrencySetting: number | null): 
   const backingOff = concurrencySetting !== null && totals.effectiveConcurrency < concurrencySetting && busy && !totals.paused;
   return {
     files: filesText(totals),
-    bytes: `${formatBytes(totals.bytesSent)} of ${formatBytes(totals.bytesTotal)}`,
+    bytes: `${formatBytes(totals.current.bytesSent)} of ${formatBytes(totals.current.bytesTotal)}`,
     speed: busy && !totals.paused ? formatSpeed(totals.speedBps) : '—',
     eta,
     concurrency: backingOff ? `${totals.effectiveConcurrency} of ${concurrencySetting} at once (the service asked to slow down)` : null,

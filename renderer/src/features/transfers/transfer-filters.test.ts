@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { TransferTotals } from '../../../../shared/ipc/transfer-models';
+import { currentFromTotals, type TransferTotals } from '../../../../shared/ipc/transfer-models';
 import { FILTERS, filterCount, matchesFilter, statesOf } from './transfer-filters';
 
-const totals: TransferTotals = {
+const whole = {
   filesTotal: 100,
   filesQueued: 40,
   filesActive: 4,
@@ -18,6 +18,7 @@ const totals: TransferTotals = {
   waitingUntil: null,
   effectiveConcurrency: 4,
 };
+const totals: TransferTotals = { ...whole, current: currentFromTotals(whole) };
 
 describe('transfer filters', () => {
   it('count each chip from the totals, and the states chips add up to All', () => {

@@ -123,11 +123,14 @@ export const UploadView = () => {
   const ready = startReadiness(summary.files, presetId, check, { id: templateId, fields: templateFields });
   // The options go into the Assembly params core signs; one with a problem holds Start until fixed.
   // A Template's steps (read as TemplateSteps reads them) tell which of them take the stack version.
-  const chosenTemplate = useBridgeQuery('templates:get', { id: templateId ?? '' }, { enabled: presetId === TEMPLATE_PRESET && templateId !== null && options.stackVersion.trim() !== '' });
+  // The same query TemplateSteps reads (one request): its name also names the drop in Transfers.
+  const chosenTemplate = useBridgeQuery('templates:get', { id: templateId ?? '' }, { enabled: presetId === TEMPLATE_PRESET && templateId !== null });
   const templateContent = chosenTemplate.data?.content;
   const instructions = ready.instructions ? applyUploadOptions(ready.instructions, options, templateContent) : null;
   const reason = ready.reason ?? optionsReason(checkUploadOptions(options));
   const plan = usePlan(summary, instructions);
+  // What the drop does, as the user chose it: names its batches in Transfers.
+  const recipe = presetId === TEMPLATE_PRESET ? chosenTemplate.data?.name?.slice(0, 200) : presetId === CUSTOM_PRESET ? 'Custom steps' : PRESETS.find((p) => p.id === presetId)?.label;
   const warnings = plan.data?.warnings ?? [];
 
   // The outcome of a drop is known once core finished walking it.
@@ -215,7 +218,7 @@ export const UploadView = () => {
             onClick={() => {
               // The browser host tells when a long drop ends with a Web Notification: ask now, on the user's act.
               askNotificationPermission();
-              if (instructions) start.mutate({ instructions });
+              if (instructions) start.mutate({ instructions, ...(recipe ? { recipe } : {}) });
             }}
           >
             {start.isPending ? 'Starting…' : planFiles > 0 ? `Start · ${formatCount(planFiles, 'file')}` : 'Start'}
