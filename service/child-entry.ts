@@ -45,6 +45,9 @@ async function onMessage(raw: unknown): Promise<void> {
     service = await startLocalService({
       dataDir: message.dataDir,
       port: message.port,
+      // The app is this instance's only client and always signs (or sends a Bearer token): a web page or
+      // process that learned the Auth Key (the port is reachable by all of them) cannot create Assemblies.
+      requireSignature: true,
       // Tests shorten the retry delays (ASSEMBLYLINE_NOTIFY_RETRY_DELAYS, read by the host's composition root).
       ...(notifications ? { notifications } : {}),
       ...(message.jobSlots !== undefined ? { jobSlots: message.jobSlots } : {}),

@@ -115,6 +115,8 @@ export class AssemblyRuntime {
   chat: ((authKey: string) => ChatAccess) | undefined = undefined;
   /** The job-slot pool every robot job runs in (the service sets its size from --job-slots). */
   slots = new JobSlots(defaultSlotCount(availableParallelism()));
+  /** Bytes image robots may write per Assembly (default: execute-steps.ts imageOutputCap of its input); tests set small ones. */
+  maxImageOutputBytes: number | undefined = undefined;
   /** Called after an Assembly ended and was written (the notifier looks for deliveries then). */
   onEnded: (s: AssemblyState) => void = () => undefined;
 
@@ -440,6 +442,7 @@ export class AssemblyRuntime {
         assets: this.assets,
         ...(this.chat ? { chat: this.chat(s.authKey) } : {}),
         parallelJobs: this.slots.size,
+        ...(this.maxImageOutputBytes !== undefined ? { maxImageOutputBytes: this.maxImageOutputBytes } : {}),
         acquireSlot: async (job, signal) => {
           const grant = await this.slots.acquire({ assemblyId: s.id, ...job }, signal);
           this.onSlot(live, grant.waitedMs);

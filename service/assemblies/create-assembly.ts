@@ -39,6 +39,8 @@ export interface CreateContext {
   faults?: TestFaults;
   /** Hosts notify_url may name (`--notify-allow-hosts`); empty or absent = any. */
   notifyAllowedHosts?: AllowedHosts;
+  /** The account setting "Require a correct Signature" (`--require-signature`; the embedded service: always). */
+  requireSignature?: boolean;
   /** Which addresses notify_url may name (`--notify-allow-private-networks`); see notify-address.ts. */
   notifyAddressPolicy?: AddressPolicy;
 }
@@ -168,6 +170,7 @@ function admitRequest(ctx: CreateContext, req: IncomingMessage, fields: Record<s
     bearer: bearerOf(req),
     findToken: tokenLookup(ctx.db),
     requiredScope: 'assemblies:write',
+    accountRequiresSignature: ctx.requireSignature === true,
   });
   if (!auth.ok) {
     if (auth.error.code === ErrorCode.noParams) return { ...auth.error, message: `${auth.error.message} It must come before any file part.` };

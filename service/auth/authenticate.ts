@@ -28,6 +28,11 @@ export interface AuthInput {
   nowMs: number;
   /** Endpoints where the spec says signature auth is "required" (e.g. GET /assemblies). */
   signatureRequired?: boolean;
+  /**
+   * The account setting "Require a correct Signature" (spec "Signature authentication" 1): every key of the
+   * account, those made later included, must sign. A key's own stored flag counts too.
+   */
+  accountRequiresSignature?: boolean;
   findAccount(authKey: string): AccountRow | null;
   /** false when the nonce was already used within its expiry. */
   rememberNonce(authKey: string, nonce: string, expiresAtMs: number): boolean;
@@ -144,7 +149,7 @@ export function authenticate(input: AuthInput): AuthResult {
     if (expiresAt > input.nowMs + MAX_EXPIRES_AHEAD_MS) {
       return fail(ErrorCode.invalidAuthExpires, `auth.expires ${shown(auth.expires)} is more than ${MAX_EXPIRES_AHEAD_MS / 3600_000} hours ahead: sign requests for a shorter time (SDKs use 5 minutes to 1 day).`, 400);
     }
-  } else if (account.requireSignature || input.signatureRequired) {
+  } else if (account.requireSignature || input.accountRequiresSignature || input.signatureRequired) {
     return fail(ErrorCode.noSignatureField, input.signatureRequired ? 'This endpoint requires a signature: send the signature field next to params.' : 'This account requires a signature: send the signature field next to params.', 401);
   }
 

@@ -63,7 +63,7 @@ async function signIn(c: Client) {
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   const redirect = 'http://127.0.0.1:9/callback';
-  const url = `${service.url}/authorize?${new URLSearchParams({ response_type: 'code', client_id: c.id, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256', state: 's' })}`;
+  const url = `${service.url}/authorize?${new URLSearchParams({ response_type: 'code', client_id: c.id, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256', state: 's', scope: 'auth_keys:read' })}`;
   const { location } = await answerConsent(url, 'allow');
   const code = new URL(location).searchParams.get('code')!;
   // client_id left out: the assertion names the client (spec, client_id row).

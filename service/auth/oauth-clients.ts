@@ -4,6 +4,7 @@ import { ErrorCode } from '../../shared/api/codes';
 import { apiError, sendError, sendJson, type ApiError } from '../http/api-error';
 import type { ServiceDatabase } from '../store/database';
 import { authorizedParams } from './authorized-params';
+import { redirectAllowed } from './oauth';
 
 const ONE = /^\/oauth_clients\/([^/]+)\/?$/;
 const MAX_KEYS = 10;
@@ -48,13 +49,42 @@ export async function checkJwks(value: unknown): Promise<{ keys: JWK[] } | strin
   return { keys: keys as JWK[] };
 }
 
-const record = (clientId: string, row: { jwks: string; createdMs: number; modifiedMs: number }) => ({
-  client_id: clientId,
-  jwks: JSON.parse(row.jwks) as unknown,
-  token_endpoint_auth_method: 'private_key_jwt',
-  created: new Date(row.createdMs).toISOString(),
-  modified: new Date(row.modifiedMs).toISOString(),
-});
+const MAX_REDIRECTS = 10;
+
+/**
+ * `redirect_uris` of a registration: 1 to 10 absolute https URLs, or http ones to this computer (RFC 8252;
+ * any port then matches), no fragment. Pure; the list or the reason.
+ */
+export function checkRedirectUris(value: unknown): string[] | string {
+  let list = value;
+  if (typeof list === 'string') {
+    try {
+      list = JSON.parse(list);
+    } catch {
+      list = [list];
+    }
+  }
+  if (!Array.isArray(list) || list.length === 0 || list.length > MAX_REDIRECTS) return `redirect_uris must be 1 to ${MAX_REDIRECTS} URLs.`;
+  for (const [i, uri] of list.entries()) {
+    if (typeof uri !== 'string' || uri.length > 2000 || !redirectAllowed(uri)) {
+      return `redirect_uris[${i}] must be an https URL, or http to this computer (127.0.0.1, [::1] or localhost), without a #fragment.`;
+    }
+  }
+  return [...new Set(list as string[])];
+}
+
+function record(db: ServiceDatabase, clientId: string) {
+  const row = db.clientJwks(clientId);
+  const redirects = db.clientRedirects(clientId);
+  if (!row && !redirects) return null;
+  return {
+    client_id: clientId,
+    jwks: row ? (JSON.parse(row.jwks) as unknown) : null,
+    redirect_uris: redirects ?? [],
+    token_endpoint_auth_method: row ? 'private_key_jwt' : 'none',
+    ...(row ? { created: new Date(row.createdMs).toISOString(), modified: new Date(row.modifiedMs).toISOString() } : {}),
+  };
+}
 
 /**
  * Public keys of OAuth clients that sign client assertions (our paths: the spec says the keys are the
@@ -80,22 +110,37 @@ export async function routeOAuthClients(db: ServiceDatabase, req: IncomingMessag
     sendError(res, invalid('The client id must be 1 to 300 characters.'));
     return true;
   }
-  const notFound = () => sendError(res, apiError('OAUTH_CLIENT_NOT_FOUND', `No keys are registered for the client "${clientId}".`, 404));
+  const notFound = () => sendError(res, apiError('OAUTH_CLIENT_NOT_FOUND', `No client "${clientId}" is registered.`, 404));
   if (method === 'PUT') {
-    const jwks = await checkJwks(auth.params.jwks);
+    // Keys (client assertions) and/or redirect URIs (where /authorize may send this client's codes).
+    const hasJwks = auth.params.jwks !== undefined;
+    const hasRedirects = auth.params.redirect_uris !== undefined;
+    if (!hasJwks && !hasRedirects) {
+      sendError(res, invalid('Register jwks (the client\'s public keys), redirect_uris, or both.'));
+      return true;
+    }
+    const jwks = hasJwks ? await checkJwks(auth.params.jwks) : null;
     if (typeof jwks === 'string') {
       sendError(res, invalid(jwks));
       return true;
     }
-    db.saveClientJwks(clientId, JSON.stringify(jwks), Date.now());
-    sendJson(res, 200, { ok: 'OAUTH_CLIENT_SAVED', message: 'The client keys were registered.', client: record(clientId, db.clientJwks(clientId)!) });
+    const redirects = hasRedirects ? checkRedirectUris(auth.params.redirect_uris) : null;
+    if (typeof redirects === 'string') {
+      sendError(res, invalid(redirects));
+      return true;
+    }
+    const now = Date.now();
+    if (jwks) db.saveClientJwks(clientId, JSON.stringify(jwks), now);
+    if (redirects) db.saveClientRedirects(clientId, redirects, now);
+    sendJson(res, 200, { ok: 'OAUTH_CLIENT_SAVED', message: 'The client was registered.', client: record(db, clientId) });
   } else if (method === 'GET') {
-    const row = db.clientJwks(clientId);
-    if (!row) notFound();
-    else sendJson(res, 200, { ok: 'OAUTH_CLIENT_FOUND', message: 'Client found.', client: record(clientId, row) });
+    const client = record(db, clientId);
+    if (!client) notFound();
+    else sendJson(res, 200, { ok: 'OAUTH_CLIENT_FOUND', message: 'Client found.', client });
   } else if (method === 'DELETE') {
-    if (!db.deleteClientJwks(clientId)) notFound();
-    else sendJson(res, 200, { ok: 'OAUTH_CLIENT_DELETED', message: 'The client keys were removed.' });
+    const removed = [db.deleteClientJwks(clientId), db.deleteClientRedirects(clientId)];
+    if (!removed.some(Boolean)) notFound();
+    else sendJson(res, 200, { ok: 'OAUTH_CLIENT_DELETED', message: 'The client registration was removed.' });
   } else {
     sendError(res, apiError(ErrorCode.server404, 'unknown method / url', 404));
   }

@@ -22,6 +22,8 @@ button { font: inherit; padding: 8px 16px; border-radius: 8px; border: 1px solid
 button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
 button:disabled { opacity: 0.5; cursor: not-allowed; }
 .error { border: 1px solid var(--error); background: var(--error-bg); color: var(--text); border-radius: 8px; padding: 10px 12px; }
+.warning { border: 1px solid var(--border); border-left: 4px solid var(--error); border-radius: 8px; padding: 10px 12px; }
+.unverified { color: var(--error); font-size: 15px; font-weight: 600; }
 button:focus-visible, select:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 `;
 
@@ -37,7 +39,7 @@ export interface ConsentKey {
 }
 
 /** The consent page: which client asks, where it will send you back, which scopes, for which key. */
-export function consentPage(o: { consentId: string; clientId: string; redirectUri: string; scope: string | null; keys: ConsentKey[]; error?: string }): string {
+export function consentPage(o: { consentId: string; clientId: string; verified: boolean; redirectUri: string; scope: string | null; keys: ConsentKey[]; error?: string }): string {
   const scopes = o.scope === null ? '<li>every scope of the key you choose</li>' : o.scope.split(',').map((s) => `<li><code>${esc(s)}</code></li>`).join('');
   const usable = o.keys.filter((k) => k.lacks.length === 0);
   const labelOf = ({ key: k, lacks }: ConsentKey) =>
@@ -51,7 +53,8 @@ export function consentPage(o: { consentId: string; clientId: string; redirectUr
   const problem = o.error ?? (usable.length === 0 ? 'No active Auth Key has every scope asked for: you can only Deny.' : undefined);
   return page(
     'Allow access?',
-    `<h1>Allow <code>${esc(o.clientId)}</code> to use this service?</h1>
+    `<h1>Allow <code>${esc(o.clientId)}</code>${o.verified ? '' : ' <span class="unverified">(unverified)</span>'} to use this service?</h1>
+${o.verified ? '' : `<p class="warning">Unverified: no client of this name is registered with this service. The name is only what the link that opened this page says; allow it only if you started this sign-in yourself.</p>`}
 ${problem ? `<p class="error" role="alert">${esc(problem)}</p>` : ''}
 <p>It asks for:</p><ul>${scopes}</ul>
 <p class="muted">You will be sent back to <code>${esc(o.redirectUri)}</code>. It receives short-lived tokens, never an Auth Secret.</p>

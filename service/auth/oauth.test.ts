@@ -321,7 +321,7 @@ describe('a sign-in over time', () => {
 
   it('pauses while its key is inactive and works again, with the same refresh token, once it is reactivated', async () => {
     const key = await createKey({ description: 'Paused later' });
-    const signedIn = await exchange({}, key.key);
+    const signedIn = await exchange({ scope: 'templates:read' }, key.key);
     expect(signedIn.body.auth_key).toBe(key.key);
     expect(await asAdmin('PUT', `/auth_keys/${key.id}`, { is_active: false })).toMatchObject({ ok: 'AUTH_KEY_UPDATED' });
 
@@ -354,7 +354,7 @@ describe('a sign-in over time', () => {
     expect(stale.body).toMatchObject({ error: 'TOKEN_INVALID_GRANT', message: 'The code has expired: sign in again.' });
     vi.useRealTimers();
 
-    const signedIn = await exchange();
+    const signedIn = await exchange({ scope: 'templates:read' });
     later(6 * 3600_000 + 1000);
     expect((await bearerGet(signedIn.body.access_token!, '/templates')).error).toBe('BEARER_TOKEN_EXPIRED');
     // Still within the month: the refresh token renews the access token.

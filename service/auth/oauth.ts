@@ -33,6 +33,31 @@ interface PendingCode extends AuthorizeRequest {
 
 const LOOPBACK_HOSTS = ['127.0.0.1', '[::1]', 'localhost'];
 
+/**
+ * What a sign-in that names no scope is granted (issue 25): reading Assemblies. Every other scope must be
+ * asked for, and the consent page lists what is asked.
+ */
+export const DEFAULT_CONSENT_SCOPE = 'assemblies:read';
+
+const isLoopbackRedirect = (u: URL): boolean => u.protocol === 'http:' && LOOPBACK_HOSTS.includes(u.hostname);
+
+/**
+ * Where /authorize may send a client's code (issue 25): a URI registered for it (PUT /oauth_clients/{id}
+ * `redirect_uris`; a registered loopback URI matches on any port, RFC 8252 §7.3), else only a loopback
+ * address on this computer (a native app's own listener, as the app's sign-in uses). An https redirect
+ * nobody registered would hand the user's consent to whatever site wrote the link. Pure.
+ */
+export function redirectRegistered(uri: string, registered: readonly string[] | null): boolean {
+  if (!redirectAllowed(uri)) return false;
+  const u = new URL(uri);
+  if (!registered || registered.length === 0) return isLoopbackRedirect(u);
+  return registered.some((r) => {
+    const g = new URL(r);
+    if (isLoopbackRedirect(g) && isLoopbackRedirect(u)) return g.hostname === u.hostname && g.pathname === u.pathname && g.search === u.search;
+    return g.href === u.href;
+  });
+}
+
 /** RFC 8252: a native app's redirect is a loopback address (any port) or https. */
 export function redirectAllowed(uri: string): boolean {
   let u: URL;
@@ -156,7 +181,9 @@ export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () =>
     const consentId = randomBytes(24).toString('base64url');
     consents.set(consentId, { ...request, expiresAtMs: Date.now() + CONSENT_LIFETIME_MS });
     const keys = activeKeys().map((key) => ({ key, lacks: lacking(key, request.scope) }));
-    sendHtml(res, status, consentPage({ consentId, clientId: request.clientId, redirectUri: request.redirectUri, scope: request.scope, keys, error }), new URL(request.redirectUri).origin);
+    // A client is known when its owner registered it (keys or redirect URIs); any other name is only what the link says.
+    const verified = db.clientJwks(request.clientId) !== null || db.clientRedirects(request.clientId) !== null;
+    sendHtml(res, status, consentPage({ consentId, clientId: request.clientId, verified, redirectUri: request.redirectUri, scope: request.scope, keys, error }), new URL(request.redirectUri).origin);
   }
 
   /**
@@ -205,13 +232,26 @@ export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () =>
       if (!redirectAllowed(redirectUri)) {
         return sendHtml(res, 400, messagePage('Sign-in refused', 'The redirect address must be https, or http to this computer (127.0.0.1, [::1] or localhost).'));
       }
+      const registered = db.clientRedirects(clientId);
+      if (!redirectRegistered(redirectUri, registered)) {
+        return sendHtml(
+          res,
+          400,
+          messagePage(
+            'Sign-in refused',
+            registered
+              ? `${redirectUri} is not one of the redirect addresses registered for ${clientId}.`
+              : `${clientId} has no registered redirect addresses, so it may only return to this computer (http://127.0.0.1, [::1] or localhost). Its owner registers others with PUT /oauth_clients/{client_id} (redirect_uris).`,
+          ),
+        );
+      }
       const state = q.get('state') ?? '';
       const fail = (error: string, description: string) => redirect(res, redirectUri, { error, error_description: description, state });
       if (q.get('response_type') !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported.');
       if (q.get('code_challenge_method') !== 'S256') return fail('invalid_request', 'PKCE with code_challenge_method=S256 is required.');
       const challenge = q.get('code_challenge') ?? '';
       if (!/^[A-Za-z0-9_-]{43,128}$/.test(challenge)) return fail('invalid_request', 'code_challenge must be 43 to 128 base64url characters.');
-      let scope: string | null = null;
+      let scope: string | null = DEFAULT_CONSENT_SCOPE;
       const asked = q.get('scope');
       if (asked && asked.trim()) {
         const n = normalizeScope(asked);

@@ -48,7 +48,16 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
 
   if (path === TUS_PATH || path.startsWith(`${TUS_PATH}/`)) return ctx.tus.handle(req, res);
 
-  res.setHeader('Access-Control-Allow-Origin', '*');
+  // Tokens are minted "on the server side only and never from a browser" (spec "Bearer tokens" 5): /token
+  // answers no other origin, so a web page can neither send it Basic credentials (its preflight gets no
+  // CORS headers) nor read a token it answered (issue 25).
+  const browserAllowed = path !== '/token';
+  if (browserAllowed) res.setHeader('Access-Control-Allow-Origin', '*');
+  if (method === 'OPTIONS' && !browserAllowed) {
+    res.writeHead(204, { Allow: 'POST' });
+    res.end();
+    return;
+  }
   if (method === 'OPTIONS') {
     res.writeHead(204, {
       'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',

@@ -2,8 +2,20 @@
 // when a record is stored) can run out of stack. Pure, and iterative themselves.
 
 export const INSTRUCTION_LIMITS = {
-  /** Steps in one Assembly or Template. */
-  steps: 1000,
+  /**
+   * Steps in one Assembly or Template. Real instructions use a handful to a few dozen; each step may cost
+   * seconds of CPU and its outputs, so one small request must not buy a thousand of them (issue 25).
+   */
+  steps: 100,
+  /** Pixels of one image a robot may write (issue 25: `/image/resize` of 25,000 × 25,000 made 625 megapixels of a 1 × 1 PNG). */
+  outputPixels: 100_000_000,
+  /**
+   * Bytes image robots may write for one Assembly: this much, plus IMAGE_OUTPUT_PER_INPUT_BYTE times the
+   * bytes it was given. Thumbnails and conversions stay far below it; a request that makes gigabytes out
+   * of a few bytes does not.
+   */
+  imageOutputBaseBytes: 1024 * 1024 * 1024,
+  imageOutputPerInputByte: 16,
   /** Nesting of arrays/objects in params, fields and Template content (real instructions use < 10). */
   jsonDepth: 64,
 } as const;

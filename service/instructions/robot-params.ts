@@ -8,6 +8,7 @@ import { stackVersionProblem } from '../../shared/api/stack-version';
 import { toNumeric } from './byte-size';
 import { JS_EXPRESSION_MESSAGE, findUnsupportedInParams } from './interpolation';
 import { robotCodePrefix } from './known-robots';
+import { INSTRUCTION_LIMITS } from './instruction-limits';
 
 export interface ParamError {
   code: string;
@@ -196,6 +197,12 @@ const ROBOT_CHECKS: Record<string, Check[]> = {
     bool('strip'),
     bool('progressive'),
     cropCheck,
+    (p, final) => {
+      // Both sides given: the output's size is known now (one side: when the input's size is, robots/image-resize.ts).
+      const { width: w, height: h } = p;
+      if (typeof w !== 'number' || typeof h !== 'number' || deferred(final, w) || deferred(final, h) || w * h <= INSTRUCTION_LIMITS.outputPixels) return null;
+      return `width × height is ${w} × ${h} = ${Math.round((w * h) / 1e6)} megapixels; an image may have at most ${INSTRUCTION_LIMITS.outputPixels / 1e6} megapixels`;
+    },
     (p, final) => {
       const r = p.rotation;
       if (r === undefined || typeof r === 'boolean' || r === 'auto' || deferred(final, r)) return null;

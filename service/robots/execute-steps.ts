@@ -17,6 +17,7 @@ import { resolveInside, UnsafePathError } from '../files/inside-dir';
 import { safeFileName } from '../files/safe-name';
 import { interpolateParams, NEVER_INTERPOLATED, type Scope } from '../instructions/interpolation';
 import { ORIGINAL_STEP } from '../instructions/known-robots';
+import { INSTRUCTION_LIMITS } from '../instructions/instruction-limits';
 import { validateRobotParams } from '../instructions/robot-params';
 import { parseUse } from '../instructions/use-spec';
 import type { StepProgress } from '../realtime/execution-progress';
@@ -66,6 +67,8 @@ export interface ExecuteContext {
   acquireSlot?(job: { step: string; robot: string; jobId: string }, signal: AbortSignal): Promise<() => void>;
   /** How many jobs of one step may run at once (the pool's size); 1 when absent. */
   parallelJobs?: number;
+  /** Bytes image robots may write for the Assembly (default imageOutputCap of its uploads); tests pass small ones. */
+  maxImageOutputBytes?: number;
 }
 
 export interface WarningAbout {
@@ -88,6 +91,11 @@ export type ExecuteOutcome =
   | { ok: false; code: string; message: string; step?: string; reason?: string; original_id?: string; name?: string };
 
 export const CANCELED_CODE = 'ASSEMBLY_CANCELED';
+/** Ours: image robots wrote more for one Assembly than its cap. */
+export const IMAGE_OUTPUT_TOO_LARGE = 'ASSEMBLY_IMAGE_OUTPUT_TOO_LARGE';
+
+/** What image robots may write for an Assembly given `inputBytes`. Pure. */
+export const imageOutputCap = (inputBytes: number): number => INSTRUCTION_LIMITS.imageOutputBaseBytes + INSTRUCTION_LIMITS.imageOutputPerInputByte * inputBytes;
 /** Robots that do no work (an upload passes on as it is): their jobs take no slot, so they never wait behind real work nor keep it waiting. */
 const SLOTLESS_ROBOTS: ReadonlySet<string> = new Set(['/upload/handle', '/file/serve']);
 
@@ -195,6 +203,9 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
   if (!steps[ORIGINAL_STEP] && graph.order.includes(ORIGINAL_STEP)) steps[ORIGINAL_STEP] = { robot: '/upload/handle' };
   const reported = resultSteps(steps);
   const outputs = new Map<string, StoredFile[]>();
+  // Bytes image robots wrote for this Assembly, against its cap (instruction-limits.ts; issue 25).
+  let imageBytes = 0;
+  const imageCap = ctx.maxImageOutputBytes ?? imageOutputCap(ctx.uploads.reduce((n, u) => n + u.size, 0));
   const total = graph.order.length;
   // Per upload: how many steps are done for it. A step counts as done for every upload once it ends.
   const stepsDoneFor = new Map<string, Set<number>>(ctx.uploads.map((u) => [u.original_id, new Set<number>()]));
@@ -311,6 +322,17 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       const lead = group[0]!.file;
       const what = group.length === 1 ? `"${lead.name}"` : `${group.length} files`;
       if (outcome.ok) {
+        if (step.robot.startsWith('/image/')) {
+          imageBytes += outcome.files.filter((f) => !group.some((t) => t.file === f)).reduce((n, f) => n + f.size, 0);
+          if (imageBytes > imageCap) {
+            return {
+              ok: false,
+              code: IMAGE_OUTPUT_TOO_LARGE,
+              message: `Image steps of this Assembly wrote ${imageBytes} bytes, more than the ${imageCap} it may (1 GiB plus ${INSTRUCTION_LIMITS.imageOutputPerInputByte} times its input).`,
+              step: name,
+            };
+          }
+        }
         ctx.onProcessed?.(step.robot, group.reduce((n, t) => n + t.file.size, 0));
         produced.push(...outcome.files);
         if (reported.has(name)) outcome.files.forEach((f) => ctx.onResult(name, f));

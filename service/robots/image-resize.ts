@@ -3,6 +3,7 @@
 
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { parseCrop, parseIntParam } from '../instructions/robot-params';
+import { INSTRUCTION_LIMITS } from '../instructions/instruction-limits';
 import { describeResult, type KnownOutput, type StoredFile } from './file-record';
 import { embeddedMetaKeys } from './extract-meta';
 import { completeBox, fitInside, placeByGravity, SHARP_POSITION, type Gravity } from './image-geometry';
@@ -35,6 +36,20 @@ export function keepsWholePicture(o: { strategy: string; crop: boolean; rotation
  */
 export const copiesMetadataAsIs = (input: Pick<StoredFile, 'id' | 'original_id' | 'mime'>, format: string): boolean =>
   input.id === input.original_id && input.mime === 'image/jpeg' && format === 'jpeg';
+
+/**
+ * Pixels of the output before it is made: the box for the strategies that fill it (pad, crop, fillcrop,
+ * stretch, and fit with one side given), the covering size for min_fit, the input's size without a box;
+ * fit with two sides is at most its box. Pure.
+ */
+export function outputPixels(w0: number, h0: number, box: { W: number; H: number } | null, strategy: string): number {
+  if (!box) return w0 * h0;
+  if (strategy === 'min_fit') {
+    const scale = Math.max(box.W / w0, box.H / h0);
+    return Math.ceil(w0 * scale) * Math.ceil(h0 * scale);
+  }
+  return box.W * box.H;
+}
 
 export const runImageResize: RobotRunner = async ({ robot, params, input, outDir }) => {
   if (!isImage(input.mime)) return notAnImage(robot, input.mime);
@@ -78,6 +93,14 @@ export const runImageResize: RobotRunner = async ({ robot, params, input, outDir
   }
 
   const box = width !== null || height !== null ? completeBox(w0, h0, width, height) : null;
+  const pixels = outputPixels(w0, h0, box, strategy);
+  if (pixels > INSTRUCTION_LIMITS.outputPixels) {
+    return {
+      ok: false,
+      code: 'IMAGE_RESIZE_OUTPUT_TOO_LARGE',
+      message: `Resizing "${input.name}" (${w0} × ${h0}) as asked would make ${Math.round(pixels / 1e6)} megapixels; an image may have at most ${INSTRUCTION_LIMITS.outputPixels / 1e6} megapixels.`,
+    };
+  }
   if (box) {
     const position = SHARP_POSITION[gravity] ?? 'centre';
     switch (strategy) {

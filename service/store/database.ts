@@ -84,6 +84,10 @@ export interface ServiceDatabase {
   clientJwks(clientId: string): { jwks: string; createdMs: number; modifiedMs: number } | null;
   saveClientJwks(clientId: string, jwks: string, nowMs: number): void;
   deleteClientJwks(clientId: string): boolean;
+  /** Redirect URIs registered for an OAuth client id (issue 25: /authorize sends codes only there); null when none are. */
+  clientRedirects(clientId: string): string[] | null;
+  saveClientRedirects(clientId: string, uris: readonly string[], nowMs: number): void;
+  deleteClientRedirects(clientId: string): boolean;
   /** Records a client assertion's `jti` until its expiry; false when it was already used. */
   rememberAssertionJti(clientId: string, jti: string, expiresAtMs: number, nowMs: number): boolean;
   /** Once a grant's token request carried a client assertion, every later one must (spec "Bearer tokens"). */
@@ -135,6 +139,7 @@ export function openDatabase(dataDir: string): ServiceDatabase {
     CREATE TABLE IF NOT EXISTS assertion_jtis (client_id TEXT NOT NULL, jti TEXT NOT NULL, expires_at INTEGER NOT NULL,
       PRIMARY KEY (client_id, jti));
     CREATE TABLE IF NOT EXISTS assertion_grants (grant_id TEXT PRIMARY KEY);
+    CREATE TABLE IF NOT EXISTS oauth_redirects (client_id TEXT PRIMARY KEY, redirect_uris TEXT NOT NULL, modified_ms INTEGER NOT NULL);
   `);
   // Tokens issued by a browser sign-in belong to its grant, so the grant can be revoked as a whole.
   if (!(db.prepare('PRAGMA table_info(tokens)').all() as { name: string }[]).some((c) => c.name === 'grant_id')) {
@@ -265,6 +270,11 @@ export function openDatabase(dataDir: string): ServiceDatabase {
     'INSERT INTO oauth_clients (client_id, jwks, created_ms, modified_ms) VALUES (?, ?, ?, ?) ON CONFLICT (client_id) DO UPDATE SET jwks = excluded.jwks, modified_ms = excluded.modified_ms',
   );
   const deleteClient = db.prepare('DELETE FROM oauth_clients WHERE client_id = ?');
+  const getRedirects = db.prepare('SELECT redirect_uris AS uris FROM oauth_redirects WHERE client_id = ?');
+  const putRedirects = db.prepare(
+    'INSERT INTO oauth_redirects (client_id, redirect_uris, modified_ms) VALUES (?, ?, ?) ON CONFLICT (client_id) DO UPDATE SET redirect_uris = excluded.redirect_uris, modified_ms = excluded.modified_ms',
+  );
+  const deleteRedirects = db.prepare('DELETE FROM oauth_redirects WHERE client_id = ?');
   const pruneJtis = db.prepare('DELETE FROM assertion_jtis WHERE expires_at < ?');
   const putJti = db.prepare('INSERT OR IGNORE INTO assertion_jtis (client_id, jti, expires_at) VALUES (?, ?, ?)');
   const bindGrant = db.prepare('INSERT OR IGNORE INTO assertion_grants (grant_id) VALUES (?)');
@@ -351,6 +361,12 @@ export function openDatabase(dataDir: string): ServiceDatabase {
       revokeRefresh.run(grantId);
     },
     findToken: (h) => (findToken.get(h) as TokenRow | undefined) ?? null,
+    clientRedirects: (clientId) => {
+      const row = getRedirects.get(clientId) as { uris: string } | undefined;
+      return row ? (JSON.parse(row.uris) as string[]) : null;
+    },
+    saveClientRedirects: (clientId, uris, nowMs) => void putRedirects.run(clientId, JSON.stringify(uris), nowMs),
+    deleteClientRedirects: (clientId) => deleteRedirects.run(clientId).changes > 0,
     clientJwks: (clientId) => (getClient.get(clientId) as { jwks: string; createdMs: number; modifiedMs: number } | undefined) ?? null,
     saveClientJwks: (clientId, jwks, now) => void putClient.run(clientId, jwks, now, now),
     deleteClientJwks: (clientId) => deleteClient.run(clientId).changes > 0,

@@ -46,6 +46,24 @@ const page = (title: string, text: string) =>
   `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font:16px system-ui,sans-serif;display:grid;place-items:center;min-height:90vh;color-scheme:light dark"><div><h1 style="font-size:20px">${title}</h1><p>${text}</p></div>`;
 
 /**
+ * What a browser-signed-in workspace does (Assemblies, notifications, Templates, credentials, keys, bill,
+ * queue): asked for by name, since a sign-in that names no scope gets only `assemblies:read` (issue 25).
+ */
+export const APP_SIGN_IN_SCOPES = [
+  'assemblies:read',
+  'assemblies:write',
+  'assembly_notifications:write',
+  'templates:read',
+  'templates:write',
+  'template_credentials:read',
+  'template_credentials:write',
+  'auth_keys:read',
+  'auth_keys:write',
+  'billing:read',
+  'queues:read',
+];
+
+/**
  * "Sign in with browser" (OAuth 2 authorization code with PKCE, RFC 7636 / RFC 8252): a loopback server
  * on 127.0.0.1 receives the redirect, the system browser shows the deployment's consent page, and the
  * code is exchanged for tokens here. No secret is typed or stored; the server always closes.
@@ -115,7 +133,7 @@ export async function signInWithBrowser(o: {
           code_challenge: challenge,
           code_challenge_method: 'S256',
           state,
-          ...(o.scopes && o.scopes.length > 0 ? { scope: o.scopes.join(' ') } : {}),
+          scope: (o.scopes && o.scopes.length > 0 ? o.scopes : APP_SIGN_IN_SCOPES).join(' '),
         };
         for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
         o.openExternal(url.toString()).catch((e: unknown) => finish(err(AppErrorCode.internal, `Could not open the browser: ${e instanceof Error ? e.message : String(e)}`)));
