@@ -15,7 +15,7 @@ function statusOf(port: number, path: string, headers: Record<string, string>): 
   });
 }
 
-/** Another web page on this machine (another port is the same *site*, so the browser sends our cookie along). */
+/** Another web page on this machine (another port is the same *site*: it would get any cookie of ours). */
 async function startHostilePage(): Promise<{ server: Server; origin: string }> {
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html' });
@@ -25,35 +25,77 @@ async function startHostilePage(): Promise<{ server: Server; origin: string }> {
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-test('the browser host refuses requests without the token, foreign Origins and foreign Hosts', async ({ running, ui, browser }) => {
+/** A second loopback server (a dev server, a tunnel, a result URL): records every request it gets, headers included. */
+async function startRecordingServer(): Promise<{ server: Server; origin: string; seen: string[] }> {
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url} ${JSON.stringify(req.headers)}`);
+    res.writeHead(200, { 'Content-Type': 'text/html' });
+    res.end('<!doctype html><title>Another local server</title><p>hello</p>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, seen, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+test('the browser host keeps its token to itself: no cookie, a one-time link, and refusals without it', async ({ running, ui, browser }) => {
   // The electron project ignores this spec (playwright.config.ts): the HTTP gate belongs to the browser host.
   if (running.kind !== 'browser-host') throw new Error('security.spec.ts runs against the browser host only');
-  const { port, origin } = running.app.host;
+  const { port, origin, url } = running.app.host;
+  const token = url.slice(url.indexOf('#token=') + '#token='.length);
   const stagingDir = running.app.core.stagingDir;
 
-  // A browser that never saw the token URL gets nothing.
+  // The app is up, the token is out of the address bar, and the browser holds no cookie for anyone.
+  await expect(ui.getByTestId('drop-zone')).toBeEnabled();
+  expect(ui.url()).toBe(`${origin}/`);
+  expect(await ui.context().cookies()).toEqual([]);
+
+  // Another server on 127.0.0.1 the same browser visits receives no token (cookies ignore ports; there is none).
+  const other = await startRecordingServer();
+  try {
+    const visit = await ui.context().newPage();
+    await visit.goto(`${other.origin}/page`);
+    await visit.reload();
+    await visit.close();
+    expect(other.seen.length).toBeGreaterThanOrEqual(2);
+    for (const request of other.seen) expect(request).not.toContain(token);
+  } finally {
+    await new Promise((resolve) => other.server.close(resolve));
+  }
+
+  // A browser that never saw the token gets the app's files but no bridge: it says how to open the app.
   const stranger = await browser.newContext();
   const strangerPage = await stranger.newPage();
-  const response = await strangerPage.goto(`${origin}/`);
-  expect(response?.status()).toBe(403);
+  await strangerPage.goto(`${origin}/`);
+  await expect(strangerPage.getByText('Not connected to Assemblyline')).toBeVisible();
   await expect(strangerPage.getByTestId('drop-zone')).toHaveCount(0);
+
+  // What `npm start` opens: a one-time code. It opens the app once, then nothing.
+  const once = running.app.host.openUrl();
+  expect(once).not.toContain(token);
+  await strangerPage.goto(once);
+  await expect(strangerPage.getByTestId('drop-zone')).toBeEnabled();
+  expect(strangerPage.url()).toBe(`${origin}/`);
+  // A reload keeps working: the tab kept the token (sessionStorage, this origin only).
+  await strangerPage.reload();
+  await expect(strangerPage.getByTestId('drop-zone')).toBeEnabled();
+  const late = await (await browser.newContext()).newPage();
+  const used = await late.goto(once);
+  expect(used?.status()).toBe(403);
+  expect(await late.textContent('body')).toContain('already used');
+  await late.context().close();
   await stranger.close();
 
-  const cookie = (await ui.context().cookies(origin)).find((c) => c.name === 'assemblyline_token');
-  expect(cookie?.httpOnly).toBe(true);
-  expect(cookie?.sameSite).toBe('Strict');
-
-  // A hostile page in the SAME browser (it holds the cookie) tries the bridge and the staging endpoint.
+  // A hostile page in the SAME browser tries the bridge and the staging endpoint.
   const hostile = await startHostilePage();
   try {
     const evil = await ui.context().newPage();
     await evil.goto(hostile.origin);
     const attempt = await evil.evaluate(async (target) => {
       const g = globalThis as unknown as {
-        WebSocket: new (u: string) => { onopen: (() => void) | null; onerror: (() => void) | null; onmessage: ((e: { data: string }) => void) | null; send(s: string): void };
+        WebSocket: new (u: string, p?: string[]) => { onopen: (() => void) | null; onerror: (() => void) | null; onmessage: ((e: { data: string }) => void) | null; send(s: string): void };
       };
       const socket = await new Promise<string>((resolve) => {
-        const ws = new g.WebSocket(`ws://${target}/bridge`);
+        const ws = new g.WebSocket(`ws://${target}/bridge`, ['assemblyline', 'assemblyline-token.guess']);
         ws.onopen = () => {
           ws.send(JSON.stringify({ id: 1, channel: 'app:info', request: {} }));
           ws.onmessage = (e) => resolve(`answered ${e.data.slice(0, 40)}`);
@@ -74,12 +116,13 @@ test('the browser host refuses requests without the token, foreign Origins and f
     await new Promise((resolve) => hostile.server.close(resolve));
   }
 
-  const headers = { cookie: `assemblyline_token=${cookie?.value}` };
-  expect(await statusOf(port, '/', { ...headers, host: `127.0.0.1:${port}`, origin: 'https://evil.example' })).toBe(403);
-  // DNS rebinding: a foreign name that resolves to 127.0.0.1 is refused even with the cookie.
-  expect(await statusOf(port, '/', { ...headers, host: `rebind.evil.example:${port}` })).toBe(403);
-  // The same cookie with our own Host works: the refusals above are about Host and Origin, not the cookie.
-  expect(await statusOf(port, '/', { ...headers, host: `127.0.0.1:${port}` })).toBe(200);
+  // Even with the token: a foreign Origin, or a foreign name resolving to 127.0.0.1 (DNS rebinding), is refused.
+  const own = { 'x-assemblyline-token': token };
+  expect(await statusOf(port, '/session', { ...own, host: `127.0.0.1:${port}`, origin: 'https://evil.example' })).toBe(403);
+  expect(await statusOf(port, '/session', { ...own, host: `rebind.evil.example:${port}` })).toBe(403);
+  // The same token with our own Host works; without it, nothing.
+  expect(await statusOf(port, '/session', { ...own, host: `127.0.0.1:${port}` })).toBe(204);
+  expect(await statusOf(port, '/session', { host: `127.0.0.1:${port}` })).toBe(403);
 
   // The app itself keeps working over its own WebSocket.
   await expect(ui.getByTestId('drop-zone')).toBeVisible();

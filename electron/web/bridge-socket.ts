@@ -2,6 +2,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventName, EventPayload } from '../../shared/ipc/contract';
 import { AppErrorCode, err, type Result } from '../../shared/result';
 import { dispatch } from '../core/ipc/dispatch';
+import { BRIDGE_PROTOCOL } from './access-policy';
 import type { Handlers } from '../core/ipc/handlers';
 
 /** Biggest message a page may send: a `runs:start` for tens of thousands of files fits; a flood does not. */
@@ -49,7 +50,12 @@ export function createBridgeSocketServer(core: BridgeCore): {
   wss: WebSocketServer;
   close(): Promise<void>;
 } {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BRIDGE_MESSAGE_BYTES });
+  // The page offers `assemblyline` and its token as subprotocols; the answer names only `assemblyline`.
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_BRIDGE_MESSAGE_BYTES,
+    handleProtocols: (offered) => (offered.has(BRIDGE_PROTOCOL) ? BRIDGE_PROTOCOL : false),
+  });
   const send = (socket: WebSocket, message: BridgeServerMessage) => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
   };

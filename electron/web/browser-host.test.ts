@@ -30,9 +30,9 @@ function send(port: number, options: { method?: string; path: string; headers?: 
   });
 }
 
-function openSocket(host: BrowserHost, headers: Record<string, string>): Promise<WebSocket> {
+function openSocket(host: BrowserHost, headers: Record<string, string>, protocols: string[] = []): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/bridge`, { headers });
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/bridge`, protocols, { headers });
     ws.once('open', () => resolve(ws));
     ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
     ws.once('error', reject);
@@ -44,7 +44,6 @@ describe('browser host', () => {
   let core: Core;
   let host: BrowserHost;
   let token: string;
-  let cookie: string;
   let own: Record<string, string>;
 
   let testHost: TestHost;
@@ -59,30 +58,50 @@ describe('browser host', () => {
       pageBridge: 'window.bridgeLoaded = true',
     });
     ({ dir, core, host, token, own } = testHost);
-    cookie = testHost.own.cookie;
   });
 
   afterAll(() => testHost?.close());
 
-  it('prints a loopback URL with a 256-bit token', () => {
-    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+  it('prints a loopback URL whose 256-bit token is in the fragment, which browsers send nowhere', () => {
+    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{43}$/);
   });
 
-  it('trades a valid token for an HttpOnly SameSite=Strict cookie and redirects to /', async () => {
-    const res = await send(host.port, { path: `/?token=${token}` });
-    expect(res.status).toBe(302);
-    expect(res.headers.location).toBe('/');
-    expect(String(res.headers['set-cookie'])).toMatch(/assemblyline_token=.+; HttpOnly; SameSite=Strict; Path=\//);
+  it('serves the app’s files without a token, and nothing else: the token travels in a header, never a cookie', async () => {
+    expect((await send(host.port, { path: '/' })).status).toBe(200);
+    expect((await send(host.port, { path: '/assets/app.js' })).status).toBe(200);
+    expect((await send(host.port, { path: '/session' })).status).toBe(403);
+    expect((await send(host.port, { path: '/session', headers: { 'x-assemblyline-token': 'nope' } })).status).toBe(403);
+    expect((await send(host.port, { path: '/session', headers: own })).status).toBe(204);
+    expect((await send(host.port, { method: 'PUT', path: '/staging/b0/a.txt', headers: { 'x-assemblyline-token': 'nope' }, body: 'x' })).status).toBe(403);
+    // The old ways in are gone: a token in the query or a cookie opens nothing.
+    expect((await send(host.port, { path: `/session?token=${token}` })).status).toBe(403);
+    expect((await send(host.port, { path: '/session', headers: { cookie: `assemblyline_token=${token}` } })).status).toBe(403);
+    for (const path of ['/', '/session', `/?token=${token}`]) expect((await send(host.port, { path, headers: own })).headers['set-cookie']).toBeUndefined();
   });
 
-  it('refuses a request without the token, and with a wrong one', async () => {
-    expect((await send(host.port, { path: '/' })).status).toBe(403);
-    expect((await send(host.port, { path: '/?token=nope' })).status).toBe(403);
-    expect((await send(host.port, { path: '/assets/app.js', headers: { cookie: 'assemblyline_token=wrong' } })).status).toBe(403);
+  it('a one-time code opens the app once (what `npm start` puts on the browser’s command line)', async () => {
+    const once = new URL(host.openUrl());
+    expect(once.href).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/open\?code=[A-Za-z0-9_-]{32}$/);
+    expect(once.href).not.toContain(token);
+    const first = await send(host.port, { path: `${once.pathname}${once.search}` });
+    expect(first.status).toBe(302);
+    expect(first.headers.location).toBe(`/#token=${token}`);
+    expect(first.headers['cache-control']).toBe('no-store');
+    expect(first.headers['set-cookie']).toBeUndefined();
+    const again = await send(host.port, { path: `${once.pathname}${once.search}` });
+    expect(again.status).toBe(403);
+    expect(JSON.parse(again.body).error).toMatchObject({ code: 'HOST_CODE_USED', message: expect.stringContaining('already used') });
+    // A new code ends the one before; a guessed or empty one opens nothing.
+    const older = new URL(host.openUrl());
+    const newer = new URL(host.openUrl());
+    expect((await send(host.port, { path: `${older.pathname}${older.search}` })).status).toBe(403);
+    expect((await send(host.port, { path: '/open?code=' })).status).toBe(403);
+    expect((await send(host.port, { path: '/open' })).status).toBe(403);
+    expect((await send(host.port, { path: `${newer.pathname}${newer.search}` })).status).toBe(302);
   });
 
   it('serves the app with a strict CSP and the page bridge before the module script', async () => {
-    const res = await send(host.port, { path: '/', headers: { cookie } });
+    const res = await send(host.port, { path: '/' });
     expect(res.status).toBe(200);
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
@@ -91,34 +110,43 @@ describe('browser host', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.body.indexOf('<script src="/page-bridge.js"></script>')).toBeGreaterThan(-1);
     expect(res.body.indexOf('/page-bridge.js')).toBeLessThan(res.body.indexOf('type="module"'));
-    const bridge = await send(host.port, { path: '/page-bridge.js', headers: { cookie } });
+    const bridge = await send(host.port, { path: '/page-bridge.js' });
     expect(bridge.body).toBe('window.bridgeLoaded = true');
     expect(bridge.headers['content-type']).toMatch(/text\/javascript/);
   });
 
-  it('refuses a foreign Host header (DNS rebinding), even with the cookie', async () => {
-    const res = await send(host.port, { path: '/', headers: { cookie, host: `evil.example:${host.port}` } });
+  it('refuses a foreign Host header (DNS rebinding), even with the token', async () => {
+    expect((await send(host.port, { path: '/', headers: { host: `evil.example:${host.port}` } })).status).toBe(403);
+    const res = await send(host.port, { path: '/session', headers: { ...own, host: `evil.example:${host.port}` } });
     expect(res.status).toBe(403);
     expect(JSON.parse(res.body).error.message).toMatch(/Host/);
   });
 
-  it('refuses a foreign Origin, even with the cookie', async () => {
-    const res = await send(host.port, { path: '/', headers: { cookie, origin: 'https://evil.example' } });
+  it('refuses a foreign Origin, even with the token', async () => {
+    const res = await send(host.port, { path: '/session', headers: { ...own, origin: 'https://evil.example' } });
     expect(res.status).toBe(403);
   });
 
   it('does not serve files outside the renderer folder', async () => {
     await writeFile(path.join(dir, 'secret.txt'), 'top secret');
     for (const p of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt']) {
-      const res = await send(host.port, { path: p, headers: { cookie } });
+      const res = await send(host.port, { path: p });
       expect(res.body).not.toContain('top secret');
     }
   });
 
   it('refuses WebSockets without the token, from a foreign Origin or Host', async () => {
     await expect(openSocket(host, { origin: host.origin })).rejects.toThrow('HTTP 403');
-    await expect(openSocket(host, { cookie, origin: 'https://evil.example' })).rejects.toThrow('HTTP 403');
-    await expect(openSocket(host, { cookie, origin: host.origin, host: `evil.example:${host.port}` })).rejects.toThrow('HTTP 403');
+    await expect(openSocket(host, { origin: host.origin }, ['assemblyline', 'assemblyline-token.wrong'])).rejects.toThrow('HTTP 403');
+    await expect(openSocket(host, { origin: host.origin, cookie: `assemblyline_token=${token}` }, ['assemblyline'])).rejects.toThrow('HTTP 403');
+    await expect(openSocket(host, { origin: 'https://evil.example' }, ['assemblyline', `assemblyline-token.${token}`])).rejects.toThrow('HTTP 403');
+    await expect(openSocket(host, { ...own, host: `evil.example:${host.port}` })).rejects.toThrow('HTTP 403');
+  });
+
+  it('opens the WebSocket the way a browser page does: the token offered as a subprotocol, only "assemblyline" answered', async () => {
+    const ws = await openSocket(host, { origin: host.origin }, ['assemblyline', `assemblyline-token.${token}`]);
+    expect(ws.protocol).toBe('assemblyline');
+    ws.close();
   });
 
   it('carries contract requests over the WebSocket to the real core, errors as data', async () => {
@@ -194,7 +222,7 @@ describe('browser host', () => {
 
   it('refuses staging without the token or from a foreign Origin', async () => {
     expect((await send(host.port, { method: 'PUT', path: '/staging/b2/a.txt', body: 'x' })).status).toBe(403);
-    const foreign = await send(host.port, { method: 'PUT', path: '/staging/b2/a.txt', headers: { cookie, origin: 'https://evil.example' }, body: 'x' });
+    const foreign = await send(host.port, { method: 'PUT', path: '/staging/b2/a.txt', headers: { ...own, origin: 'https://evil.example' }, body: 'x' });
     expect(foreign.status).toBe(403);
     expect(await readdir(core.stagingDir)).not.toContain('b2');
   });

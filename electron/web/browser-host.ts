@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { decideAccess, newToken, sessionCookie } from './access-policy';
+import { createOneTimeCodes, decideAccess, newToken, TOKEN_HEADER, tokenFromProtocols } from './access-policy';
 import { createBridgeSocketServer, type BridgeCore } from './bridge-socket';
 import { contentTypeFor, injectPageBridge, PAGE_BRIDGE_PATH, securityHeaders } from './page-security';
 import { reportUnreadable, stageUpload, type StagingCore } from './staging-upload';
@@ -11,6 +11,10 @@ import { BUNDLE_PATH, MAX_BUNDLE_BYTES, stageBundle } from './staging-bundle';
 import { staticFilePath } from './static-path';
 
 export const BRIDGE_SOCKET_PATH = '/bridge';
+/** `GET /open?code=…`: a one-time code traded for the page's token (what `npm start` opens). */
+export const OPEN_PATH = '/open';
+/** `GET /session` with the token: 204 when it is this launch's, so the page knows before it connects. */
+export const SESSION_PATH = '/session';
 /** A staging PUT failed in a way staging itself did not report. */
 export const STAGING_FAILED = 'STAGING_FAILED';
 
@@ -28,8 +32,16 @@ export interface BrowserHostOptions {
 }
 
 export interface BrowserHost {
-  /** `http://127.0.0.1:<port>/?token=<token>`: opening it authenticates the browser. */
+  /**
+   * `http://127.0.0.1:<port>/#token=<token>`: opening it authenticates that tab. The token is in the
+   * fragment, which the browser sends nowhere; the page reads and drops it. Printed to the terminal only.
+   */
   readonly url: string;
+  /**
+   * A URL for a browser's command line (`npm start`): `…/open?code=<one-time code>`, exchanged once for
+   * the token; a new one ends the one before.
+   */
+  openUrl(): string;
   readonly origin: string;
   readonly port: number;
   close(): Promise<void>;
@@ -37,33 +49,41 @@ export interface BrowserHost {
 
 /**
  * Serve the renderer to a normal browser on loopback, with the contract carried over a WebSocket and
- * dropped files staged by PUT. Every request passes the same gate (Host, Origin, token) — see
- * access-policy.ts and docs/hosts.md.
+ * dropped files staged by PUT. Every request passes the same gate (Host, Origin; the token for all but
+ * the app's files) — see access-policy.ts and docs/hosts.md.
  */
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const token = newToken();
+  const codes = createOneTimeCodes();
   const bridge = createBridgeSocketServer(options.core);
   let port = 0;
 
-  const gate = (req: IncomingMessage, url: URL) =>
-    decideAccess({
-      token,
-      port,
-      host: req.headers.host,
-      origin: req.headers.origin,
-      cookie: req.headers.cookie,
-      queryToken: url.searchParams.get('token'),
-    });
+  const header = (req: IncomingMessage): string | null => {
+    const value = req.headers[TOKEN_HEADER];
+    return typeof value === 'string' ? value : null;
+  };
+  const gate = (req: IncomingMessage, presented: string | null, open: boolean) =>
+    decideAccess({ token, port, host: req.headers.host, origin: req.headers.origin, presented, open });
 
   // Staging URLs carry the user's relative path (up to 4,096 characters, percent-encoded): allow long heads.
   const server = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const access = gate(req, url);
+    const reading = req.method === 'GET' || req.method === 'HEAD';
+    // The app's files hold no data: they need no token (the page brings it in the fragment), the rest does.
+    const open = reading && url.pathname !== SESSION_PATH;
+    const access = gate(req, header(req), open);
     const headers = securityHeaders(port);
     if (!access.allow) return sendJson(res, access.status, { error: { code: 'HOST_FORBIDDEN', message: access.reason } }, headers);
-    if (access.via === 'token' && req.method === 'GET' && url.pathname === '/') {
-      // Trade the token for a cookie and drop it from the address bar (and from history).
-      res.writeHead(302, { ...headers, 'Set-Cookie': sessionCookie(token), Location: '/', 'Cache-Control': 'no-store' });
+    if (reading && url.pathname === SESSION_PATH) {
+      res.writeHead(204, { ...headers, 'Cache-Control': 'no-store' });
+      return res.end();
+    }
+    if (reading && url.pathname === OPEN_PATH) {
+      if (!codes.redeem(url.searchParams.get('code'))) {
+        return sendJson(res, 403, { error: { code: 'HOST_CODE_USED', message: 'This link was already used, or is not from this launch: open the address Assemblyline printed when it started.' } }, headers);
+      }
+      // The token goes in the fragment of the address the browser is sent to: never to a server, never a cookie.
+      res.writeHead(302, { ...headers, Location: `/#token=${token}`, 'Cache-Control': 'no-store' });
       return res.end();
     }
     // The raw path, not URL's normalized one: `..` must be refused, not silently resolved elsewhere.
@@ -115,7 +135,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const access = gate(req, url);
+    // A browser's WebSocket cannot send headers: the page offers the token as a subprotocol; Node clients may use the header.
+    const access = gate(req, tokenFromProtocols(req.headers['sec-websocket-protocol']) ?? header(req), false);
     if (!access.allow || url.pathname !== BRIDGE_SOCKET_PATH) {
       const status = access.allow ? '404 Not Found' : '403 Forbidden';
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
@@ -132,7 +153,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const origin = `http://127.0.0.1:${port}`;
 
   return {
-    url: `${origin}/?token=${token}`,
+    url: `${origin}/#token=${token}`,
+    openUrl: () => `${origin}${OPEN_PATH}?code=${codes.issue()}`,
     origin,
     port,
     close: async () => {

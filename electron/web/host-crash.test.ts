@@ -15,10 +15,10 @@ import { startTestHost, type TestHost } from './testing/test-host';
 // Finding 7: a 244-character file name (Linux allows 255) ended the browser host with an unhandled
 // ENAMETOOLONG from staging, and with it every running upload. No stray rejection may end a host.
 
-function put(port: number, urlPath: string, cookie: string, origin: string): Promise<{ status: number; body: string }> {
+function put(port: number, urlPath: string, own: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port, method: 'PUT', path: urlPath, headers: { host: `127.0.0.1:${port}`, cookie, origin } },
+      { host: '127.0.0.1', port, method: 'PUT', path: urlPath, headers: { host: `127.0.0.1:${port}`, ...own } },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -36,7 +36,7 @@ function put(port: number, urlPath: string, cookie: string, origin: string): Pro
 describe('the browser host survives what used to end it', () => {
   let core: Core;
   let host: BrowserHost;
-  let cookie: string;
+  let own: Record<string, string>;
 
   let testHost: TestHost;
 
@@ -47,7 +47,7 @@ describe('the browser host survives what used to end it', () => {
       secretStore: () => createUnavailableSecretStore('No OS keyring is available (test).'),
     });
     ({ core, host } = testHost);
-    cookie = testHost.own.cookie;
+    own = testHost.own;
   });
 
   afterAll(() => testHost?.close());
@@ -58,7 +58,7 @@ describe('the browser host survives what used to end it', () => {
     process.on('unhandledRejection', onRejection);
     try {
       const name = `${'n'.repeat(240)}.jpg`;
-      const answer = await put(host.port, `/staging/long-batch/${name}`, cookie, host.origin);
+      const answer = await put(host.port, `/staging/long-batch/${name}`, own);
       // Staging keeps the on-disk name short (staging-handles.test.ts checks the name shown and uploaded).
       expect(answer.status).toBe(201);
       // Give a stray rejection a turn to surface.
@@ -73,7 +73,7 @@ describe('the browser host survives what used to end it', () => {
   });
 
   it('shows the page an error nobody was waiting for (app:error)', async () => {
-    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/bridge`, { headers: { cookie, origin: host.origin } });
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/bridge`, { headers: own });
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     const received = new Promise<{ event: string; payload: { code: string; message: string } }>((resolve) =>
       ws.on('message', (data) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { browserOpenPlan } from './open-plan';
 
-const url = 'http://127.0.0.1:43210/?token=abc';
+const url = 'http://127.0.0.1:43210/#token=abc';
 
 describe('browserOpenPlan', () => {
   it('opens the browser where a display exists', () => {

@@ -130,7 +130,7 @@ describe('browser host: the page names files by handle only', () => {
     const socket = connect(host.port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.write(
-      `PUT /staging/cut/photos/big.bin HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nCookie: ${own.cookie}\r\nOrigin: ${host.origin}\r\nContent-Length: 1000000\r\n\r\n`,
+      `PUT /staging/cut/photos/big.bin HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nX-Assemblyline-Token: ${own['x-assemblyline-token']}\r\nOrigin: ${host.origin}\r\nContent-Length: 1000000\r\n\r\n`,
     );
     socket.write(Buffer.alloc(64 * 1024));
     await new Promise((resolve) => setTimeout(resolve, 100));

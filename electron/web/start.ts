@@ -43,7 +43,8 @@ try {
 
   const plan = browserOpenPlan(process.platform, env, app.host.url);
   if (plan.open) {
-    openWithSystem(app.host.url).catch((cause: unknown) => {
+    // A browser's command line is world-readable (/proc/<pid>/cmdline): it gets a one-time code, never the token.
+    openWithSystem(app.host.openUrl()).catch((cause: unknown) => {
       console.log(`Could not open a browser (${cause instanceof Error ? cause.message : String(cause)}); open the URL above.`);
     });
   } else {

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createYielder, encodeStagingUrl, forEachLimit, mapLimit, nextBackoffMs, rootSegmentOf } from './page-bridge-logic';
+import { createYielder, encodeStagingUrl, forEachLimit, mapLimit, nextBackoffMs, rootSegmentOf, tokenFromFragment } from './page-bridge-logic';
 
 describe('page bridge logic', () => {
   it('backs off exponentially up to 5 s between reconnects', () => {
     expect([1, 2, 3, 4, 5, 6, 10].map(nextBackoffMs)).toEqual([250, 500, 1000, 2000, 4000, 5000, 5000]);
+  });
+  it('takes the launch token only from a fragment that is exactly #token=<t>', () => {
+    const t = 'A'.repeat(43);
+    expect(tokenFromFragment(`#token=${t}`)).toBe(t);
+    for (const hash of ['', '#/upload', `#token=${t}&x=1`, `#/run/r1?token=${t}`, '#token=short', `#token=${t}"><script>`]) expect(tokenFromFragment(hash), hash).toBeNull();
   });
   it('encodes every segment of a staging path', () => {
     expect(encodeStagingUrl('b1', 'my photos/#1 ?.jpg')).toBe('/staging/b1/my%20photos/%231%20%3F.jpg');

@@ -1,5 +1,17 @@
 /** Pure helpers of the page bridge (no DOM), tested in Node. */
 
+/** The header staging requests carry the launch token in (electron/web/access-policy.ts reads it). */
+export const TOKEN_HEADER = 'x-assemblyline-token';
+/** The bridge's WebSocket subprotocol; the token rides as a second one, `assemblyline-token.<t>` (browsers cannot set headers there). */
+export const BRIDGE_PROTOCOL = 'assemblyline';
+export const TOKEN_PROTOCOL_PREFIX = 'assemblyline-token.';
+
+/** The token of a `#token=<t>` fragment (what the host prints and redirects to), or null. */
+export function tokenFromFragment(hash: string): string | null {
+  const match = /^#token=([A-Za-z0-9_-]{20,200})$/.exec(hash);
+  return match ? (match[1] as string) : null;
+}
+
 /** 250 ms, 500 ms, 1 s, ... capped at 5 s, so a restarted host is found quickly without hammering it. */
 export function nextBackoffMs(attempt: number): number {
   return Math.min(5_000, 250 * 2 ** Math.max(0, attempt - 1));

@@ -3,7 +3,7 @@ import { BRIDGE_GLOBAL, HOST_DISCONNECTED } from '../../../shared/ipc/bridge';
 import type { ChannelName, ChannelRequest, ChannelResponse, EventName, EventPayload } from '../../../shared/ipc/contract';
 import { uniqueInOrder } from '../../../shared/ipc/picked-roots';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
-import { createYielder, encodeStagingUrl, forEachLimit, nextBackoffMs, rootSegmentOf } from './page-bridge-logic';
+import { BRIDGE_PROTOCOL, createYielder, encodeStagingUrl, forEachLimit, nextBackoffMs, rootSegmentOf, TOKEN_HEADER, TOKEN_PROTOCOL_PREFIX, tokenFromFragment } from './page-bridge-logic';
 
 /**
  * The browser host's `window.assemblyline`: the contract over a WebSocket to the host, which dispatches
@@ -12,6 +12,8 @@ import { createYielder, encodeStagingUrl, forEachLimit, nextBackoffMs, rootSegme
  */
 
 const SEND_TIMEOUT_MS = 10_000;
+/** Where this tab keeps the launch token across a reload. */
+const TOKEN_KEY = 'assemblyline.token';
 
 type Listener = (payload: unknown) => void;
 interface Pending {
@@ -43,6 +45,31 @@ function setConnected(next: boolean): void {
 
 const disconnected = () => err(HOST_DISCONNECTED, 'Lost the connection to Assemblyline; reconnecting…');
 
+/**
+ * This launch's token: from the URL fragment the host printed or redirected to (`#token=…`), which is then
+ * dropped from the address bar and history, else what this tab kept (a reload). sessionStorage belongs to
+ * this origin and tab alone; no cookie, so no other loopback server ever receives it.
+ */
+function takeToken(): string | null {
+  const given = tokenFromFragment(location.hash);
+  if (given) {
+    history.replaceState(history.state, '', `${location.pathname}${location.search}`);
+    try {
+      sessionStorage.setItem(TOKEN_KEY, given);
+    } catch {
+      // Storage refused (a locked-down browser): the tab still works until it is reloaded.
+    }
+    return given;
+  }
+  try {
+    return sessionStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+const token = takeToken();
+const tokenHeaders = (): Record<string, string> => (token ? { [TOKEN_HEADER]: token } : {});
+
 function socketUrl(): string {
   return `ws://${location.host}/bridge`;
 }
@@ -55,7 +82,7 @@ function reconnectLater(): void {
 function connect(): void {
   let ws: WebSocket;
   try {
-    ws = new WebSocket(socketUrl());
+    ws = new WebSocket(socketUrl(), [BRIDGE_PROTOCOL, `${TOKEN_PROTOCOL_PREFIX}${token ?? ''}`]);
   } catch {
     reconnectLater();
     return;
@@ -154,9 +181,8 @@ async function reportUnreadable(batchId: string, relativePath: string, reason: s
   try {
     response = await fetch(encodeStagingUrl(batchId, rootSegmentOf(relativePath)), {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...tokenHeaders() },
       body: JSON.stringify({ unreadable: reason, relativePath }),
-      credentials: 'same-origin',
     });
   } catch (cause) {
     return { ok: false, error: err(AppErrorCode.network, `Could not reach Assemblyline to copy ${relativePath}: ${errorText(cause)}`) };
@@ -196,7 +222,7 @@ async function stageOne(batchId: string, item: StageItem): Promise<Staged> {
     if (problem !== null) return unreadable(problem);
     let response: Response;
     try {
-      response = await fetch(encodeStagingUrl(batchId, item.relativePath), { method: 'PUT', body, credentials: 'same-origin' });
+      response = await fetch(encodeStagingUrl(batchId, item.relativePath), { method: 'PUT', body, headers: tokenHeaders() });
     } catch (cause) {
       // A read failing mid-body looks like a network error here: the probe tells the two apart.
       if (!connected && everConnected) return { ok: false, error: disconnected() };
@@ -260,7 +286,7 @@ async function stageBundle(batchId: string, entries: readonly { item: StageItem;
   const manifest = JSON.stringify({ files: entries.map(({ item, file }) => ({ relativePath: item.relativePath, size: file.size })) });
   let response: Response;
   try {
-    response = await fetch(`/staging-bundle/${encodeURIComponent(batchId)}`, { method: 'POST', body: new Blob([manifest, '\n', ...entries.map((e) => e.file)]), credentials: 'same-origin' });
+    response = await fetch(`/staging-bundle/${encodeURIComponent(batchId)}`, { method: 'POST', body: new Blob([manifest, '\n', ...entries.map((e) => e.file)]), headers: tokenHeaders() });
   } catch {
     if (!connected && everConnected) return entries.map(() => ({ ok: false, error: disconnected() }));
     return oneByOne();
@@ -383,5 +409,23 @@ function onConnection(listener: (connected: boolean) => void): () => void {
 // The folder picker only where the browser has the directory picker; the page falls back to its file input.
 const canPickFolders = typeof (window as unknown as { showDirectoryPicker?: unknown }).showDirectoryPicker === 'function';
 const bridge: AssemblylineBridge = Object.freeze({ host: 'browser' as const, invoke, on, handlesForFiles, onConnection, ...(canPickFolders ? { pickFolder } : {}) });
-Object.defineProperty(window, BRIDGE_GLOBAL, { value: bridge, writable: false, configurable: false, enumerable: true });
-connect();
+
+/**
+ * The bridge only for a page that holds this launch's token (asked of the host first): without one the
+ * page says how to open the app (NoBridge) instead of showing a UI that cannot load anything.
+ */
+async function install(): Promise<void> {
+  const answer = token ? await fetch('/session', { headers: tokenHeaders(), cache: 'no-store' }).then((r) => r.status, () => 0) : 403;
+  if (answer === 403) {
+    try {
+      sessionStorage.removeItem(TOKEN_KEY);
+    } catch {
+      // nothing kept
+    }
+    document.documentElement.dataset.bridge = 'none';
+    return;
+  }
+  Object.defineProperty(window, BRIDGE_GLOBAL, { value: bridge, writable: false, configurable: false, enumerable: true });
+  connect();
+}
+void install();

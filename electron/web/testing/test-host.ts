@@ -1,5 +1,5 @@
 // The browser host as tests meet it: a real core (with its embedded service) behind a real host on
-// loopback, a stand-in renderer, and the cookie and Origin the app's own page would send.
+// loopback, a stand-in renderer, and the token header and Origin the app's own page would send.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,8 +24,8 @@ export interface TestHost {
   core: Core;
   host: BrowserHost;
   token: string;
-  /** The headers of the app's own page: its cookie and Origin. */
-  own: { cookie: string; origin: string };
+  /** The headers of the app's own page: its token (as the page sends it on staging requests) and Origin. */
+  own: { 'x-assemblyline-token': string; origin: string };
   close(): Promise<void>;
 }
 
@@ -48,13 +48,13 @@ export async function startTestHost(o: TestHostOptions): Promise<TestHost> {
     version: 'test',
   });
   const host = await startBrowserHost({ core, rendererDir, pageBridgeFile });
-  const token = new URL(host.url).searchParams.get('token') ?? '';
+  const token = new URL(host.url).hash.replace(/^#token=/, '');
   return {
     dir,
     core,
     host,
     token,
-    own: { cookie: `assemblyline_token=${token}`, origin: host.origin },
+    own: { 'x-assemblyline-token': token, origin: host.origin },
     close: async () => {
       await host.close();
       await core.close();

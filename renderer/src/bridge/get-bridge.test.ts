@@ -8,6 +8,7 @@ const slot = window as unknown as Record<string, unknown>;
 describe('waitForBridge', () => {
   afterEach(() => {
     delete slot[BRIDGE_GLOBAL];
+    delete document.documentElement.dataset.bridge;
   });
 
   it('finds a bridge the host installs a moment after the page starts', async () => {
@@ -20,5 +21,12 @@ describe('waitForBridge', () => {
   it('gives up with null when no host is there, and ignores things that are not a bridge', async () => {
     slot[BRIDGE_GLOBAL] = { hello: true };
     await expect(waitForBridge(80, 10)).resolves.toBeNull();
+  });
+
+  it('stops waiting at once when the browser host says no bridge comes (no token for this launch)', async () => {
+    document.documentElement.dataset.bridge = 'none';
+    // A long timeout it must not wait out: the answer comes on the first look.
+    const answer = await Promise.race([waitForBridge(60_000, 10), new Promise((r) => setTimeout(() => r('still waiting'), 1_000))]);
+    expect(answer).toBeNull();
   });
 });

@@ -7,14 +7,15 @@ export const findBridge = (): AssemblylineBridge | null => {
 };
 
 /**
- * The browser host may install its bridge a moment after the page starts (it connects a WebSocket
- * first), so wait briefly before declaring the page disconnected.
+ * The browser host may install its bridge a moment after the page starts (it checks the page's token
+ * first), so wait briefly before declaring the page disconnected — or not at all once the browser host
+ * said it will not install one (`<html data-bridge="none">`: the page was opened without this launch's token).
  */
 export const waitForBridge = async (timeoutMs = 5_000, intervalMs = 25): Promise<AssemblylineBridge | null> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const bridge = findBridge();
-    if (bridge || Date.now() >= deadline) return bridge;
+    if (bridge || Date.now() >= deadline || document.documentElement.dataset.bridge === 'none') return bridge;
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 };
