@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanPaths, walkPaths } from './folder-scanner';
 
@@ -113,12 +115,24 @@ describe('walkPaths (streaming)', () => {
     await writeFile(path.join(dir, 'ok.txt'), 'fine');
     await writeFile(path.join(dir, 'no-read.txt'), 'secret');
     await chmod(path.join(dir, 'no-read.txt'), 0o000);
-    const script = `import { walkPaths } from ${JSON.stringify(path.resolve('electron/core/files/folder-scanner.ts'))};
-      const out = []; for await (const e of walkPaths([${JSON.stringify(dir)}])) out.push([e.relativePath, e.kind, e.kind === 'skip' ? e.reason : '']);
-      console.log(JSON.stringify(out));`;
+    // The other user cannot read this clone when it lives in a private folder (root's home, a mktemp -d):
+    // the walk goes to them as one self-contained script in a folder of its own that they can read.
+    const runner = path.join(root, 'runner');
+    await mkdir(runner);
+    await writeFile(
+      path.join(runner, 'entry.ts'),
+      `import { walkPaths } from ${JSON.stringify(fileURLToPath(new URL('./folder-scanner.ts', import.meta.url)))};
+      const out = []; for await (const e of walkPaths([process.argv[2]])) out.push([e.relativePath, e.kind, e.kind === 'skip' ? e.reason : '']);
+      console.log(JSON.stringify(out));`,
+    );
+    await build({ entryPoints: [path.join(runner, 'entry.ts')], outfile: path.join(runner, 'walk.mjs'), bundle: true, platform: 'node', format: 'esm', logLevel: 'silent' });
     const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-    if (process.getuid?.() === 0) await chmod(root, 0o755);
-    const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { ...asUser, encoding: 'utf8', cwd: process.cwd() });
+    if (process.getuid?.() === 0) {
+      // Whatever the umask: the other user can enter the folders and read the script.
+      for (const folder of [root, dir, runner]) await chmod(folder, 0o755);
+      await chmod(path.join(runner, 'walk.mjs'), 0o644);
+    }
+    const output = execFileSync(process.execPath, [path.join(runner, 'walk.mjs'), dir], { ...asUser, encoding: 'utf8', cwd: runner });
     expect(JSON.parse(output)).toEqual([
       ['perm/no-read.txt', 'skip', 'Permission denied: no read access.'],
       ['perm/ok.txt', 'file', ''],
