@@ -14,6 +14,8 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['shared/**/*.test.ts', 'service/**/*.test.ts', 'electron/**/*.test.ts', 'scripts/**/*.test.ts'],
+          // The children tests start (service, CLI, crash suite's core) as bundles built once, not through tsx.
+          globalSetup: ['scripts/vitest-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
           pool: 'forks',

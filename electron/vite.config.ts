@@ -16,18 +16,19 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 // Packages with native addons (ssh2 has optional ones) stay in node_modules, loaded at run time; so does
 // exiftool-vendored, which finds its bundled Perl ExifTool (exiftool-vendored.pl) next to itself.
 const nativeDeps = ['better-sqlite3', 'sharp', '@napi-rs/keyring', 'ssh2', 'ssh2-sftp-client', 'cpu-features', 'exiftool-vendored', 'exiftool-vendored.pl'];
-const external = (id: string) =>
+export const external = (id: string): boolean =>
   id === 'electron' ||
   id.startsWith('electron/') ||
   nodeBuiltins.includes(id) ||
   nativeDeps.some((dep) => id === dep || id.startsWith(`${dep}/`));
 
-const nodeBundle = (entry: string, fileName: string, ext: (id: string) => boolean): InlineConfig => ({
+/** One Node bundle (CJS); also how Vitest's global setup builds the children tests start (scripts/vitest-global-setup.ts). */
+export const nodeBundle = (entry: string, fileName: string, ext: (id: string) => boolean, outDir = at('dist/electron')): InlineConfig => ({
   configFile: false,
   root,
   logLevel: 'warn',
   build: {
-    outDir: at('dist/electron'),
+    outDir,
     emptyOutDir: false,
     ssr: entry,
     target: 'node22',

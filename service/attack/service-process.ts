@@ -1,9 +1,10 @@
-// The local service as a child process (`node --import tsx service/cli.ts`), as a user runs it. The attack
+// The local service as a child process (its CLI: testing/cli-command.ts), as a user runs it. The attack
 // and crash suites need it out of the test's own process: a hung service must show up as a timeout, not
 // freeze the test, and kill -9 must be a real kill. The child leads its own process group, so stopping it
 // also ends anything it started (ffmpeg).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { serviceCliArgs } from '../testing/cli-command';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -49,7 +50,7 @@ process.once('exit', () => {
 });
 
 export async function startServiceProcess(o: ServiceProcessOptions): Promise<ServiceProcess> {
-  const args = ['--import', 'tsx', 'service/cli.ts', '--port', String(o.port ?? 0), '--data-dir', o.dataDir, '--auth-key', o.authKey, '--auth-secret', o.authSecret];
+  const args = [...serviceCliArgs(), '--port', String(o.port ?? 0), '--data-dir', o.dataDir, '--auth-key', o.authKey, '--auth-secret', o.authSecret];
   if (o.requireSignature) args.push('--require-signature');
   const child: ChildProcess = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const pid = child.pid!;

@@ -1,6 +1,7 @@
 // `npm run service` run to its end: for starts that must be refused (a bad option), where the service
 // must not listen at all. Not used by production code.
 import { spawn } from 'node:child_process';
+import { serviceCliArgs } from './cli-command';
 
 export interface CliExit {
   code: number | null;
@@ -8,10 +9,10 @@ export interface CliExit {
   stdout: string;
 }
 
-/** Runs service/cli.ts until it exits (killed, and rejected, if it is still running after 20 s). */
+/** Runs the service's CLI until it exits (killed, and rejected, if it is still running after 20 s). */
 export function runCliToExit(args: string[], env: Record<string, string> = {}): Promise<CliExit> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'service/cli.ts', ...args], {
+    const child = spawn(process.execPath, [...serviceCliArgs(), ...args], {
       cwd: new URL('../..', import.meta.url).pathname,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 // The local service as a user runs it (`npm run service`): a child process, so a test can watch what
 // `ps` shows, and can SIGKILL a service that hangs instead of hanging itself. Not used by production code.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { serviceCliArgs } from './cli-command';
 
 export interface ServiceProcess {
   url: string;
@@ -29,10 +30,10 @@ process.once('exit', () => {
 
 /** `nodeArgs` go to Node itself (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
 export async function spawnService(args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServiceProcess> {
-  // Node with tsx's loader, not tsx's CLI (which runs the service in a grandchild that a kill of the CLI
-  // leaves running): signals and /proc/<pid> belong to the service itself. Its own process group, so a
+  // Node itself, not tsx's CLI (which runs the service in a grandchild that a kill of the CLI leaves
+  // running): signals and /proc/<pid> belong to the service itself. Its own process group, so a
   // kill also ends what it started (ffmpeg), and a test that dies early leaves nothing behind.
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'service/cli.ts', ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, ...serviceCliArgs(), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,6 +12,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Run } from '../../../shared/ipc/models';
+import { testBundle } from '../../../shared/testing/test-bundles';
 import { createCore } from '../create-core';
 import { coreCrashPorts, type CoreChildConfig } from './core-crash-ports';
 
@@ -47,7 +48,9 @@ interface ChildReport {
 
 /** Spawns the core child and kills its process group once `killAtBytes` are confirmed (or it settled). */
 async function runAndKill(configPath: string, killAtBytes: number): Promise<ChildReport> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/core/crash/core-child.ts', configPath], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // Under Vitest, the bundle its global setup built (shared/testing/test-bundles.ts); else through tsx (bench/).
+  const entry = testBundle(process.env, 'core-child.cjs');
+  const child = spawn(process.execPath, [...(entry ? [entry] : ['--import', 'tsx', 'electron/core/crash/core-child.ts']), configPath], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const report: ChildReport = { runId: null, bytes: 0, settled: null, error: null };
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   let stderr = '';
