@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { smallFileWriter } from '../files/small-file-writer';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -220,7 +220,7 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
         await dirReady;
         // Refused (or cut) while the folder was being made: open nothing, the caller removes the folder.
         if (stream.destroyed) return hash.drop();
-        const out = createWriteStream(localPath);
+        const out = smallFileWriter(localPath);
         fileStreams.push(out);
         try {
           await pipeline(stream, tap.transform, out);

@@ -35,7 +35,7 @@ describe('detectMime', () => {
     expect(sniffMime(bytes([0, 0, 0, 0x14], 'ftypqt  '))).toBe('video/quicktime');
     expect(sniffMime(bytes([0, 0, 0, 0x18], 'ftypheic'))).toBe('image/heic');
     expect(sniffMime(bytes('ID3', [4, 0]))).toBe('audio/mpeg');
-    expect(sniffMime(bytes([0xff, 0xfb, 0x90]))).toBe('audio/mpeg');
+    expect(sniffMime(bytes([0xff, 0xfb, 0x90]), 'song.mp3')).toBe('audio/mpeg');
     expect(sniffMime(bytes('RIFF', [0, 0, 0, 0], 'WAVEfmt '))).toBe('audio/wav');
     expect(sniffMime(bytes('OggS', [0]))).toBe('audio/ogg');
     expect(sniffMime(bytes('fLaC'))).toBe('audio/flac');
@@ -47,6 +47,20 @@ describe('detectMime', () => {
     ts[0] = ts[188] = ts[376] = 0x47;
     expect(sniffMime(ts, 'clip.ts')).toBe('video/mp2t');
     expect(sniffMime(bytes('export const x = 1;'), 'code.ts')).toBeNull();
+  });
+  it('tells an MP3 without a tag by its frames, not a binary file that happens to start with a frame sync', async () => {
+    // A real MP3 stream without ID3 (ffmpeg's frames, no tag, no Xing frame), under any name.
+    const mp3 = join(dir, 'untagged.mp3');
+    await writeAudio(mp3);
+    const { execFileSync } = await import('node:child_process');
+    const bare = join(dir, 'bare.bin');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', mp3, '-id3v2_version', '0', '-write_xing', '0', '-b:a', '128k', '-f', 'mp3', bare]);
+    expect(await detectMime(bare, 'recording.bin')).toBe('audio/mpeg');
+    // One binary file in ~340 starts with the 11 sync bits; before, each was sent to ffprobe and ffmpeg as audio.
+    const noise = Buffer.alloc(512, 0x5a);
+    noise.set([0xff, 0xfb, 0x90, 0x64]);
+    expect(sniffMime(noise, 'chunk-0001.bin')).toBeNull();
+    expect(sniffMime(bytes([0xff, 0xff, 0xff, 0xff]), 'f.bin')).toBeNull();
   });
   it('falls back to the extension, then null', async () => {
     const path = join(dir, 'plain');

@@ -57,9 +57,7 @@ export function sniffMime(head: Buffer, name = ''): string | null {
     return 'video/mp4';
   }
   if (ascii(0, 5) === '%PDF-') return 'application/pdf';
-  if (ascii(0, 3) === 'ID3' || (head[0] === 0xff && head.length > 1 && (head[1]! & 0xe0) === 0xe0 && (head[1]! & 0x06) !== 0)) {
-    return 'audio/mpeg';
-  }
+  if (ascii(0, 3) === 'ID3' || mpegAudioStart(head, ext)) return 'audio/mpeg';
   if (ascii(0, 4) === 'OggS') return ext === 'ogv' ? 'video/ogg' : ext === 'opus' ? 'audio/opus' : 'audio/ogg';
   if (ascii(0, 4) === 'fLaC') return 'audio/flac';
   if (starts(0x1a, 0x45, 0xdf, 0xa3)) return ext === 'mkv' ? 'video/x-matroska' : 'video/webm';
@@ -75,6 +73,41 @@ export function sniffMime(head: Buffer, name = ''): string | null {
   // MPEG transport stream: sync bytes every 188 bytes (".ts" alone is as often TypeScript).
   if (head[0] === 0x47 && head[188] === 0x47 && head[376] === 0x47) return 'video/mp2t';
   return null;
+}
+
+/** MPEG audio (MP1/2/3) samples per frame / 8, by version (1, or 2 and 2.5) and layer (I, II, III). */
+const MPEG_SLOT_FACTOR = { v1: [12, 144, 144], v2: [12, 144, 72] } as const;
+const MPEG_BITRATES_V1 = [[0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448], [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384], [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320]] as const;
+const MPEG_BITRATES_V2 = [[0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256], [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160], [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160]] as const;
+const MPEG_RATES = { 3: [44100, 48000, 32000], 2: [22050, 24000, 16000], 0: [11025, 12000, 8000] } as const;
+
+/** The length of the MPEG audio frame whose header starts at `at` (free-format and reserved values refused), or null. Pure. */
+export function mpegFrameLength(head: Buffer, at: number): number | null {
+  if (at + 3 > head.length || head[at] !== 0xff || (head[at + 1]! & 0xe0) !== 0xe0) return null;
+  const version = (head[at + 1]! >> 3) & 3;
+  const layerBits = (head[at + 1]! >> 1) & 3;
+  const bitrateIndex = head[at + 2]! >> 4;
+  const rateIndex = (head[at + 2]! >> 2) & 3;
+  if (version === 1 || layerBits === 0 || bitrateIndex === 0 || bitrateIndex === 15 || rateIndex === 3) return null;
+  const layer = 3 - layerBits; // 0: layer I, 1: II, 2: III
+  const kbps = (version === 3 ? MPEG_BITRATES_V1 : MPEG_BITRATES_V2)[layer]![bitrateIndex]!;
+  const rate = MPEG_RATES[version as 0 | 2 | 3][rateIndex]!;
+  const padding = (head[at + 2]! >> 1) & 1;
+  const factor = (version === 3 ? MPEG_SLOT_FACTOR.v1 : MPEG_SLOT_FACTOR.v2)[layer]!;
+  return layer === 0 ? (Math.floor((factor * kbps * 1000) / rate) + padding) * 4 : Math.floor((factor * kbps * 1000) / rate) + padding;
+}
+
+/**
+ * An MPEG audio stream without an ID3 tag starts with a frame header: 11 sync bits that one file of
+ * random bytes in ~340 has, so the header must be a valid one and, unless the name says MP3, followed by
+ * a second frame where the first ends (when that is within the bytes sniffed). Otherwise a folder of
+ * arbitrary binary files sends every ~300th to ffprobe and ffmpeg as "audio/mpeg". Pure.
+ */
+function mpegAudioStart(head: Buffer, ext: string): boolean {
+  const length = mpegFrameLength(head, 0);
+  if (length === null) return false;
+  if (ext === 'mp3' || ext === 'mp2' || ext === 'mpga') return true;
+  return length + 3 <= head.length && mpegFrameLength(head, length) !== null;
 }
 
 /** Bytes of a file's start that sniffing looks at. */
