@@ -8,7 +8,15 @@ export interface StreamedPart {
   mime: string | null;
   /** A fresh stream of the file's bytes (each attempt of a request opens it again). */
   open(): Readable;
+  /**
+   * A small file's bytes whole, when its caller has them (read once before the request): sent without a
+   * stream, several parts to a write. Each attempt of a request calls it again.
+   */
+  read?(): Buffer | Promise<Buffer>;
 }
+
+/** Small parts are gathered into writes of about this size: a socket write per 2 KB file cost more than the file. */
+const COALESCE_BYTES = 64 * 1024;
 
 /** RFC 5987 attr-char: what an ext-value carries unescaped. */
 const ATTR_CHAR = /[A-Za-z0-9!#$&+\-.^_`|~]/;
@@ -62,19 +70,34 @@ export function fileDisposition(field: string, name: string): string {
  */
 export function multipartStream(fields: ReadonlyArray<readonly [string, string]>, parts: readonly StreamedPart[]): { body: ReadableStream<Uint8Array>; contentType: string } {
   const boundary = `----assemblyline${randomBytes(12).toString('hex')}`;
+  const CRLF = Buffer.from('\r\n');
   async function* generate() {
-    for (const [name, value] of fields) {
-      yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name=${quotedField(name)}\r\n\r\n${value}\r\n`);
-    }
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const add = (b: Buffer) => {
+      pending.push(b);
+      pendingBytes += b.length;
+    };
+    const take = (): Buffer => {
+      const out = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+      return out;
+    };
+    for (const [name, value] of fields) add(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name=${quotedField(name)}\r\n\r\n${value}\r\n`));
     for (const part of parts) {
-      const header =
-        `--${boundary}\r\nContent-Disposition: ${fileDisposition(part.field, part.name)}\r\n` +
-        `Content-Type: ${part.mime ?? 'application/octet-stream'}\r\n\r\n`;
-      yield Buffer.from(header);
-      for await (const chunk of part.open()) yield chunk as Buffer;
-      yield Buffer.from('\r\n');
+      add(Buffer.from(`--${boundary}\r\nContent-Disposition: ${fileDisposition(part.field, part.name)}\r\nContent-Type: ${part.mime ?? 'application/octet-stream'}\r\n\r\n`));
+      if (part.read) add(await part.read());
+      else {
+        // A streamed file goes out as it is read, after what was gathered before it.
+        yield take();
+        for await (const chunk of part.open()) yield chunk as Buffer;
+      }
+      add(CRLF);
+      if (pendingBytes >= COALESCE_BYTES) yield take();
     }
-    yield Buffer.from(`--${boundary}--\r\n`);
+    add(Buffer.from(`--${boundary}--\r\n`));
+    yield take();
   }
   return { body: Readable.toWeb(Readable.from(generate())) as ReadableStream<Uint8Array>, contentType: `multipart/form-data; boundary=${boundary}` };
 }

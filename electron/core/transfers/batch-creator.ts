@@ -5,7 +5,7 @@ import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import type { Instructions } from '../../../shared/api/instructions';
 import { AppErrorCode, type AppError, type Result } from '../../../shared/result';
 import type { ApiClient } from '../api/api-client';
-import { digestOf, newCursor, readRange, type HashCursor } from './hashing-reader';
+import { digestOf, feed, newCursor, readRange, type HashCursor } from './hashing-reader';
 import type { Excluded, FailureKind, FileRec } from './transfer-model';
 import { assemblyIdOf, MARKER_FIELD } from './transfer-model';
 import type { LedgerEntry } from './transfer-store';
@@ -68,14 +68,36 @@ export function idsUnsupportedBy(error: AppError): boolean {
 
 const fieldOf = (index: number) => `file_${index}`;
 
-/** Can the file still be opened, with the size it had when it was added? Null when it can. */
-async function unreadable(f: FileRec): Promise<string | null> {
+/** Multipart files up to this size are read whole by the check before the request and sent from memory. */
+export const HELD_FILE_BYTES = 64 * 1024;
+/** At most this much of one batch is held so. */
+const HELD_BATCH_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Can the file still be opened, with the size it had when it was added? Null when it can. With `hold`, the
+ * bytes of a file that can (read in the same open: one open, stat, read and close per small file instead of
+ * a check and a stream).
+ */
+async function unreadable(f: FileRec, hold?: (bytes: Buffer) => void): Promise<string | null> {
   try {
     const handle = await open(f.path, 'r');
-    const st = await handle.stat();
-    await handle.close();
-    if (st.size !== f.size) return `Changed since it was added (${f.size} bytes then, ${st.size} now). Add it again to send it.`;
-    return null;
+    try {
+      const st = await handle.stat();
+      if (st.size !== f.size) return `Changed since it was added (${f.size} bytes then, ${st.size} now). Add it again to send it.`;
+      if (hold) {
+        const bytes = Buffer.allocUnsafe(f.size);
+        let at = 0;
+        while (at < f.size) {
+          const { bytesRead } = await handle.read(bytes, at, f.size - at, at);
+          if (bytesRead === 0) return `Changed since it was added (${f.size} bytes then, fewer now). Add it again to send it.`;
+          at += bytesRead;
+        }
+        hold(bytes);
+      }
+      return null;
+    } finally {
+      await handle.close();
+    }
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'it no longer exists' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (cause as Error).message;
@@ -89,25 +111,34 @@ async function md5OfFile(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** The files left out before the request: unreadable (failed, with the reason) or unchanged (skipped). */
-async function precheck(job: CreateBatchJob): Promise<Excluded[]> {
+/**
+ * The files left out before the request: unreadable (failed, with the reason) or unchanged (skipped); and
+ * the bytes of the small multipart files, read in the same pass (HELD_FILE_BYTES, HELD_BATCH_BYTES).
+ */
+async function precheck(job: CreateBatchJob): Promise<{ excluded: Excluded[]; held: Map<string, Buffer> }> {
   const all = [...job.multipart, ...job.tus];
+  const multipart = new Set(job.multipart.map((f) => f.id));
   const excluded: Excluded[] = [];
+  const held = new Map<string, Buffer>();
+  let heldBytes = 0;
   const LIMIT = 32;
   for (let i = 0; i < all.length; i += LIMIT) {
     await Promise.all(
       all.slice(i, i + LIMIT).map(async (f) => {
-        const reason = await unreadable(f);
+        const hold = multipart.has(f.id) && f.size <= HELD_FILE_BYTES && heldBytes + f.size <= HELD_BATCH_BYTES;
+        if (hold) heldBytes += f.size;
+        const reason = await unreadable(f, hold ? (bytes) => held.set(f.id, bytes) : undefined);
         if (reason) return void excluded.push({ fileId: f.id, state: 'failed', reason });
         if (!f.unchangedCandidate) return;
         const before = job.ledger(f.path);
         if (!before || before.size !== f.size) return;
-        const md5 = await md5OfFile(f.path).catch(() => null);
+        const bytes = held.get(f.id);
+        const md5 = bytes ? createHash('md5').update(bytes).digest('hex') : await md5OfFile(f.path).catch(() => null);
         if (md5 === before.md5) excluded.push({ fileId: f.id, state: 'skipped', reason: 'Unchanged since it was uploaded before (same path, size and content).' });
       }),
     );
   }
-  return excluded;
+  return { excluded, held };
 }
 
 const uploadIdOf = (url: string): string => url.replace(/[?#].*$/, '').replace(/\/+$/, '').split('/').pop() ?? url;
@@ -192,7 +223,7 @@ function delivered(status: AssemblyStatus, cursors: HashCursor[], multipart: Fil
  * created without an id (an older app) and is the whole lookup where the deployment has no id endpoint.
  */
 export async function createBatchAssembly(job: CreateBatchJob): Promise<CreateBatchOutcome> {
-  const excluded = await precheck(job);
+  const { excluded, held } = await precheck(job);
   const out = new Set(excluded.map((x) => x.fileId));
   const multipart = job.multipart.filter((f) => !out.has(f.id));
   const tus = job.tus.filter((f) => !out.has(f.id));
@@ -233,6 +264,19 @@ export async function createBatchAssembly(job: CreateBatchJob): Promise<CreateBa
         field: fieldOf(i),
         name: f.name,
         mime: f.mime,
+        ...(held.has(f.id)
+          ? {
+              read: async () => {
+                if (i === 0) cursors = multipart.map(() => newCursor());
+                if (job.signal?.aborted) throw new Error('The queue stopped this request.');
+                const bytes = held.get(f.id)!;
+                if (job.bucket) await job.bucket.take(bytes.length);
+                feed(cursors[i]!, bytes, 0);
+                job.onFileBytes(f.id, bytes.length);
+                return bytes;
+              },
+            }
+          : {}),
         open: () => {
           // Each attempt of the request reads (and hashes) the file again from its start.
           if (i === 0) cursors = multipart.map(() => newCursor());
