@@ -191,6 +191,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const assets = openAssetStore(options.dataDir);
   runtime.credentials = (nameOrId) => credentials.find(nameOrId);
   runtime.assets = { store: assets, workspace: LOCAL_WORKSPACE };
+  // Imports from URLs go where notifications may: the operator's --notify-allow-private-networks opens the LAN for both.
+  runtime.network = { policy: { allowPrivateNetworks: options.notifications?.allowPrivateNetworks === true } };
   const chat = options.chat ?? {};
   const chatConfig = { endpoint: chat.endpoint || null, model: chat.model || DEFAULT_CHAT_MODEL, apiKey: chat.apiKey || null, timeoutMs: chat.timeoutMs ?? DEFAULT_CHAT_TIMEOUT_MS };
   runtime.chat = (authKey) => {

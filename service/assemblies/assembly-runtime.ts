@@ -5,7 +5,7 @@ import { executeSteps, type ExecuteOutcome, type WarningAbout } from '../robots/
 import { describeUpload, type StoredFile } from '../robots/file-record';
 import type { FileDigests } from '../files/stream-hash';
 import { ErrorCode } from '../../shared/api/codes';
-import type { AssetAccess, ChatAccess, CredentialLookup } from '../robots/robot-types';
+import type { AssetAccess, ChatAccess, CredentialLookup, NetworkAccess } from '../robots/robot-types';
 import type { ServiceDatabase } from '../store/database';
 import { createRejection, isPartialUploadId, partialCreateRejection, partialUploadRejection, sizeRejection, uploadRejection, uploadSizeCap, type TusRejection } from '../tus/tus-acceptance';
 import { sseEvent, sseMessage, type UpdateStreams } from '../realtime/update-stream';
@@ -113,6 +113,8 @@ export class AssemblyRuntime {
   assets: AssetAccess | undefined = undefined;
   /** /ai/chat's endpoint and tool-server tokens for an Assembly's Auth Key (set by the service; none in bare tests). */
   chat: ((authKey: string) => ChatAccess) | undefined = undefined;
+  /** Where /http/import may connect (set by the service from its notify options; loopback and public by default). */
+  network: NetworkAccess = { policy: {} };
   /** The job-slot pool every robot job runs in (the service sets its size from --job-slots). */
   slots = new JobSlots(defaultSlotCount(availableParallelism()));
   /** Bytes image robots may write per Assembly (default: execute-steps.ts imageOutputCap of its input); tests set small ones. */
@@ -440,6 +442,7 @@ export class AssemblyRuntime {
         onProcessed: (robot, bytes) => this.onProcessed(live, robot, bytes),
         credentials: this.credentials,
         assets: this.assets,
+        network: this.network,
         ...(this.chat ? { chat: this.chat(s.authKey) } : {}),
         parallelJobs: this.slots.size,
         ...(this.maxImageOutputBytes !== undefined ? { maxImageOutputBytes: this.maxImageOutputBytes } : {}),

@@ -60,15 +60,17 @@ export const fileUrl = (u: ServiceUrls, kind: 'uploads' | 'results', assemblyId:
 
 /** The client-facing file record: no disk path, with the URLs it is served at. */
 export function publicFileRecord(u: ServiceUrls, kind: 'uploads' | 'results', assemblyId: string, file: StoredFile, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const { localPath: _l, ...rest } = file;
-  const url = fileUrl(u, kind, assemblyId, file);
+  const { localPath: _l, remoteUrls, ...rest } = file;
+  const url = remoteUrls?.url ?? fileUrl(u, kind, assemblyId, file);
+  const sslUrl = remoteUrls?.ssl_url ?? url;
   const width = typeof file.meta.width === 'number' ? file.meta.width : undefined;
   const height = typeof file.meta.height === 'number' ? file.meta.height : undefined;
   return {
     ...rest,
     from_batch_import: false,
     url,
-    ssl_url: url,
+    ssl_url: sslUrl,
+    ...(remoteUrls?.signed_url ? { signed_url: remoteUrls.signed_url, signed_ssl_url: remoteUrls.signed_ssl_url ?? remoteUrls.signed_url } : {}),
     // docs/local-service.md "File records": one queue, no per-file price (the bill is per Assembly), no
     // step aliases, and URLs that stay as long as the Assembly does.
     as: null,

@@ -1,7 +1,7 @@
 // fast-check generators for hostile input: JSON of every shape, names that try to climb out of folders,
 // step graphs with cycles and long chains, LIKE patterns, tus header junk.
 import fc from 'fast-check';
-import { KNOWN_ROBOTS } from '../instructions/known-robots';
+import { KNOWN_ROBOTS, reachesOtherServers } from '../instructions/known-robots';
 
 /** Numbers a careless parser trips on. */
 export const oddNumber = fc.constantFrom(0, -0, -1, 1e308, -1e308, 2 ** 53 + 2, Number.MAX_SAFE_INTEGER, 1.5, 0.0000001, 1e21, 25001, 4294967296);
@@ -48,8 +48,8 @@ export const hostileName: fc.Arbitrary<string> = fc
   )
   .filter((name) => name.split(/[/\\]/).filter((p) => p === '..').length <= 10);
 
-/** Robots the fuzzer may name: every local robot except /sftp/store (it would dial random hosts). */
-const LOCAL_ROBOTS = KNOWN_ROBOTS.filter((r) => r !== '/sftp/store');
+/** Robots the fuzzer may name: every local robot except storage and imports (they would dial random hosts). */
+const LOCAL_ROBOTS = KNOWN_ROBOTS.filter((r) => !reachesOtherServers(r));
 
 const stepParam = fc.oneof(
   fc.record({ width: fc.oneof(fc.integer({ min: 1, max: 64 }), oddNumber, oddString) }, { requiredKeys: [] }),

@@ -42,9 +42,9 @@ describe('validateInstructions: robots and step names', () => {
     expect(code({ a: { robot: 5, use: ':original' } })).toBe('ASSEMBLY_STEP_INVALID_ROBOT');
   });
   it('ASSEMBLY_STEP_UNKNOWN_ROBOT lists what the service supports', () => {
-    const err = validateInstructions({ a: { robot: '/s3/store', use: ':original' } });
+    const err = validateInstructions({ a: { robot: '/youtube/store', use: ':original' } });
     expect(err).toMatchObject({ code: 'ASSEMBLY_STEP_UNKNOWN_ROBOT', step: 'a', parameter: 'robot' });
-    expect(err!.message).toContain('/s3/store');
+    expect(err!.message).toContain('/youtube/store');
     for (const robot of KNOWN_ROBOTS) expect(err!.message).toContain(robot);
     expect(validateInstructions({ a: { robot: 'image/resize', use: ':original' } })!.message).toContain('Did you mean "/image/resize"?');
   });

@@ -24,7 +24,7 @@ import type { StepProgress } from '../realtime/execution-progress';
 import { topologicalOrder, validateInstructions } from '../instructions/validate-instructions';
 import { toPublicFile, type StoredFile } from './file-record';
 import { BUNDLE_RUNNERS, ROBOT_RUNNERS, SOURCE_RUNNERS } from './robot-registry';
-import type { AssetAccess, ChatAccess, CredentialLookup, RobotFileOutcome } from './robot-types';
+import type { AssetAccess, ChatAccess, CredentialLookup, NetworkAccess, RobotFileOutcome } from './robot-types';
 import { runSourceStep } from './source-step';
 import { emptyInput } from './unsuitable-input';
 
@@ -60,6 +60,8 @@ export interface ExecuteContext {
   assets?: AssetAccess;
   /** The chat endpoint and tool-server auth for /ai/chat, bound to this Assembly's Auth Key. */
   chat?: ChatAccess;
+  /** Where /http/import may connect (the service's outgoing-address policy). */
+  network?: NetworkAccess;
   /**
    * Takes a job slot (service/queue/job-slots.ts) for one robot run; resolves with its release, rejects
    * when `signal` aborts first. Absent: no pool (unit tests).
@@ -295,7 +297,7 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       const queuedAt = performance.now();
       const release = ctx.acquireSlot && !SLOTLESS_ROBOTS.has(step.robot) ? await ctx.acquireSlot({ step: name, robot: step.robot, jobId: lead.id }, signal) : null;
       const startedAt = performance.now();
-      const job = { step: name, robot: step.robot, params, scope, outDir, signal, credentials: ctx.credentials ?? (() => null), assets: ctx.assets, chat: ctx.chat, onProgress: onJobProgress };
+      const job = { step: name, robot: step.robot, params, scope, outDir, signal, credentials: ctx.credentials ?? (() => null), assets: ctx.assets, chat: ctx.chat, network: ctx.network, onProgress: onJobProgress };
       try {
         const outcome = await unlessAborted(bundleRunner ? bundleRunner({ ...job, inputs: group }) : runner!({ ...job, input: lead }), signal);
         // Each new result says how long its job waited for a slot and ran (seconds); an input passed on keeps its own.

@@ -29,6 +29,8 @@ export interface StoredFile {
   version_id?: string;
   asset_version?: number;
   path?: string;
+  /** The URL an /http/import file was fetched from (after redirects), a field of the vendor's records. */
+  import_url?: string;
   original_id: string;
   original_name: string;
   original_basename: string;
@@ -39,6 +41,11 @@ export interface StoredFile {
   /** Seconds: a result's wait for a job slot and its robot's run; an upload's reading (hashes, metadata) — no wait. */
   queue_time?: number;
   exec_time?: number;
+  /**
+   * Where a storage robot put the file (/s3/store and its siblings): the record's `url` and `ssl_url` are
+   * these, as the vendor's are, instead of this service's own result URL.
+   */
+  remoteUrls?: { url: string; ssl_url: string; signed_url?: string; signed_ssl_url?: string };
   /** Absolute path on disk, never sent to clients. */
   localPath: string;
 }

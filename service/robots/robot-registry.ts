@@ -16,6 +16,12 @@ import { runTransloaditImport } from './transloadit-import';
 import { runTransloaditStore } from './transloadit-store';
 import { runVideoEncode } from './video-encode';
 import { runSftpStore } from './sftp-store';
+import { runFtpImport, runFtpStore } from './storage/ftp-robots';
+import { runHttpImport } from './storage/http-import';
+import { runS3Import } from './storage/s3-import';
+import { runS3Store } from './storage/s3-store';
+import { S3_PROVIDERS } from './storage/s3-target';
+import { runSftpImport } from './storage/sftp-import';
 import { runVideoThumbs } from './video-thumbs';
 
 export const ROBOT_RUNNERS: Record<string, RobotRunner> = {
@@ -31,6 +37,8 @@ export const ROBOT_RUNNERS: Record<string, RobotRunner> = {
   '/audio/encode': runAudioEncode,
   '/audio/waveform': runAudioWaveform,
   '/sftp/store': runSftpStore,
+  '/ftp/store': runFtpStore,
+  ...Object.fromEntries(S3_PROVIDERS.map((p) => [`/${p}/store`, runS3Store])),
   '/transloadit/store': runTransloaditStore,
   '/ai/chat': runAiChat,
 };
@@ -43,4 +51,8 @@ export const BUNDLE_RUNNERS: Record<string, BundleRunner> = {
 /** Robots that take no input and bring files in (robots/source-step.ts). */
 export const SOURCE_RUNNERS: Record<string, SourceRunner> = {
   '/transloadit/import': runTransloaditImport,
+  '/http/import': runHttpImport,
+  '/ftp/import': runFtpImport,
+  '/sftp/import': runSftpImport,
+  ...Object.fromEntries(S3_PROVIDERS.map((p) => [`/${p}/import`, runS3Import])),
 };

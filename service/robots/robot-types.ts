@@ -1,6 +1,7 @@
 // The shape every robot implementation has: one input file in, zero or more result files out.
 
 import type { AssetStore } from '../assets/asset-store';
+import type { AddressPolicy, LookupFunction } from '../notifications/notify-address';
 import type { Scope } from '../instructions/interpolation';
 import type { ChatConfig } from './chat-endpoint';
 import type { StoredFile } from './file-record';
@@ -26,6 +27,13 @@ export interface ChatAccess {
   mintToken(): string | null;
 }
 
+/** Where robots that fetch from URLs (/http/import) may connect: the service's outgoing-address policy. */
+export interface NetworkAccess {
+  policy: AddressPolicy;
+  /** How names are resolved (default dns.lookup); tests give names the addresses they need. */
+  lookup?: LookupFunction;
+}
+
 export interface RobotJob {
   step: string;
   robot: string;
@@ -43,6 +51,8 @@ export interface RobotJob {
   assets?: AssetAccess;
   /** For /ai/chat (absent in bare tests: the robot then says it is not configured). */
   chat?: ChatAccess;
+  /** For /http/import (absent in bare tests: loopback and public addresses only). */
+  network?: NetworkAccess;
   /** How far this job is, 0..1, for robots that know (ffmpeg's encoded time); feeds `assembly_execution_progress`. */
   onProgress?(fraction: number): void;
 }

@@ -5,7 +5,8 @@ import { posix } from 'node:path';
 import SftpClient from 'ssh2-sftp-client';
 import { sftpTargetFromContent, type SftpTarget } from '../../shared/api/sftp-target';
 import { interpolateString } from '../instructions/interpolation';
-import type { RobotFileOutcome, RobotRunner } from './robot-types';
+import type { CredentialLookup, RobotFileOutcome, RobotRunner } from './robot-types';
+import { connectionSource } from './storage/connection-source';
 
 const DEFAULT_PATH = '${unique_prefix}/${file.url_name}';
 const CONNECT_TIMEOUT_MS = 15_000;
@@ -16,22 +17,25 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 const fail = (code: string, message: string): RobotFileOutcome => ({ ok: false, code, message });
 
 /** The connection from the credentials named in `credentials`, else from inline params; a string is the problem. */
-export function sftpTarget(params: Record<string, unknown>, lookup: (name: string) => { type: string; content: unknown } | null): SftpTarget | string {
-  let source = params;
-  if (params.credentials !== undefined) {
-    const name = str(params.credentials);
-    const found = name ? lookup(name) : null;
-    if (!found) return `there are no Template credentials named "${String(params.credentials)}"`;
-    if (found.type !== 'sftp') return `the Template credentials "${name}" are of type ${found.type}, not sftp`;
-    // Content may be any JSON value (the spec); sftp needs its fields.
-    const c = found.content;
-    if (typeof c !== 'object' || c === null || Array.isArray(c)) {
-      return `the Template credentials "${name}" hold ${c === null ? 'null' : Array.isArray(c) ? 'an array' : `a ${typeof c}`}, not the fields sftp needs (host, user, password or key)`;
-    }
-    source = { ...(c as Record<string, unknown>), ...Object.fromEntries(Object.entries(params).filter(([k]) => k === 'path' || k === 'url_template')) };
-  }
+export function sftpTarget(params: Record<string, unknown>, lookup: CredentialLookup): SftpTarget | string {
+  const source = connectionSource(params, lookup, { type: 'sftp', destinationKeys: ['host', 'port'], stepKeys: ['path', 'url_template', 'recursive'], needs: 'host, user, password or key' });
+  if (typeof source === 'string') return source;
   if (!str(source.host) || !str(source.user)) return 'give "credentials" (a Template credentials name) or "host" and "user"';
   return sftpTargetFromContent(source);
+}
+
+/** Connects, or says why not (could not log in / could not connect) as the robot's failure. */
+export async function connectSftp(robot: string, codePrefix: string, target: SftpTarget, signal: AbortSignal): Promise<SftpClient | RobotFileOutcome> {
+  const client = new SftpClient();
+  signal.addEventListener('abort', () => void client.end().catch(() => undefined), { once: true });
+  try {
+    await client.connect({ host: target.host, port: target.port, username: target.user, password: target.password, privateKey: target.privateKey, readyTimeout: CONNECT_TIMEOUT_MS });
+    return client;
+  } catch (e) {
+    const message = (e as Error).message;
+    const auth = /authentication|auth.*fail|permission denied/i.test(message);
+    return fail(auth ? `${codePrefix}_AUTH_FAILED` : `${codePrefix}_CONNECTION_ERROR`, `${robot} could not ${auth ? 'log in to' : 'connect to'} ${target.user}@${target.host}:${target.port}: ${message}`);
+  }
 }
 
 /**
@@ -55,16 +59,8 @@ export const runSftpStore: RobotRunner = async ({ params, input, scope, credenti
   const target = sftpTarget(params, credentials);
   if (typeof target === 'string') return fail('SFTP_STORE_VALIDATION', `/sftp/store: ${target}.`);
   const remotePath = String(typeof params.path === 'string' ? params.path : interpolateString(DEFAULT_PATH, scope));
-  const client = new SftpClient();
-  const abort = () => void client.end().catch(() => undefined);
-  signal.addEventListener('abort', abort, { once: true });
-  try {
-    await client.connect({ host: target.host, port: target.port, username: target.user, password: target.password, privateKey: target.privateKey, readyTimeout: CONNECT_TIMEOUT_MS });
-  } catch (e) {
-    const message = (e as Error).message;
-    const auth = /authentication|auth.*fail|permission denied/i.test(message);
-    return fail(auth ? 'SFTP_STORE_AUTH_FAILED' : 'SFTP_STORE_CONNECTION_ERROR', `/sftp/store could not ${auth ? 'log in to' : 'connect to'} ${target.user}@${target.host}:${target.port}: ${message}`);
-  }
+  const client = await connectSftp('/sftp/store', 'SFTP_STORE', target, signal);
+  if (!(client instanceof SftpClient)) return client;
   try {
     const dir = posix.dirname(remotePath);
     if (dir !== '.' && dir !== '/') await makeDir(client, dir);
@@ -74,7 +70,6 @@ export const runSftpStore: RobotRunner = async ({ params, input, scope, credenti
   } catch (e) {
     return fail('SFTP_STORE_ERROR', `/sftp/store could not write ${remotePath} on ${target.host}: ${(e as Error).message}`);
   } finally {
-    signal.removeEventListener('abort', abort);
     await client.end().catch(() => undefined);
   }
 };

@@ -15,6 +15,24 @@ export const KNOWN_ROBOTS = [
   '/audio/encode',
   '/audio/waveform',
   '/sftp/store',
+  '/sftp/import',
+  '/ftp/store',
+  '/ftp/import',
+  '/http/import',
+  '/s3/store',
+  '/s3/import',
+  '/minio/store',
+  '/minio/import',
+  '/wasabi/store',
+  '/wasabi/import',
+  '/digitalocean/store',
+  '/digitalocean/import',
+  '/backblaze/store',
+  '/backblaze/import',
+  '/cloudflare/store',
+  '/cloudflare/import',
+  '/tigris/store',
+  '/tigris/import',
   '/transloadit/store',
   '/transloadit/import',
   '/ai/chat',
@@ -35,12 +53,34 @@ export const ROBOT_SUMMARIES: Record<KnownRobot, string> = {
   '/audio/encode': 'Encodes audio (or the sound of a video) to mp3, aac, ogg, opus, flac or wav.',
   '/audio/waveform': 'Draws the waveform of audio as a PNG, or gives its peaks as JSON.',
   '/sftp/store': 'Stores files on an SFTP server, with Template credentials (credentials) or host, user and password or private_key.',
+  '/sftp/import': 'Imports a file, or a folder\'s files (path ending in /; recursive), from an SFTP server, with Template credentials or host, user and password or private_key.',
+  '/ftp/store': 'Stores files on an FTP server at path (secure: FTPS), with Template credentials (credentials) or host, user and password.',
+  '/ftp/import': 'Imports a file, or a folder\'s files (path ending in /), from an FTP server, with Template credentials or host, user and password.',
+  '/http/import': 'Imports files from http(s) URLs (url: one, a list, or url_delimiter-separated), with headers, max_file_size and range; no private-network addresses.',
+  '/s3/store': 'Stores files in an S3 bucket at path (acl, headers, tags, sign_urls_for), with Template credentials or bucket, bucket_region, key and secret; host for S3-compatible stores.',
+  '/s3/import': 'Imports an object, or a folder\'s objects (path ending in /; recursive, files_per_page), from an S3 bucket, with Template credentials or bucket, bucket_region, key and secret.',
+  '/minio/store': 'Stores files in a MinIO bucket (host, bucket, key, secret), like /s3/store.',
+  '/minio/import': 'Imports objects from a MinIO bucket (host, bucket, key, secret), like /s3/import.',
+  '/wasabi/store': 'Stores files in a Wasabi bucket (bucket, bucket_region, key, secret), like /s3/store.',
+  '/wasabi/import': 'Imports objects from a Wasabi bucket (bucket, bucket_region, key, secret), like /s3/import.',
+  '/digitalocean/store': 'Stores files in a DigitalOcean Space (space, region, key, secret), like /s3/store.',
+  '/digitalocean/import': 'Imports objects from a DigitalOcean Space (space, region, key, secret), like /s3/import.',
+  '/backblaze/store': 'Stores files in a Backblaze B2 bucket through its S3 endpoint (bucket, app_key_id, app_key, and host or bucket_region), like /s3/store.',
+  '/backblaze/import': 'Imports objects from a Backblaze B2 bucket through its S3 endpoint (bucket, app_key_id, app_key, and host or bucket_region), like /s3/import.',
+  '/cloudflare/store': 'Stores files in a Cloudflare R2 bucket (host, bucket, key, secret), like /s3/store.',
+  '/cloudflare/import': 'Imports objects from a Cloudflare R2 bucket (host, bucket, key, secret), like /s3/import.',
+  '/tigris/store': 'Stores files in a Tigris bucket (bucket, key, secret), like /s3/store.',
+  '/tigris/import': 'Imports objects from a Tigris bucket (bucket, key, secret), like /s3/import.',
   '/transloadit/store': 'Keeps files as stored assets at path (default the file name); conflict_strategy error, rename or overwrite (a new version).',
   '/transloadit/import': 'Brings stored assets into the Assembly by asset_ids (with optional version_ids) and/or paths.',
   '/ai/chat': 'Asks a chat model about each input (messages, system_message, format json or text, schema); mcp_servers lend it tools.',
 };
 
 export type KnownRobot = (typeof KNOWN_ROBOTS)[number];
+
+/** Robots that connect to servers the step names (storage and imports): never run by the fuzzers. */
+export const reachesOtherServers = (robot: string): boolean =>
+  /^\/(sftp|ftp|http|s3|minio|wasabi|digitalocean|backblaze|cloudflare|tigris)\/(store|import)$/.test(robot);
 
 export const isKnownRobot = (robot: string): robot is KnownRobot =>
   (KNOWN_ROBOTS as readonly string[]).includes(robot);
