@@ -174,19 +174,12 @@ const importSource: Check = (p) => {
   return null;
 };
 
-/** An object of strings (header or tag names to values). */
-const record = (key: string): Check => (p) => {
-  const v = p[key];
-  if (v === undefined || v === null) return null;
-  return typeof v === 'object' && !Array.isArray(v) && Object.values(v as object).every((x) => typeof x === 'string' || typeof x === 'number')
-    ? null
-    : `${key} must be an object of names to text values (got ${show(v)})`;
-};
-
+// Storage and import robots (service/robots/storage/): names and types are the shared catalog's; what
+// follows is the local service's own — what must be there, and what it does not do.
 const required = (key: string, what: string): Check => (p) => (p[key] === undefined || p[key] === null || p[key] === '' ? `${key} is required: ${what}` : null);
 
 /** `return_file_stubs`: the local service always imports the bytes. */
-const noStubs: Check = (p) => (p.return_file_stubs === undefined || p.return_file_stubs === false ? null : 'return_file_stubs is not supported by the local service (it always imports the files)');
+const noStubs: Check = (p) => (p.return_file_stubs === undefined || p.return_file_stubs === false || p.return_file_stubs === 'false' ? null : 'return_file_stubs is not supported by the local service (it always imports the files)');
 
 const rangeCheck: Check = (p) => {
   const v = p.range;
@@ -195,38 +188,18 @@ const rangeCheck: Check = (p) => {
   return (typeof v === 'string' && ok(v)) || (Array.isArray(v) && v.length > 0 && v.every(ok)) ? null : `range must be like "0-99" or a list of such ranges (got ${show(v)})`;
 };
 
-const importCommon: Check[] = [names('force_name'), noStubs, (p) => {
-  const v = p.import_on_errors;
-  return v === undefined || (Array.isArray(v) && v.every((e) => e === 'meta')) ? null : `import_on_errors must be [] or ["meta"] (got ${show(v)})`;
-}];
-
-const S3_ACLS = ['bucket-default', 'private', 'public', 'public-read'];
-const s3Connection: Check[] = ['credentials', 'bucket', 'bucket_region', 'key', 'secret', 'host', 'session_token', 'space', 'region', 'app_key_id', 'app_key'].map(str);
-const s3Store: Check[] = [...s3Connection, bool('no_vhost'), str('path'), str('url_prefix'), oneOf('acl', S3_ACLS), bool('check_integrity'), record('headers'), record('tags'), intIn('sign_urls_for', 1, 604_800)];
-const s3Import: Check[] = [...s3Connection, bool('no_vhost'), required('path', 'an object, a folder ending in "/", or "/" for the bucket root'), names('path'), bool('recursive'), positiveInt('files_per_page'), positiveInt('page_number'), rangeCheck, ...importCommon];
-const ftpConnection: Check[] = [str('credentials'), str('host'), intIn('port', 1, 65535), str('user'), str('password')];
-const sftpConnection: Check[] = [str('credentials'), str('host'), intIn('port', 1, 65535), str('user'), str('password'), str('private_key')];
-
-const urlList: Check = (p) => {
-  const v = p.url;
-  if (v === undefined || v === null || v === '') return 'url is required: an http(s) URL, a list of them, or several joined by url_delimiter';
-  const list = typeof v === 'string' ? [v] : Array.isArray(v) ? v : null;
-  if (!list || list.length === 0 || !list.every((u) => typeof u === 'string')) return `url must be a URL or a list of URLs (got ${show(v)})`;
-  return null;
-};
-
-const headerList: Check = (p) => {
-  const v = p.headers;
-  if (v === undefined || v === null || typeof v === 'string') return null;
-  if (Array.isArray(v) && v.every((h) => typeof h === 'string' || (typeof h === 'object' && h !== null && !Array.isArray(h)))) return null;
-  if (typeof v === 'object' && !Array.isArray(v)) return null;
-  return `headers must be a list of "Name: value" lines or of {name: value} objects (got ${show(v)})`;
+const headerShape = (key: string): Check => (p) => {
+  const v = p[key];
+  if (v === undefined || v === null) return null;
+  return typeof v === 'object' && !Array.isArray(v) && Object.values(v as object).every((x) => typeof x === 'string' || typeof x === 'number')
+    ? null
+    : `${key} must be an object of names to text values (got ${show(v)})`;
 };
 
 const S3_FAMILY_CHECKS: Record<string, Check[]> = Object.fromEntries(
   ['s3', 'minio', 'wasabi', 'digitalocean', 'backblaze', 'cloudflare', 'tigris'].flatMap((p) => [
-    [`/${p}/store`, s3Store],
-    [`/${p}/import`, s3Import],
+    [`/${p}/store`, [headerShape('headers'), headerShape('tags')]],
+    [`/${p}/import`, [required('path', 'an object, a folder ending in "/", or "/" for the bucket root'), rangeCheck, noStubs]],
   ]),
 );
 
@@ -235,10 +208,13 @@ const ROBOT_CHECKS: Record<string, Check[]> = {
   '/transloadit/store': [str('path'), oneOf('conflict_strategy', ['error', 'rename', 'overwrite'])],
   '/transloadit/import': [names('asset_ids'), names('paths'), names('version_ids'), str('version_id'), importSource],
   ...S3_FAMILY_CHECKS,
-  '/http/import': [urlList, str('url_delimiter'), headerList, bool('fail_fast'), positiveInt('max_file_size'), rangeCheck, ...importCommon],
-  '/ftp/store': [...ftpConnection, str('path'), str('url_template'), str('ssl_url_template'), bool('secure')],
-  '/ftp/import': [...ftpConnection, required('path', 'a file, or a folder ending in "/"'), str('path'), bool('passive_mode'), bool('secure'), ...importCommon],
-  '/sftp/import': [...sftpConnection, required('path', 'a file, or a folder ending in "/"'), str('path'), bool('recursive'), ...importCommon],
+  '/http/import': [required('url', 'an http(s) URL, a list of them, or several joined by url_delimiter'), rangeCheck, noStubs],
+  '/ftp/import': [
+    required('path', 'a file, or a folder ending in "/"'),
+    (p) => (p.passive_mode === false || p.passive_mode === 'false' ? 'passive_mode false (active FTP) is not supported by the local service' : null),
+    noStubs,
+  ],
+  '/sftp/import': [required('path', 'a file, or a folder ending in "/"'), noStubs],
   '/file/filter': [
     conditionsCheck('accepts'),
     conditionsCheck('declines'),

@@ -34,6 +34,14 @@ describe('robot parameters', () => {
       sent: { robot: '/sftp/store', use: ':original', host: 'example.com', port: 22, user: 'u', password: 'p', path: '${unique_prefix}/${file.url_name}' },
       kept: { robot: '/transloadit/store', use: ':original', path: 'a/${file.name}', conflict_strategy: 'rename' },
       asked: { robot: '/ai/chat', use: ':original', messages: 'Describe it', format: 'text', return_messages: 'last', model: 'auto' },
+      to_s3: { robot: '/s3/store', use: ':original', credentials: 'c', path: '${unique_prefix}/${file.url_name}', url_prefix: 'http://{bucket}.s3.amazonaws.com/', acl: 'public-read', check_integrity: false, headers: { 'Content-Type': '${file.mime}' }, tags: {}, host: 's3.amazonaws.com', no_vhost: false },
+      from_s3: { robot: '/s3/import', credentials: 'c', path: 'a/', recursive: false, page_number: 1, files_per_page: 1000, return_file_stubs: false, force_name: null, ignore_errors: [], import_on_errors: [] },
+      from_web: { robot: '/http/import', url: 'https://example.com/a.jpg', url_delimiter: '|', headers: [], import_on_errors: [], fail_fast: false, return_file_stubs: false },
+      to_ftp: { robot: '/ftp/store', use: ':original', credentials: 'c', port: 21, path: '${unique_prefix}/${file.url_name}', url_template: 'https://{HOST}/{PATH}', ssl_url_template: 'https://{HOST}/{PATH}', secure: false },
+      from_ftp: { robot: '/ftp/import', credentials: 'c', port: 21, path: 'a/', passive_mode: true },
+      from_sftp: { robot: '/sftp/import', credentials: 'c', port: 22, path: 'a/', recursive: false },
+      to_spaces: { robot: '/digitalocean/store', use: ':original', space: 's', region: 'fra1', key: 'k', secret: 's', acl: 'public-read' },
+      from_b2: { robot: '/backblaze/import', bucket: 'b', app_key_id: 'i', app_key: 'k', path: 'a/', start_file_name: 'x' },
     };
     expect(checkSteps(defaults, everything)).toEqual([]);
   });
@@ -46,7 +54,7 @@ describe('robot parameters', () => {
   });
 
   it('checks nothing of a robot it does not list (its parameters are not known)', () => {
-    expect(checkRobotParams('s', '/s3/store', { robot: '/s3/store', use: ':original', bukcet: 1 })).toEqual([]);
+    expect(checkRobotParams('s', '/youtube/store', { robot: '/youtube/store', use: ':original', titel: 1 })).toEqual([]);
   });
 
   it('keeps a code of the service\'s own where it has one', () => {

@@ -1,7 +1,7 @@
 // The parameters every robot takes (service-facts §8 "Fields common to every robot"), and the shapes a
 // family shares. A robot's own list adds to these.
 
-import { anyOf, json, list, oneOf, text, type ParamKind } from './param-kinds';
+import { anyOf, bool, json, list, oneOf, text, type ParamKind } from './param-kinds';
 
 export type RobotParams = Readonly<Record<string, ParamKind>>;
 
@@ -19,7 +19,12 @@ export const BASE_PARAMS: RobotParams = {
 };
 
 /** Robots that bring files in (the import robots): they may name the files they create. */
-export const IMPORT_PARAMS: RobotParams = { force_name: anyOf(text(), list(text())) };
+export const IMPORT_PARAMS: RobotParams = {
+  force_name: anyOf(text(), list(text())),
+  import_on_errors: list(oneOf(['meta'])),
+  // The vendor's file stubs; the local service always imports the bytes (its own rule refuses `true`).
+  return_file_stubs: bool(),
+};
 
 /** ImageMagick robots: the stack version (`v3` by default). */
 export const IMAGEMAGICK_PARAMS: RobotParams = { imagemagick_stack: text() };
