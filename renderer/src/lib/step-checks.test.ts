@@ -43,7 +43,7 @@ describe('checkStepsText', () => {
   });
 
   it('runs the shared schema too, for a robot whose parameters are not listed', () => {
-    const problems = problemsOf('{ ":original": { "robot": "/upload/handle" }, "s": { "robot": "/s3/store", "use": ":original", "result": "yes" } }');
+    const problems = problemsOf('{ ":original": { "robot": "/upload/handle" }, "s": { "robot": "/youtube/store", "use": ":original", "result": "yes" } }');
     expect(problems[0]?.code).toBe('ASSEMBLY_INVALID_STEPS');
     expect(problems[0]?.message).toMatch(/^Step "s": "result"/);
   });
