@@ -2,6 +2,7 @@ import type { ConnectionCheck, ConnectionReport } from '../../../shared/ipc/work
 import type { AppError } from '../../../shared/result';
 import type { ApiClient } from '../api/api-client';
 import { mintClientCredentials } from '../auth/client-credentials';
+import { describeHttpStatus } from '../security/probe-words';
 import { createWorkspaceClient } from './workspace-client';
 import type { StoredWorkspace } from './workspace-store';
 
@@ -60,7 +61,8 @@ export async function testConnection(input: ConnectionTestInput): Promise<Connec
     if (Number.isFinite(serverMs)) skewSeconds = Math.round((serverMs - (before + clock()) / 2) / 1000);
     add({ id: 'reach', label: 'Reach the service', status: 'ok', message: `${w.endpoint} answered (HTTP ${response.status}).` });
   } catch (cause) {
-    const reason = cause instanceof Error ? ((cause.cause as { code?: string } | undefined)?.code ?? cause.message) : String(cause);
+    // The error's code, not its text: that may quote the other side (a certificate's names).
+    const reason = (cause as { cause?: { code?: string } } | null)?.cause?.code ?? ((cause as Error | null)?.name === 'TimeoutError' ? 'timed out' : 'NETWORK_ERROR');
     add({ id: 'reach', label: 'Reach the service', status: 'fail', message: `Cannot reach ${w.endpoint}: ${reason}. Check the address and your network.`, code: 'NETWORK_ERROR' });
     return report(null);
   }
@@ -150,5 +152,15 @@ export async function testConnection(input: ConnectionTestInput): Promise<Connec
 }
 
 function failure(id: ConnectionCheck['id'], label: string, error: AppError | null): ConnectionCheck {
-  return { id, label, status: 'fail', message: error ? error.message : 'Unexpected answer.', ...(error ? { code: error.code } : {}) };
+  return { id, label, status: 'fail', message: error ? ownWords(error) : 'Unexpected answer.', ...(error ? { code: error.code } : {}) };
+}
+
+/**
+ * The page names the endpoint it tests: an answer that is not the API's (an HTML page, any text) is
+ * described, never repeated, so the test cannot read internal hosts (security/probe-words.ts).
+ */
+function ownWords(error: AppError): string {
+  if (!/with a body that is not JSON/.test(error.message)) return error.message;
+  const status = error.httpCode ?? 0;
+  return `The address answered ${describeHttpStatus(status)}, but not as the Media Processing API (no JSON): check the endpoint.`;
 }

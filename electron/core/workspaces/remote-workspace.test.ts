@@ -16,6 +16,7 @@ import { dispatch } from '../ipc/dispatch';
 import { channelCaller } from '../ipc/dispatch-testing';
 import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
+import { startRecordingListener } from '../security/testing/recording-listener';
 import { createUnavailableSecretStore } from '../vault/unavailable-secret-store';
 
 let dir = '';
@@ -78,6 +79,16 @@ describe('remote workspaces', () => {
     const unreachable = await call<ConnectionReport>('workspaces:test', { draft: remoteDraft({ endpoint: `http://127.0.0.1:${closed}` }) });
     expect(check(unreachable, 'reach')).toMatchObject({ status: 'fail', code: 'NETWORK_ERROR' });
     expect(check(unreachable, 'reach')?.message).toContain(`Cannot reach http://127.0.0.1:${closed}: ECONNREFUSED`);
+
+    // Any other server: what it answered is described, never repeated (the page chooses the address).
+    const page = await startRecordingListener({ answer: 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 42\r\nConnection: close\r\n\r\n<html>router admin pw=hunter2-admin</html>' });
+    try {
+      const notApi = await call<ConnectionReport>('workspaces:test', { draft: remoteDraft({ endpoint: `http://127.0.0.1:${page.port}` }) });
+      expect(check(notApi, 'key')).toMatchObject({ status: 'fail', message: 'The address answered success (HTTP 200), but not as the Media Processing API (no JSON): check the endpoint.' });
+      expect(JSON.stringify(notApi)).not.toContain('hunter2');
+    } finally {
+      await page.close();
+    }
 
     const unknownKey = await call<ConnectionReport>('workspaces:test', { draft: remoteDraft({ authKey: 'nobody' }) });
     expect(check(unknownKey, 'key')).toMatchObject({ status: 'fail', code: 'GET_ACCOUNT_UNKNOWN_AUTH_KEY' });

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { CREDENTIAL_FORMS, looksSecret, type CredentialField } from '../../../../shared/api/credential-forms';
+import { CREDENTIAL_FORMS, isDestinationField, looksSecret, type CredentialField } from '../../../../shared/api/credential-forms';
 import { CREDENTIAL_NAME_HINT, credentialNameProblem } from '../../../../shared/api/credential-name';
 import type { Credential } from '../../../../shared/ipc/template-models';
 import { useBridgeMutation } from '../../bridge/use-bridge';
@@ -54,7 +54,11 @@ export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: 
   const fields: CredentialField[] = form
     ? [...form.fields]
     : [...new Set([...Object.keys(values), ...(existing?.secretsSet ?? [])])].map((n) => ({ name: n, label: n, secret: looksSecret(n) }));
-  const stored = new Set(existing?.type === type ? existing.secretsSet : []);
+  // Moved elsewhere (host, port, URL), the stored secrets stay behind: core drops them (security/secret-destination.ts).
+  const moved =
+    existing !== null && existing.type === type && Object.keys({ ...existing.values, ...values }).some((n) => isDestinationField(type, n) && (values[n] ?? '').trim() !== (existing.values[n] ?? '').trim());
+  const stored = new Set(existing?.type === type && !moved ? existing.secretsSet : []);
+  const storedElsewhere = new Set(existing?.type === type && moved ? existing.secretsSet : []);
   const nameProblem = credentialNameProblem(name);
   const showNameProblem = name !== '' && nameProblem !== null;
   const nameError = isNameError(error) ? error!.message.replace(/^name: /, '') : null;
@@ -138,7 +142,12 @@ export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: 
         </label>
       )}
       {mode === 'fields' && fields.map((f) => {
-        const placeholder = f.secret && stored.has(f.name) ? 'Stored — leave empty to keep it' : (f.placeholder ?? '');
+        const placeholder =
+          f.secret && stored.has(f.name)
+            ? 'Stored — leave empty to keep it'
+            : f.secret && storedElsewhere.has(f.name)
+              ? 'Type it again: the stored one stays with the old address'
+              : (f.placeholder ?? '');
         const common = {
           className: 'input',
           value: values[f.name] ?? '',

@@ -101,6 +101,29 @@ describe('Credentials content as one value (the spec allows any JSON value)', ()
   });
 });
 
+describe('Credentials form: a stored secret stays with its address', () => {
+  afterEach(cleanup);
+
+  it('moving the host asks for the password again (Save waits for it); back at the saved host the stored one serves', async () => {
+    const saved = { id: 'c2', name: 'drop_ftp', type: 'ftp', values: { host: 'ftp-a.example.com', port: '21', user: 'me' }, secretsSet: ['password'], created: null, modified: null };
+    renderWithBridge(<CredentialsView />, createFakeBridge({ 'credentials:list': () => ok([saved]) }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit drop_ftp' }));
+    const password = () => screen.getByLabelText('Password') as HTMLInputElement;
+    const save = () => screen.getByRole('button', { name: 'Save credentials' }) as HTMLButtonElement;
+    expect(password().placeholder).toBe('Stored — leave empty to keep it');
+    expect(save().disabled).toBe(false);
+    type('Host', 'ftp-b.example.com');
+    expect(password().placeholder).toBe('Type it again: the stored one stays with the old address');
+    expect(save().disabled).toBe(true);
+    expect(save().title).toBe('Fill in Password');
+    type('Host', 'ftp-a.example.com');
+    expect(password().placeholder).toBe('Stored — leave empty to keep it');
+    // A user of the same server is no move.
+    type('User', 'you');
+    expect(save().disabled).toBe(false);
+  });
+});
+
 describe('Credentials form and the keyboard', () => {
   afterEach(cleanup);
 

@@ -48,6 +48,11 @@ describe('Chat model settings of the local service', () => {
       apiKey: 'sk-typed',
     });
     expect(screen.getByText(/Saving restarts the local service/)).toBeTruthy();
+    // Another endpoint: the stored key is not kept for it (core drops it), and the field says so.
+    type('Endpoint URL', 'http://10.0.0.9:8080/v1');
+    expect(field('API key').placeholder).toBe('Type it again for this endpoint (the stored key is not sent elsewhere)');
+    type('Endpoint URL', 'http://127.0.0.1:11434/v1/');
+    expect(field('API key').placeholder).toBe('Stored — leave empty to keep it');
     // Remove key: marked, then saved.
     fireEvent.click(button('Remove key'));
     expect(field('API key').placeholder).toBe('Removed when you save');

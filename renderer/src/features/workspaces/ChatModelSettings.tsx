@@ -68,6 +68,9 @@ export const ChatModelSettings = () => {
   const canSave = !locked && dirty && chatFormValid(problems) && !save.isPending;
   // While the environment decides, test what actually runs.
   const testEndpoint = env ? (env.endpoint ?? '') : f.endpoint.trim();
+  // A stored key goes only to the endpoint it was saved with (core drops it when the endpoint changes).
+  const sameEndpoint = (a: string, b: string) => a.trim().replace(/\/+$/, '') === b.trim().replace(/\/+$/, '');
+  const movedEndpoint = view !== undefined && view.endpoint !== '' && !sameEndpoint(f.endpoint, view.endpoint);
   const canTest = testEndpoint !== '' && (env !== null || problems.endpoint === null) && !test.isPending;
   const set = (change: Partial<ChatForm>) => setForm({ ...f, ...change });
 
@@ -170,7 +173,15 @@ export const ChatModelSettings = () => {
                   value={apiKey}
                   disabled={removeKey}
                   onChange={(e) => setApiKey(e.currentTarget.value)}
-                  placeholder={removeKey ? 'Removed when you save' : view.hasApiKey ? 'Stored — leave empty to keep it' : 'None (most local servers need none)'}
+                  placeholder={
+                    removeKey
+                      ? 'Removed when you save'
+                      : !view.hasApiKey
+                        ? 'None (most local servers need none)'
+                        : movedEndpoint
+                          ? 'Type it again for this endpoint (the stored key is not sent elsewhere)'
+                          : 'Stored — leave empty to keep it'
+                  }
                 />
                 {view.hasApiKey && (
                   <Button size="sm" variant={removeKey ? 'secondary' : 'ghost'} onClick={() => setRemoveKey(!removeKey)} aria-pressed={removeKey}>
