@@ -446,6 +446,7 @@ export class AssemblyRuntime {
         ...(this.chat ? { chat: this.chat(s.authKey) } : {}),
         parallelJobs: this.slots.size,
         ...(this.maxImageOutputBytes !== undefined ? { maxImageOutputBytes: this.maxImageOutputBytes } : {}),
+        maxNumberOfFiles: s.maxNumberOfFiles,
         acquireSlot: async (job, signal) => {
           const grant = await this.slots.acquire({ assemblyId: s.id, ...job }, signal);
           this.onSlot(live, grant.waitedMs);

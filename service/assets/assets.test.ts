@@ -341,10 +341,10 @@ describe('bulk move and bulk delete', () => {
 });
 
 describe('scopes', () => {
-  it('reads with assemblies:read, writes need assemblies:write (INSUFFICIENT_AUTH_SCOPE)', async () => {
+  it('reads with dam:read, writes need dam:write (INSUFFICIENT_AUTH_SCOPE)', async () => {
     const a = await storeOne('s.jpg', await jpeg(7, 7), { path: 'scopes/s.jpg' });
     const basic = `Basic ${Buffer.from(`${fx.service.authKey}:${fx.service.authSecret}`).toString('base64')}`;
-    const minted = await fetch(`${fx.service.url}/token`, { method: 'POST', headers: { Authorization: basic }, body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'assemblies:read' }) });
+    const minted = await fetch(`${fx.service.url}/token`, { method: 'POST', headers: { Authorization: basic }, body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'dam:read' }) });
     const token = String(((await minted.json()) as Body).access_token);
     const headers = { Authorization: `Bearer ${token}` };
     const read = await fetch(`${fx.service.url}/dam/assets/${a.asset_id}?params=${encodeURIComponent('{}')}`, { headers });

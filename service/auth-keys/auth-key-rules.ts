@@ -1,7 +1,7 @@
 import type { SignatureAlgo } from '../auth/signature';
 
 // Scopes an Auth Key may hold (spec "Auth Key", "Allowed scopes"): one list for service and app.
-import { ALLOWED_SCOPES } from '../../shared/api/scopes';
+import { ALLOWED_SCOPES, scopesCover } from '../../shared/api/scopes';
 
 export { ALLOWED_SCOPES };
 
@@ -62,10 +62,4 @@ export function resolveAlgo(
 }
 
 /** Whether a key's scopes (null = every scope) cover what an endpoint needs. `read`/`write` cover all reads/writes. */
-export function scopeAllows(keyScope: string | null, needed: string): boolean {
-  if (keyScope === null) return true;
-  const held = keyScope.split(',').filter(Boolean);
-  if (held.includes(needed)) return true;
-  const kind = needed.split(':')[1];
-  return kind !== undefined && held.includes(kind);
-}
+export const scopeAllows = (keyScope: string | null, needed: string): boolean => scopesCover(keyScope, needed);

@@ -76,33 +76,25 @@ export function limitValue(v: unknown, min: number, integer: boolean): number | 
   return n;
 }
 
-/** A Bearer request: the token names the key and the scopes; no signature, no nonce. */
-function authenticateBearer(input: AuthInput, token: string, raw: string, params: Record<string, unknown>): AuthResult {
+/**
+ * A Bearer request: the token names the key and the scopes. It replaces the signature only (spec "Bearer
+ * tokens" 2): the `auth` rules that follow (nonce, limits, referer) hold as for a signed request.
+ */
+function bearerAccount(input: AuthInput, token: string, params: Record<string, unknown>): { account: AccountRow } | { error: AuthResult } {
   const found = input.findToken?.(token) ?? null;
-  if (!found) return fail('BEARER_TOKEN_INVALID', 'The Bearer token is not valid: mint a new one at POST /token.', 401);
-  if (found.expiresAtMs <= input.nowMs) return fail('BEARER_TOKEN_EXPIRED', 'The Bearer token has expired: mint a new one at POST /token.', 401);
+  if (!found) return { error: fail('BEARER_TOKEN_INVALID', 'The Bearer token is not valid: mint a new one at POST /token.', 401) };
+  if (found.expiresAtMs <= input.nowMs) return { error: fail('BEARER_TOKEN_EXPIRED', 'The Bearer token has expired: mint a new one at POST /token.', 401) };
   const account = input.findAccount(found.authKey);
-  if (!account) return fail('BEARER_TOKEN_INVALID', 'The Auth Key of this Bearer token no longer exists.', 401);
-  if (account.isActive === false) return fail(AUTH_KEY_INACTIVE, `The auth key "${account.authKey}" of this Bearer token is inactive.`, 401);
+  if (!account) return { error: fail('BEARER_TOKEN_INVALID', 'The Auth Key of this Bearer token no longer exists.', 401) };
+  if (account.isActive === false) return { error: fail(AUTH_KEY_INACTIVE, `The auth key "${account.authKey}" of this Bearer token is inactive.`, 401) };
   const auth = isObject(params.auth) ? params.auth : {};
   if (typeof auth.key === 'string' && auth.key !== '' && auth.key !== account.authKey) {
-    return fail('BEARER_TOKEN_AUTH_KEY_MISMATCH', 'params.auth.key names another Auth Key than the Bearer token: leave it out, or send the key of the token.', 401);
+    return { error: fail('BEARER_TOKEN_AUTH_KEY_MISMATCH', 'params.auth.key names another Auth Key than the Bearer token: leave it out, or send the key of the token.', 401) };
   }
   if (input.requiredScope && !scopeAllows(found.scope, input.requiredScope)) {
-    return fail(INSUFFICIENT_AUTH_SCOPE, `This Bearer token does not have the scope ${input.requiredScope} this endpoint needs (it has: ${found.scope || 'none'}).`, 403);
+    return { error: fail(INSUFFICIENT_AUTH_SCOPE, `This Bearer token does not have the scope ${input.requiredScope} this endpoint needs (it has: ${found.scope || 'none'}).`, 403) };
   }
-  const maxSize = limitValue(auth.max_size, 0, false);
-  const maxFiles = limitValue(auth.max_number_of_files, 1, true);
-  return {
-    ok: true,
-    value: {
-      rawParams: raw,
-      params: { ...params, auth: { ...auth, key: account.authKey } },
-      account,
-      maxSize: maxSize === undefined || Number.isNaN(maxSize) ? null : maxSize,
-      maxNumberOfFiles: maxFiles === undefined || Number.isNaN(maxFiles) ? null : maxFiles,
-    },
-  };
+  return { account };
 }
 
 /** Checks `params` + `signature` as the real service does (service-facts.md §1). Pure apart from the two callbacks. */
@@ -119,42 +111,19 @@ export function authenticate(input: AuthInput): AuthResult {
   // Checked for every request, Bearer ones too: a nonce is a string or an integer, nothing else.
   const nonce = nonceOf((isObject(params.auth) ? params.auth.nonce : undefined) ?? params.nonce);
   if ('problem' in nonce) return fail(INVALID_AUTH_NONCE, nonce.problem, 400);
-  if (input.bearer) return authenticateBearer(input, input.bearer, raw, params);
-  const auth = params.auth;
-  if (auth === undefined) return fail(ErrorCode.noAuth, 'No auth parameter was provided in params.', 400);
-  if (!isObject(auth)) return fail('NO_OBJECT_AUTH_PARAMETER', 'The auth parameter must be an object.', 400);
-  if (auth.key === undefined || auth.key === null || auth.key === '') return fail(ErrorCode.noAuthKey, 'No auth.key parameter was provided in params.', 400);
-  if (typeof auth.key !== 'string') return fail(INVALID_AUTH_KEY, `auth.key must be a string (got ${shown(auth.key)}).`, 400);
-  const account = input.findAccount(auth.key);
-  if (!account) return fail(ErrorCode.unknownAuthKey, `The auth key "${auth.key}" is unknown.`, 401);
-  if (account.isActive === false) return fail(AUTH_KEY_INACTIVE, `The auth key "${auth.key}" is inactive: reactivate it, or use another key.`, 401);
-
+  let account: AccountRow;
+  let auth: Record<string, unknown>;
   let expiresAt: number | null = null;
-  const hasSignature = typeof signature === 'string' && signature !== '';
-  if (hasSignature) {
-    if (auth.expires === undefined || auth.expires === null || auth.expires === '') {
-      return fail(ErrorCode.noAuthExpires, 'A signed request needs auth.expires in params.', 400);
-    }
-    expiresAt = parseExpires(auth.expires);
-    if (expiresAt === null) return fail(ErrorCode.invalidAuthExpires, `auth.expires ${shown(auth.expires)} is not a valid date (use ISO 8601 or YYYY/MM/DD HH:MM:SS+00:00).`, 400);
-    // One algorithm per key, so nobody can fall back to a weaker one the key's owner did not choose.
-    const keyAlgo = account.signatureAlgo ?? DEFAULT_SIGNATURE_ALGO;
-    const algo = parseSignature(signature)?.algo;
-    if (algo && algo !== keyAlgo) {
-      const why = account.signatureAlgo ? '' : ` (its signature_algo is not set, which means ${DEFAULT_SIGNATURE_ALGO}; set it to ${algo} to sign that way)`;
-      return fail(ErrorCode.invalidSignature, `This Auth Key signs with ${keyAlgo}${why}: send a "${keyAlgo}:" signature (got ${algo}).`, 401);
-    }
-    if (!verifySignature(raw, signature, account.authSecret)) return fail(ErrorCode.invalidSignature, 'The signature does not match the params (HMAC of the raw params string with the auth secret).', 401);
-    if (expiresAt < input.nowMs) return fail(ErrorCode.authExpired, `The request expired at ${shown(auth.expires)} (auth.expires is in the past).`, 401);
-    if (expiresAt > input.nowMs + MAX_EXPIRES_AHEAD_MS) {
-      return fail(ErrorCode.invalidAuthExpires, `auth.expires ${shown(auth.expires)} is more than ${MAX_EXPIRES_AHEAD_MS / 3600_000} hours ahead: sign requests for a shorter time (SDKs use 5 minutes to 1 day).`, 400);
-    }
-  } else if (account.requireSignature || input.accountRequiresSignature || input.signatureRequired) {
-    return fail(ErrorCode.noSignatureField, input.signatureRequired ? 'This endpoint requires a signature: send the signature field next to params.' : 'This account requires a signature: send the signature field next to params.', 401);
-  }
-
-  if (input.requiredScope && !scopeAllows(account.scope ?? null, input.requiredScope)) {
-    return fail(INSUFFICIENT_AUTH_SCOPE, `The auth key "${auth.key}" does not have the scope ${input.requiredScope} this endpoint needs.`, 403);
+  if (input.bearer) {
+    if (params.auth !== undefined && !isObject(params.auth)) return fail('NO_OBJECT_AUTH_PARAMETER', 'The auth parameter must be an object.', 400);
+    const found = bearerAccount(input, input.bearer, params);
+    if ('error' in found) return found.error;
+    account = found.account;
+    auth = isObject(params.auth) ? params.auth : {};
+  } else {
+    const signed = signedAccount(input, raw, params, signature);
+    if ('error' in signed) return signed.error;
+    ({ account, auth, expiresAt } = signed);
   }
 
   if (nonce.nonce !== null) {
@@ -177,5 +146,49 @@ export function authenticate(input: AuthInput): AuthResult {
     if (check === 'mismatch') return fail(ErrorCode.refererMismatch, 'The Referer header does not match auth.referer.', 403);
   }
 
-  return { ok: true, value: { rawParams: raw, params, account, maxSize: maxSize ?? null, maxNumberOfFiles: maxFiles ?? null } };
+  // A Bearer request may leave auth.key out; the Assembly still records its key.
+  const out = input.bearer ? { ...params, auth: { ...auth, key: account.authKey } } : params;
+  return { ok: true, value: { rawParams: raw, params: out, account, maxSize: maxSize ?? null, maxNumberOfFiles: maxFiles ?? null } };
+}
+
+/** A key/secret request: the key, its signature (or the account's rule that none is needed), its scope. */
+function signedAccount(input: AuthInput, raw: string, params: Record<string, unknown>, signature: string | undefined): { account: AccountRow; auth: Record<string, unknown>; expiresAt: number | null } | { error: AuthResult } {
+  const err = (r: AuthResult) => ({ error: r });
+  const auth = params.auth;
+  if (auth === undefined) return err(fail(ErrorCode.noAuth, 'No auth parameter was provided in params.', 400));
+  if (!isObject(auth)) return err(fail('NO_OBJECT_AUTH_PARAMETER', 'The auth parameter must be an object.', 400));
+  if (auth.key === undefined || auth.key === null || auth.key === '') return err(fail(ErrorCode.noAuthKey, 'No auth.key parameter was provided in params.', 400));
+  if (typeof auth.key !== 'string') return err(fail(INVALID_AUTH_KEY, `auth.key must be a string (got ${shown(auth.key)}).`, 400));
+  const account = input.findAccount(auth.key);
+  if (!account) return err(fail(ErrorCode.unknownAuthKey, `The auth key "${auth.key}" is unknown.`, 401));
+  if (account.isActive === false) return err(fail(AUTH_KEY_INACTIVE, `The auth key "${auth.key}" is inactive: reactivate it, or use another key.`, 401));
+
+  let expiresAt: number | null = null;
+  const hasSignature = typeof signature === 'string' && signature !== '';
+  if (hasSignature) {
+    if (auth.expires === undefined || auth.expires === null || auth.expires === '') {
+      return err(fail(ErrorCode.noAuthExpires, 'A signed request needs auth.expires in params.', 400));
+    }
+    expiresAt = parseExpires(auth.expires);
+    if (expiresAt === null) return err(fail(ErrorCode.invalidAuthExpires, `auth.expires ${shown(auth.expires)} is not a valid date (use ISO 8601 or YYYY/MM/DD HH:MM:SS+00:00).`, 400));
+    // One algorithm per key, so nobody can fall back to a weaker one the key's owner did not choose.
+    const keyAlgo = account.signatureAlgo ?? DEFAULT_SIGNATURE_ALGO;
+    const algo = parseSignature(signature)?.algo;
+    if (algo && algo !== keyAlgo) {
+      const why = account.signatureAlgo ? '' : ` (its signature_algo is not set, which means ${DEFAULT_SIGNATURE_ALGO}; set it to ${algo} to sign that way)`;
+      return err(fail(ErrorCode.invalidSignature, `This Auth Key signs with ${keyAlgo}${why}: send a "${keyAlgo}:" signature (got ${algo}).`, 401));
+    }
+    if (!verifySignature(raw, signature, account.authSecret)) return err(fail(ErrorCode.invalidSignature, 'The signature does not match the params (HMAC of the raw params string with the auth secret).', 401));
+    if (expiresAt < input.nowMs) return err(fail(ErrorCode.authExpired, `The request expired at ${shown(auth.expires)} (auth.expires is in the past).`, 401));
+    if (expiresAt > input.nowMs + MAX_EXPIRES_AHEAD_MS) {
+      return err(fail(ErrorCode.invalidAuthExpires, `auth.expires ${shown(auth.expires)} is more than ${MAX_EXPIRES_AHEAD_MS / 3600_000} hours ahead: sign requests for a shorter time (SDKs use 5 minutes to 1 day).`, 400));
+    }
+  } else if (account.requireSignature || input.accountRequiresSignature || input.signatureRequired) {
+    return err(fail(ErrorCode.noSignatureField, input.signatureRequired ? 'This endpoint requires a signature: send the signature field next to params.' : 'This account requires a signature: send the signature field next to params.', 401));
+  }
+
+  if (input.requiredScope && !scopeAllows(account.scope ?? null, input.requiredScope)) {
+    return err(fail(INSUFFICIENT_AUTH_SCOPE, `The auth key "${auth.key}" does not have the scope ${input.requiredScope} this endpoint needs.`, 403));
+  }
+  return { account, auth, expiresAt };
 }

@@ -351,7 +351,7 @@ export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () =>
       if (f.scope && f.scope.trim()) {
         const n = normalizeScope(f.scope);
         if (typeof n === 'string') return sendError(res, apiError('TOKEN_INVALID_SCOPE', n, 400));
-        const wider = n.scope.split(',').filter((s) => !row.scope.split(',').includes(s));
+        const wider = n.scope.split(',').filter((s) => !scopeAllows(row.scope, s));
         if (wider.length > 0) return invalid(`The sign-in did not grant ${wider.join(', ')}.`);
         scope = n.scope;
       }

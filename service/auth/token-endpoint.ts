@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ALLOWED_SCOPES, normalizeScope } from '../auth-keys/auth-key-rules';
+import { ALLOWED_SCOPES, normalizeScope, scopeAllows } from '../auth-keys/auth-key-rules';
 import { apiError, sendError, sendJson } from '../http/api-error';
 import { readFormFields } from '../http/form-fields';
 import type { ServiceDatabase } from '../store/database';
@@ -59,7 +59,8 @@ export async function mintToken(db: ServiceDatabase, req: IncomingMessage, res: 
     const asked = normalizeScope(f.scope);
     if (typeof asked === 'string') return sendError(res, apiError('TOKEN_INVALID_SCOPE', asked, 400));
     scopes = asked.scope.split(',');
-    const wider = scopes.filter((s) => !keyScopes.includes(s));
+    // One table (shared/api/scopes.ts): a `read` key may mint `assemblies:read`.
+    const wider = scopes.filter((s) => !scopeAllows(account.scope ?? null, s));
     if (wider.length > 0) return sendError(res, apiError(INSUFFICIENT_AUTH_SCOPE, `The Auth Key does not have ${wider.join(', ')}: a token cannot be wider than its key.`, 403));
   }
   // A client may ask for a shorter life than the default, never a longer one.

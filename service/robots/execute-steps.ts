@@ -13,6 +13,7 @@
 // used step by default, one for all with `bundle_steps`, one per original with `group_by_original`.
 
 import { mkdir } from 'node:fs/promises';
+import { ErrorCode } from '../../shared/api/codes';
 import { resolveInside, UnsafePathError } from '../files/inside-dir';
 import { safeFileName } from '../files/safe-name';
 import { interpolateParams, NEVER_INTERPOLATED, type Scope } from '../instructions/interpolation';
@@ -71,6 +72,8 @@ export interface ExecuteContext {
   parallelJobs?: number;
   /** Bytes image robots may write for the Assembly (default imageOutputCap of its uploads); tests pass small ones. */
   maxImageOutputBytes?: number;
+  /** auth.max_number_of_files: input files "uploaded or imported" (spec); null or absent = no limit. */
+  maxNumberOfFiles?: number | null;
 }
 
 export interface WarningAbout {
@@ -207,6 +210,8 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
   const outputs = new Map<string, StoredFile[]>();
   // Bytes image robots wrote for this Assembly, against its cap (instruction-limits.ts; issue 25).
   let imageBytes = 0;
+  // Input files so far: the uploads, then every file an import brings in (spec: "uploaded or imported").
+  let inputFiles = ctx.uploads.length;
   const imageCap = ctx.maxImageOutputBytes ?? imageOutputCap(ctx.uploads.reduce((n, u) => n + u.size, 0));
   const total = graph.order.length;
   // Per upload: how many steps are done for it. A step counts as done for every upload once it ends.
@@ -250,6 +255,11 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       const outcome = await runSourceStep(sourceRunner, ctx, name, step, outDir);
       if (ctx.signal.aborted) return canceled();
       if (!outcome.ok) return { ok: false, code: outcome.code, message: outcome.message, step: name };
+      inputFiles += outcome.files.length;
+      const maxFiles = ctx.maxNumberOfFiles ?? null;
+      if (maxFiles !== null && inputFiles > maxFiles) {
+        return { ok: false, code: ErrorCode.maxFilesExceeded, message: `This Assembly has ${inputFiles} input files (${ctx.uploads.length} uploaded, ${inputFiles - ctx.uploads.length} imported); auth.max_number_of_files allows ${maxFiles}.`, step: name };
+      }
       if (reported.has(name)) outcome.files.forEach((f) => ctx.onResult(name, f));
       outputs.set(name, outcome.files);
       stepsDoneFor.forEach((done) => done.add(index));

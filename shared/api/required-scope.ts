@@ -10,8 +10,8 @@ export function requiredScope(method: string, path: string): string | null {
   if (path === '/assemblies' || path === '/assemblies/' || /^\/assemblies\/[0-9a-f]{32}(\/replay)?\/?$/.test(path)) return rw('assemblies');
   // Replaying is the one notification scope the spec lists; reading the attempts is reading the Assembly.
   if (path.startsWith('/assembly_notifications/')) return read ? 'assemblies:read' : 'assembly_notifications:write';
-  // Stored assets: no asset scope exists in the facts; they are read and written as Assemblies' results.
-  if (path.startsWith('/dam/')) return rw('assemblies');
+  // Stored assets: the spec's `dam:read` / `dam:write` (issue 25: they opened nothing, /dam wanted assemblies:*).
+  if (path.startsWith('/dam/')) return rw('dam');
   if (path.startsWith('/bill/')) return 'billing:read';
   // Our choice (the facts give no scope for statistics): reading Assemblies' figures is reading Assemblies.
   if (path === '/assembly_stats' || path === '/assembly_stats/') return 'assemblies:read';

@@ -19,6 +19,24 @@ export const ALLOWED_SCOPES = [
   'storage_grants:write',
 ] as const;
 
+/**
+ * What each scope covers (issue 25: one table for `/token`, the consent page and every route): itself,
+ * and for the generic `read` / `write` every `<resource>:read` / `<resource>:write` scope (so a `read` key
+ * may mint an `assemblies:read` token and call what needs one). `smart_cdn:sign` is neither a read nor
+ * a write: only itself covers it. The scope each route needs is in required-scope.ts. Pure.
+ */
+export function scopeCovers(held: string, needed: string): boolean {
+  if (held === needed) return true;
+  const kind = needed.split(':')[1];
+  return (held === 'read' || held === 'write') && kind === held;
+}
+
+/** Whether a key's or token's scopes (comma- or space-separated; null = every scope) cover `needed`. Pure. */
+export function scopesCover(scope: string | null, needed: string): boolean {
+  if (scope === null) return true;
+  return scope.split(/[\s,]+/).some((held) => held !== '' && scopeCovers(held, needed));
+}
+
 /** The scope that lets a key sign content-delivery URLs. */
 export const CDN_SIGN_SCOPE = 'smart_cdn:sign';
 

@@ -8,7 +8,7 @@ import { toAsset, toDetail, toListPage } from './asset-records';
 
 // The stored-asset endpoints (docs/local-service.md "Stored assets"): GET/PATCH/DELETE /dam/assets…, the
 // bulk moves and deletes, and the bytes at /content. Signed like every other call, or a Bearer token with
-// assemblies:read / assemblies:write (shared/api/required-scope.ts).
+// dam:read / dam:write (shared/api/required-scope.ts).
 
 const assetPath = (assetId: string): string => `/dam/assets/${encodeURIComponent(assetId)}`;
 

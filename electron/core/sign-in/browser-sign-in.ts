@@ -61,6 +61,8 @@ export const APP_SIGN_IN_SCOPES = [
   'auth_keys:write',
   'billing:read',
   'queues:read',
+  'dam:read',
+  'dam:write',
 ];
 
 /**

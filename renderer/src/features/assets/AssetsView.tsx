@@ -327,7 +327,7 @@ export const AssetsView = ({ folder }: { folder: string }) => {
           title={scopeMissing ? "This workspace's key cannot read stored assets" : 'Could not load the assets'}
           code={error.code}
           httpCode={error.httpCode}
-          message={scopeMissing ? `Reading stored assets needs the assemblies:read scope (${error.message}).` : error.message}
+          message={scopeMissing ? `Reading stored assets needs the dam:read scope (${error.message}).` : error.message}
           action={<Button onClick={refresh}>Try again</Button>}
         />
       )}
