@@ -94,7 +94,9 @@ export function listAssemblies(db: ServiceDatabase, req: IncomingMessage, res: S
   db.touchAccount(auth.value.account.authKey, nowMs);
   const q = parseListQuery(auth.value.params);
   if (typeof q === 'string') return sendError(res, { code: LIST_INVALID_PARAMS, message: q, httpCode: 400 });
-  const page = db.assemblyIndex.query({ ...q, authKey: auth.value.account.authKey, kind: q.type === 'all' ? null : q.type });
+  // The account's Assemblies, whichever of its keys made them: replay, notifications, bill and statistics
+  // are account-wide, and Activity must not lose older Assemblies after a key rotation (issue 25).
+  const page = db.assemblyIndex.query({ ...q, authKey: null, kind: q.type === 'all' ? null : q.type });
   // Items are stored without `instance`, which follows the current base URL.
   const items = page.items.map((item) => ({ instance, ...(JSON.parse(item) as Record<string, unknown>) }));
   sendJson(res, 200, { items, count: page.count });

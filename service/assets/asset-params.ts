@@ -17,7 +17,6 @@ export const DamOk = {
   found: 'DAM_ASSET_FOUND',
   moved: 'DAM_ASSET_MOVED',
   deleted: 'DAM_ASSET_DELETED',
-  bulkMoved: 'DAM_ASSETS_MOVED',
   bulkDeleted: 'DAM_ASSETS_DELETED',
 } as const;
 

@@ -125,7 +125,21 @@ export async function routeAssets(ctx: AssetRouteContext, req: IncomingMessage, 
     if ('problem' in folder) return send(invalid(DamError.invalidParams, `${folder.problem}.`));
     const r = ctx.assets.move(ctx.workspace, ids.value, (a) => `${folder.prefix}${a.filename}`, now);
     if (!r.ok) return send(movedError(r));
-    sendJson(res, 200, { ok: DamOk.bulkMoved, message: `${r.assets.length} asset(s) moved.`, assets: r.assets });
+    // The spec's DAM_ASSET_MOVED shape (issue 25): the fields of the asset moved (the first, for several),
+    // and every moved asset in `assets` (extra properties are allowed).
+    const first = r.assets[0]!;
+    sendJson(res, 200, {
+      ok: DamOk.moved,
+      message: `${r.assets.length} asset(s) moved.`,
+      asset: first,
+      asset_id: first.asset_id,
+      deleted_at: null,
+      filename: first.filename,
+      folder_id: first.folder_id,
+      path: first.path,
+      updated_at: first.updated_at,
+      assets: r.assets,
+    });
     return true;
   }
 

@@ -323,7 +323,9 @@ describe('bulk move and bulk delete', () => {
 
     const moved = await call('POST', '/dam/assets/bulk_move', { asset_ids: [one.asset_id, two.asset_id], destination_folder_id: 'bulk/target' });
     expect(moved.status).toBe(200);
-    expect(moved.body.ok).toBe('DAM_ASSETS_MOVED');
+    // The spec's DAM_ASSET_MOVED shape: its fields for the (first) asset moved, every one in `assets`.
+    expect(moved.body).toMatchObject({ ok: 'DAM_ASSET_MOVED', asset_id: one.asset_id, path: 'bulk/target/one.jpg', filename: 'one.jpg', folder_id: 'bulk/target', deleted_at: null });
+    for (const key of ['asset', 'asset_id', 'deleted_at', 'filename', 'folder_id', 'message', 'ok', 'path', 'updated_at']) expect(moved.body).toHaveProperty(key);
     expect((moved.body.assets as Asset[]).map((a) => [a.asset_id, a.path])).toEqual([[one.asset_id, 'bulk/target/one.jpg'], [two.asset_id, 'bulk/target/two.jpg']]);
     const listing = await call('GET', '/dam/assets', { prefix: 'bulk/', delimiter: '/' });
     expect(listing.body.folders).toEqual(['bulk/target/']);
@@ -356,6 +358,18 @@ describe('scopes', () => {
 });
 
 describe('/transloadit/import', () => {
+  it('counts imported files toward auth.max_number_of_files ("uploaded or imported"), as uploads are counted', async () => {
+    const one = await storeOne('one.jpg', await jpeg(20, 20), { path: 'limits/one.jpg' });
+    const two = await storeOne('two.jpg', await jpeg(30, 30), { path: 'limits/two.jpg' });
+    const steps = { imported: { robot: '/transloadit/import', asset_ids: [one.asset_id, two.asset_id] } };
+    const run = async (max: number) =>
+      waitForEnd(String((await postAssembly(fx.service.url, buildForm({ params: { auth: { key: fx.service.authKey, expires: inOneHourIso(), max_number_of_files: max }, steps }, secret: fx.service.authSecret }))).body.assembly_ssl_url));
+    const over = await run(1);
+    expect(over.error).toBe('MAX_NUMBER_OF_FILES_EXCEEDED');
+    expect(String(over.message)).toContain('2 input files (0 uploaded, 2 imported)');
+    expect((await run(2)).ok).toBe('ASSEMBLY_COMPLETED');
+  });
+
   it('brings assets in by id (an exact older version) and by path, feeding a resize', async () => {
     const big = await jpeg(400, 200, '#336699');
     const newer = await jpeg(100, 300, '#993366');

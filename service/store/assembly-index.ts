@@ -3,7 +3,8 @@ import { assemblySummary, type AssemblySummary, type ListKind } from '../assembl
 import type { AssemblyState } from '../assemblies/assembly-state';
 
 export interface IndexQuery {
-  authKey: string;
+  /** Only this key's Assemblies; null = the whole account's (GET /assemblies). */
+  authKey: string | null;
   page: number;
   pagesize: number;
   /** null = every kind (`type: all`). */
@@ -35,6 +36,7 @@ export function openAssemblyIndex(db: Database.Database): AssemblyIndex {
     CREATE TABLE IF NOT EXISTS assembly_index (id TEXT PRIMARY KEY, auth_key TEXT NOT NULL, created_ms INTEGER NOT NULL,
       kind TEXT, search TEXT NOT NULL, item TEXT NOT NULL, notify_due_ms INTEGER);
     CREATE INDEX IF NOT EXISTS assembly_index_by_key ON assembly_index (auth_key, created_ms DESC);
+    CREATE INDEX IF NOT EXISTS assembly_index_by_created ON assembly_index (created_ms DESC);
     CREATE INDEX IF NOT EXISTS assembly_index_notify ON assembly_index (notify_due_ms) WHERE notify_due_ms IS NOT NULL;
   `);
   const upsert = db.prepare(`INSERT INTO assembly_index (id, auth_key, created_ms, kind, search, item, notify_due_ms)
@@ -54,12 +56,13 @@ export function openAssemblyIndex(db: Database.Database): AssemblyIndex {
   return {
     upsert: (s) => void upsert.run(s),
     query: (q) => {
-      const where = ['auth_key = ?'];
-      const args: unknown[] = [q.authKey];
+      const where: string[] = [];
+      const args: unknown[] = [];
       const add = (condition: string, value: unknown): void => {
         where.push(condition);
         args.push(value);
       };
+      if (q.authKey !== null) add('auth_key = ?', q.authKey);
       if (q.kind) add('kind = ?', q.kind);
       if (q.assemblyId) add('id = ?', q.assemblyId);
       if (q.fromMs !== null) add('created_ms >= ?', q.fromMs);
@@ -74,7 +77,7 @@ export function openAssemblyIndex(db: Database.Database): AssemblyIndex {
           args.push(k);
         }
       }
-      const clause = where.join(' AND ');
+      const clause = where.length > 0 ? where.join(' AND ') : '1';
       const count = (db.prepare(`SELECT COUNT(*) AS n FROM assembly_index WHERE ${clause}`).get(...args) as { n: number }).n;
       const items = (
         db.prepare(`SELECT item FROM assembly_index WHERE ${clause} ORDER BY created_ms DESC, rowid DESC LIMIT ? OFFSET ?`).all(...args, q.pagesize, (q.page - 1) * q.pagesize) as {

@@ -31,11 +31,11 @@ describe('Assets: the stored-asset browser', () => {
     expect(useNavigation.getState().route).toEqual({ name: 'templates' });
   });
 
-  it('explains a key without assemblies:read with the code', async () => {
-    renderWithBridge(<App />, createFakeBridge({ 'assets:list': () => ({ ok: false, error: { code: 'INSUFFICIENT_AUTH_SCOPE', message: 'needs assemblies:read' } }) }));
+  it('explains a key without dam:read with the code', async () => {
+    renderWithBridge(<App />, createFakeBridge({ 'assets:list': () => ({ ok: false, error: { code: 'INSUFFICIENT_AUTH_SCOPE', message: 'needs dam:read' } }) }));
     const alert = await screen.findByRole('alert', {}, { timeout: 5000 });
     expect(within(alert).getByText('INSUFFICIENT_AUTH_SCOPE')).toBeTruthy();
-    expect(alert.textContent).toContain('assemblies:read');
+    expect(alert.textContent).toContain('needs the dam:read scope');
   });
 
   it('shows folders first, then assets, with the path as a breadcrumb, and opens a folder', async () => {
