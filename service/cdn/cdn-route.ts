@@ -19,6 +19,8 @@ export interface CdnRouteContext {
   runtime: AssemblyRuntime;
   templates: TemplateStore;
   cdn: CdnRuntime;
+  /** The one workspace this service serves (`local`): the URL's first segment must name it. */
+  workspace: string;
 }
 
 /** The Smart CDN's own state: its result cache, a folder for runs, and how long a run may take. */
@@ -56,6 +58,11 @@ export async function routeCdn(ctx: CdnRouteContext, req: IncomingMessage, res: 
   const r = parseCdnUrl(url.pathname, url.search);
   if (!r) return false;
   const now = Date.now();
+  // A URL names its workspace; one signed for another workspace is not this one's to serve (issue 25).
+  if (r.workspace !== ctx.workspace) {
+    sendError(res, apiError('CDN_WORKSPACE_NOT_FOUND', `This service serves the workspace "${ctx.workspace}"; the URL names "${r.workspace}".`, 404));
+    return true;
+  }
   const key = r.authKey ? ctx.db.getAccount(r.authKey) : defaultCdnKey(ctx.db);
   if (!r.sig) {
     sendError(res, apiError('CDN_SIGNATURE_MISSING', 'This URL carries no sig: sign it with a content-delivery key.', 403));
@@ -86,15 +93,12 @@ export async function routeCdn(ctx: CdnRouteContext, req: IncomingMessage, res: 
     sendError(res, apiError('CDN_SIGNATURE_INVALID', 'exp must be milliseconds since the epoch.', 403));
     return true;
   }
-  if (r.expMs === null) {
-    sendError(res, apiError('CDN_EXPIRY_MISSING', 'This URL carries no exp: sign it with an expiry (milliseconds since the epoch, at most a year ahead).', 403));
-    return true;
-  }
-  if (r.expMs > now + MAX_CDN_LIFETIME_MS) {
+  // exp is optional (spec rule 2: "optional but recommended"): a URL without it does not expire.
+  if (r.expMs !== null && r.expMs > now + MAX_CDN_LIFETIME_MS) {
     sendError(res, apiError('CDN_EXPIRY_TOO_FAR', `exp=${r.expMs} is more than a year ahead: sign this URL for a shorter time.`, 403));
     return true;
   }
-  if (r.expMs <= now) {
+  if (r.expMs !== null && r.expMs <= now) {
     sendError(res, apiError('CDN_SIGNATURE_EXPIRED', `This URL expired at ${new Date(r.expMs).toISOString()}.`, 403));
     return true;
   }
@@ -127,7 +131,7 @@ export async function routeCdn(ctx: CdnRouteContext, req: IncomingMessage, res: 
   }
   // A response may not outlive its signature in a cache (spec rule 9); /file/serve's cache_duration
   // replaces the default day.
-  const maxAge = Math.max(0, Math.min(serveCacheSeconds(allowed.steps) ?? MAX_CACHE_S, Math.floor((r.expMs - now) / 1000)));
+  const maxAge = Math.max(0, Math.min(serveCacheSeconds(allowed.steps) ?? MAX_CACHE_S, r.expMs === null ? MAX_CACHE_S : Math.floor((r.expMs - now) / 1000)));
   const etag = `"${served.entry.sha256}"`;
   // Concurrent requests that waited on another's run are hits too: the Template ran once for them all.
   const headers = { ETag: etag, 'X-Cache': hit || joined ? 'HIT' : served.cache };

@@ -86,19 +86,23 @@ describe('signed content-delivery URLs', () => {
     expect(withScope.body.subarray(0, 2).toString('hex')).toBe('ffd8');
   });
 
-  it('refuses a URL that would never expire: no exp, or exp more than a year ahead', async () => {
+  it('serves a URL without exp (the spec: optional), refuses exp more than a year ahead, and one signed for another workspace', async () => {
     /** Signed correctly by hand (the SDKs always add exp), with the query given. */
-    const signedUrl = (query: Record<string, string>): string => {
-      const path = `/file/local/builtin%2Fstore-originals%400.0.1/${encodeURIComponent(input)}`;
+    const signedUrl = (query: Record<string, string>, workspace = 'local'): string => {
+      const path = `/file/${workspace}/builtin%2Fstore-originals%400.0.1/${encodeURIComponent(input)}`;
       const q = new URLSearchParams({ ...query, auth_key: cdnKey.key });
       const sig = `sha256:${createHmac('sha256', cdnKey.secret).update(cdnStringToSign(parseCdnUrl(path, `?${q.toString()}`)!)).digest('hex')}`;
       q.sort();
       q.set('sig', sig);
       return `${fx.service.url}${path}?${q.toString()}`;
     };
+    // Issue 25: exp is optional (spec rule 2); such a URL is cached for the default day, not forever.
     const forever = await get(signedUrl({ w: '100' }));
-    expect(forever.status).toBe(403);
-    expect(errorOf(forever)).toBe('CDN_EXPIRY_MISSING');
+    expect(forever.status).toBe(200);
+    expect(forever.cache).toBe('public, max-age=86400');
+    // The workspace part is checked: a correct signature over another workspace's URL is not served here.
+    const elsewhere = await get(signedUrl({ exp: String(Date.now() + 3600_000), w: '100' }, 'other-workspace'));
+    expect([elsewhere.status, errorOf(elsewhere)]).toEqual([404, 'CDN_WORKSPACE_NOT_FOUND']);
     for (const exp of [String(Date.now() + 10 * 365 * 86_400_000), '99999999999999999999']) {
       const far = await get(signedUrl({ exp, w: '100' }));
       expect(far.status, exp).toBe(403);
