@@ -77,7 +77,7 @@ test('a Template the service refuses is marked at the line of the parameter it n
   await ui.getByRole('button', { name: 'New Template' }).first().click();
   await ui.getByTestId('template-name').fill('Too wide');
   const text = JSON.stringify(
-    { steps: { ':original': { robot: '/upload/handle' }, small: { robot: '/image/resize', use: ':original', width: 99999, height: 200 } } },
+    { steps: { ':original': { robot: '/upload/handle' }, small: { robot: '/image/resize', use: ':original', width: 20000, height: 20000 } } },
     null,
     2,
   );
@@ -86,8 +86,8 @@ test('a Template the service refuses is marked at the line of the parameter it n
   await ui.keyboard.press('ControlOrMeta+a');
   await ui.keyboard.press('Delete');
   await ui.keyboard.insertText(text);
-  await expect(editor).toContainText('"height": 200');
-  // The editor's own checks find nothing: the width limit is the service's to know.
+  await expect(editor).toContainText('"height": 20000');
+  // The editor's own checks find nothing (each side is within 1–25000): the output's megapixel cap is the service's to know.
   await expect(ui.getByTestId('template-check')).toContainText('Looks valid');
   await expect(ui.locator('.cm-lintRange-error')).toHaveCount(0);
 
@@ -99,7 +99,7 @@ test('a Template the service refuses is marked at the line of the parameter it n
   // The marker is on the line of "width" in the step "small", and on no other.
   const marked = ui.getByTestId('template-editor').locator('.cm-line', { has: ui.locator('.cm-lintRange-error') });
   await expect(marked).toHaveCount(1);
-  await expect(marked).toContainText('"width": 99999');
+  await expect(marked).toContainText('"width": 20000');
   await expect(ui.getByTestId('template-editor').locator('.cm-lint-marker-error')).toHaveCount(1);
   await ui.screenshot({ path: screenshotPath('template-service-error.png'), animations: 'disabled' });
 
@@ -107,7 +107,7 @@ test('a Template the service refuses is marked at the line of the parameter it n
   await editor.click();
   await ui.keyboard.press('ControlOrMeta+a');
   await ui.keyboard.press('Delete');
-  await ui.keyboard.insertText(text.replace('99999', '900'));
+  await ui.keyboard.insertText(text.replace('20000', '900'));
   await expect(editor).toContainText('"width": 900');
   await ui.getByRole('button', { name: 'Save Template' }).click();
   await expect(ui.getByTestId('template-detail')).toBeVisible();

@@ -125,14 +125,14 @@ test('a save the service refuses keeps what the user typed and shows the code', 
   await ui.getByRole('button', { name: 'Templates' }).click();
   await ui.getByRole('button', { name: 'New Template' }).first().click();
   await ui.getByTestId('template-name').fill('Allowed flag as text');
-  // Valid JSON the editor accepts but the service refuses (allow_steps_override must be a boolean: the
-  // editor flags it too, so use a type the editor does not look into: a step param the robot rejects).
-  const text = JSON.stringify({ steps: { ':original': { robot: '/upload/handle' }, small: { robot: '/image/resize', use: ':original', width: -5 } } }, null, 2);
+  // Valid JSON the editor accepts but the service refuses: each side is within the robot's range, the
+  // output's megapixels are over the service's cap, which only the service checks.
+  const text = JSON.stringify({ steps: { ':original': { robot: '/upload/handle' }, small: { robot: '/image/resize', use: ':original', width: 20000, height: 20000 } } }, null, 2);
   await setEditorText(ui, text);
   await expect(ui.getByTestId('template-check')).toContainText('Looks valid');
   await ui.getByRole('button', { name: 'Save Template' }).click();
   const error = ui.getByTestId('template-save-error');
   await expect(error).toContainText('IMAGE_RESIZE_VALIDATION');
   await expect(ui.getByTestId('template-name')).toHaveValue('Allowed flag as text');
-  await expect(ui.getByTestId('template-editor').locator('.cm-content')).toContainText('"width": -5');
+  await expect(ui.getByTestId('template-editor').locator('.cm-content')).toContainText('"width": 20000');
 });

@@ -41,7 +41,8 @@ async function snapshot(dir: string, skip: string): Promise<Snapshot> {
 /** Smart CDN results are named by the sha256 of their key (service/cdn/cdn-cache.ts). */
 const CDN_ENTRY = /^[0-9a-f]{64}$/;
 const ASSEMBLY_DIR = /^[0-9a-f]{32}$/;
-const TUS_FILE = /^[0-9a-f]{32}_[0-9a-f]{32}(\.json)?$/;
+// A file's upload is `<assembly_id>_<32hex>`, a part of a concatenated one `<assembly_id>_part_<32hex>` (tus/tus-concat.ts).
+const TUS_FILE = /^[0-9a-f]{32}_(part_)?[0-9a-f]{32}(\.json)?$/;
 /** Stored-asset bytes: assets/blobs/<2 hex>/<sha256>, copies in flight in assets/tmp/<asset id>. */
 const ASSETS_TOP = /^(blobs|tmp)$/;
 const BLOB_DIR = /^[0-9a-f]{2}$/;

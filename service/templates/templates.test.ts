@@ -97,7 +97,7 @@ describe('Templates CRUD', () => {
     expect(misspelled.status).toBe(400);
     expect(misspelled.body).toMatchObject({ error: 'IMAGE_RESIZE_VALIDATION', step: 'small', parameter: 'heigth' });
     expect(misspelled.body.message).toContain('"heigth" is not a parameter of /image/resize. Did you mean "height"?');
-    const s3 = await call('POST', '/templates', { name: 's3', template: JSON.stringify({ steps: { ':original': { robot: '/upload/handle' }, kept: { robot: '/s3/store', use: ':original' } } }) });
+    const s3 = await call('POST', '/templates', { name: 'youtube', template: JSON.stringify({ steps: { ':original': { robot: '/upload/handle' }, kept: { robot: '/youtube/store', use: ':original' } } }) });
     expect(s3.body).toMatchObject({ error: 'ASSEMBLY_STEP_UNKNOWN_ROBOT', step: 'kept', parameter: 'robot' });
     expect((await call('POST', '/templates', { name: 'flag', template: JSON.stringify({ allow_steps_override: 'no' }) })).body).toMatchObject({ error: 'INVALID_TEMPLATE_FIELD', parameter: 'allow_steps_override' });
     // Any JSON value is content.

@@ -47,11 +47,11 @@ describe('checkSteps: one set of rules for the editors and the local service', (
   });
 
   it('knows robots by the caller: every real robot for the editors, the ones it runs for the local service', () => {
-    const steps = { ':original': { robot: '/upload/handle' }, s3: { robot: '/s3/store', use: ':original' } };
-    expect(ALL_ROBOTS).toContain('/s3/store');
+    const steps = { ':original': { robot: '/upload/handle' }, yt: { robot: '/youtube/store', use: ':original' } };
+    expect(ALL_ROBOTS).toContain('/youtube/store');
     expect(checkSteps(steps, editor)).toEqual([]);
     const [refused] = checkSteps(steps, local);
-    expect(refused?.message).toBe('Step "s3" uses the robot "/s3/store", which the local service does not support.');
+    expect(refused?.message).toBe('Step "yt" uses the robot "/youtube/store", which the local service does not support.');
   });
 
   it('reports one loop, naming it, and a step that uses itself once', () => {

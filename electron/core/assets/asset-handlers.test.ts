@@ -177,13 +177,15 @@ describe('assets channels against the real service', () => {
     expect((await list('')).folders).not.toContain('bulk');
   });
 
-  it('works over Bearer tokens with assemblies:read/write, and explains a token without them', async () => {
-    const bearer = await call<Workspace>('workspaces:save', { name: 'Assets by token', endpoint: remote.url, authKey: remote.authKey, authSecret: remote.authSecret, slug: 'assets-token', authMode: 'bearer', tokenScopes: ['assemblies:read', 'assemblies:write'] });
+  it('works over Bearer tokens with dam:read/write, and explains a token without them (assemblies scopes do not open stored assets)', async () => {
+    const bearer = await call<Workspace>('workspaces:save', { name: 'Assets by token', endpoint: remote.url, authKey: remote.authKey, authSecret: remote.authSecret, slug: 'assets-token', authMode: 'bearer', tokenScopes: ['dam:read', 'dam:write'] });
     expect((await call<AssetListPage>('assets:list', { workspaceId: bearer.id, prefix: 'archive', delimiter: '/' })).folders).toEqual(['archive/2026']);
     const a = (await call<AssetListPage>('assets:list', { workspaceId: bearer.id, prefix: 'archive/2026' })).assets[0]!;
     const file = await call<{ path: string }>('assets:download', { workspaceId: bearer.id, assetId: a.assetId });
     expect((await sharp(await readFile(file.path)).metadata()).width).toBe(40);
-    const templatesOnly = await call<Workspace>('workspaces:save', { name: 'Templates only', endpoint: remote.url, authKey: remote.authKey, authSecret: remote.authSecret, slug: 'templates-only', authMode: 'bearer', tokenScopes: ['templates:read'] });
-    expect(await failure('assets:list', { workspaceId: templatesOnly.id, prefix: '' })).toMatchObject({ code: 'INSUFFICIENT_AUTH_SCOPE' });
+    const assembliesOnly = await call<Workspace>('workspaces:save', { name: 'Assemblies only', endpoint: remote.url, authKey: remote.authKey, authSecret: remote.authSecret, slug: 'assemblies-only', authMode: 'bearer', tokenScopes: ['assemblies:read', 'assemblies:write'] });
+    const refused = await failure('assets:list', { workspaceId: assembliesOnly.id, prefix: '' });
+    expect(refused).toMatchObject({ code: 'INSUFFICIENT_AUTH_SCOPE' });
+    expect(refused.message).toContain('dam:read');
   });
 });
