@@ -50,11 +50,16 @@ export function parseListParams(p: Params): Checked<ListQuery> {
   return { ok: true, value: { prefix, after, limit, delimiter: d === '/' } };
 }
 
-/** `version_id` when given: null when absent; a string that cannot be a version id is still passed on (it is then not found). */
+/**
+ * `version_id` when given: null when absent. One that cannot be a version id (the spec's pattern) is a bad
+ * parameter, 400 (issue 25: it was 404 "version not found", as if it could have existed).
+ */
 export function parseVersionId(p: Params): Checked<string | null> {
   const v = p.version_id;
   if (v === undefined || v === null || v === '') return { ok: true, value: null };
-  if (typeof v !== 'string') return bad(DamError.invalidParams, 'version_id must be a version id such as "f3Kq…Q".');
+  if (typeof v !== 'string' || !ASSET_ID.test(v)) {
+    return bad(DamError.invalidParams, `version_id must be 22 characters of A-Z, a-z, 0-9, - and _, ending in A, Q, g or w (got ${JSON.stringify(v).slice(0, 60)}).`);
+  }
   return { ok: true, value: v };
 }
 

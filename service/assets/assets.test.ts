@@ -132,6 +132,15 @@ describe('/transloadit/store', () => {
     expect(old.body.asset).toMatchObject({ version_id: original.version_id, size: first.length, md5hash: md5(first), asset_version: 1 });
     expect((await content(original.asset_id, original.version_id)).bytes.equals(first)).toBe(true);
     expect((await content(original.asset_id)).bytes.equals(second)).toBe(true);
+    // A version id of the right form that does not exist is not found; one that cannot be a version id is a
+    // bad parameter (issue 25: it was 404 "version not found").
+    const missing = await call('GET', `/dam/assets/${original.asset_id}`, { version_id: 'AAAAAAAAAAAAAAAAAAAAAA' });
+    expect([missing.status, missing.body.error]).toEqual([404, 'DAM_ASSET_VERSION_NOT_FOUND']);
+    for (const bad of ['latest', 'x'.repeat(22), `${original.version_id}x`, '../../etc']) {
+      const res = await call('GET', `/dam/assets/${original.asset_id}`, { version_id: bad });
+      expect([res.status, res.body.error], bad).toEqual([400, 'DAM_INVALID_PARAMS']);
+      expect(String(res.body.message)).toContain('version_id must be 22 characters');
+    }
   });
 });
 
@@ -203,7 +212,7 @@ describe('GET /dam/assets/{id}', () => {
       expect(res.body.error).toBe('DAM_ASSET_NOT_FOUND');
       expect((await content(id)).status).toBe(404);
     }
-    for (const version of [b.version_id, 'AAAAAAAAAAAAAAAAAAAAAA', 'junk']) {
+    for (const version of [b.version_id, 'AAAAAAAAAAAAAAAAAAAAAA']) {
       const res = await call('GET', `/dam/assets/${a.asset_id}`, { version_id: version });
       expect(res.status).toBe(404);
       expect(res.body.error).toBe('DAM_ASSET_VERSION_NOT_FOUND');

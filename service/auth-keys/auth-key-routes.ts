@@ -11,6 +11,8 @@ export interface AuthKeyRouteContext {
 }
 
 const ONE = /^\/auth_keys\/([0-9a-f]{32})\/?$/;
+/** The signing key itself (the vendor SDK's `DELETE /auth_keys/self`, params `{ action: 'revoke_auth_key' }`). */
+const SELF = /^\/auth_keys\/self\/?$/;
 const SHOW_SECRET = /^\/auth_keys\/(?:([0-9a-f]{32})\/show_secret|show_secret\/([0-9a-f]{32}))\/?$/;
 
 const iso = (v: string | null | undefined): string | null => (v ? new Date(v).toISOString() : null);
@@ -44,6 +46,8 @@ function keyChange(params: Record<string, unknown>, current: AccountRow | null):
   for (const [key, field] of [
     ['is_active', 'isActive'],
     ['is_allowed_for_smartcdn', 'smartCdn'],
+    // The record's can_show_auth_secret (issue 25: no request could set it). Omitted keeps the current value.
+    ['can_show_auth_secret', 'canShowSecret'],
   ] as const) {
     const v = flag(params[key], key);
     if (typeof v === 'string') return invalid(v);
@@ -121,12 +125,17 @@ export async function routeAuthKeys(ctx: AuthKeyRouteContext, req: IncomingMessa
       sendError(res, change);
       return true;
     }
-    if (change.isActive === false && key.isActive !== false && activeCount() <= 1) {
-      sendError(res, apiError('AUTH_KEY_NOT_UPDATED', 'This is the last active Auth Key: activate another one before deactivating it.', 400));
-      return true;
-    }
+    // The spec's state table puts no condition on active → inactive (issue 25), the last active key included:
+    // the app restores access over its admin channel; `npm run service --auth-key <key>` reactivates the key given.
     const updated = ctx.db.updateAccount(key.authKey, change)!;
     sendJson(res, 200, { ok: 'AUTH_KEY_UPDATED', message: 'The Auth Key was updated.', auth_key: authKeyRecord(updated) });
+  } else if (SELF.test(path) && method === 'DELETE') {
+    // Revokes the key that signed this request (service-facts, npm addendum); never the last active one.
+    const key = ctx.db.getAccount(caller);
+    if (!key) sendError(res, apiError('AUTH_KEY_NOT_DELETED', 'The signing key is gone.', 400));
+    else if (key.isActive !== false && activeCount() <= 1) sendError(res, apiError('AUTH_KEY_NOT_DELETED', 'This is the last active Auth Key: nothing could sign a request after it is gone. Create another one first.', 400));
+    else if (!ctx.db.deleteAccount(key.authKey)) sendError(res, apiError('AUTH_KEY_NOT_DELETED', 'The Auth Key could not be deleted.', 400));
+    else sendJson(res, 200, { ok: 'AUTH_KEY_DELETED', message: 'The signing Auth Key was deleted.', auth_key: key.authKey });
   } else if (one && method === 'DELETE') {
     const key = ctx.db.accountById(one);
     if (!key) sendError(res, notFound(one));

@@ -142,6 +142,31 @@ describe('Auth Keys', () => {
     const all = (await call(admin(), 'GET', '/auth_keys')).body.auth_keys as Array<{ id: string; auth_key: string }>;
     for (const k of all.filter((k) => k.auth_key !== fx.service.authKey)) await call(admin(), 'PUT', `/auth_keys/${k.id}`, { is_active: false });
     const adminId = all.find((k) => k.auth_key === fx.service.authKey)!.id;
-    expect((await call(admin(), 'PUT', `/auth_keys/${adminId}`, { is_active: false })).body.error).toBe('AUTH_KEY_NOT_UPDATED');
+    // The last active key cannot be deleted; deactivating it follows the spec's state table, which states
+    // no condition (issue 25: it was 400 AUTH_KEY_NOT_UPDATED). The app restores access over its admin channel.
+    expect((await call(admin(), 'DELETE', '/auth_keys/self', { action: 'revoke_auth_key' })).body.error).toBe('AUTH_KEY_NOT_DELETED');
+    expect((await call(admin(), 'PUT', `/auth_keys/${adminId}`, { is_active: false })).body).toMatchObject({ ok: 'AUTH_KEY_UPDATED', auth_key: { is_active: false } });
+    expect((await call(admin(), 'GET', '/auth_keys')).body.error).toBe('AUTH_KEY_INACTIVE');
+    fx.service.restoreFullAccess(fx.service.authKey);
+    expect((await call(admin(), 'GET', '/auth_keys')).status).toBe(200);
+  });
+
+  it('revokes the signing key itself with DELETE /auth_keys/self, as the vendor SDK sends it', async () => {
+    const { key } = await createKey({ description: 'to revoke' });
+    const revoked = await call(key, 'DELETE', '/auth_keys/self', { action: 'revoke_auth_key' });
+    expect(revoked.body).toMatchObject({ ok: 'AUTH_KEY_DELETED', auth_key: key.key });
+    expect((await assemblyWith(key)).body.error).toBe('GET_ACCOUNT_UNKNOWN_AUTH_KEY');
+    expect((await call(admin(), 'GET', '/auth_keys')).status).toBe(200);
+  });
+
+  it('sets can_show_auth_secret on create and update, and keeps it when left out', async () => {
+    const { record } = await createKey({ can_show_auth_secret: false });
+    expect(record.can_show_auth_secret).toBe(false);
+    const id = String(record.id);
+    expect((await call(admin(), 'POST', `/auth_keys/${id}/show_secret`)).body.error).toBe('AUTH_SECRET_NOT_RETRIEVED');
+    expect((await call(admin(), 'PUT', `/auth_keys/${id}`, { description: 'still hidden' })).body.auth_key).toMatchObject({ can_show_auth_secret: false });
+    expect((await call(admin(), 'PUT', `/auth_keys/${id}`, { can_show_auth_secret: 1 })).body.auth_key).toMatchObject({ can_show_auth_secret: true });
+    expect((await call(admin(), 'POST', `/auth_keys/${id}/show_secret`)).body.ok).toBe('AUTH_SECRET_RETRIEVED');
+    expect((await call(admin(), 'PUT', `/auth_keys/${id}`, { can_show_auth_secret: 'maybe' })).body.error).toBe('AUTH_KEY_INVALID');
   });
 });

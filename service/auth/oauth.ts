@@ -206,6 +206,8 @@ export function createOAuth(db: ServiceDatabase, publicUrl: () => string = () =>
   }
 
   return {
+    /** This service's own origins as `req` reached it (what a `resource` may name). */
+    ownOrigins,
     /** RFC 8414 metadata: how a client learns this deployment offers browser sign-in. */
     metadata(req: IncomingMessage, res: ServerResponse): void {
       const issuer = issuerOf(req);

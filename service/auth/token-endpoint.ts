@@ -8,6 +8,7 @@ import { AUTH_KEY_INACTIVE, INSUFFICIENT_AUTH_SCOPE } from './authenticate';
 import { tokenHash } from './bearer';
 import { carriesAssertion } from './client-assertion';
 import type { OAuthServer } from './oauth';
+import { audienceOfResource, TOKEN_INVALID_TARGET } from './token-resource';
 
 /** Six hours (spec Limits). */
 export const TOKEN_LIFETIME_S = 21600;
@@ -68,8 +69,17 @@ export async function mintToken(db: ServiceDatabase, req: IncomingMessage, res: 
   if (!Number.isInteger(lifetime) || lifetime < 1 || lifetime > TOKEN_LIFETIME_S) {
     return sendError(res, apiError('TOKEN_INVALID_REQUEST', `expires_in must be 1 to ${TOKEN_LIFETIME_S} seconds.`, 400));
   }
+  // `resource` names what the token is for: this service's API (aud=api2) or its tool endpoint (aud=mcp);
+  // a foreign one is refused (issue 25: it was ignored and a token minted all the same).
+  let aud = f.aud || 'api2';
+  if (f.resource !== undefined && f.resource !== '') {
+    const named = audienceOfResource(f.resource, oauth ? oauth.ownOrigins(req) : []);
+    if ('problem' in named) return sendError(res, apiError(TOKEN_INVALID_TARGET, named.problem, 400));
+    if (f.aud && f.aud !== named.aud) return sendError(res, apiError(TOKEN_INVALID_TARGET, `resource names aud=${named.aud}, but aud=${f.aud} was asked.`, 400));
+    aud = named.aud;
+  }
   const token = randomBytes(32).toString('base64url');
-  db.saveToken({ tokenHash: tokenHash(token), authKey: account.authKey, scope: scopes.join(','), aud: f.aud || 'api2', expiresAtMs: Date.now() + lifetime * 1000 });
+  db.saveToken({ tokenHash: tokenHash(token), authKey: account.authKey, scope: scopes.join(','), aud, expiresAtMs: Date.now() + lifetime * 1000 });
   db.touchAccount(account.authKey, Date.now());
   sendJson(res, 200, { access_token: token, token_type: 'Bearer', expires_in: lifetime, scope: scopes.join(' ') }, { 'Cache-Control': 'no-store' });
 }

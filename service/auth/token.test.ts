@@ -120,3 +120,18 @@ describe('Bearer requests', () => {
     expect((await client.listTemplates()).count).toBeGreaterThanOrEqual(0);
   });
 });
+
+describe('POST /token client_credentials and resource', () => {
+  it('mints for a resource that names this service and refuses a foreign one (TOKEN_INVALID_TARGET)', async () => {
+    const api = await mint({ grant_type: 'client_credentials', resource: fx.service.url });
+    expect(api.status).toBe(200);
+    const mcp = await mint({ grant_type: 'client_credentials', resource: `${fx.service.url}/mcp` });
+    expect(mcp.status).toBe(200);
+    for (const resource of ['https://evil.example/', 'https://api2.transloadit.com', `${fx.service.url.replace(/:\d+$/, ':1')}/`, 'not a url', `${fx.service.url}/#frag`]) {
+      const foreign = await mint({ grant_type: 'client_credentials', resource });
+      expect([foreign.status, foreign.body.error], resource).toEqual([400, 'TOKEN_INVALID_TARGET']);
+    }
+    const clash = await mint({ grant_type: 'client_credentials', resource: `${fx.service.url}/mcp`, aud: 'api2' });
+    expect([clash.status, clash.body.error]).toEqual([400, 'TOKEN_INVALID_TARGET']);
+  });
+});
