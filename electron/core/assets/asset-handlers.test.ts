@@ -186,6 +186,6 @@ describe('assets channels against the real service', () => {
     const assembliesOnly = await call<Workspace>('workspaces:save', { name: 'Assemblies only', endpoint: remote.url, authKey: remote.authKey, authSecret: remote.authSecret, slug: 'assemblies-only', authMode: 'bearer', tokenScopes: ['assemblies:read', 'assemblies:write'] });
     const refused = await failure('assets:list', { workspaceId: assembliesOnly.id, prefix: '' });
     expect(refused).toMatchObject({ code: 'INSUFFICIENT_AUTH_SCOPE' });
-    expect(refused.message).toContain('dam:read');
+    expect(refused?.message).toContain('dam:read');
   });
 });
