@@ -21,7 +21,11 @@ export default defineConfig({
   outputDir: '../test-results/e2e',
   globalSetup: './global-setup.ts',
   fullyParallel: false,
-  workers: 1,
+  // Two spec files at once: every test starts its own app (core, browser host, service child) on its own
+  // data dir and ephemeral ports, so nothing but the machine is shared. One worker left a 2-core CI
+  // machine a third idle while tests waited on the service, ffmpeg or the page (886 s of wall clock for
+  // 576 s of CPU). ASSEMBLYLINE_E2E_WORKERS=1 runs them one by one again.
+  workers: Number(process.env.ASSEMBLYLINE_E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 180_000,
   expect: { timeout: 60_000 },
