@@ -45,7 +45,7 @@ async function main(): Promise<void> {
       'own-domains': { type: 'string' },
       // Hosts chat steps' tool servers may be on; else ASSEMBLYLINE_TOOL_SERVER_ALLOW_HOSTS; else loopback and own domains.
       'tool-server-allow-hosts': { type: 'string' },
-      // Lets ASSEMBLYLINE_TEST_FAULT_CORRUPT act outside NODE_ENV=test (service/files/test-faults.ts); for tests only.
+      // Lets ASSEMBLYLINE_TEST_FAULT_CORRUPT / _DROP act outside NODE_ENV=test (service/files/test-faults.ts); for tests only.
       'test-faults': { type: 'boolean' },
     },
     strict: true,

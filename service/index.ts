@@ -184,7 +184,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   runtime.markCrashed(Date.now());
   const fault = faultConfig(process.env, process.argv);
   if (fault && 'refused' in fault) console.error(`service: warning: ${fault.refused}`);
-  const faults = testFaults(fault && 'corruptName' in fault ? fault.corruptName : null);
+  const faults = testFaults(fault);
+  runtime.faults = faults;
   const tus = createTusEndpoint(runtime, options.dataDir, () => `${urls.base}/resumable/files/`, faults);
   const templates = openTemplateStore(options.dataDir);
   const credentials = openCredentialStore(options.dataDir);

@@ -4,6 +4,7 @@ import { resolveInside } from '../files/inside-dir';
 import { executeSteps, type ExecuteOutcome, type WarningAbout } from '../robots/execute-steps';
 import { describeUpload, type StoredFile } from '../robots/file-record';
 import type { FileDigests } from '../files/stream-hash';
+import { NO_FAULTS, type TestFaults } from '../files/test-faults';
 import { ErrorCode } from '../../shared/api/codes';
 import type { AssetAccess, ChatAccess, CredentialLookup, NetworkAccess } from '../robots/robot-types';
 import type { ServiceDatabase } from '../store/database';
@@ -109,6 +110,8 @@ export class AssemblyRuntime {
   private closed = false;
   /** Template credentials by name or id, for storage robots (set by the service; none in bare tests). */
   credentials: CredentialLookup = () => null;
+  /** Test-only faults (files/test-faults.ts): an upload left out of its Assembly. None unless a test turned them on. */
+  faults: TestFaults = NO_FAULTS;
   /** Stored assets, for /transloadit/store and /transloadit/import (set by the service; none in bare tests). */
   assets: AssetAccess | undefined = undefined;
   /** /ai/chat's endpoint and tool-server tokens for an Assembly's Auth Key (set by the service; none in bare tests). */
@@ -242,6 +245,7 @@ export class AssemblyRuntime {
       // A replay brings files already described (their record is kept): no need to read them again.
       const files = 'described' in uploads ? uploads.described : await describeAll(uploads);
       for (const file of files) {
+        if (this.faults.takeDrop(file.name)) continue;
         state.uploads.push({ file, isTus: false, tusUploadUrl: null });
         live.uploadBytes += file.size;
       }
@@ -378,12 +382,14 @@ export class AssemblyRuntime {
     live.describing -= 1;
     const s = live.state;
     if (this.closed || !isRunning(s) || this.live.get(s.id) !== live) return;
-    s.uploads.push({ file, isTus: true, tusUploadUrl: entry.upload_url });
-    live.uploadBytes += file.size;
-    // Rebuilt from the finished tus upload after a crash (resumeUploading): no need to write at once.
-    this.schedulePersist(live);
-    this.streams.send(s.id, sseEvent('assembly_upload_finished', uploadRecord(this.urls, s, s.uploads.length - 1)));
-    if (!this.checkLimits(live)) return;
+    if (!this.faults.takeDrop(file.name)) {
+      s.uploads.push({ file, isTus: true, tusUploadUrl: entry.upload_url });
+      live.uploadBytes += file.size;
+      // Rebuilt from the finished tus upload after a crash (resumeUploading): no need to write at once.
+      this.schedulePersist(live);
+      this.streams.send(s.id, sseEvent('assembly_upload_finished', uploadRecord(this.urls, s, s.uploads.length - 1)));
+      if (!this.checkLimits(live)) return;
+    }
     if (s.finishedTusUploads >= s.expectedTusUploads && live.describing === 0) {
       s.uploadFinishedAtMs = Date.now();
       this.streams.send(s.id, sseMessage('assembly_uploading_finished'));

@@ -6,7 +6,7 @@ import { Upload } from 'tus-js-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildForm, postAssembly, startFixture, tempDir, waitForEnd, type Fixture } from '../testing/service-fixture';
 import { spawnService, type ServiceProcess } from '../testing/service-process';
-import { CORRUPT_FAULT_ENV, faultConfig, testFaults } from './test-faults';
+import { CORRUPT_FAULT_ENV, DROP_FAULT_ENV, DROP_TIMES_ENV, faultConfig, testFaults } from './test-faults';
 
 const md5 = (data: Buffer): string => createHash('md5').update(data).digest('hex');
 const steps = { ':original': { robot: '/upload/handle' } };
@@ -40,6 +40,7 @@ describe('ASSEMBLYLINE_TEST_FAULT_CORRUPT', () => {
   let svcDir: string | null = null;
   afterEach(async () => {
     delete process.env[CORRUPT_FAULT_ENV];
+    delete process.env[DROP_FAULT_ENV];
     await fx?.stop();
     await svc?.kill();
     if (svcDir) await rm(svcDir, { recursive: true, force: true });
@@ -50,11 +51,16 @@ describe('ASSEMBLYLINE_TEST_FAULT_CORRUPT', () => {
 
   it('is honoured only under NODE_ENV=test or --test-faults, and only when set', () => {
     expect(faultConfig({}, [])).toBeNull();
-    expect(faultConfig({ [CORRUPT_FAULT_ENV]: 'a.bin', NODE_ENV: 'test' }, [])).toEqual({ corruptName: 'a.bin' });
-    expect(faultConfig({ [CORRUPT_FAULT_ENV]: 'a.bin' }, ['node', 'cli.ts', '--test-faults'])).toEqual({ corruptName: 'a.bin' });
+    expect(faultConfig({ [CORRUPT_FAULT_ENV]: 'a.bin', NODE_ENV: 'test' }, [])).toEqual({ corruptName: 'a.bin', dropName: null, dropTimes: null });
+    expect(faultConfig({ [CORRUPT_FAULT_ENV]: 'a.bin' }, ['node', 'cli.ts', '--test-faults'])).toEqual({ corruptName: 'a.bin', dropName: null, dropTimes: null });
     expect(faultConfig({ [CORRUPT_FAULT_ENV]: 'a.bin', NODE_ENV: 'production' }, ['node', 'cli.ts'])).toMatchObject({ refused: expect.stringContaining('ignored') });
-    const faults = testFaults('a.bin');
+    expect(faultConfig({ [DROP_FAULT_ENV]: 'gone.txt', NODE_ENV: 'production' }, ['node', 'cli.ts'])).toEqual({ refused: `${DROP_FAULT_ENV} is set but ignored: test faults need NODE_ENV=test or --test-faults.` });
+    const faults = testFaults(faultConfig({ [CORRUPT_FAULT_ENV]: 'a.bin', NODE_ENV: 'test' }, []));
     expect([faults.takeCorrupt('b.bin'), faults.takeCorrupt('a.bin'), faults.takeCorrupt('a.bin'), faults.takeCorrupt(null)]).toEqual([false, true, false, false]);
+    const twice = testFaults(faultConfig({ [DROP_FAULT_ENV]: 'gone.txt', [DROP_TIMES_ENV]: '2', NODE_ENV: 'test' }, []));
+    expect(['a.txt', 'gone.txt', 'gone.txt', 'gone.txt'].map((n) => twice.takeDrop(n))).toEqual([false, true, true, false]);
+    const always = testFaults(faultConfig({ [DROP_FAULT_ENV]: 'gone.txt', NODE_ENV: 'test' }, []));
+    expect(Array.from({ length: 5 }, () => always.takeDrop('gone.txt'))).toEqual([true, true, true, true, true]);
   });
 
   it('flips one byte of the first multipart upload of that name, and stores later ones intact', async () => {
@@ -84,6 +90,18 @@ describe('ASSEMBLYLINE_TEST_FAULT_CORRUPT', () => {
     expect(md5(stored)).toBe(first.md5hash);
     const again = await tusOnce(fx.service.url, fx.service.authKey, 'clip.bin', data);
     expect(again.md5hash).toBe(md5(data));
+  });
+
+  it('ASSEMBLYLINE_TEST_FAULT_DROP: an Assembly completes without the multipart and tus uploads of that name', async () => {
+    process.env[DROP_FAULT_ENV] = 'gone.txt';
+    fx = await startFixture();
+    const data = randomBytes(1_000);
+    const created = await postAssembly(fx.service.url, buildForm({ params: { auth: { key: fx.service.authKey }, steps }, fields: { num_expected_upload_files: '2' }, files: [{ field: 'a', name: 'kept.txt', data }, { field: 'b', name: 'gone.txt', data }] }));
+    await tusUpload(data, String(created.body.tus_url), { assembly_url: String(created.body.assembly_url), fieldname: 'c', filename: 'gone.txt' });
+    await tusUpload(data, String(created.body.tus_url), { assembly_url: String(created.body.assembly_url), fieldname: 'd', filename: 'also kept.txt' });
+    const done = await waitForEnd(String(created.body.assembly_ssl_url));
+    expect(done.ok).toBe('ASSEMBLY_COMPLETED');
+    expect((done.uploads as UploadRecord[]).map((u) => u.name).sort()).toEqual(['also kept.txt', 'kept.txt']);
   });
 
   it('is refused, with a warning, by a service run outside tests without --test-faults', async () => {

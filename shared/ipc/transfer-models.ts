@@ -168,6 +168,8 @@ export const transferBatchSchema = z.object({
   bytesTotal: z.number(),
   bytesSent: z.number(),
   error: appErrorSchema.nullable(),
+  /** Said once for the batch, e.g. "Not verified: this service records no checksums…" (its files are then `unverified`). */
+  note: z.string().nullable(),
 });
 export type TransferBatch = z.infer<typeof transferBatchSchema>;
 

@@ -15,7 +15,7 @@ const transfer = (state: Transfer['state'], over: Partial<Transfer> = {}): Trans
 });
 const batch = (seq: number, state: TransferBatch['state'], over: Partial<TransferBatch> = {}): TransferBatch => ({
   id: `b${seq}`, transferId: 't1', label: 'photos', seq, state, runId: `run-${seq}`, assemblyId: `a${seq}`,
-  filesTotal: 5, filesDone: 0, filesFailed: 0, bytesTotal: 500, bytesSent: 0, error: null, ...over,
+  filesTotal: 5, filesDone: 0, filesFailed: 0, bytesTotal: 500, bytesSent: 0, error: null, note: null, ...over,
 });
 const run = (steps: Array<{ transfers?: Transfer[]; batches?: TransferBatch[]; totals?: TransferTotals }>) => {
   let state: SignalState = initialSignalState();

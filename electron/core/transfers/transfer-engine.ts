@@ -25,6 +25,7 @@ import { errorOfStatus } from '../runs/run-state';
 import { getTemplate } from '../templates/template-api';
 import { systemClock, type Clock } from '../uploads/clock';
 import { HARD_MAX_FILES_PER_ASSEMBLY, mergeLimits, type AssemblyLimits } from './batching';
+import { seenUploads } from './assembly-check';
 import { createBatchAssembly, serviceMd5ByUploadId, uploadIdOf, type CreateBatchOutcome } from './batch-creator';
 import type { DraftFeed } from './draft-feed';
 import { recipeOf } from './recipe';
@@ -440,6 +441,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       tus: outcome.tus,
       delivered: outcome.delivered,
       terminal,
+      uploads: terminal ? seenUploads(status) : null,
       error: errorOfStatus(status),
       idAttempt: outcome.idAttempt,
     });
@@ -496,7 +498,8 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       if (!byUpload.has(key)) continue;
       checks.push({ fileId: id, serviceMd5: byUpload.get(key) ?? null, delivered: true });
     }
-    const changed = dispatch({ kind: 'assembly-status', batchId, checks, terminal: !isAssemblyBusy(status), error: errorOfStatus(status) });
+    const terminal = !isAssemblyBusy(status);
+    const changed = dispatch({ kind: 'assembly-status', batchId, checks, terminal, error: errorOfStatus(status), uploads: terminal ? seenUploads(status) : null });
     // At once, not with the next announcement: a run that ends now shows its files' final states.
     if (fileRuns.has(batchId) && changed.size > 0) mirrorRunFiles(changed);
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Instructions } from '../../../shared/api/instructions';
 import type { BatchState, TransferFileState, TransferSettings } from '../../../shared/ipc/transfer-models';
 import type { AppError } from '../../../shared/result';
+import type { SeenUpload } from './assembly-check';
 import type { AssemblyLimits, BatcherState, BatchingSettings } from './batching';
 
 /**
@@ -38,7 +39,7 @@ export interface FileRec {
   unchangedCandidate: boolean;
   /** The md5 the service recorded for this file's upload, once a status listed it. */
   serviceMd5: string | null;
-  /** Times the file was sent again after a checksum mismatch. */
+  /** Times the file was sent again because its Assembly did not hold it intact (absent, twice, another size or md5). */
   resends: number;
 }
 
@@ -98,14 +99,20 @@ export interface BatchRec {
   assemblyId: string | null;
   assemblyUrl: string | null;
   tusUrl: string | null;
-  /** The files the current Assembly was created for: it waits for exactly these. */
+  /**
+   * The files the current Assembly was created for: it waits for exactly these. The first
+   * `multipartFiles` went in the create request as `file_0`, `file_1`…; the rest by tus.
+   */
   assemblyFiles: string[];
+  multipartFiles: number;
   attempts: number;
   retryAt: number | null;
   error: AppError | null;
   userPaused: boolean;
   /** The Assembly ended (its last status is terminal). */
   assemblyDone: boolean;
+  /** Said once for the batch: "Not verified" where the deployment records no checksums. */
+  note: string | null;
 }
 
 export interface TransferRec {
@@ -208,6 +215,8 @@ export type EngineEvent =
       delivered: Array<{ fileId: string; md5: string; serviceMd5: string | null }>;
       /** The Assembly already ended (nothing to wait for, or it failed at once). */
       terminal: boolean;
+      /** Its uploads, when it ended already: every file sent is checked against them. */
+      uploads: SeenUpload[] | null;
       error: AppError | null;
       /** The id attempt the creator ended at (it moves past spent ids); absent: unchanged. */
       idAttempt?: number;
@@ -220,7 +229,8 @@ export type EngineEvent =
   | { kind: 'file-uploaded'; fileId: string; md5: string }
   | { kind: 'file-failed'; fileId: string; error: string; failure: FailureKind; retryInMs?: number }
   | { kind: 'file-hashed'; fileId: string; md5: string }
-  | { kind: 'assembly-status'; batchId: string; checks: ServiceCheck[]; terminal: boolean; error: AppError | null }
+  /** `uploads`: the ended Assembly's uploads (null while it runs), against which every file sent is checked. */
+  | { kind: 'assembly-status'; batchId: string; checks: ServiceCheck[]; terminal: boolean; error: AppError | null; uploads: SeenUpload[] | null }
   | { kind: 'settings'; settings: TransferSettings };
 
 export const DONE_FILE_STATES: ReadonlySet<TransferFileState> = new Set(['uploaded', 'verified', 'unverified', 'skipped']);
@@ -230,7 +240,7 @@ export const TERMINAL_BATCH_STATES: ReadonlySet<BatchState> = new Set(['complete
 
 /** Retries of one file (or one batch's create) before it is marked failed for the user to retry. */
 export const MAX_ATTEMPTS = 8;
-/** Checksum mismatches of one file before it is failed rather than sent again. */
+/** Times one file is sent again (its Assembly did not hold it intact) before it is failed for good. */
 export const MAX_RESENDS = 3;
 
 /** 0.5 s doubling to 30 s, by attempt number (1-based). */

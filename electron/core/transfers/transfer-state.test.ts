@@ -1,7 +1,8 @@
 // The queue's transitions without I/O: events in, commands and states out.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TRANSFER_SETTINGS, type TransferSettings } from '../../../shared/ipc/transfer-models';
-import { assemblyIdOf, emptyState, type Command, type EngineEvent, type EngineState } from './transfer-model';
+import type { SeenUpload } from './assembly-check';
+import { assemblyIdOf, emptyState, MAX_RESENDS, type Command, type EngineEvent, type EngineState } from './transfer-model';
 import { control } from './transfer-controls';
 import { nextWake, pump, reduce, restored } from './transfer-state';
 
@@ -17,13 +18,16 @@ function queue(settings: Partial<TransferSettings> = {}, sizes: number[] = [10 *
 const file = (s: EngineState, n: number) => s.files.get(`${T}:${n}`)!;
 const batch = (s: EngineState, seq = 0) => s.batches.get(`${T}:b${seq}`)!;
 const kinds = (commands: Command[]) => commands.map((c) => c.kind);
+/** An upload record as the ended Assembly lists it: a tus upload by its URL's id, a multipart part by its field. */
+const tusUp = (uploadId: string, size: number, md5: string | null): SeenUpload => ({ field: 'file', uploadId, size, md5 });
+const partUp = (field: string, size: number, md5: string | null): SeenUpload => ({ field, uploadId: null, size, md5 });
 
 /** Create batch 0's Assembly as the service would answer: multipart files delivered with matching md5. */
 function created(s: EngineState, now = 0, extra: Partial<Extract<EngineEvent, { kind: 'batch-created' }>> = {}) {
   const create = pump(s, now).commands.find((c) => c.kind === 'create-batch') as Extract<Command, { kind: 'create-batch' }>;
   return {
     create,
-    step: reduce(s, { kind: 'batch-created', batchId: create.batchId, generation: create.generation, assemblyId: 'a1', assemblyUrl: 'http://svc/assemblies/a1', tusUrl: 'http://svc/resumable/files/', runId: 'r1', excluded: [], tus: create.tus, delivered: create.multipart.map((id) => ({ fileId: id, md5: 'm', serviceMd5: 'm' })), terminal: false, error: null, ...extra }, now),
+    step: reduce(s, { kind: 'batch-created', batchId: create.batchId, generation: create.generation, assemblyId: 'a1', assemblyUrl: 'http://svc/assemblies/a1', tusUrl: 'http://svc/resumable/files/', runId: 'r1', excluded: [], tus: create.tus, delivered: create.multipart.map((id) => ({ fileId: id, md5: 'm', serviceMd5: 'm' })), terminal: false, error: null, uploads: null, ...extra }, now),
   };
 }
 
@@ -34,7 +38,8 @@ describe('batching and starting', () => {
     reduce(s, { kind: 'scan-ended', transferId: T }, 0);
     const { create } = created(s);
     expect(create).toMatchObject({ multipart: [`${T}:0`, `${T}:1`], tus: [`${T}:2`], lookFirst: false });
-    expect([file(s, 0).state, file(s, 0).method]).toEqual(['verified', 'multipart']);
+    // Delivered, not yet verified: that waits for the Assembly to complete.
+    expect([file(s, 0).state, file(s, 0).method]).toEqual(['uploaded', 'multipart']);
     expect(batch(s).state).toBe('uploading');
     expect(kinds(pump(s, 0).commands)).toEqual(['upload-tus']);
     expect(file(s, 2).state).toBe('uploading');
@@ -152,7 +157,7 @@ describe('pacing', () => {
 });
 
 describe('checksums', () => {
-  it('a mismatch cancels the Assembly and sends the batch again, saying so on the row; a match verifies', () => {
+  it('a mismatch before the end cancels the Assembly and sends the batch again, saying so on the row; the completed Assembly verifies', () => {
     const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
     reduce(s, { kind: 'scan-ended', transferId: T }, 0);
     created(s);
@@ -161,8 +166,8 @@ describe('checksums', () => {
     reduce(s, { kind: 'file-uploaded', fileId: `${T}:0`, md5: 'good' }, 0);
     reduce(s, { kind: 'file-uploaded', fileId: `${T}:1`, md5: 'fine' }, 0);
     expect(batch(s).state).toBe('processing');
-    const step = reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [{ fileId: `${T}:1`, serviceMd5: 'fine', delivered: true }, { fileId: `${T}:0`, serviceMd5: 'bad', delivered: true }], terminal: false, error: null }, 0);
-    expect(kinds(step.commands)).toEqual(['remember-verified', 'cancel-assembly']);
+    const step = reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [{ fileId: `${T}:1`, serviceMd5: 'fine', delivered: true }, { fileId: `${T}:0`, serviceMd5: 'bad', delivered: true }], terminal: false, error: null, uploads: null }, 0);
+    expect(kinds(step.commands)).toEqual(['cancel-assembly']);
     expect(batch(s)).toMatchObject({ state: 'queued', generation: 1, assemblyUrl: null });
     expect(file(s, 0)).toMatchObject({ state: 'queued', bytesSent: 0, uploadUrl: null });
     expect(file(s, 0).note).toMatch(/checksum did not match/);
@@ -170,9 +175,14 @@ describe('checksums', () => {
     // The second Assembly: both match.
     created(s);
     pump(s, 0);
-    for (const n of [0, 1]) reduce(s, { kind: 'file-uploaded', fileId: `${T}:${n}`, md5: n === 0 ? 'good' : 'fine' }, 0);
-    reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [{ fileId: `${T}:0`, serviceMd5: 'good', delivered: true }, { fileId: `${T}:1`, serviceMd5: 'fine', delivered: true }], terminal: true, error: null }, 0);
+    for (const n of [0, 1]) {
+      reduce(s, { kind: 'tus-url', fileId: `${T}:${n}`, url: `http://svc/resumable/files/v${n}` }, 0);
+      reduce(s, { kind: 'file-uploaded', fileId: `${T}:${n}`, md5: n === 0 ? 'good' : 'fine' }, 0);
+    }
+    expect([file(s, 0).state, file(s, 1).state]).toEqual(['uploaded', 'uploaded']);
+    const end = reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [], terminal: true, error: null, uploads: [tusUp('v0', 5, 'good'), tusUp('v1', 5, 'fine')] }, 0);
     expect([file(s, 0).state, file(s, 1).state, batch(s).state]).toEqual(['verified', 'verified', 'completed']);
+    expect(kinds(end.commands)).toEqual(['remember-verified', 'remember-verified']);
   });
 
   it('trusts the service for an upload it received whole after a restart, and hashes the file to verify it', () => {
@@ -183,7 +193,7 @@ describe('checksums', () => {
     reduce(s, { kind: 'tus-url', fileId: `${T}:0`, url: 'http://svc/resumable/files/u0' }, 0);
     restored(s);
     expect(file(s, 0).state).toBe('queued');
-    const step = reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [{ fileId: `${T}:0`, serviceMd5: 'h', delivered: true }], terminal: true, error: null }, 0);
+    const step = reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [{ fileId: `${T}:0`, serviceMd5: 'h', delivered: true }], terminal: true, error: null, uploads: [tusUp('u0', 5, 'h')] }, 0);
     expect(kinds(step.commands)).toEqual(['hash-file']);
     expect(batch(s).state).toBe('completed');
     reduce(s, { kind: 'file-hashed', fileId: `${T}:0`, md5: 'h' }, 0);
@@ -238,12 +248,12 @@ describe('controls', () => {
     // Not looked for by the old marker: that Assembly (if the service made it) carries the canceled file.
     expect(again).toMatchObject({ generation: first.generation + 1, multipart: [`${T}:0`], lookFirst: false });
     const answer = (generation: number, id: string) =>
-      reduce(s, { kind: 'batch-created', batchId: first.batchId, generation, assemblyId: id, assemblyUrl: `http://svc/assemblies/${id}`, tusUrl: null, runId: `r-${id}`, excluded: [], tus: [], delivered: [{ fileId: `${T}:0`, md5: 'm', serviceMd5: 'm' }], terminal: false, error: null }, 0);
-    expect(kinds(answer(again.generation, 'new').commands)).toEqual(['remember-verified']);
+      reduce(s, { kind: 'batch-created', batchId: first.batchId, generation, assemblyId: id, assemblyUrl: `http://svc/assemblies/${id}`, tusUrl: null, runId: `r-${id}`, excluded: [], tus: [], delivered: [{ fileId: `${T}:0`, md5: 'm', serviceMd5: 'm' }], terminal: false, error: null, uploads: null }, 0);
+    expect(answer(again.generation, 'new').commands).toEqual([]);
     // The abandoned request's answer arrives late: its Assembly is canceled, the batch's own is kept.
     expect(answer(first.generation, 'old').commands).toEqual([{ kind: 'cancel-assembly', batchId: first.batchId, assemblyUrl: 'http://svc/assemblies/old', runId: 'r-old' }]);
     expect(batch(s)).toMatchObject({ assemblyId: 'new', runId: 'r-new' });
-    expect([file(s, 0).state, file(s, 1).state]).toEqual(['verified', 'canceled']);
+    expect([file(s, 0).state, file(s, 1).state]).toEqual(['uploaded', 'canceled']);
   });
 
   it('pause all while a create request is on the wire stops it: its files show Paused at once, it goes again on resume', () => {
@@ -295,7 +305,7 @@ describe('controls', () => {
     expect(kinds(step.commands)).toEqual(['cancel-assembly']);
     expect([batch(s).state, file(s, 0).state]).toEqual(['canceled', 'canceled']);
     // The Assembly's last status (ASSEMBLY_CANCELED) comes after: the batch stays canceled, not failed.
-    reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [], terminal: true, error: null }, 0);
+    reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [], terminal: true, error: null, uploads: [] }, 0);
     expect([batch(s).state, batch(s).error]).toEqual(['canceled', null]);
     control(s, 'retry', { kind: 'batch', id: batch(s).id }, 0);
     expect([batch(s).state, file(s, 0).state, batch(s).generation]).toEqual(['queued', 'queued', 1]);
@@ -312,21 +322,108 @@ describe('controls', () => {
 });
 
 describe('a service that gives no md5hash', () => {
-  it('ends a completed batch with its unchecked files "unverified" (done, not verified), saying so', () => {
+  it('ends a completed batch with its files "unverified" and says so once, for the batch, not per row', () => {
     const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
     reduce(s, { kind: 'scan-ended', transferId: T }, 0);
     created(s);
     pump(s, 0);
-    reduce(s, { kind: 'file-uploaded', fileId: `${T}:0`, md5: 'x' }, 0);
-    reduce(s, { kind: 'file-uploaded', fileId: `${T}:1`, md5: 'y' }, 0);
-    // The status lists file 0 with an md5, file 1 without.
-    reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [{ fileId: `${T}:0`, serviceMd5: 'x', delivered: true }, { fileId: `${T}:1`, serviceMd5: null, delivered: true }], terminal: false, error: null }, 0);
-    expect([file(s, 0).state, file(s, 1).state, batch(s).state]).toEqual(['verified', 'uploaded', 'processing']);
-    const last = reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [{ fileId: `${T}:1`, serviceMd5: null, delivered: true }], terminal: true, error: null }, 0);
-    expect([file(s, 0).state, file(s, 1).state, batch(s).state]).toEqual(['verified', 'unverified', 'completed']);
-    expect(file(s, 1).note).toMatch(/^Not verified: the service recorded no checksum/);
+    for (const n of [0, 1]) {
+      reduce(s, { kind: 'tus-url', fileId: `${T}:${n}`, url: `http://svc/resumable/files/u${n}` }, 0);
+      reduce(s, { kind: 'file-uploaded', fileId: `${T}:${n}`, md5: 'x' }, 0);
+    }
+    const last = reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [], terminal: true, error: null, uploads: [tusUp('u0', 5, null), tusUp('u1', 5, null)] }, 0);
+    expect([file(s, 0).state, file(s, 1).state, batch(s).state]).toEqual(['unverified', 'unverified', 'completed']);
+    expect(batch(s).note).toMatch(/^Not verified: this service records no checksums/);
+    expect([file(s, 0).note, file(s, 1).note]).toEqual([null, null]);
     expect(last.changes.files.has(`${T}:1`)).toBe(true);
     expect(kinds(last.commands)).not.toContain('remember-verified');
+  });
+
+  it('a file without a checksum where the others have one is not "not verified": it is sent again', () => {
+    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    created(s);
+    pump(s, 0);
+    for (const n of [0, 1]) {
+      reduce(s, { kind: 'tus-url', fileId: `${T}:${n}`, url: `http://svc/resumable/files/u${n}` }, 0);
+      reduce(s, { kind: 'file-uploaded', fileId: `${T}:${n}`, md5: 'x' }, 0);
+    }
+    reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [], terminal: true, error: null, uploads: [tusUp('u0', 5, 'x'), tusUp('u1', 5, null)] }, 0);
+    expect([file(s, 0).state, file(s, 1).state, batch(s).note]).toEqual(['verified', 'queued', null]);
+    expect(file(s, 1).note).toMatch(/no checksum for this file .* though it did for the others/);
+  });
+});
+
+describe('the invariant: every file sent is in its completed Assembly once, with its size and md5', () => {
+  /** Batch 0 of three small files, all sent in the create request (file_0…file_2), its Assembly created. */
+  function sentByMultipart() {
+    const s = queue({}, [10, 20, 30]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    created(s);
+    return s;
+  }
+  const complete = (s: EngineState, uploads: SeenUpload[], now = 0, seq = 0) => reduce(s, { kind: 'assembly-status', batchId: batch(s, seq).id, checks: [], terminal: true, error: null, uploads }, now);
+
+  it('verifies the files listed once with their size and md5, and never calls one done before the Assembly completes', () => {
+    const s = sentByMultipart();
+    expect([0, 1, 2].map((n) => file(s, n).state)).toEqual(['uploaded', 'uploaded', 'uploaded']);
+    complete(s, [partUp('file_0', 10, 'm'), partUp('file_1', 20, 'm'), partUp('file_2', 30, 'm')]);
+    expect([0, 1, 2].map((n) => file(s, n).state)).toEqual(['verified', 'verified', 'verified']);
+    expect([...s.batches.values()]).toHaveLength(1);
+  });
+
+  it('sends a file that is absent, listed twice, or of another size or md5 again, in a new batch of its own; the others stay done', () => {
+    const s = sentByMultipart();
+    const step = complete(s, [partUp('file_0', 10, 'other'), partUp('file_2', 30, 'm'), partUp('file_2', 30, 'm')], 1_000);
+    expect(batch(s).state).toBe('completed');
+    expect(batch(s).fileIds).toEqual([]);
+    const again = batch(s, 1);
+    expect(again).toMatchObject({ label: 'Drop (sent again)', sealed: true, state: 'queued', fileIds: [`${T}:0`, `${T}:1`, `${T}:2`], retryAt: 1_500 });
+    expect(file(s, 0).note).toBe("Sent again in a new Assembly: The service's checksum did not match (sent m, it recorded other).");
+    expect(file(s, 1).note).toBe('Sent again in a new Assembly: Missing from its Assembly (a1): the service completed it without this file.');
+    expect(file(s, 2).note).toBe('Sent again in a new Assembly: Listed 2 times in its Assembly (a1), not once.');
+    for (const n of [0, 1, 2]) expect(file(s, n)).toMatchObject({ state: 'queued', batchId: again.id, resends: 1, bytesSent: 0, md5: null });
+    expect(kinds(step.commands)).not.toContain('remember-verified');
+    expect(pump(s, 1_000).commands).toEqual([]);
+    expect(kinds(pump(s, 1_500).commands)).toEqual(['create-batch']);
+  });
+
+  it('a file the service records with another size fails its Assembly too', () => {
+    const s = sentByMultipart();
+    complete(s, [partUp('file_0', 10, 'm'), partUp('file_1', 19, 'm'), partUp('file_2', 30, 'm')]);
+    expect(file(s, 1).note).toBe('Sent again in a new Assembly: The service recorded 19 bytes in its Assembly (a1); 20 bytes were sent.');
+    expect([file(s, 0).state, file(s, 2).state]).toEqual(['verified', 'verified']);
+  });
+
+  it(`after ${MAX_RESENDS} resends a file that is still missing is Failed with the reason, never done`, () => {
+    const s = queue({}, [10, 20]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    created(s);
+    let now = 0;
+    complete(s, [partUp('file_0', 10, 'm')], now);
+    for (let seq = 1; seq <= MAX_RESENDS; seq++) {
+      now += 60_000;
+      const create = pump(s, now).commands.find((c) => c.kind === 'create-batch') as Extract<Command, { kind: 'create-batch' }>;
+      expect(create).toMatchObject({ batchId: batch(s, seq).id, multipart: [`${T}:1`] });
+      reduce(s, { kind: 'batch-created', batchId: create.batchId, generation: 0, assemblyId: `a${seq + 1}`, assemblyUrl: `http://svc/assemblies/a${seq + 1}`, tusUrl: null, runId: null, excluded: [], tus: [], delivered: [{ fileId: `${T}:1`, md5: 'm', serviceMd5: null }], terminal: true, error: null, uploads: [] }, now);
+    }
+    expect(s.batches.size).toBe(MAX_RESENDS + 1);
+    expect(file(s, 1)).toMatchObject({ state: 'failed', resends: MAX_RESENDS + 1, batchId: batch(s, MAX_RESENDS).id });
+    expect(file(s, 1).error).toBe(`Missing from its Assembly (a${MAX_RESENDS + 1}): the service completed it without this file. Sent ${MAX_RESENDS + 1} times; not sent again.`);
+    expect(file(s, 0).state).toBe('verified');
+    expect(pump(s, now + 60_000).commands).toEqual([]);
+  });
+
+  it('a tus file whose upload the Assembly does not list (or whose upload URL was never learned) is missing', () => {
+    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    created(s);
+    pump(s, 0);
+    reduce(s, { kind: 'tus-url', fileId: `${T}:0`, url: 'http://svc/resumable/files/u0' }, 0);
+    reduce(s, { kind: 'file-uploaded', fileId: `${T}:0`, md5: 'x' }, 0);
+    complete(s, [tusUp('u0', 5, 'x'), tusUp('elsewhere', 5, 'x')]);
+    expect([file(s, 0).state, file(s, 1).state]).toEqual(['verified', 'queued']);
+    expect(file(s, 1).batchId).toBe(batch(s, 1).id);
   });
 });
 
@@ -335,7 +432,7 @@ describe('restore', () => {
     const s = queue({ multipartMaxFileBytes: 0 }, [5, 5], 'every-n', 1);
     const creates = pump(s, 0).commands as Array<Extract<Command, { kind: 'create-batch' }>>;
     expect(creates.map((c) => c.batchId)).toEqual([batch(s, 0).id, batch(s, 1).id]);
-    reduce(s, { kind: 'batch-created', batchId: batch(s, 1).id, generation: 0, assemblyId: 'a', assemblyUrl: 'http://svc/assemblies/a', tusUrl: 'http://svc/resumable/files/', runId: null, excluded: [], tus: [`${T}:1`], delivered: [], terminal: false, error: null }, 0);
+    reduce(s, { kind: 'batch-created', batchId: batch(s, 1).id, generation: 0, assemblyId: 'a', assemblyUrl: 'http://svc/assemblies/a', tusUrl: 'http://svc/resumable/files/', runId: null, excluded: [], tus: [`${T}:1`], delivered: [], terminal: false, error: null, uploads: null }, 0);
     pump(s, 0);
     reduce(s, { kind: 'tus-url', fileId: `${T}:1`, url: 'http://svc/resumable/files/u1' }, 0);
     restored(s);

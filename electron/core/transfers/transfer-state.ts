@@ -1,5 +1,6 @@
 import type { TransferSettings } from '../../../shared/ipc/transfer-models';
 import type { AppError } from '../../../shared/result';
+import { checkUploads, checksumMismatch, NOT_VERIFIED_NOTE, uploadIdOf, type SeenUpload, type SentKey } from './assembly-check';
 import { closeAll, finalLabel, placeFile, type OpenBatch } from './batching';
 import {
   backoffMs,
@@ -105,11 +106,13 @@ export function newBatch(c: Ctx, transferId: string, open: OpenBatch): BatchRec 
     assemblyUrl: null,
     tusUrl: null,
     assemblyFiles: [],
+    multipartFiles: 0,
     attempts: 0,
     retryAt: null,
     error: null,
     userPaused: false,
     assemblyDone: false,
+    note: null,
   };
   c.s.batches.set(batch.id, batch);
   touchBatch(c, batch);
@@ -158,7 +161,9 @@ export function recreate(c: Ctx, b: BatchRec, note: string | null) {
   b.assemblyUrl = null;
   b.tusUrl = null;
   b.assemblyFiles = [];
+  b.multipartFiles = 0;
   b.assemblyDone = false;
+  b.note = null;
   b.attempts = 0;
   b.retryAt = null;
   b.error = null;
@@ -181,27 +186,132 @@ export function settleBatch(c: Ctx, b: BatchRec) {
   }
 }
 
-// ---- checksums --------------------------------------------------------------------------------------
+// ---- checksums and the invariant -------------------------------------------------------------------
 
-/** Compare a delivered file's md5 with the service's; a mismatch sends its batch again. */
-function verify(c: Ctx, f: FileRec) {
-  if (f.state !== 'uploaded' || !f.md5 || !f.serviceMd5) return;
-  if (f.md5 === f.serviceMd5) {
-    f.state = 'verified';
-    touchFile(c, f);
-    c.out.commands.push({ kind: 'remember-verified', fileId: f.id });
-    return;
-  }
+/**
+ * Before the Assembly ends: a checksum the service recorded that differs from ours sends the batch again
+ * at once (its Assembly canceled, so nothing is processed from bytes that are not the file's). A match
+ * proves nothing yet: a file is verified only in its completed Assembly (completeAssembly).
+ */
+function earlyMismatch(c: Ctx, f: FileRec) {
+  if (f.state !== 'uploaded' || !f.md5 || !f.serviceMd5 || f.md5 === f.serviceMd5) return;
   const b = f.batchId ? c.s.batches.get(f.batchId) : undefined;
+  if (!b || b.assemblyDone) return;
   f.resends++;
-  if (f.resends > MAX_RESENDS || !b) {
+  if (f.resends > MAX_RESENDS) {
     f.state = 'failed';
-    f.error = `The service's checksum did not match ${f.resends} times (sent ${f.md5}, it recorded ${f.serviceMd5}).`;
+    f.error = `${checksumMismatch(f.md5, f.serviceMd5)} Sent ${f.resends} times; not sent again.`;
     touchFile(c, f);
     return;
   }
   f.note = `Sent again: the service's checksum did not match (${f.resends}×).`;
   recreate(c, b, 'Sent again with its batch: another file’s checksum did not match.');
+}
+
+/** How a file of the batch's Assembly is found among its uploads. */
+function keyOf(b: BatchRec, f: FileRec, index: number): SentKey | null {
+  if (index < b.multipartFiles) return { field: `file_${index}` };
+  return f.uploadUrl ? { uploadId: uploadIdOf(f.uploadUrl) } : null;
+}
+
+/** A file proven in its completed Assembly: done, and remembered for "skip unchanged". */
+function verified(c: Ctx, f: FileRec) {
+  f.state = 'verified';
+  touchFile(c, f);
+  c.out.commands.push({ kind: 'remember-verified', fileId: f.id });
+}
+
+/**
+ * The invariant, when a batch's Assembly completes: every file sent is in its uploads once, with the
+ * size and md5 the engine read. Such a file is verified (or, where the deployment records no md5 at all,
+ * "not verified", said once for the batch); any other is sent again in a new batch (resendInNewBatch).
+ */
+function completeAssembly(c: Ctx, b: BatchRec, uploads: readonly SeenUpload[]) {
+  const sent: Array<{ f: FileRec; key: SentKey | null }> = [];
+  b.assemblyFiles.forEach((id, i) => {
+    const f = c.s.files.get(id)!;
+    if (f.batchId === b.id && f.state !== 'canceled' && f.state !== 'skipped' && f.state !== 'failed') sent.push({ f, key: keyOf(b, f, i) });
+  });
+  const checks = checkUploads(sent.map(({ f, key }) => ({ fileId: f.id, key, size: f.size })), uploads, b.assemblyId ?? '');
+  const hashing = new Set(c.out.commands.flatMap((cmd) => (cmd.kind === 'hash-file' ? [cmd.fileId] : [])));
+  const failures: Array<{ f: FileRec; reason: string }> = [];
+  for (const { f } of sent) {
+    const check = checks.get(f.id)!;
+    if (c.s.inFlight.delete(`f:${f.id}`)) c.out.commands.push({ kind: 'abort-file', fileId: f.id });
+    if (check.kind === 'failed') {
+      failures.push({ f, reason: check.reason });
+      continue;
+    }
+    if (f.state !== 'uploaded') {
+      // The service has it whole, though the engine had not heard its upload end (it stopped meanwhile).
+      f.state = 'uploaded';
+      f.bytesSent = f.size;
+      touchFile(c, f);
+    }
+    if (check.kind === 'no-checksums') {
+      f.state = 'unverified';
+      b.note = NOT_VERIFIED_NOTE;
+      touchFile(c, f);
+      continue;
+    }
+    f.serviceMd5 = check.md5;
+    if (!f.md5) {
+      // Ours is not known (the app stopped before it learned the upload ended): read the file again.
+      if (!hashing.has(f.id)) c.out.commands.push({ kind: 'hash-file', fileId: f.id });
+      continue;
+    }
+    if (f.md5 === check.md5) verified(c, f);
+    else failures.push({ f, reason: checksumMismatch(f.md5, check.md5) });
+  }
+  b.state = 'completed';
+  touchBatch(c, b);
+  resendInNewBatch(c, b, failures);
+}
+
+/**
+ * Files their completed Assembly did not hold intact go again, in a new batch of their own (a new
+ * Assembly; the others of the old one stay done), after a backoff. After MAX_RESENDS a file is failed
+ * with the reason and stays with its batch.
+ */
+export function resendInNewBatch(c: Ctx, old: BatchRec, failures: ReadonlyArray<{ f: FileRec; reason: string }>) {
+  const again: FileRec[] = [];
+  for (const { f, reason } of failures) {
+    f.resends++;
+    if (f.resends > MAX_RESENDS) {
+      f.state = 'failed';
+      f.error = `${reason} Sent ${f.resends} times; not sent again.`;
+      touchFile(c, f);
+    } else {
+      f.note = `Sent again in a new Assembly: ${reason}`;
+      again.push(f);
+    }
+  }
+  const t = c.s.transfers.get(old.transferId);
+  if (again.length === 0 || !t) return;
+  const seq = t.batcher.nextSeq;
+  t.batcher = { ...t.batcher, nextSeq: seq + 1 };
+  const bytes = again.reduce((n, f) => n + f.size, 0);
+  const nb = newBatch(c, t.id, { seq, group: '', label: `${old.label.replace(/ \(sent again\)$/, '')} (sent again)`, files: again.length, bytes, firstIndex: 0 });
+  nb.sealed = true;
+  nb.retryAt = c.now + backoffMs(Math.max(...again.map((f) => f.resends)));
+  const moved = new Set(again.map((f) => f.id));
+  old.fileIds = old.fileIds.filter((id) => !moved.has(id));
+  old.assemblyFiles = old.assemblyFiles.filter((id) => !moved.has(id));
+  touchBatch(c, old);
+  for (const f of again) {
+    f.batchId = nb.id;
+    f.state = 'queued';
+    f.bytesSent = 0;
+    f.uploadUrl = null;
+    f.md5 = null;
+    f.serviceMd5 = null;
+    f.method = null;
+    f.retryAt = null;
+    f.error = null;
+    nb.fileIds.push(f.id);
+    touchFile(c, f);
+  }
+  c.out.changes.transfers.add(t.id);
 }
 
 // ---- events -----------------------------------------------------------------------------------------
@@ -296,6 +406,8 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
       b.runId = event.runId;
       b.assemblyDone = event.terminal;
       b.assemblyFiles = [...event.delivered.map((d) => d.fileId), ...event.tus];
+      b.multipartFiles = event.delivered.length;
+      b.note = null;
       b.state = 'uploading';
       b.error = null;
       touchBatch(c, b);
@@ -320,14 +432,17 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
         b.error = event.error;
         break;
       }
+      if (event.terminal) {
+        completeAssembly(c, b, event.uploads ?? []);
+        break;
+      }
       if (mismatch) {
         for (const d of event.delivered) {
-          verify(c, s.files.get(d.fileId)!);
+          earlyMismatch(c, s.files.get(d.fileId)!);
           if (b.generation !== event.generation) break; // re-created: the others go again with it
         }
         break;
       }
-      for (const d of event.delivered) verify(c, s.files.get(d.fileId)!);
       settleBatch(c, b);
       break;
     }
@@ -413,7 +528,7 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
       if (f.note?.startsWith('Retrying')) f.note = null;
       touchFile(c, f);
       const b = f.batchId ? s.batches.get(f.batchId) : undefined;
-      verify(c, f);
+      earlyMismatch(c, f);
       if (b) settleBatch(c, b);
       break;
     }
@@ -427,7 +542,15 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
       const f = s.files.get(event.fileId);
       if (!f || f.state !== 'uploaded') break;
       f.md5 = event.md5;
-      verify(c, f);
+      touchFile(c, f);
+      const b = f.batchId ? s.batches.get(f.batchId) : undefined;
+      if (!b?.assemblyDone || b.state !== 'completed') {
+        earlyMismatch(c, f);
+      } else if (f.serviceMd5 === f.md5) {
+        verified(c, f);
+      } else if (f.serviceMd5) {
+        resendInNewBatch(c, b, [{ f, reason: checksumMismatch(f.md5, f.serviceMd5) }]);
+      }
       break;
     }
     case 'assembly-status': {
@@ -447,7 +570,9 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
         }
         if (!check.serviceMd5) continue;
         f.serviceMd5 = check.serviceMd5;
-        verify(c, f);
+        // At the end the whole Assembly is checked at once (completeAssembly).
+        if (event.terminal) continue;
+        earlyMismatch(c, f);
         if (b.generation !== generation) return c.out; // re-created after a mismatch
       }
       if (!event.terminal) {
@@ -457,10 +582,9 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
         b.assemblyDone = true;
       } else {
         b.assemblyDone = true;
-        const missing = b.assemblyFiles.some((id) => !DONE_FILE_STATES.has(s.files.get(id)!.state));
-        if (event.error || missing) {
+        if (event.error) {
           b.state = 'failed';
-          b.error = event.error ?? { code: 'ASSEMBLY_ENDED', message: 'The Assembly ended before every file of the batch was uploaded.' };
+          b.error = event.error;
           for (const id of b.assemblyFiles) {
             const f = s.files.get(id)!;
             if (c.s.inFlight.delete(`f:${id}`)) c.out.commands.push({ kind: 'abort-file', fileId: id });
@@ -470,18 +594,10 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
               touchFile(c, f);
             }
           }
+          touchBatch(c, b);
         } else {
-          b.state = 'completed';
-          // Nothing left to compare with: such a file must not look verified, nor stay "Verifying".
-          for (const id of b.assemblyFiles) {
-            const f = s.files.get(id)!;
-            if (f.state !== 'uploaded' || f.serviceMd5) continue;
-            f.state = 'unverified';
-            f.note = 'Not verified: the service recorded no checksum for this file.';
-            touchFile(c, f);
-          }
+          completeAssembly(c, b, event.uploads ?? []);
         }
-        touchBatch(c, b);
       }
       break;
     }

@@ -126,8 +126,8 @@ function openAt(file: string): TransferStore {
       }
       const transfers = (db.prepare('SELECT json FROM transfers ORDER BY seq').all() as Array<{ json: string }>).map((r) => JSON.parse(r.json) as TransferRec);
       const batches = (db.prepare('SELECT json FROM batches ORDER BY seq').all() as Array<{ json: string }>).map(
-        // Batches stored before ids existed start at the first id.
-        (r) => ({ idAttempt: 0, ...(JSON.parse(r.json) as Omit<BatchRec, 'fileIds' | 'idAttempt'>), fileIds: [] }) as BatchRec,
+        // Batches stored before ids existed start at the first id; before notes, with none.
+        (r) => ({ idAttempt: 0, note: null, ...(JSON.parse(r.json) as Partial<BatchRec>), fileIds: [] }) as BatchRec,
       );
       const byId = new Map(batches.map((b) => [b.id, b]));
       const files: FileRec[] = [];
@@ -157,6 +157,11 @@ function openAt(file: string): TransferStore {
         };
         files.push(f);
         if (f.batchId) byId.get(f.batchId)?.fileIds.push(f.id);
+      }
+      // Batches stored before `multipartFiles`: the create request's parts are its first files sent by multipart.
+      const methodOf = new Map(files.map((f) => [f.id, f.method]));
+      for (const b of batches) {
+        if (typeof b.multipartFiles !== 'number') b.multipartFiles = b.assemblyFiles.filter((id) => methodOf.get(id) === 'multipart').length;
       }
       return { settings, transfers, batches, files };
     },

@@ -60,6 +60,7 @@ export function toBatch(b: BatchRec, s: EngineState): TransferBatch {
     bytesTotal,
     bytesSent,
     error: b.error,
+    note: b.note ?? null,
   };
 }
 

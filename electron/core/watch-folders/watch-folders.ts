@@ -22,7 +22,7 @@ export const WATCH_FOLDER_INVALID = 'WATCH_FOLDER_INVALID';
 
 export interface WatchFoldersDeps {
   dataDir: string;
-  transfers: Pick<TransferEngine, 'start' | 'settled' | 'batchesOf'>;
+  transfers: Pick<TransferEngine, 'start' | 'settled' | 'batchesOf' | 'rows'>;
   runs: Pick<RunManager, 'settled'>;
   /** `watch-folders:changed` for the screen. */
   announce(id: string, removed?: boolean): void;
@@ -298,9 +298,15 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
       return failed('Its transfer is no longer in the queue; it is sent again at the next start.');
     }
     if (closed) return;
-    const batch = deps.transfers.batchesOf(transferId)[0];
-    if (transfer.state === 'canceled' || !batch || batch.state === 'canceled') return failed('Canceled in Transfers.', batch?.assemblyId ?? null);
+    // The file's own row says where it ended: a file its Assembly did not hold intact went again in a new
+    // batch (the engine's invariant), so the first batch may have completed without it.
+    const row = deps.transfers.rows({ transferId, offset: 0, limit: 1 }).rows[0];
+    const batches = deps.transfers.batchesOf(transferId);
+    const batch = batches.find((b) => b.id === row?.batchId) ?? batches[0];
+    if (transfer.state === 'canceled' || !batch || batch.state === 'canceled' || row?.state === 'canceled') return failed('Canceled in Transfers.', batch?.assemblyId ?? null);
     if (batch.state !== 'completed' || !batch.runId) return failed(batch.error ? `${batch.error.code}: ${batch.error.message}` : `The upload ended ${batch.state}.`, batch.assemblyId);
+    // Done only for a file verified in its completed Assembly (or delivered whole where the service records no checksums).
+    if (!row || (row.state !== 'verified' && row.state !== 'unverified')) return failed(row?.error ?? `Not in its Assembly's uploads (${row?.state ?? 'no row'}).`, batch.assemblyId);
     const settled = await deps.runs.settled(batch.runId);
     if (closed) return;
     if (!settled.ok) return failed(`${settled.error.code}: ${settled.error.message}`, batch.assemblyId);

@@ -153,7 +153,7 @@ export const createFakeTransfers = (emit: Emit, picked: () => readonly PickedFil
     return transfer;
   };
   const addBatch = (transfer: Transfer, label: string): TransferBatch => {
-    const batch: TransferBatch = { id: `b${nextId++}`, transferId: transfer.id, label, seq: fake.batches.length + 1, state: 'queued', runId: null, assemblyId: null, filesTotal: 0, filesDone: 0, filesFailed: 0, bytesTotal: 0, bytesSent: 0, error: null };
+    const batch: TransferBatch = { id: `b${nextId++}`, transferId: transfer.id, label, seq: fake.batches.length + 1, state: 'queued', runId: null, assemblyId: null, filesTotal: 0, filesDone: 0, filesFailed: 0, bytesTotal: 0, bytesSent: 0, error: null, note: null };
     fake.batches.push(batch);
     fake.transfers.forEach((t, i) => t.id === transfer.id && (fake.transfers[i] = { ...t, batchCount: t.batchCount + 1 }));
     return batch;

@@ -1,7 +1,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TransferRow } from '../../../../shared/ipc/transfer-models';
-import { RowLine } from './TransferLines';
+import type { TransferBatch, TransferRow } from '../../../../shared/ipc/transfer-models';
+import { BatchLine, RowLine } from './TransferLines';
 
 const row = (over: Partial<TransferRow>): TransferRow => ({
   id: 't:0',
@@ -21,12 +21,18 @@ const row = (over: Partial<TransferRow>): TransferRow => ({
 describe('a file line', () => {
   afterEach(cleanup);
 
-  it('says "Not verified", with why, for a file the service gave no checksum for — never "Done"', () => {
-    render(<RowLine row={row({ state: 'unverified', note: 'Not verified: the service recorded no checksum for this file.' })} line={0} selected={false} focused={false} onControl={() => undefined} />);
-    expect(screen.getByText('Not verified')).toBeTruthy();
+  it('says "Sent", plainly, for a file delivered whole where the service records no checksums — never "Done", no amber per row', () => {
+    render(<RowLine row={row({ state: 'unverified' })} line={0} selected={false} focused={false} onControl={() => undefined} />);
+    expect(screen.getByText('Sent').className).not.toMatch(/warning/);
     expect(screen.queryByText('Done')).toBeNull();
-    expect(screen.getByTestId('transfer-note').textContent).toMatch(/no checksum/);
+    expect(screen.queryByText('Not verified')).toBeNull();
     expect(screen.queryAllByRole('button')).toHaveLength(0);
+  });
+
+  it('says "Not verified" once, on the batch, with why', () => {
+    const batch: TransferBatch = { id: 't:b0', transferId: 't', label: 'shoot', seq: 1, state: 'completed', runId: 'r', assemblyId: 'a', filesTotal: 2, filesDone: 2, filesFailed: 0, bytesTotal: 2000, bytesSent: 2000, error: null, note: 'Not verified: this service records no checksums (md5hash), so its files were checked by size only.' };
+    render(<BatchLine batchId="t:b0" batch={batch} rowsShown={2} line={0} focused={false} onControl={() => undefined} onOpenRun={() => undefined} />);
+    expect(screen.getByTestId('batch-note').textContent).toBe(batch.note);
   });
 
   it('says "Done" for a verified file', () => {

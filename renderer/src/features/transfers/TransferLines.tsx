@@ -16,7 +16,8 @@ export const FILE_STATE: Record<TransferFileState, { label: string; tone: StateT
   paused: { label: 'Paused', tone: 'warning' },
   uploaded: { label: 'Verifying', tone: 'info' },
   verified: { label: 'Done', tone: 'success' },
-  unverified: { label: 'Not verified', tone: 'warning' },
+  // Delivered whole where the service records no checksums: the batch says "Not verified" once (its note).
+  unverified: { label: 'Sent', tone: 'neutral' },
   failed: { label: 'Failed', tone: 'danger' },
   canceled: { label: 'Canceled', tone: 'neutral' },
   skipped: { label: 'Skipped', tone: 'neutral' },
@@ -196,6 +197,11 @@ export const BatchLine = memo(({ batchId, batch, transfer, rowsShown, line, focu
       {batch?.error && (
         <span className="tx-batch-error tone-danger" role="gridcell" title={batch.error.message}>
           <code>{batch.error.code}</code> {batch.error.message}
+        </span>
+      )}
+      {batch?.note && !batch.error && (
+        <span className="tx-batch-error muted" role="gridcell" title={batch.note} data-testid="batch-note">
+          {batch.note}
         </span>
       )}
       <span className="tx-actions" role="gridcell" onClick={stop}>
