@@ -31,7 +31,7 @@ describe('a file line', () => {
 
   it('says "Not verified" once, on the batch, with why', () => {
     const batch: TransferBatch = { id: 't:b0', transferId: 't', label: 'shoot', seq: 1, state: 'completed', runId: 'r', assemblyId: 'a', filesTotal: 2, filesDone: 2, filesFailed: 0, bytesTotal: 2000, bytesSent: 2000, error: null, note: 'Not verified: this service records no checksums (md5hash), so its files were checked by size only.' };
-    render(<BatchLine batchId="t:b0" batch={batch} rowsShown={2} line={0} focused={false} onControl={() => undefined} onOpenRun={() => undefined} />);
+    render(<BatchLine batchId="t:b0" batch={batch} transfer={undefined} rowsShown={2} line={0} focused={false} onControl={() => undefined} onOpenRun={() => undefined} />);
     expect(screen.getByTestId('batch-note').textContent).toBe(batch.note);
   });
 
