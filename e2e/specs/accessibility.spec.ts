@@ -196,7 +196,9 @@ test('Templates, the Template editor, the diff and the delete dialogs pass axe i
   await expect(review.getByRole('region', { name: 'Template content: changes' })).toHaveAttribute('tabindex', '0');
   await ui.keyboard.press('Escape');
   await expect(review).toBeHidden();
+  // The edit is not saved: leaving the editor asks first.
   await nav(ui, 'Templates').click();
+  await ui.getByRole('dialog', { name: 'Leave without saving?' }).getByRole('button', { name: 'Leave' }).click();
   await ui.locator('.template-row', { hasText: 'Thumbnails' }).click();
   await ui.getByTestId('template-detail').getByRole('button', { name: 'Delete' }).click();
   const confirm = ui.getByRole('dialog', { name: 'Delete "Thumbnails"?' });
@@ -245,8 +247,14 @@ test('Credentials, Workspaces (form, connection report), Auth Keys (form, dialog
   await ui.emulateMedia({ colorScheme: 'dark' });
   await ui.screenshot({ path: screenshotPath('a11y-connection-report-dark.png'), animations: 'disabled' });
 
-  // Auth Keys: the list, the new key form, the delete dialog.
+  // Leaving the filled form asks first (the navigation guard); the question passes axe too.
   await nav(ui, 'Auth Keys').click();
+  const leave = ui.getByRole('dialog', { name: 'Leave without saving?' });
+  await expect(leave).toBeVisible();
+  await check('Leave without saving? dialog');
+  await leave.getByRole('button', { name: 'Leave' }).click();
+
+  // Auth Keys: the list, the new key form, the delete dialog.
   await expect(ui.getByTestId('auth-key-row').first()).toBeVisible();
   await check('Auth Keys');
   await ui.getByRole('button', { name: 'New key' }).click();

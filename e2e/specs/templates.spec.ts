@@ -136,3 +136,48 @@ test('a save the service refuses keeps what the user typed and shows the code', 
   await expect(ui.getByTestId('template-name')).toHaveValue('Allowed flag as text');
   await expect(ui.getByTestId('template-editor').locator('.cm-content')).toContainText('"width": 20000');
 });
+
+test('leaving the Template editor with changes asks first: Stay keeps them (sidebar, Back, a shortcut), Leave lets them go', async ({ ui }) => {
+  await ui.getByRole('button', { name: 'Templates' }).click();
+  await ui.getByRole('button', { name: 'New Template' }).first().click();
+  // Nothing changed yet: leaving asks nothing.
+  await ui.getByRole('button', { name: 'Upload' }).click();
+  await expect(ui.getByTestId('drop-zone')).toBeVisible();
+  await ui.getByRole('button', { name: 'Templates' }).click();
+  await ui.getByRole('button', { name: 'New Template' }).first().click();
+  await ui.getByTestId('template-name').fill('Unsaved work');
+  await setEditorText(ui, content(321));
+
+  const question = ui.getByRole('dialog', { name: 'Leave without saving?' });
+  const kept = async () => {
+    await expect(question).toBeHidden();
+    await expect(ui.getByRole('heading', { name: 'New Template', level: 1 })).toBeVisible();
+    await expect(ui.getByTestId('template-name')).toHaveValue('Unsaved work');
+    await expect(ui.getByTestId('template-editor').locator('.cm-content')).toContainText('"width": 321');
+  };
+  // The sidebar.
+  await ui.getByRole('button', { name: 'Activity' }).click();
+  await expect(question).toContainText('the Template editor is not saved');
+  await expect(question.getByRole('button', { name: 'Stay' })).toBeFocused();
+  await ui.screenshot({ path: screenshotPath('template-editor-leave.png'), animations: 'disabled' });
+  await question.getByRole('button', { name: 'Stay' }).click();
+  await kept();
+  // Back (the URL stays the editor's while it asks); Escape is Stay.
+  await ui.goBack();
+  await expect(question).toBeVisible();
+  await expect(ui).toHaveURL(/#\/templates\/new$/);
+  await ui.keyboard.press('Escape');
+  await kept();
+  // A screen shortcut.
+  await ui.locator('main').focus();
+  await ui.keyboard.press('Control+3');
+  await expect(question).toBeVisible();
+  await question.getByRole('button', { name: 'Leave' }).click();
+  await expect(ui.getByRole('heading', { name: 'Activity', level: 1 })).toBeVisible();
+  // What was let go is gone: a new editor starts empty, and leaving it asks nothing.
+  await ui.getByRole('button', { name: 'Templates' }).click();
+  await ui.getByRole('button', { name: 'New Template' }).first().click();
+  await expect(ui.getByTestId('template-name')).toHaveValue('');
+  await ui.getByRole('button', { name: 'Upload' }).click();
+  await expect(ui.getByTestId('drop-zone')).toBeVisible();
+});

@@ -9,7 +9,7 @@ import { guardProcess } from '../core/process-guard';
 import type { EventPayload } from '../../shared/ipc/contract';
 import { trayIconPng } from '../core/tray/tray-icon';
 import type { TrayActionId } from '../core/tray/tray-model';
-import { createAppWindow } from './app-window';
+import { askBeforeUnload, createAppWindow } from './app-window';
 import { askToQuit, createQuitGuard, windowCloseAction } from './background-mode';
 import { createAppTray, type AppTray } from './tray';
 import { appMenuTemplate } from './app-menu';
@@ -38,6 +38,7 @@ const preloadPath = () => join(app.getAppPath(), 'dist', 'electron', 'preload.cj
 
 function openWindow(): BrowserWindow {
   const window = createAppWindow(BrowserWindow, preloadPath());
+  askBeforeUnload(window, dialog, window);
   window.on('close', (event) => {
     if (windowCloseAction(keepInBackground, quitGuard.quitting) === 'hide') {
       event.preventDefault();

@@ -5,6 +5,7 @@ import { Toaster } from './components/Toaster';
 import { AssemblyView } from './features/assembly/AssemblyView';
 import { ActivityView } from './features/activity/ActivityView';
 import { AppHeader } from './features/shell/AppHeader';
+import { LeaveGuard } from './features/shell/LeaveGuard';
 import { ConnectionBanner } from './features/shell/ConnectionBanner';
 import { RunView } from './features/run/RunView';
 import { Sidebar } from './features/shell/Sidebar';
@@ -95,6 +96,7 @@ export const App = () => {
         </main>
       </div>
       <Toaster />
+      <LeaveGuard />
       <ShortcutsDialog open={desktop.shortcutsOpen} mac={desktop.mac} onClose={desktop.closeShortcuts} />
     </div>
     </TransferControllerProvider>

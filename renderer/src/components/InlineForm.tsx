@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormHTMLAttributes, type ReactNode } from 'react';
+import { useUnsavedChanges } from '../state/navigation-store';
 import { ConfirmDialog } from './ConfirmDialog';
 
 export interface InlineFormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, 'onKeyDown'> {
@@ -15,9 +16,11 @@ const FIRST_FIELD = 'input:not([disabled]):not([type="hidden"]), select:not([dis
  * A form that opens in place (the right-hand pane of an admin screen). It takes the focus when it opens,
  * and Escape closes it like its Cancel button — at once when nothing changed, after a "Discard your
  * changes?" confirmation when something did (a stray Escape must not lose a typed secret or a long
- * form). The screen gives the focus back to the button that opened it (`useReturnFocus`).
+ * form). The screen gives the focus back to the button that opened it (`useReturnFocus`). Leaving the
+ * screen while it is changed asks too (the navigation guard, state/navigation-store.ts).
  */
 export const InlineForm = ({ dirty, onCancel, children, ...form }: InlineFormProps) => {
+  useUnsavedChanges(dirty, form['aria-label'] ? `the form “${form['aria-label']}”` : 'this form');
   const ref = useRef<HTMLFormElement>(null);
   const [asking, setAsking] = useState(false);
   // Where the focus was when Escape asked: "keep editing" returns there.

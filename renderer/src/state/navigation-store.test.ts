@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { followLocation, LAST_ROUTE_KEY, rememberRoute, useNavigation } from './navigation-store';
+import { followLocation, guarded, guardUnload, LAST_ROUTE_KEY, rememberRoute, useNavigation } from './navigation-store';
 
 const waitFor = async (check: () => boolean) => {
   for (let i = 0; i < 50 && !check(); i += 1) await new Promise((r) => setTimeout(r, 10));
@@ -152,3 +152,80 @@ describe('a restart (Electron loads the page without a hash)', () => {
   });
 });
 
+
+describe('the navigation guard over unsaved input', () => {
+  let stop: () => void = () => undefined;
+  const unsaved = (what = 'the Template editor') => useNavigation.setState({ unsaved: new Map([['form-x', what]]) });
+  beforeEach(() => {
+    window.history.replaceState(null, '', '/#/templates/new');
+    useNavigation.setState({ route: { name: 'template-editor' }, unsaved: new Map(), pending: null });
+    stop = followLocation(window);
+  });
+  afterEach(() => stop());
+
+  it('goes at once when nothing is unsaved', () => {
+    useNavigation.getState().navigate({ name: 'activity' });
+    expect(useNavigation.getState().route).toEqual({ name: 'activity' });
+  });
+
+  it('holds a move over unsaved input: Stay keeps the screen and the URL, Leave goes and lets the input go', () => {
+    unsaved();
+    useNavigation.getState().navigate({ name: 'activity' });
+    expect(useNavigation.getState().route).toEqual({ name: 'template-editor' });
+    expect(window.location.hash).toBe('#/templates/new');
+    expect(useNavigation.getState().pending?.what).toEqual(['the Template editor']);
+    useNavigation.getState().stay();
+    expect(useNavigation.getState().pending).toBeNull();
+    expect(useNavigation.getState().route).toEqual({ name: 'template-editor' });
+    useNavigation.getState().navigate({ name: 'activity' });
+    useNavigation.getState().leave();
+    expect(useNavigation.getState().route).toEqual({ name: 'activity' });
+    expect(window.location.hash).toBe('#/activity');
+    expect(useNavigation.getState().unsaved.size).toBe(0);
+  });
+
+  it('a move after a save (force) does not ask', () => {
+    unsaved();
+    useNavigation.getState().navigate({ name: 'templates' }, { replace: true, force: true });
+    expect(useNavigation.getState().route).toEqual({ name: 'templates' });
+    expect(useNavigation.getState().pending).toBeNull();
+  });
+
+  it('guards any other way out the same way (a workspace switch)', () => {
+    const ran: string[] = [];
+    guarded(() => ran.push('switch'));
+    expect(ran).toEqual(['switch']);
+    unsaved('the form “New credentials”');
+    guarded(() => ran.push('switch again'));
+    expect(ran).toEqual(['switch']);
+    useNavigation.getState().leave();
+    expect(ran).toEqual(['switch', 'switch again']);
+  });
+
+  it('Back over unsaved input puts the URL back and asks; Leave then shows where Back went', async () => {
+    useNavigation.getState().navigate({ name: 'activity' });
+    useNavigation.getState().navigate({ name: 'template-editor' });
+    unsaved();
+    window.history.back();
+    await waitFor(() => useNavigation.getState().pending !== null);
+    expect(useNavigation.getState().route).toEqual({ name: 'template-editor' });
+    expect(window.location.hash).toBe('#/templates/new');
+    useNavigation.getState().leave();
+    expect(useNavigation.getState().route).toEqual({ name: 'activity' });
+    expect(window.location.hash).toBe('#/activity');
+  });
+
+  it('closing or reloading the window asks while input is unsaved, not otherwise', () => {
+    const stopGuard = guardUnload(window);
+    const close = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    expect(close()).toBe(false);
+    unsaved();
+    expect(close()).toBe(true);
+    stopGuard();
+    expect(close()).toBe(false);
+  });
+});

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { create } from 'zustand';
 import { formatRoute, parseRoute, sameRoute } from '../lib/route-url';
 import type { TemplateListParams } from '../lib/template-list-params';
@@ -28,12 +28,32 @@ export type Route =
 export interface NavigateOptions {
   /** Replace the current history entry instead of adding one (redirects: Back must not return to them). */
   readonly replace?: boolean;
+  /** Go even when a form holds unsaved input (after a save, the form's own "discard"). */
+  readonly force?: boolean;
+}
+
+/** A way out held while the user is asked: what it would throw away, and the move itself. */
+export interface PendingLeave {
+  /** What holds unsaved input, as each form says it ("the Template editor"). */
+  readonly what: readonly string[];
+  readonly proceed: () => void;
 }
 
 interface NavigationState {
   readonly route: Route;
-  /** Shows `route` and puts it in the URL's hash: a new history entry, so Back returns here. */
+  /**
+   * Shows `route` and puts it in the URL's hash: a new history entry, so Back returns here. While a form
+   * holds unsaved input (`useUnsavedChanges`), it asks first (`pending`) unless `force`.
+   */
   readonly navigate: (route: Route, options?: NavigateOptions) => void;
+  /** Forms with unsaved input now, by a key of each, with what each is. */
+  readonly unsaved: ReadonlyMap<string, string>;
+  /** A move held until the user answers "Leave" or "Stay" (features/shell/LeaveGuard). */
+  readonly pending: PendingLeave | null;
+  /** Leave: the unsaved input is let go and the held move happens. */
+  readonly leave: () => void;
+  /** Stay: the move is dropped; the forms keep what they hold. */
+  readonly stay: () => void;
 }
 
 const currentWindow = (): Window | null => (typeof window === 'undefined' ? null : window);
@@ -57,10 +77,76 @@ export const useNavigation = create<NavigationState>((set, get) => ({
   navigate: (route, options = {}) => {
     const replace = options.replace === true;
     if (sameRoute(get().route, route) && !replace) return;
+    if (options.force !== true && get().unsaved.size > 0) {
+      guarded(() => get().navigate(route, { ...options, force: true }));
+      return;
+    }
     writeHash(route, replace);
     set({ route });
   },
+  unsaved: new Map(),
+  pending: null,
+  leave: () => {
+    const pending = get().pending;
+    // The forms let go of their input (they unmount, or mark it again when it changes).
+    set({ pending: null, unsaved: new Map() });
+    pending?.proceed();
+  },
+  stay: () => set({ pending: null }),
 }));
+
+/**
+ * The one navigation guard: runs `action` at once when no form holds unsaved input, else holds it until
+ * the user answers (Leave runs it, Stay drops it). Everything that leaves a form's input behind goes
+ * through here: `navigate` (sidebar, links, shortcuts, menu commands), Back and Forward (`followLocation`),
+ * a workspace switch. Closing or reloading the window asks through `beforeunload` (`guardUnload`).
+ */
+export function guarded(action: () => void): void {
+  const { unsaved } = useNavigation.getState();
+  if (unsaved.size === 0) {
+    action();
+    return;
+  }
+  useNavigation.setState({ pending: { what: [...new Set(unsaved.values())], proceed: action } });
+}
+
+let nextFormKey = 0;
+
+/**
+ * Marks the calling form as holding unsaved input while `dirty` is true (`what` names it in the
+ * question: "the Template editor"). Leaving then asks first; saving or discarding clears `dirty`.
+ */
+export const useUnsavedChanges = (dirty: boolean, what: string): void => {
+  const [key] = useState(() => `form-${(nextFormKey += 1)}`);
+  useEffect(() => {
+    if (!dirty) return undefined;
+    const mark = new Map(useNavigation.getState().unsaved);
+    mark.set(key, what);
+    useNavigation.setState({ unsaved: mark });
+    return () => {
+      const { unsaved } = useNavigation.getState();
+      if (!unsaved.has(key)) return;
+      const unmark = new Map(unsaved);
+      unmark.delete(key);
+      useNavigation.setState({ unsaved: unmark });
+    };
+  }, [dirty, key, what]);
+};
+
+/**
+ * While a form holds unsaved input, closing or reloading the window asks first: the browser asks with its
+ * own words; Electron asks through the window's `will-prevent-unload` (electron/main/app-window.ts).
+ */
+export function guardUnload(win: Window): () => void {
+  const ask = (event: BeforeUnloadEvent) => {
+    if (useNavigation.getState().unsaved.size === 0) return;
+    event.preventDefault();
+    // Older engines ask only when returnValue is set.
+    event.returnValue = '';
+  };
+  win.addEventListener('beforeunload', ask);
+  return () => win.removeEventListener('beforeunload', ask);
+}
 
 /**
  * Follows the URL: Back, Forward and a hash typed by hand show their screen. A hash that names nothing
@@ -73,8 +159,22 @@ export function followLocation(win: Window): () => void {
   if (!(win.location.hash === '' && route.name === 'upload')) writeHash(route, true);
   const sync = () => {
     const route = parseRoute(win.location.hash);
+    const shown = useNavigation.getState().route;
+    if (sameRoute(shown, route)) {
+      if (win.location.hash !== '' && win.location.hash !== formatRoute(route)) writeHash(route, true);
+      return;
+    }
+    if (useNavigation.getState().unsaved.size > 0) {
+      // Back or Forward away from unsaved input: the URL says the screen shown again until the user answers.
+      writeHash(shown, false);
+      guarded(() => {
+        writeHash(route, true);
+        useNavigation.setState({ route });
+      });
+      return;
+    }
     if (win.location.hash !== '' && win.location.hash !== formatRoute(route)) writeHash(route, true);
-    if (!sameRoute(useNavigation.getState().route, route)) useNavigation.setState({ route });
+    useNavigation.setState({ route });
   };
   win.addEventListener('popstate', sync);
   win.addEventListener('hashchange', sync);
@@ -122,7 +222,14 @@ export function rememberRoute(win: Window, storage: Pick<Storage, 'getItem' | 's
   });
 }
 
-/** Keeps the navigation store and the URL in step while the app is mounted. */
+/** Keeps the navigation store and the URL in step while the app is mounted; closing asks over unsaved input. */
 export const useLocationRoute = (): void => {
-  useEffect(() => followLocation(window), []);
+  useEffect(() => {
+    const stopFollowing = followLocation(window);
+    const stopGuarding = guardUnload(window);
+    return () => {
+      stopFollowing();
+      stopGuarding();
+    };
+  }, []);
 };

@@ -3,6 +3,7 @@ import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { IconButton } from '../../components/IconButton';
 import { MonitorIcon, MoonIcon, SunIcon } from '../../components/Icons';
 import { useConnection } from './connection-store';
+import { guarded } from '../../state/navigation-store';
 import { useTheme } from '../../state/theme-store';
 
 const THEME_LABEL = { system: 'Theme: follow system', light: 'Theme: light', dark: 'Theme: dark' } as const;
@@ -37,7 +38,11 @@ export const AppHeader = () => {
               aria-label="Switch workspace"
               value={info.data.activeWorkspaceId}
               disabled={activate.isPending}
-              onChange={(e) => activate.mutate({ id: e.currentTarget.value })}
+              onChange={(e) => {
+                const id = e.currentTarget.value;
+                // Another workspace's screens replace this one's: unsaved input is asked about first.
+                guarded(() => activate.mutate({ id }));
+              }}
             >
               {workspaces.data.map((w) => (
                 <option key={w.id} value={w.id}>

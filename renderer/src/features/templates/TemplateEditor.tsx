@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { Template } from '../../../../shared/ipc/template-models';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Button } from '../../components/Button';
@@ -10,7 +10,8 @@ import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
 import { checkTemplateText, lineOfProblem, templateNotes } from './template-checks';
 import { formatContent } from '../../lib/template-dates';
-import { useNavigation } from '../../state/navigation-store';
+import { isDirty } from '../../lib/form-dirty';
+import { useNavigation, useUnsavedChanges } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
 import './templates.css';
 
@@ -60,10 +61,17 @@ const TemplateForm = ({ original, copy }: { original: Template | null; copy: boo
   const [requireSignature, setRequireSignature] = useState(original?.requireSignatureAuth === 1);
   const [text, setText] = useState(original ? formatContent(original.content) : STARTER);
   const [reviewing, setReviewing] = useState(false);
+  // What the editor opened with: leaving with anything else asks first (the navigation guard).
+  const [initial] = useState(() => ({ name, description, requireSignature, text }));
+  useUnsavedChanges(isDirty(initial, { name, description, requireSignature, text }), 'the Template editor');
 
   const check = useMemo(() => checkTemplateText(text), [text]);
   const notes = useMemo(() => (check.kind === 'ok' ? templateNotes(text, check.content) : []), [check, text]);
   const nameError = name.trim() === '' ? 'Give the Template a name.' : name.trim().length > 255 ? 'Names are at most 255 characters.' : null;
+  // Red only once the user has been in the field (or tried to save): not before anything is typed.
+  const [nameTouched, setNameTouched] = useState(false);
+  const showNameError = nameError !== null && nameTouched;
+  const nameErrorId = useId();
   const blocked = nameError ?? (check.kind === 'ok' ? null : 'Fix the problems in the content to save.');
 
   const done = (saved: Template, verb: string) => {
@@ -71,7 +79,8 @@ const TemplateForm = ({ original, copy }: { original: Template | null; copy: boo
     void client.invalidateQueries({ queryKey: ['templates:list'] });
     client.setQueryData(['templates:get', { id: saved.id }], saved);
     toast(`${verb} the Template "${saved.name}".`, 'success');
-    navigate({ name: 'templates', selectedId: saved.id }, { replace: true }); // Back must not reopen the editor of what was just saved
+    // Back must not reopen the editor of what was just saved; what it held is saved, so nothing to ask.
+    navigate({ name: 'templates', selectedId: saved.id }, { replace: true, force: true });
   };
   const create = useBridgeMutation('templates:create', { onSuccess: (t) => done(t, 'Created') });
   // A refused save closes the review, so the marker the service's error puts in the editor is in view.
@@ -98,6 +107,7 @@ const TemplateForm = ({ original, copy }: { original: Template | null; copy: boo
     description,
   });
   const save = () => {
+    setNameTouched(true);
     if (blocked) return;
     if (editing) setReviewing(true);
     else create.mutate(input());
@@ -135,8 +145,24 @@ const TemplateForm = ({ original, copy }: { original: Template | null; copy: boo
       <div className="form-grid">
         <label className="form-field">
           <span className="field-label">Name</span>
-          <input className="input" value={name} onChange={(e) => setName(e.currentTarget.value)} aria-invalid={nameError !== null} maxLength={300} required data-testid="template-name" />
-          {nameError && name !== '' && <span className="field-error">{nameError}</span>}
+          <input
+            className="input"
+            value={name}
+            onChange={(e) => {
+              setName(e.currentTarget.value);
+              setNameTouched(true);
+            }}
+            onBlur={() => setNameTouched(true)}
+            aria-invalid={showNameError}
+            aria-describedby={nameErrorId}
+            maxLength={300}
+            required
+            data-testid="template-name"
+          />
+          {/* The line is always there, so the fields beside and below do not move when it fills. */}
+          <span className="field-error field-slot" id={nameErrorId}>
+            {showNameError ? nameError : ''}
+          </span>
         </label>
         <label className="form-field">
           <span className="field-label">Description</span>

@@ -7,6 +7,7 @@ import { useBridgeQuery } from '../../bridge/use-bridge';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorPanel } from '../../components/ErrorPanel';
+import { useUnsavedChanges } from '../../state/navigation-store';
 import { RadioCards } from '../../components/RadioCards';
 import { initialForm, inputOf, updateOf, WATCH_CONFLICTS, type AfterKind, type FormProblem, type WatchForm } from './watch-view';
 
@@ -90,6 +91,9 @@ export const WatchDialog = (props: { open: boolean; busy: boolean; error: Server
   const { open, busy, error, onCancel, watch } = props;
   const templates = useBridgeQuery('templates:list', { pagesize: 850, sort: 'name', order: 'asc', includeBuiltin: 'none' }, { enabled: open });
   const [form, setForm] = useState<WatchForm>(() => initialForm(watch));
+  // Leaving the screen with changes in the open dialog asks first (the navigation guard).
+  const [opened] = useState(() => JSON.stringify(initialForm(watch)));
+  useUnsavedChanges(open && JSON.stringify(form) !== opened, watch ? 'the watch folder being edited' : 'the new watch folder');
   const [problem, setProblem] = useState<FormProblem | null>(null);
   const folderHintId = useId();
   const ids = { recipe: useId(), after: useId(), settle: useId(), conflict: useId() };

@@ -6,6 +6,7 @@ import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
+import { useUnsavedChanges } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
 import { chatFormProblems, chatFormToInput, chatFormValid, hostsText, type ChatForm } from './chat-model-form';
 
@@ -66,6 +67,7 @@ export const ChatModelSettings = () => {
   const problems = chatFormProblems(f);
   const dirty = view !== undefined && (JSON.stringify(f) !== JSON.stringify(fromView(view)) || apiKey !== '' || removeKey);
   const canSave = !locked && dirty && chatFormValid(problems) && !save.isPending;
+  useUnsavedChanges(dirty && !save.isPending, 'the chat model settings');
   // While the environment decides, test what actually runs.
   const testEndpoint = env ? (env.endpoint ?? '') : f.endpoint.trim();
   // A stored key goes only to the endpoint it was saved with (core drops it when the endpoint changes).

@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
 import { useReturnFocus } from '../../hooks/use-return-focus';
+import { guarded } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
 import { ConnectionReportView } from './ConnectionReportView';
 import { ChatModelSettings } from './ChatModelSettings';
@@ -106,7 +107,7 @@ export const WorkspacesView = () => {
                 </span>
                 <span className="template-badges workspace-actions">
                   {w.id !== activeId && (
-                    <Button size="sm" variant="primary" busy={activate.isPending && activate.variables?.id === w.id} onClick={() => activate.mutate({ id: w.id })} aria-label={`Use ${w.name}`}>
+                    <Button size="sm" variant="primary" busy={activate.isPending && activate.variables?.id === w.id} onClick={() => guarded(() => activate.mutate({ id: w.id }))} aria-label={`Use ${w.name}`}>
                       Use
                     </Button>
                   )}
