@@ -3,6 +3,7 @@
  * core never sends their values to the renderer, only whether one is stored.
  */
 import { CREDENTIAL_TYPE_INFO } from './credential-types';
+import { isHttpUrl } from './http-url';
 
 export { CREDENTIAL_TYPES, credentialTypeLabel } from './credential-types';
 
@@ -15,10 +16,25 @@ export interface CredentialField {
   readonly required?: boolean;
   readonly multiline?: boolean;
   readonly placeholder?: string;
+  /** What a value must look like, checked at the field (`credentialFieldProblem`). */
+  readonly kind?: 'host' | 'port' | 'url';
 }
 
+/** A host name (letters, digits, hyphens, dots), an IPv4 address, or an IPv6 address with or without brackets. */
+const HOST = /^(?:(?=.{1,253}$)(?!-)[a-z0-9_-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9_-]{1,63}(?<!-))*\.?|\[?[0-9a-f:.]*:[0-9a-f:.]*\]?)$/i;
+
+/** Why a typed value cannot be what the field holds (a host, a port, a URL), or null; an empty value is the required check's. */
+export const credentialFieldProblem = (field: Pick<CredentialField, 'kind' | 'label'>, value: string): string | null => {
+  const v = value.trim();
+  if (v === '' || v.includes('${')) return null;
+  if (field.kind === 'port') return /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535 ? null : `${field.label} must be a whole number from 1 to 65535 (got ${JSON.stringify(value)}).`;
+  if (field.kind === 'host') return HOST.test(v) ? null : `${field.label} must be a host name or an IP address, such as sftp.example.com or 192.0.2.10 (got ${JSON.stringify(value)}).`;
+  if (field.kind === 'url') return isHttpUrl(v) ? null : `${field.label} must be an http(s) URL, such as https://files.example.com/ (got ${JSON.stringify(value)}).`;
+  return null;
+};
+
 const S3_COMPATIBLE_FIELDS: readonly CredentialField[] = [
-  { name: 'host', label: 'Endpoint host', destination: true, required: true, placeholder: 'storage.example.com' },
+  { name: 'host', label: 'Endpoint host', destination: true, required: true, placeholder: 'storage.example.com', kind: 'host' },
   { name: 'bucket', label: 'Bucket', required: true },
   { name: 'bucket_region', label: 'Region', placeholder: 'us-east-1' },
   { name: 'key', label: 'Access key ID', required: true },
@@ -29,8 +45,8 @@ export const CREDENTIAL_FORMS: Readonly<Record<string, { readonly label: string;
   sftp: {
     label: CREDENTIAL_TYPE_INFO.sftp.label,
     fields: [
-      { name: 'host', label: 'Host', destination: true, required: true, placeholder: 'sftp.example.com' },
-      { name: 'port', label: 'Port', destination: true, placeholder: '22' },
+      { name: 'host', label: 'Host', destination: true, required: true, placeholder: 'sftp.example.com', kind: 'host' },
+      { name: 'port', label: 'Port', destination: true, placeholder: '22', kind: 'port' },
       { name: 'user', label: 'User', required: true },
       { name: 'password', label: 'Password', secret: true },
       { name: 'private_key', label: 'Private key (OpenSSH)', secret: true, multiline: true },
@@ -48,8 +64,8 @@ export const CREDENTIAL_FORMS: Readonly<Record<string, { readonly label: string;
   ftp: {
     label: CREDENTIAL_TYPE_INFO.ftp.label,
     fields: [
-      { name: 'host', label: 'Host', destination: true, required: true },
-      { name: 'port', label: 'Port', destination: true, placeholder: '21' },
+      { name: 'host', label: 'Host', destination: true, required: true, kind: 'host' },
+      { name: 'port', label: 'Port', destination: true, placeholder: '21', kind: 'port' },
       { name: 'user', label: 'User', required: true },
       { name: 'password', label: 'Password', secret: true, required: true },
     ],
@@ -59,7 +75,7 @@ export const CREDENTIAL_FORMS: Readonly<Record<string, { readonly label: string;
   http: {
     label: CREDENTIAL_TYPE_INFO.http.label,
     fields: [
-      { name: 'url', label: 'Base URL', destination: true, required: true, placeholder: 'https://files.example.com/' },
+      { name: 'url', label: 'Base URL', destination: true, required: true, placeholder: 'https://files.example.com/', kind: 'url' },
       { name: 'username', label: 'User' },
       { name: 'password', label: 'Password', secret: true },
       { name: 'headers', label: 'Extra headers (JSON)', secret: true, multiline: true, placeholder: '{"Authorization": "Bearer …"}' },

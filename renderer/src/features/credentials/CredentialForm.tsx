@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { CREDENTIAL_FORMS, isDestinationField, looksSecret, type CredentialField } from '../../../../shared/api/credential-forms';
+import { CREDENTIAL_FORMS, credentialFieldProblem, isDestinationField, looksSecret, type CredentialField } from '../../../../shared/api/credential-forms';
 import { CREDENTIAL_NAME_HINT, credentialNameProblem } from '../../../../shared/api/credential-name';
 import type { Credential } from '../../../../shared/ipc/template-models';
 import { useBridgeMutation } from '../../bridge/use-bridge';
@@ -68,6 +68,9 @@ export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: 
     mode === 'value'
       ? oneValue.trim() || valueStored ? [] : [{ name: 'value', label: 'Value' }]
       : fields.filter((f) => f.required && !(values[f.name] ?? '').trim() && !(f.secret && stored.has(f.name)));
+  // A host, port or URL that cannot be one, said at its field; Test and Save wait until it is fixed.
+  const fieldProblems = mode === 'fields' ? Object.fromEntries(fields.flatMap((f) => { const p = credentialFieldProblem(f, values[f.name] ?? ''); return p ? [[f.name, p]] : []; })) : {};
+  const firstFieldProblem = Object.values(fieldProblems)[0] ?? null;
   const set = (field: string, value: string) => {
     setValues({ ...values, [field]: value });
     test.reset();
@@ -156,6 +159,9 @@ export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: 
           autoComplete: 'off',
           spellCheck: false,
         };
+        const problem = fieldProblems[f.name];
+        const problemId = `credential-field-${f.name}-problem`;
+        const marks = problem ? { 'aria-invalid': true, 'aria-describedby': problemId } : {};
         return (
           <label key={f.name} className="form-field">
             <span className="field-label">
@@ -163,9 +169,14 @@ export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: 
               {f.required ? ' *' : ''} {f.secret && <span className="muted small">(write-only)</span>}
             </span>
             {f.multiline ? (
-              <textarea {...common} className="input textarea mono" rows={4} onChange={(e) => set(f.name, e.currentTarget.value)} />
+              <textarea {...common} {...marks} className="input textarea mono" rows={4} onChange={(e) => set(f.name, e.currentTarget.value)} />
             ) : (
-              <input {...common} type={f.secret ? 'password' : 'text'} onChange={(e) => set(f.name, e.currentTarget.value)} />
+              <input {...common} {...marks} type={f.secret ? 'password' : 'text'} inputMode={f.kind === 'port' ? 'numeric' : undefined} onChange={(e) => set(f.name, e.currentTarget.value)} />
+            )}
+            {problem && (
+              <span className="field-error" id={problemId} data-testid="credential-field-problem">
+                {problem}
+              </span>
             )}
           </label>
         );
@@ -186,12 +197,12 @@ export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: 
         <Button
           onClick={runTest}
           busy={test.isPending}
-          disabled={test.isPending || missing.length > 0 || mode === 'value'}
-          title={mode === 'value' ? 'A test connects with fields (host, user…)' : missing.length ? `Fill in ${missing.map((f) => f.label).join(', ')}` : 'Connect with these settings now, before saving'}
+          disabled={test.isPending || missing.length > 0 || mode === 'value' || firstFieldProblem !== null}
+          title={mode === 'value' ? 'A test connects with fields (host, user…)' : missing.length ? `Fill in ${missing.map((f) => f.label).join(', ')}` : (firstFieldProblem ?? 'Connect with these settings now, before saving')}
         >
           Test credential
         </Button>
-        <Button type="submit" variant="primary" busy={busy} disabled={busy || nameProblem !== null || missing.length > 0} title={missing.length ? `Fill in ${missing.map((f) => f.label).join(', ')}` : undefined}>
+        <Button type="submit" variant="primary" busy={busy} disabled={busy || nameProblem !== null || missing.length > 0 || firstFieldProblem !== null} title={missing.length ? `Fill in ${missing.map((f) => f.label).join(', ')}` : (firstFieldProblem ?? undefined)}>
           Save credentials
         </Button>
       </div>
