@@ -37,6 +37,31 @@ export function scopesCover(scope: string | null, needed: string): boolean {
   return scope.split(/[\s,]+/).some((held) => held !== '' && scopeCovers(held, needed));
 }
 
+/** What each scope allows, in a few words (the pickers and the key lists say it beside the name). */
+export const SCOPE_DESCRIPTIONS: Readonly<Record<(typeof ALLOWED_SCOPES)[number], string>> = {
+  read: 'Everything every :read scope allows',
+  write: 'Everything every :write scope allows',
+  'auth_keys:write': 'Create, change and delete Auth Keys',
+  'auth_keys:read': 'List Auth Keys',
+  'assemblies:write': 'Create, cancel and replay Assemblies',
+  'assemblies:read': 'List Assemblies and read their status',
+  'assembly_notifications:write': 'Send notifications again',
+  'dam:read': 'List and download stored assets',
+  'dam:write': 'Store, rename, move and delete assets',
+  'template_credentials:read': 'List Template credentials',
+  'template_credentials:write': 'Create, change and delete Template credentials',
+  'billing:read': 'Read the bill and usage',
+  'queues:read': 'Read the job slots and the queue',
+  'smart_cdn:sign': 'Sign Smart CDN URLs',
+  'templates:read': 'List and read Templates',
+  'templates:write': 'Create, change and delete Templates',
+  'storage_grants:write': 'Grant access to storage',
+};
+
+/** What a scope allows, or nothing for a scope this app does not know. */
+export const scopeDescription = (scope: string): string | undefined =>
+  Object.prototype.hasOwnProperty.call(SCOPE_DESCRIPTIONS, scope) ? SCOPE_DESCRIPTIONS[scope as keyof typeof SCOPE_DESCRIPTIONS] : undefined;
+
 /** The scope that lets a key sign content-delivery URLs. */
 export const CDN_SIGN_SCOPE = 'smart_cdn:sign';
 

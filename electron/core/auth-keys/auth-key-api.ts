@@ -1,3 +1,4 @@
+import { cdnUrlBase } from '../../../shared/api/cdn-url-base';
 import { z } from 'zod';
 import type { AuthKey, AuthKeyChange } from '../../../shared/ipc/template-models';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
@@ -114,7 +115,8 @@ export async function signCdnUrlWithKey(
     authSecret: secret.value.secret,
     expiresAtMs: o.expiresAtMs,
     params: o.params,
-    ...(o.local ? { baseUrl: `${api.endpoint}/file/${encodeURIComponent(o.workspaceSlug)}` } : {}),
+    // The local service serves them itself: the Local workspace, or any endpoint on this computer.
+    baseUrl: cdnUrlBase({ endpoint: api.endpoint, slug: o.workspaceSlug, local: o.local }),
   });
   return ok({ url });
 }

@@ -144,6 +144,10 @@ describe('Auth Keys: the key form and the keyboard', () => {
     await waitFor(() => expect(bridge.calls.some((c) => c.channel === 'authKeys:create')).toBe(true));
     const sent = bridge.calls.find((c) => c.channel === 'authKeys:create')!.request as { scopes: string[]; smartCdn: boolean };
     expect(sent).toMatchObject({ smartCdn: true, scopes: expect.arrayContaining(['smart_cdn:sign']) });
+    // "Default" leaves the algorithm to the service, whose default (the spec's) is what the form named.
+    expect(sent).not.toHaveProperty('signatureAlgo');
+    // Each scope says what it allows.
+    expect(sign.closest('label')?.textContent).toContain('Sign Smart CDN URLs');
   });
 
   it('Escape closes an untouched Edit form at once', async () => {

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AuthKey } from '../../../../shared/ipc/template-models';
-import { CDN_SIGN_SCOPE } from '../../../../shared/api/scopes';
+import { CDN_SIGN_SCOPE, scopeDescription } from '../../../../shared/api/scopes';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
@@ -141,7 +141,7 @@ export const AuthKeysView = () => {
                     </span>
                     <span className="small">{k.description || <span className="muted">No description</span>}</span>
                     <span className="small muted">
-                      {k.scopes === null ? 'All scopes' : k.scopes.join(', ')} · {k.signatureAlgo ?? `${k.smartCdn ? 'sha256' : 'sha384'} (default)`} · last used {k.lastUsed ? formatServiceDate(k.lastUsed) : 'never'}
+                      <span title={k.scopes === null ? 'Every scope' : k.scopes.map((x) => `${x}: ${scopeDescription(x) ?? 'a scope this app does not know'}`).join('\n')}>{k.scopes === null ? 'All scopes' : k.scopes.join(', ')}</span> · {k.signatureAlgo ?? `${k.smartCdn ? 'sha256' : 'sha384'} (default)`} · last used {k.lastUsed ? formatServiceDate(k.lastUsed) : 'never'}
                     </span>
                   </span>
                   <span className="template-badges">
@@ -262,7 +262,9 @@ const KeyForm = ({ editing, onDone }: { editing: NonNullable<Editing>; onDone: (
   const update = useBridgeMutation('authKeys:update', { onSuccess });
   const error = create.error ?? update.error;
   const tooLong = description.length > 255;
-  const request = { description, scopes: allScopes ? null : scopes, smartCdn, signatureAlgo: algo === '' ? null : algo };
+  // "Default" on a new key leaves the algorithm to the service (the spec: sha384 for ordinary keys, null —
+  // sha256 — for Smart CDN keys), so the key is listed as the form said; on an edit it resets to the default.
+  const request = { description, scopes: allScopes ? null : scopes, smartCdn, ...(algo === '' ? (existing ? { signatureAlgo: null } : {}) : { signatureAlgo: algo }) };
   return (
     <InlineForm
       className="template-detail"

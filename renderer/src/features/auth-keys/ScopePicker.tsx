@@ -1,8 +1,7 @@
-import { ALLOWED_SCOPES } from '../../../../shared/api/scopes';
+import { ALLOWED_SCOPES, scopeDescription } from '../../../../shared/api/scopes';
 import { useBridgeQuery } from '../../bridge/use-bridge';
 import { Spinner } from '../../components/Spinner';
 import './auth-keys.css';
-
 
 /** `workspaceId`: ask that workspace's service (undefined: the active one); null: a workspace not saved yet. */
 export const ScopePicker = ({ value, onChange, workspaceId }: { value: string[]; onChange: (v: string[]) => void; workspaceId?: string | null }) => {
@@ -17,6 +16,7 @@ export const ScopePicker = ({ value, onChange, workspaceId }: { value: string[];
         <label key={s} className="form-check scope-option">
           <input type="checkbox" checked={value.includes(s)} onChange={(e) => toggle(s, e.currentTarget.checked)} aria-label={s} />
           <code>{s}</code>
+          {scopeDescription(s) && <span className="muted small scope-what">{scopeDescription(s)}</span>}
         </label>
       ))}
     </fieldset>

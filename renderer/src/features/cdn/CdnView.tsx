@@ -1,3 +1,4 @@
+import { cdnUrlBase } from '../../../../shared/api/cdn-url-base';
 import { useState } from 'react';
 import { cdnScopeProblem, CDN_SIGN_SCOPE, scopesAllowCdnSigning } from '../../../../shared/api/scopes';
 import type { CdnPreviewResult } from '../../../../shared/ipc/template-models';
@@ -121,6 +122,11 @@ export const CdnView = () => {
             <label className="form-field">
               <span className="field-label">Workspace slug</span>
               <input className="input mono" value={workspaceSlug} onChange={(e) => setSlug(e.currentTarget.value.toLowerCase())} aria-label="Workspace slug" spellCheck={false} />
+              {active && workspaceSlug && (
+                <span className="small muted" data-testid="cdn-url-base">
+                  URLs start with {cdnUrlBase({ endpoint: active.kind === 'local' ? (info.data?.localServiceUrl ?? active.endpoint) : active.endpoint, slug: workspaceSlug, local: active.kind === 'local' })}/…
+                </span>
+              )}
             </label>
             <label className="form-field">
               <span className="field-label">Template</span>

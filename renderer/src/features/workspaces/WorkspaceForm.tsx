@@ -1,3 +1,4 @@
+import { cdnUrlBase } from '../../../../shared/api/cdn-url-base';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Workspace } from '../../../../shared/ipc/models';
@@ -118,7 +119,7 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
           <label className="form-field">
             <span className="field-label">Workspace slug</span>
             <input className="input mono" value={slug} onChange={(e) => setSlug(e.currentTarget.value.toLowerCase())} aria-label="Workspace slug" placeholder="my-team" spellCheck={false} />
-            <span className="small muted">Used in content-delivery URLs: https://{slug || 'my-team'}.tlcdn.com/…</span>
+            <span className="small muted">Used in content-delivery URLs: {cdnUrlBase({ endpoint: endpointOk ? endpoint : 'https://', slug: slug || 'my-team' })}/…</span>
           </label>
           {(offersSignIn.data?.available || existing?.authMode === 'browser') && (
             <div className="sign-in-box" data-testid="sign-in-box">
