@@ -1,3 +1,4 @@
+import { formatBytes } from '../../shared/byte-units';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { resolveInside } from '../files/inside-dir';
@@ -406,7 +407,7 @@ export class AssemblyRuntime {
     }
     const bytes = Math.max(s.bytesReceived, live.uploadBytes);
     if (s.maxSize !== null && bytes > s.maxSize) {
-      this.fail(live, ErrorCode.maxSizeExceeded, `This Assembly received ${bytes} bytes; auth.max_size allows ${s.maxSize}.`);
+      this.fail(live, ErrorCode.maxSizeExceeded, `This Assembly received ${formatBytes(bytes)}; auth.max_size allows ${formatBytes(s.maxSize)}.`);
       return false;
     }
     return true;

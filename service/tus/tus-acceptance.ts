@@ -1,6 +1,7 @@
 // Which tus requests an Assembly accepts. A tus upload URL is a capability anyone who saw the status
 // record holds, so bytes are taken only while the Assembly still waits for them. Pure.
 
+import { formatBytes } from '../../shared/byte-units';
 import { ErrorCode } from '../../shared/api/codes';
 import type { AssemblyState, TusUploadEntry } from '../assemblies/assembly-state';
 
@@ -74,7 +75,7 @@ export function createRejection(id: string, s: TusView | null, live: boolean): T
  */
 export function sizeRejection(s: Pick<TusView, 'id' | 'maxSize'>, uploadLength: number | null): TusRejection | null {
   if (s.maxSize === null || uploadLength === null || uploadLength <= s.maxSize) return null;
-  return { status: 413, code: ErrorCode.maxSizeExceeded, message: `This upload has ${uploadLength} bytes; auth.max_size of Assembly ${s.id} allows ${s.maxSize}.` };
+  return { status: 413, code: ErrorCode.maxSizeExceeded, message: `This upload has ${formatBytes(uploadLength)}; auth.max_size of Assembly ${s.id} allows ${formatBytes(s.maxSize)}.` };
 }
 
 /**

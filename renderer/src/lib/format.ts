@@ -1,20 +1,8 @@
 /** Human-readable numbers for a desktop UI. Decimal units (1 MB = 1,000,000 bytes), as macOS and most file managers show. */
 
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'] as const;
+import { formatBytes } from '../../../shared/byte-units';
 
-export const formatBytes = (bytes: number): string => {
-  if (!Number.isFinite(bytes) || bytes < 0) return '—';
-  if (bytes < 1000) return `${Math.round(bytes)} B`;
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < UNITS.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  // One decimal below 100 keeps the width steady; none above (e.g. "512 MB").
-  const digits = value < 100 ? 1 : 0;
-  return `${value.toFixed(digits)} ${UNITS[unit]}`;
-};
+export { formatBytes };
 
 export const formatSpeed = (bytesPerSecond: number): string =>
   bytesPerSecond > 0 && Number.isFinite(bytesPerSecond) ? `${formatBytes(bytesPerSecond)}/s` : '—';
