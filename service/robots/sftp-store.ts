@@ -25,7 +25,7 @@ export function sftpTarget(params: Record<string, unknown>, lookup: CredentialLo
 }
 
 /** Connects, or says why not (could not log in / could not connect) as the robot's failure. */
-export async function connectSftp(robot: string, codePrefix: string, target: SftpTarget, signal: AbortSignal): Promise<SftpClient | RobotFileOutcome> {
+export async function connectSftp(robot: string, codes: { denied: string; failure: string }, target: SftpTarget, signal: AbortSignal): Promise<SftpClient | RobotFileOutcome> {
   const client = new SftpClient();
   signal.addEventListener('abort', () => void client.end().catch(() => undefined), { once: true });
   try {
@@ -34,7 +34,7 @@ export async function connectSftp(robot: string, codePrefix: string, target: Sft
   } catch (e) {
     const message = (e as Error).message;
     const auth = /authentication|auth.*fail|permission denied/i.test(message);
-    return fail(auth ? `${codePrefix}_AUTH_FAILED` : `${codePrefix}_CONNECTION_ERROR`, `${robot} could not ${auth ? 'log in to' : 'connect to'} ${target.user}@${target.host}:${target.port}: ${message}`);
+    return fail(auth ? codes.denied : codes.failure, `${robot} could not ${auth ? 'log in to' : 'connect to'} ${target.user}@${target.host}:${target.port}: ${message}`);
   }
 }
 
@@ -59,7 +59,7 @@ export const runSftpStore: RobotRunner = async ({ params, input, scope, credenti
   const target = sftpTarget(params, credentials);
   if (typeof target === 'string') return fail('SFTP_STORE_VALIDATION', `/sftp/store: ${target}.`);
   const remotePath = String(typeof params.path === 'string' ? params.path : interpolateString(DEFAULT_PATH, scope));
-  const client = await connectSftp('/sftp/store', 'SFTP_STORE', target, signal);
+  const client = await connectSftp('/sftp/store', { denied: 'SFTP_STORE_AUTH_FAILED', failure: 'SFTP_STORE_CONNECTION_ERROR' }, target, signal);
   if (!(client instanceof SftpClient)) return client;
   try {
     const dir = posix.dirname(remotePath);

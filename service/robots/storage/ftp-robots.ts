@@ -49,7 +49,7 @@ async function connect(target: FtpTarget, signal: AbortSignal): Promise<Client> 
 function connectFailure(prefix: string, robot: string, target: FtpTarget, e: unknown): RobotFileOutcome {
   const message = (e as Error).message;
   const auth = /^530\b|login|password/i.test(message) || (e as { code?: number }).code === 530;
-  return fail(auth ? `${prefix}_AUTH_FAILED` : `${prefix}_CONNECTION_ERROR`, `${robot} could not ${auth ? 'log in to' : 'connect to'} ${target.user}@${target.host}:${target.port}: ${message}`);
+  return fail(auth ? `${prefix}_ACCESS_DENIED` : `${prefix}_FAILURE`, `${robot} could not ${auth ? 'log in to' : 'connect to'} ${target.user}@${target.host}:${target.port}: ${message}`);
 }
 
 /** `{HOST}` and `{PATH}` of a URL template filled in (the path's segments percent-encoded). Pure. */
@@ -99,7 +99,7 @@ export const runFtpStore: RobotRunner = async ({ robot, params, input, scope, cr
     const sslUrl = fillUrlTemplate(str(params.ssl_url_template) ?? str(params.url_template) ?? 'https://{HOST}/{PATH}', target.host, path);
     return { ok: true, files: [{ ...input, meta: { ...input.meta, stored_path: path }, remoteUrls: { url, ssl_url: sslUrl } }] };
   } catch (e) {
-    return fail('FTP_STORE_ERROR', `${robot} could not write ${path} on ${target.host}: ${(e as Error).message}`);
+    return fail('FTP_STORE_FAILURE', `${robot} could not write ${path} on ${target.host}: ${(e as Error).message}`);
   } finally {
     client.close();
   }
@@ -122,7 +122,7 @@ export const runFtpImport: SourceRunner = async ({ robot, params, outDir, creden
     if (path.endsWith('/')) {
       const listed: FileInfo[] = await client.list(path);
       remote = listed.filter((f) => f.isFile).map((f) => posix.join(path, f.name));
-      if (remote.length > MAX_LISTED) return fail('FTP_IMPORT_ERROR', `${robot}: more than ${MAX_LISTED} files in ${path}; import a narrower folder.`);
+      if (remote.length > MAX_LISTED) return fail('FTP_IMPORT_FAILURE', `${robot}: more than ${MAX_LISTED} files in ${path}; import a narrower folder.`);
     } else remote = [path];
     const files: StoredFile[] = [];
     for (const [i, file] of remote.entries()) {
@@ -132,13 +132,13 @@ export const runFtpImport: SourceRunner = async ({ robot, params, outDir, creden
       } catch (e) {
         if (signal.aborted) throw e;
         if (ignoresErrors(params.ignore_errors, 'import')) continue;
-        return fail('FTP_IMPORT_ERROR', `${robot} could not import ${file} from ${target.host}: ${(e as Error).message}`);
+        return fail(/^550\b/.test((e as Error).message) ? 'FTP_IMPORT_NOT_FOUND' : 'FTP_IMPORT_FAILURE', `${robot} could not import ${file} from ${target.host}: ${(e as Error).message}`);
       }
     }
     return { ok: true, files };
   } catch (e) {
-    if (signal.aborted) return fail('FTP_IMPORT_ERROR', `${robot}: canceled.`);
-    return fail('FTP_IMPORT_ERROR', `${robot} could not list ${path} on ${target.host}: ${(e as Error).message}`);
+    if (signal.aborted) return fail('FTP_IMPORT_FAILURE', `${robot}: canceled.`);
+    return fail(/^550\b/.test((e as Error).message) ? 'FTP_IMPORT_NOT_FOUND' : 'FTP_IMPORT_FAILURE', `${robot} could not list ${path} on ${target.host}: ${(e as Error).message}`);
   } finally {
     client.close();
   }

@@ -64,7 +64,15 @@ export function dispositionName(header: string | undefined): string | null {
   return baseNameOf(name.replace(/\\/g, '/')) || null;
 }
 
-class ImportFailure extends Error {}
+/** A failure with the vendor's code for it: the server refused (ACCESS_DENIED), had nothing (NOT_FOUND), or else. */
+class ImportFailure extends Error {
+  constructor(
+    message: string,
+    readonly code: 'HTTP_IMPORT_FAILURE' | 'HTTP_IMPORT_ACCESS_DENIED' | 'HTTP_IMPORT_NOT_FOUND' = 'HTTP_IMPORT_FAILURE',
+  ) {
+    super(message);
+  }
+}
 
 interface Fetched {
   response: IncomingMessage;
@@ -113,7 +121,8 @@ async function get(rawUrl: string, headers: Record<string, string>, policy: Addr
     }
     if (status < 200 || status >= 300) {
       response.resume();
-      throw new ImportFailure(`the server answered ${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}`);
+      const code = status === 401 || status === 403 ? 'HTTP_IMPORT_ACCESS_DENIED' : status === 404 || status === 410 ? 'HTTP_IMPORT_NOT_FOUND' : 'HTTP_IMPORT_FAILURE';
+      throw new ImportFailure(`the server answered ${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}`, code);
     }
     response.setTimeout(IDLE_MS, () => response.destroy(new ImportFailure(`no data for ${IDLE_MS / 1000} s`)));
     return { response, finalUrl: url };
@@ -155,15 +164,15 @@ export const runHttpImport: SourceRunner = async ({ robot, params, outDir, signa
       const file = await keepImported(outDir, importName(params.force_name, i, own), body, { maxBytes, signal });
       files.push({ ...file, import_url: finalUrl.href });
     } catch (e) {
-      if (signal.aborted) return fail('HTTP_IMPORT_ERROR', `${robot}: canceled.`);
+      if (signal.aborted) return fail('HTTP_IMPORT_FAILURE', `${robot}: canceled.`);
       const why = e instanceof TooLarge ? `it is larger than max_file_size (${e.limit} bytes)` : (e as Error).message;
       if (ignoresErrors(params.ignore_errors, 'import')) continue;
       const failure = `${robot} could not import ${url}: ${why}`;
-      if (params.fail_fast === true || urls.length === 1) return fail(e instanceof TooLarge ? 'HTTP_IMPORT_FILE_TOO_LARGE' : 'HTTP_IMPORT_ERROR', failure);
+      if (params.fail_fast === true || urls.length === 1) return fail(e instanceof ImportFailure ? e.code : 'HTTP_IMPORT_FAILURE', failure);
       failures.push(failure);
     }
   }
   // Without fail_fast, every URL is tried; any that failed still fails the step, naming them all.
-  if (failures.length > 0) return fail('HTTP_IMPORT_ERROR', failures.join(' '));
+  if (failures.length > 0) return fail('HTTP_IMPORT_FAILURE', failures.join(' '));
   return { ok: true, files };
 };

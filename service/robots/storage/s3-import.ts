@@ -70,7 +70,7 @@ export const runS3Import: SourceRunner = async ({ robot, params, outDir, credent
       }
       const listed = await listKeys(client, target.bucket, p, recursive, signal);
       if (listed.rootObjects.length > 0) {
-        return fail(`${prefix}_ERROR`, `${robot}: A client error (NoSuchKey) occurred when calling the GetObject operation: The specified key does not exist. (Importing the bucket root "/" needs every object below a folder; "${listed.rootObjects[0]}" is not.)`);
+        return fail(`${prefix}_NOT_FOUND`, `${robot}: A client error (NoSuchKey) occurred when calling the GetObject operation: The specified key does not exist. (Importing the bucket root "/" needs every object below a folder; "${listed.rootObjects[0]}" is not.)`);
       }
       keys.push(...listed.keys);
     }
@@ -90,17 +90,17 @@ export const runS3Import: SourceRunner = async ({ robot, params, outDir, credent
       } catch (e) {
         if (signal.aborted) throw e;
         if (ignoresErrors(params.ignore_errors, 'import')) continue;
-        if (isAuthError(e)) return fail(`${prefix}_AUTH_FAILED`, `${robot} could not read ${key} from the bucket ${target.bucket} with these keys: ${s3ErrorText(e)}`);
+        if (isAuthError(e)) return fail(`${prefix}_ACCESS_DENIED`, `${robot} could not read ${key} from the bucket ${target.bucket} with these keys: ${s3ErrorText(e)}`);
         const notFound = s3ErrorCode(e) === 'NoSuchKey';
-        return fail(`${prefix}_ERROR`, `${robot} could not import ${key} from the bucket ${target.bucket}: ${notFound ? 'NoSuchKey: the object does not exist' : s3ErrorText(e)}`);
+        return fail(notFound ? `${prefix}_NOT_FOUND` : `${prefix}_FAILURE`, `${robot} could not import ${key} from the bucket ${target.bucket}: ${notFound ? 'NoSuchKey: the object does not exist' : s3ErrorText(e)}`);
       }
     }
     return { ok: true, files };
   } catch (e) {
-    if (signal.aborted) return fail(`${prefix}_ERROR`, `${robot}: canceled.`);
-    if (e instanceof RangeError) return fail(`${prefix}_ERROR`, `${robot}: ${e.message}; import a narrower path or page with files_per_page.`);
-    if (isAuthError(e)) return fail(`${prefix}_AUTH_FAILED`, `${robot} could not list the bucket ${target.bucket} with these keys: ${s3ErrorText(e)}`);
-    return fail(`${prefix}_ERROR`, `${robot} could not list the bucket ${target.bucket}: ${s3ErrorText(e)}`);
+    if (signal.aborted) return fail(`${prefix}_FAILURE`, `${robot}: canceled.`);
+    if (e instanceof RangeError) return fail(`${prefix}_FAILURE`, `${robot}: ${e.message}; import a narrower path or page with files_per_page.`);
+    if (isAuthError(e)) return fail(`${prefix}_ACCESS_DENIED`, `${robot} could not list the bucket ${target.bucket} with these keys: ${s3ErrorText(e)}`);
+    return fail(s3ErrorCode(e) === 'NoSuchBucket' ? `${prefix}_NOT_FOUND` : `${prefix}_FAILURE`, `${robot} could not list the bucket ${target.bucket}: ${s3ErrorText(e)}`);
   } finally {
     client.destroy();
   }

@@ -11,7 +11,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { interpolateString, type Scope } from '../../instructions/interpolation';
 import { robotCodePrefix } from '../../instructions/known-robots';
 import type { RobotFileOutcome, RobotRunner } from '../robot-types';
-import { isAuthError, s3Client, s3ErrorText } from './s3-client';
+import { isAuthError, s3Client, s3ErrorCode, s3ErrorText } from './s3-client';
 import { objectUrl, s3ProviderOf, s3Target } from './s3-target';
 
 export const DEFAULT_STORE_PATH = '${unique_prefix}/${file.url_name}';
@@ -105,9 +105,9 @@ export const runS3Store: RobotRunner = async ({ robot, params, input, scope, cre
       }
     }
   } catch (e) {
-    if (signal.aborted) return fail(`${prefix}_ERROR`, `${robot}: canceled while writing ${key}.`);
-    if (isAuthError(e)) return fail(`${prefix}_AUTH_FAILED`, `${robot} could not write to the bucket ${target.bucket} with these keys: ${s3ErrorText(e)}`);
-    return fail(`${prefix}_ERROR`, `${robot} could not write ${key} to the bucket ${target.bucket}: ${s3ErrorText(e)}`);
+    if (signal.aborted) return fail(`${prefix}_FAILURE`, `${robot}: canceled while writing ${key}.`);
+    if (isAuthError(e)) return fail(`${prefix}_ACCESS_DENIED`, `${robot} could not write to the bucket ${target.bucket} with these keys: ${s3ErrorText(e)}`);
+    return fail(s3ErrorCode(e) === 'NoSuchBucket' ? `${prefix}_NOT_FOUND` : `${prefix}_FAILURE`, `${robot} could not write ${key} to the bucket ${target.bucket}: ${s3ErrorText(e)}`);
   } finally {
     client.destroy();
   }

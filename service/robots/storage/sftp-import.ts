@@ -28,7 +28,7 @@ export const runSftpImport: SourceRunner = async ({ robot, params, outDir, crede
   if (typeof target === 'string') return fail('SFTP_IMPORT_VALIDATION', `${robot}: ${target}.`);
   const path = typeof params.path === 'string' && params.path !== '' ? params.path : null;
   if (!path) return fail('SFTP_IMPORT_VALIDATION', `${robot}: give "path" (a file, or a folder ending in "/").`);
-  const client = await connectSftp(robot, 'SFTP_IMPORT', target, signal);
+  const client = await connectSftp(robot, { denied: 'SFTP_IMPORT_ACCESS_DENIED', failure: 'SFTP_IMPORT_FAILURE' }, target, signal);
   if (!(client instanceof SftpClient)) return client;
   try {
     const remote = path.endsWith('/') ? await listFiles(client, path.replace(/\/+$/, '') || '/', params.recursive === true) : [path];
@@ -47,13 +47,13 @@ export const runSftpImport: SourceRunner = async ({ robot, params, outDir, crede
       } catch (e) {
         if (signal.aborted) throw e;
         if (ignoresErrors(params.ignore_errors, 'import')) continue;
-        return fail('SFTP_IMPORT_ERROR', `${robot} could not import ${file} from ${target.host}: ${(e as Error).message}`);
+        return fail(/no such file/i.test((e as Error).message) ? 'SFTP_IMPORT_NOT_FOUND' : 'SFTP_IMPORT_FAILURE', `${robot} could not import ${file} from ${target.host}: ${(e as Error).message}`);
       }
     }
     return { ok: true, files };
   } catch (e) {
-    if (signal.aborted) return fail('SFTP_IMPORT_ERROR', `${robot}: canceled.`);
-    return fail('SFTP_IMPORT_ERROR', `${robot} could not list ${path} on ${target.host}: ${(e as Error).message}`);
+    if (signal.aborted) return fail('SFTP_IMPORT_FAILURE', `${robot}: canceled.`);
+    return fail(/no such file/i.test((e as Error).message) ? 'SFTP_IMPORT_NOT_FOUND' : 'SFTP_IMPORT_FAILURE', `${robot} could not list ${path} on ${target.host}: ${(e as Error).message}`);
   } finally {
     await client.end().catch(() => undefined);
   }

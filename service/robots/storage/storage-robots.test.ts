@@ -153,19 +153,19 @@ describe('/s3/store and /s3/import against a real S3 server', () => {
   it('says when the keys are wrong, the bucket does not exist, and when the root holds objects outside a folder (NoSuchKey)', async () => {
     // s3rver checks the access key, not SigV4 signatures: an unknown key is the refusal it can give.
     const wrongKeys = await run({ ':original': { robot: '/upload/handle' }, exported: { robot: '/s3/store', use: ':original', ...s3Inline(), key: 'NOT-A-KEY' } }, [{ name: 'a.txt', data: Buffer.from('x') }]);
-    expect(wrongKeys.error).toBe('S3_STORE_AUTH_FAILED');
+    expect(wrongKeys.error).toBe('S3_STORE_ACCESS_DENIED');
     expect(String(wrongKeys.message)).toContain('bucket media');
     const noBucket = await run({ fetched: { robot: '/s3/import', ...s3Inline(), bucket: 'does-not-exist', path: 'x/' } });
-    expect(noBucket.error).toBe('S3_IMPORT_ERROR');
+    expect(noBucket.error).toBe('S3_IMPORT_NOT_FOUND');
     expect(String(noBucket.message)).toContain('NoSuchBucket');
     const client = s3Sdk();
     await client.send(new PutObjectCommand({ Bucket: 'other', Key: 'loose.txt', Body: 'at the root' }));
     client.destroy();
     const root = await run({ fetched: { robot: '/s3/import', ...s3Inline(), bucket: 'other', path: '/', recursive: true } });
-    expect(root.error).toBe('S3_IMPORT_ERROR');
+    expect(root.error).toBe('S3_IMPORT_NOT_FOUND');
     expect(String(root.message)).toContain('NoSuchKey');
     const missing = await run({ fetched: { robot: '/s3/import', ...s3Inline(), path: 'no/such/object.jpg' } });
-    expect(missing.error).toBe('S3_IMPORT_ERROR');
+    expect(missing.error).toBe('S3_IMPORT_NOT_FOUND');
     expect(String(missing.message)).toContain('no/such/object.jpg');
   });
 
@@ -223,7 +223,7 @@ describe('/http/import against a real HTTP server', () => {
   it('never connects to cloud metadata or private addresses, not even through a redirect', async () => {
     for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://10.1.2.3/x', 'http://[::ffff:169.254.169.254]/', `${webUrl}/to-metadata`]) {
       const status = await run({ fetched: { robot: '/http/import', url } });
-      expect(status.error, url).toBe('HTTP_IMPORT_ERROR');
+      expect(status.error, url).toBe('HTTP_IMPORT_FAILURE');
       expect(String(status.message), url).toMatch(/metadata address|private-network address/);
       expect(String(status.message), url).toContain('does not import from there');
     }
@@ -231,10 +231,13 @@ describe('/http/import against a real HTTP server', () => {
 
   it('fails naming each URL that failed, stops at max_file_size, and imports the rest with ignore_errors', async () => {
     const both = await run({ fetched: { robot: '/http/import', url: [`${webUrl}/missing`, `${webUrl}/ok.txt`] } });
-    expect(both.error).toBe('HTTP_IMPORT_ERROR');
+    expect(both.error).toBe('HTTP_IMPORT_FAILURE');
     expect(String(both.message)).toContain(`${webUrl}/missing: the server answered 404`);
     const tooBig = await run({ fetched: { robot: '/http/import', url: `${webUrl}/big.txt`, max_file_size: 10 } });
-    expect(tooBig.error).toBe('HTTP_IMPORT_FILE_TOO_LARGE');
+    expect(tooBig.error).toBe('HTTP_IMPORT_FAILURE');
+    expect(String(tooBig.message)).toContain('larger than max_file_size (10 bytes)');
+    const gone = await run({ fetched: { robot: '/http/import', url: `${webUrl}/missing` } });
+    expect(gone.error).toBe('HTTP_IMPORT_NOT_FOUND');
     const lenient = await run({ fetched: { robot: '/http/import', url: `${webUrl}/missing|${webUrl}/ok.txt`, ignore_errors: ['import'] } });
     expect(lenient.ok, JSON.stringify(lenient.message)).toBe('ASSEMBLY_COMPLETED');
     expect(results(lenient, 'fetched').map((r) => r.name)).toEqual(['ok.txt']);
@@ -262,10 +265,10 @@ describe('/ftp/store and /ftp/import against a real FTP server', () => {
 
   it('says when the password is wrong and when a file is not there', async () => {
     const wrong = await run({ ':original': { robot: '/upload/handle' }, exported: { robot: '/ftp/store', use: ':original', ...ftpInline(), password: 'nope' } }, [{ name: 'a.txt', data: Buffer.from('x') }]);
-    expect(wrong.error).toBe('FTP_STORE_AUTH_FAILED');
+    expect(wrong.error).toBe('FTP_STORE_ACCESS_DENIED');
     expect(String(wrong.message)).toContain(`${ftp.user}@${ftp.host}:${ftp.port}`);
     const missing = await run({ fetched: { robot: '/ftp/import', ...ftpInline(), path: 'nowhere/file.txt' } });
-    expect(missing.error).toBe('FTP_IMPORT_ERROR');
+    expect(missing.error).toBe('FTP_IMPORT_NOT_FOUND');
     expect(String(missing.message)).toContain('nowhere/file.txt');
     // A failed download leaves no half file behind in the Assembly's results.
     expect(results(missing, 'fetched')).toEqual([]);
@@ -288,7 +291,7 @@ describe('/sftp/import against a real SFTP server', () => {
       ['top.txt', md5(Buffer.from('top level'))],
     ]);
     const wrongKey = await run({ fetched: { robot: '/sftp/import', ...inline, private_key: sftp.wrongKey, path: `${dir}/top.txt` } });
-    expect(wrongKey.error).toBe('SFTP_IMPORT_AUTH_FAILED');
+    expect(wrongKey.error).toBe('SFTP_IMPORT_ACCESS_DENIED');
     expect(existsSync(join(dir, 'top.txt'))).toBe(true);
   });
 });
