@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need when they are missing: Chromium for the end-to-end tests,
 # gnome-keyring + dbus for the real OS keyring, ffmpeg for audio/video robots, OpenSSH for SFTP, Perl for
-# ExifTool (exiftool-vendored runs the bundled Perl ExifTool: file metadata), pyftpdlib for FTP. Needs root (or sudo) and apt.
+# ExifTool (exiftool-vendored runs the bundled Perl ExifTool: file metadata), pyftpdlib for FTP,
+# poppler-utils for PDF pages. Needs root (or sudo) and apt.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
@@ -14,6 +15,8 @@ command -v perl >/dev/null 2>&1 || need+=(perl)
 command -v ssh-keygen >/dev/null 2>&1 || need+=(openssh-client)
 # A real FTP server for /ftp/store and /ftp/import's tests (pyftpdlib, run by Debian's own Python 3).
 /usr/bin/python3 -c 'import pyftpdlib' >/dev/null 2>&1 || need+=(python3-pyftpdlib)
+# poppler's pdftoppm draws a PDF's pages (/file/preview's "page" strategy).
+command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "Installing system packages: ${need[*]}"
 sudo_cmd=""

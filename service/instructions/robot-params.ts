@@ -299,10 +299,47 @@ const ROBOT_CHECKS: Record<string, Check[]> = {
     str('archive_name'),
     (p) => (p.password === undefined || p.password === null ? null : 'password-protected zips are not supported by the local service'),
   ],
+  '/file/decompress': [],
+  // Verifying is all this service does: a broken PDF is declined, never rewritten.
+  '/file/verify': [str('verify_to_be'), bool('error_on_decline'), str('error_msg'), (p) => (p.repair_pdf === true ? 'repair_pdf is not supported by the local service (it declines a broken PDF; it does not repair one)' : null)],
+  '/file/preview': [previewStrategyCheck],
+  '/meta/write': [
+    (p, final) => {
+      const v = p.data_to_write;
+      if (v === undefined || v === null) return 'data_to_write is required: an object of ExifTool tag names to values, such as {"Copyright": "© Me"}';
+      if (deferred(final, v)) return null;
+      return typeof v === 'object' && !Array.isArray(v) ? null : `data_to_write must be an object of ExifTool tag names to values (got ${show(v)})`;
+    },
+    noFfmpeg,
+  ],
   '/audio/encode': [oneOf('preset', AUDIO_PRESETS), positiveInt('bitrate'), intIn('sample_rate', 1000, 384000), noFfmpeg],
   // mcp_servers are checked by the shared step rules (shared/api/mcp-servers.ts), each rule with its own code.
   '/ai/chat': [messagesCheck, str('system_message'), str('model'), oneOf('format', ['json', 'text']), oneOf('return_messages', ['last', 'all']), schemaCheck],
 };
+
+/** `strategy`: per file category, a list of the strategies the vendor names for it (robots/file-preview.ts). */
+const PREVIEW_STRATEGIES: Record<string, readonly string[]> = {
+  audio: ['artwork', 'waveform', 'icon'],
+  video: ['artwork', 'frame', 'clip', 'icon'],
+  document: ['page', 'icon'],
+  image: ['image', 'icon'],
+  webpage: ['render', 'icon'],
+  archive: ['icon'],
+  unknown: ['icon'],
+};
+function previewStrategyCheck(p: Params, final: boolean): string | null {
+  const v = p.strategy;
+  if (v === undefined || v === null || deferred(final, v)) return null;
+  if (typeof v !== 'object' || Array.isArray(v)) return `strategy must be an object of file categories to lists of strategies (got ${show(v)})`;
+  for (const [category, list] of Object.entries(v as Record<string, unknown>)) {
+    const known = PREVIEW_STRATEGIES[category];
+    if (!known) return `strategy has the category "${category}"; the categories are ${Object.keys(PREVIEW_STRATEGIES).join(', ')}`;
+    if (!Array.isArray(list)) return `strategy.${category} must be a list of strategies (got ${show(list)})`;
+    const bad = list.find((s) => typeof s !== 'string' || !known.includes(s));
+    if (bad !== undefined) return `strategy.${category} has ${show(bad)}; for ${category} files the strategies are ${known.join(', ')}`;
+  }
+  return null;
+}
 
 /** `messages`: the prompt, or a history of {role, content} turns (service-facts §8, /ai/chat). */
 function messagesCheck(p: Params, final: boolean): string | null {

@@ -51,3 +51,12 @@ export async function readTags(localPath: string): Promise<Record<string, unknow
     return null;
   }
 }
+
+/**
+ * Writes tags into the file in place (/meta/write). Resolves with ExifTool's warnings ("Tag 'X' is not
+ * defined", "Sorry, X is not writable"): a tag it could not write is the caller's to report.
+ */
+export async function writeTags(localPath: string, tags: Record<string, unknown>): Promise<{ updated: boolean; warnings: string[] }> {
+  const result = await shared().write(localPath, tags as never, { writeArgs: ['-overwrite_original'] });
+  return { updated: result.updated > 0, warnings: (result.warnings ?? []).filter((w) => !/^Nothing to do/i.test(w)) };
+}

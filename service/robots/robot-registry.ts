@@ -5,6 +5,10 @@ import { runAiChat } from './ai-chat';
 import { runAudioEncode } from './audio-encode';
 import { runAudioWaveform } from './audio-waveform';
 import { runFileCompress } from './file-compress';
+import { runFileDecompress } from './file-decompress';
+import { runFilePreview } from './file-preview';
+import { runFileVerify } from './file-verify';
+import { runMetaWrite } from './meta-write';
 import { runFileHash } from './file-hash';
 import { runFileRead } from './file-read';
 import { runFileFilter } from './filter-robot';
@@ -30,6 +34,10 @@ export const ROBOT_RUNNERS: Record<string, RobotRunner> = {
   '/file/hash': runFileHash,
   '/file/read': runFileRead,
   '/file/serve': runFileServe,
+  '/file/decompress': runFileDecompress,
+  '/file/verify': runFileVerify,
+  '/file/preview': runFilePreview,
+  '/meta/write': runMetaWrite,
   '/image/resize': runImageResize,
   '/image/optimize': runImageOptimize,
   '/video/thumbs': runVideoThumbs,
