@@ -24,6 +24,15 @@ describe('safeSegment', () => {
     expect(long).toHaveLength(200);
     expect(long.endsWith('.jpeg')).toBe(true);
   });
+  it('counts bytes, not characters: 255 bytes a name is the limit on Linux and macOS', () => {
+    const emoji = safeSegment(`${'😀'.repeat(60)}.jpg`);
+    expect(Buffer.byteLength(emoji)).toBeLessThanOrEqual(200);
+    expect(emoji).toBe(`${'😀'.repeat(49)}.jpg`);
+    // Cut inside a long extension: no trailing space or dot is left by the cut.
+    const oddExt = safeSegment(`a. .9${'n'.repeat(30)} ${'n'.repeat(240)}`);
+    expect(Buffer.byteLength(oddExt)).toBeLessThanOrEqual(200);
+    expect(oddExt).not.toMatch(/[. ]$/);
+  });
 });
 
 describe('safeRelativePath', () => {
@@ -37,6 +46,14 @@ describe('targetPath', () => {
   const t = { step: 'resized', resultName: 'forest.png', resultExt: 'png', inputPath: 'photos/2024/forest.jpg' };
   it('by step: the input tree under the step, with the result extension', () => {
     expect(targetPath('by-step', t)).toBe('resized/photos/2024/forest.png');
+  });
+  it("by step: a name whose extension is most of it stays a name the disk takes (the service's lowercased extension put back)", () => {
+    const name = `ꍅ𛇙. .9${'n'.repeat(240)} `;
+    const rel = targetPath('by-step', { step: ':original', resultName: name, resultExt: name.slice(name.lastIndexOf('.') + 1).toLowerCase(), inputPath: `run/${name}` });
+    const last = rel.split('/').pop()!;
+    expect(rel.startsWith('original/run/')).toBe(true);
+    expect(Buffer.byteLength(last)).toBeLessThanOrEqual(200);
+    expect(last).not.toMatch(/[. ]$/);
   });
   it('flat: the result name under the step', () => {
     expect(targetPath('flat', t)).toBe('resized/forest.png');

@@ -5,18 +5,40 @@ import type { MirrorLayout } from '../../../shared/ipc/mirror-models';
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 
 /**
+ * A segment's UTF-8 bytes at most: Linux and macOS allow 255 bytes a name (Windows 255 UTF-16 units, never
+ * fewer), and room is left for keep-both's " (12)". 200 emoji are 800 bytes: a limit in characters is none.
+ */
+const MAX_SEGMENT_BYTES = 200;
+const utf8Bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
+
+/** The longest prefix of `s` (whole code points) within `max` UTF-8 bytes. */
+function cutToBytes(s: string, max: number): string {
+  let out = '';
+  let bytes = 0;
+  for (const ch of s) {
+    bytes += utf8Bytes(ch);
+    if (bytes > max) break;
+    out += ch;
+  }
+  return out;
+}
+
+const trimEnd = (s: string): string => s.replace(/[. ]+$/, '');
+
+/**
  * One path segment safe on every OS: no separators, reserved or control characters, no trailing dots or
- * spaces (Windows drops them), not `.`/`..`, not a reserved device name, not empty, at most 200 characters.
+ * spaces (Windows drops them), not `.`/`..`, not a reserved device name, not empty, at most 200 UTF-8 bytes
+ * (a longer one is cut, keeping up to 20 bytes of its extension).
  */
 export function safeSegment(segment: string, fallback = 'file'): string {
   // eslint-disable-next-line no-control-regex
-  let s = segment.normalize('NFC').replace(/[<>:"/\\|?*\u0000-\u001f\u007f]/g, '_').trim();
-  s = s.replace(/[. ]+$/, '');
+  let s = trimEnd(segment.normalize('NFC').replace(/[<>:"/\\|?*\u0000-\u001f\u007f]/g, '_').trim());
   if (s === '' || /^\.+$/.test(s)) return fallback;
   if (WINDOWS_RESERVED.test(s.split('.')[0] ?? '')) s = `_${s}`;
-  if (s.length > 200) {
-    const ext = path.posix.extname(s).slice(0, 20);
-    s = s.slice(0, 200 - ext.length) + ext;
+  if (utf8Bytes(s) > MAX_SEGMENT_BYTES) {
+    const ext = trimEnd(cutToBytes(path.posix.extname(s), 20));
+    s = trimEnd(cutToBytes(s, MAX_SEGMENT_BYTES - utf8Bytes(ext)).trimEnd() + ext);
+    if (s === '' || /^\.+$/.test(s)) return fallback;
   }
   return s;
 }
@@ -51,6 +73,13 @@ export interface TargetInput {
   inputPath: string | null;
 }
 
+/** `a/b/name` with its last segment made safe (safeSegment). */
+function safeLastSegment(rel: string): string {
+  const dir = path.posix.dirname(rel);
+  const base = safeSegment(path.posix.basename(rel));
+  return dir === '.' ? base : `${dir}/${base}`;
+}
+
 /** The result's path under the output folder for a layout (relative, `/`-separated, every segment safe). */
 export function targetPath(layout: MirrorLayout, t: TargetInput): string {
   // `:original` (the uploads passed on) is a folder named `original`.
@@ -61,7 +90,8 @@ export function targetPath(layout: MirrorLayout, t: TargetInput): string {
   const inputDir = input ? path.posix.dirname(input) : '.';
   switch (layout) {
     case 'by-step':
-      return input ? `${step}/${withExtension(input, ext)}` : `${step}/${name}`;
+      // The service's extension (lowercased, as long as the name's) can make a safe name unsafe again.
+      return input ? `${step}/${safeLastSegment(withExtension(input, ext))}` : `${step}/${name}`;
     case 'flat':
       return `${step}/${name}`;
     case 'by-folder':

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import { PRESETS } from '../../../shared/api/presets';
@@ -16,6 +16,9 @@ import { countsOf, newMachine, nextDue, pendingAfterRestore, step, type ItemRec,
 import { excludedFolders, isIgnoredRelativePath, isInside, retiredAfterEdit } from './watch-paths';
 import { writeResultsForWatch } from './watch-results';
 import { openWatchStore, type WatchDef, type WatchStore } from './watch-store';
+
+/** When a folder that appeared in a watch is read again (its files written before chokidar watched it). */
+const RESCAN_NEW_FOLDER_MS = [300, 2_000];
 
 /** A folder the watch needs is missing, unreadable, or inside the output folder. */
 export const WATCH_FOLDER_INVALID = 'WATCH_FOLDER_INVALID';
@@ -382,6 +385,26 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
     };
     watcher.on('add', seen);
     watcher.on('change', seen);
+    // chokidar reads a new folder, then watches it: a file written in between (a folder copied or moved in,
+    // written at once) gets no 'add' (chokidar issue 1471). The new folder is read again once it is watched,
+    // for files the watch has not met.
+    const rescan = (dir: string) => {
+      if (!live() || excluded(dir)) return;
+      void readdir(dir, { recursive: true, withFileTypes: true }).then(
+        (entries) => {
+          for (const e of entries) {
+            const p = path.join(e.parentPath, e.name);
+            // Only files the watch has not met: a 'seen' again would count a done file as skipped, retry a failed one.
+            if (e.isFile() && !rt.machine.items.has(relOf(p)) && !excluded(p) && !isIgnoredRelativePath(relOf(p))) seen(p);
+          }
+        },
+        () => undefined,
+      );
+    };
+    watcher.on('addDir', (dir: string) => {
+      if (!rt.ready || dir === root) return;
+      for (const ms of RESCAN_NEW_FOLDER_MS) setTimeout(() => rescan(dir), ms).unref();
+    });
     watcher.on('unlink', (p: string) => live() && apply(rt, { type: 'gone', relativePath: relOf(p), now: now() }));
     watcher.on('error', (cause: unknown) => {
       if (!live()) return;
