@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Upload } from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, rewriteOrigin, seededRandom, type FaultProxy } from './fault-proxy';
+import { linkPipe } from './link-shaper';
 import { buildForm, getJson, postAssembly, startFixture, waitForEnd, type Fixture } from './service-fixture';
 
 const md5 = (data: Buffer): string => createHash('md5').update(data).digest('hex');
@@ -143,7 +144,47 @@ describe('the fault proxy', () => {
   });
 });
 
+describe('the fault proxy as a user\'s link', () => {
+  let fx: Fixture;
+  let proxy: FaultProxy;
+  beforeAll(async () => {
+    fx = await startFixture();
+    // 100 ms round trips, 8 Mbit/s up (1 MB/s), a 256 KiB window per connection.
+    proxy = await startFaultProxy({ target: fx.service.url, link: { rttMs: 100, uplinkBps: 8_000_000, downlinkBps: 80_000_000, windowBytes: 256 * 1024 } });
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await fx.stop();
+  });
+
+  it('carries an upload intact, no faster than its bandwidth and round trips allow', async () => {
+    const steps = { ':original': { robot: '/upload/handle' } };
+    let start = performance.now();
+    const created = await postAssembly(proxy.url, buildForm({ params: { auth: { key: fx.service.authKey }, steps }, fields: { num_expected_upload_files: '1' } }));
+    // A new connection's handshake and the request's round trip.
+    expect(performance.now() - start).toBeGreaterThanOrEqual(190);
+    const data = randomBytes(1024 * 1024);
+    start = performance.now();
+    await tusUpload(data, String(created.body.tus_url), { assembly_url: String(created.body.assembly_url), fieldname: 'file', filename: 'slow.bin' });
+    // 1 MiB at 1 MB/s, whatever the chunking.
+    expect(performance.now() - start).toBeGreaterThanOrEqual(1000);
+    const done = await waitForEnd(String(created.body.assembly_ssl_url));
+    expect(done.ok).toBe('ASSEMBLY_COMPLETED');
+    expect((done.uploads as { md5hash: string }[]).map((u) => u.md5hash)).toEqual([md5(data)]);
+  });
+});
+
 describe('fault proxy helpers', () => {
+  it('a link direction sends bytes one after another at its rate and delivers them half a round trip later', () => {
+    const pipe = linkPipe(8_000_000, 50);
+    expect(pipe.arrival(1_000_000, 0)).toBe(1050);
+    // Queued behind the first megabyte.
+    expect(pipe.arrival(1_000_000, 0)).toBe(2050);
+    // The pipe was idle meanwhile.
+    expect(pipe.arrival(500_000, 5000)).toBe(5550);
+    expect(linkPipe(0, 50).arrival(10 ** 9, 7)).toBe(57);
+  });
+
   it('draws the same numbers from the same seed, and others from another', () => {
     const a = seededRandom(42);
     const b = seededRandom(42);

@@ -1,12 +1,14 @@
 // An HTTP proxy for tests, between a client and the local service, that misbehaves on demand: drops a
 // connection before forwarding, resets it midway through a request body, delays, answers 429/413 as the
 // service's rate limits do or 404 as a deployment without the route would (without forwarding), or resets
-// after the service answered (the request WAS processed, the answer is lost). Rules match per request (a predicate) or by probability (a seeded RNG,
+// after the service answered (the request WAS processed, the answer is lost); and, with `link`, shapes
+// everything it passes as a user's link would (round-trip time, bandwidth caps: link-shaper.ts). Rules match per request (a predicate) or by probability (a seeded RNG,
 // so a failing run can be replayed). Everything else passes through unchanged: bodies stream; the only
 // rewrites are the service's origin in Location headers and inside JSON answers (assembly_ssl_url,
 // tus_url, upload URLs…), so clients that follow them stay behind the proxy. Not used by production code.
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { createLink, shapedPipe, type LinkOptions } from './link-shaper';
 
 export type FaultAction =
   /** Close the client's connection before anything reaches the service. */
@@ -58,6 +60,11 @@ export interface FaultProxyOptions {
   rules?: FaultRule[];
   /** Seed of the RNG that probability rules draw from (default 1). */
   seed?: number;
+  /**
+   * Shape what passes as a user's link would (link-shaper.ts): round-trip time, bandwidth caps shared by
+   * every connection, a window per connection. Answers the proxy makes itself (429, 404…) are not shaped.
+   */
+  link?: LinkOptions;
 }
 
 export interface FaultProxy {
@@ -131,6 +138,9 @@ export async function startFaultProxy(o: FaultProxyOptions): Promise<FaultProxy>
   const sockets = new Set<Socket>();
   let proxyOrigin = '';
   let seq = 0;
+  const link = o.link ? createLink(o.link) : null;
+  /** Client connections whose handshake was paid (the first request on a connection waits a round trip). */
+  const connected = new WeakSet<Socket>();
 
   const choose = (req: ProxiedRequest): FaultAction | null => {
     for (const r of rules) {
@@ -159,7 +169,8 @@ export async function startFaultProxy(o: FaultProxyOptions): Promise<FaultProxy>
       // A HEAD answer has no body to rewrite (its Content-Length describes the GET's).
       if (req.method === 'HEAD' || !/^application\/json/i.test(up.headers['content-type'] ?? '')) {
         res.writeHead(up.statusCode ?? 502, out);
-        up.pipe(res);
+        if (link) shapedPipe(up, res, link.down, link.options.windowBytes);
+        else up.pipe(res);
         return;
       }
       const chunks: Buffer[] = [];
@@ -168,8 +179,13 @@ export async function startFaultProxy(o: FaultProxyOptions): Promise<FaultProxy>
         const text = rewriteOrigin(Buffer.concat(chunks).toString('utf8'), targetOrigin, proxyOrigin);
         delete out['transfer-encoding'];
         out['content-length'] = String(Buffer.byteLength(text));
-        res.writeHead(up.statusCode ?? 502, out);
-        res.end(text);
+        const answer = () => {
+          res.writeHead(up.statusCode ?? 502, out);
+          res.end(text);
+        };
+        // Over a shaped link the whole answer arrives when its last byte would.
+        if (link) setTimeout(answer, Math.max(0, link.down.arrival(Buffer.byteLength(text) + 300, performance.now()) - performance.now()));
+        else answer();
       });
     });
     upstream.on('error', () => req.socket.destroy());
@@ -201,7 +217,17 @@ export async function startFaultProxy(o: FaultProxyOptions): Promise<FaultProxy>
       });
       return;
     }
-    req.pipe(upstream);
+    if (link) shapedPipe(req, upstream, link.up, link.options.windowBytes);
+    else req.pipe(upstream);
+  };
+  /** Over a shaped link a request reaches the service when its head would (and a new connection's handshake first). */
+  const forwardOverLink = (req: IncomingMessage, res: ServerResponse, action: FaultAction | null): void => {
+    if (!link) return forward(req, res, action);
+    const handshake = connected.has(req.socket) ? 0 : link.options.rttMs;
+    connected.add(req.socket);
+    const headBytes = 300 + (req.url?.length ?? 0);
+    const wait = handshake + link.up.arrival(headBytes, performance.now()) - performance.now();
+    setTimeout(() => forward(req, res, action), Math.max(0, wait));
   };
 
   const server = createServer((req, res) => {
@@ -226,10 +252,10 @@ export async function startFaultProxy(o: FaultProxyOptions): Promise<FaultProxy>
         return;
       }
       case 'delay':
-        setTimeout(() => forward(req, res, action), action.ms);
+        setTimeout(() => forwardOverLink(req, res, action), action.ms);
         return;
       default:
-        forward(req, res, action);
+        forwardOverLink(req, res, action);
     }
   });
   server.on('connection', (s) => {
