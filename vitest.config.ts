@@ -1,8 +1,8 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-// Two projects: Node for shared/, service/ and electron/ (real servers, real files, real keyring),
-// happy-dom for renderer components. Tests sit next to their source as *.test.ts(x).
+// Three projects: Node for electron/ and scripts/ (`node`) and for service/ and shared/ (`service`), with real
+// servers, real files and the real keyring; happy-dom for renderer components. Tests sit next to their source as *.test.ts(x).
 export default defineConfig({
   test: {
     // Vitest's default in a run is one worker less than the cores: one worker on a 2-core CI VM, which left
@@ -13,12 +13,32 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['shared/**/*.test.ts', 'service/**/*.test.ts', 'electron/**/*.test.ts', 'scripts/**/*.test.ts'],
+          // file-records checks that the process's one shared ExifTool ends with the last service: a process of its own.
+          include: ['electron/**/*.test.ts', 'scripts/**/*.test.ts', 'service/assemblies/file-records.test.ts'],
           // The children tests start (service, CLI, crash suite's core) as bundles built once, not through tsx.
           globalSetup: ['scripts/vitest-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
           pool: 'forks',
+        },
+      },
+      {
+        // The local service and the shared rules, in Node as above, but the files run one after another in
+        // long-lived child processes that keep the modules they loaded: a fresh process per file spent most
+        // of its CPU importing the service, sharp, SQLite and the AWS SDK again (service/auth, http, files
+        // and shared/: 66 → 24 s of CPU). Each test starts its own service on its own data dir, and a test
+        // that changes process.env, the clock or a process listener puts it back. Core's tests (watchers,
+        // keyring, a core per file) keep a process per file.
+        test: {
+          name: 'service',
+          environment: 'node',
+          include: ['shared/**/*.test.ts', 'service/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'service/assemblies/file-records.test.ts'],
+          globalSetup: ['scripts/vitest-global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          pool: 'forks',
+          isolate: false,
         },
       },
       {
