@@ -312,6 +312,19 @@ const ROBOT_CHECKS: Record<string, Check[]> = {
     },
     noFfmpeg,
   ],
+  // The provider is the operator's model server here: any name the vendor takes is accepted and not used.
+  '/image/describe': [oneOf('granularity', ['full', 'list']), oneOf('format', ['json', 'meta', 'text']), bool('explicit_descriptions')],
+  '/speech/transcribe': [
+    oneOf('granularity', ['full', 'list']),
+    oneOf('format', ['json', 'meta', 'srt', 'text', 'webvtt']),
+    str('source_language'),
+    str('target_language'),
+    (p) => {
+      const lang = (v: unknown) => (typeof v === 'string' ? v.split('-')[0]!.toLowerCase() : null);
+      const [from, to] = [lang(p.source_language) ?? 'en', lang(p.target_language)];
+      return to === null || to === from ? null : `target_language ${show(p.target_language)} differs from source_language: the local service transcribes, it does not translate`;
+    },
+  ],
   '/audio/encode': [oneOf('preset', AUDIO_PRESETS), positiveInt('bitrate'), intIn('sample_rate', 1000, 384000), noFfmpeg],
   // mcp_servers are checked by the shared step rules (shared/api/mcp-servers.ts), each rule with its own code.
   '/ai/chat': [messagesCheck, str('system_message'), str('model'), oneOf('format', ['json', 'text']), oneOf('return_messages', ['last', 'all']), schemaCheck],

@@ -14,6 +14,7 @@ import { runFileRead } from './file-read';
 import { runFileFilter } from './filter-robot';
 import { runImageOptimize } from './image-optimize';
 import { runImageResize } from './image-resize';
+import { runImageDescribe, runSpeechTranscribe } from './model-robots';
 import { runFileServe, runUploadHandle } from './pass-through';
 import type { BundleRunner, RobotRunner, SourceRunner } from './robot-types';
 import { runTransloaditImport } from './transloadit-import';
@@ -49,6 +50,8 @@ export const ROBOT_RUNNERS: Record<string, RobotRunner> = {
   ...Object.fromEntries(S3_PROVIDERS.map((p) => [`/${p}/store`, runS3Store])),
   '/transloadit/store': runTransloaditStore,
   '/ai/chat': runAiChat,
+  '/image/describe': runImageDescribe,
+  '/speech/transcribe': runSpeechTranscribe,
 };
 
 /** Robots that take all their inputs at once (see `bundle_steps` and `group_by_original`). */

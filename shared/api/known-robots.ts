@@ -40,6 +40,8 @@ export const KNOWN_ROBOTS = [
   '/transloadit/store',
   '/transloadit/import',
   '/ai/chat',
+  '/image/describe',
+  '/speech/transcribe',
 ] as const;
 
 /** One line per robot, for the instruction editor. */
@@ -81,6 +83,8 @@ export const ROBOT_SUMMARIES: Record<KnownRobot, string> = {
   '/tigris/import': 'Imports objects from a Tigris bucket (bucket, key, secret), like /s3/import.',
   '/transloadit/store': 'Keeps files as stored assets at path (default the file name); conflict_strategy error, rename or overwrite (a new version).',
   '/transloadit/import': 'Brings stored assets into the Assembly by asset_ids (with optional version_ids) and/or paths.',
+  '/image/describe': 'Labels what an image shows (granularity full: with confidence; format json, text or meta), through the model server configured for /ai/chat.',
+  '/speech/transcribe': 'Transcribes speech in audio or video (format json, text, srt, webvtt or meta), through the model server configured for /ai/chat (its /audio/transcriptions).',
   '/ai/chat': 'Asks a chat model about each input (messages, system_message, format json or text, schema); mcp_servers lend it tools.',
 };
 

@@ -1,4 +1,4 @@
-// /ai/chat (service-facts §8; the vendor's robot docs). `messages` and `mcp_servers` have rules of their own
+// /ai/chat, /image/describe, /speech/transcribe (service-facts §8; the vendor's robot docs). `messages` and `mcp_servers` have rules of their own
 // (the service's messages check, shared/api/mcp-servers.ts), so any shape passes here.
 
 import { anyOf, bool, json, list, oneOf, text } from './param-kinds';
@@ -17,5 +17,18 @@ export const AI_ROBOTS: Readonly<Record<string, RobotParams>> = {
     credentials: anyOf(text(), list(text())),
     test_credentials: bool(),
     mcp_servers: json(),
+  },
+  '/image/describe': {
+    provider: text(),
+    granularity: oneOf(['full', 'list']),
+    format: oneOf(['json', 'meta', 'text']),
+    explicit_descriptions: bool(),
+  },
+  '/speech/transcribe': {
+    provider: text(),
+    granularity: oneOf(['full', 'list']),
+    format: oneOf(['json', 'meta', 'srt', 'text', 'webvtt']),
+    source_language: text(),
+    target_language: text(),
   },
 };
