@@ -1,5 +1,5 @@
-import path from 'node:path';
 import type { AssemblyFile, AssemblyStatus } from '../../../shared/api/assembly-status';
+import { pairUploads, uploadRelativePath } from '../../../shared/api/upload-pairing';
 import type { MirrorLayout } from '../../../shared/ipc/mirror-models';
 import { numberedName, targetPath } from './mirror-paths';
 
@@ -28,41 +28,25 @@ export interface LocalInput {
   error?: string | null;
 }
 
-const uploadPath = (u: AssemblyFile): string | null => {
-  const fromMeta = u.user_meta?.relative_path ?? u.meta?.relative_path;
-  return typeof fromMeta === 'string' && fromMeta ? fromMeta : null;
-};
-
 /**
- * Pairs the files the app sent with the status record's uploads, so each result can be traced to its input:
- * by the relative path the upload carried (tus metadata), else by name and size in order (a multipart
- * upload carries only its name). Without local knowledge (an Assembly from elsewhere) the uploads are the inputs.
+ * Pairs the files the app sent with the status record's uploads, so each result can be traced to its input
+ * (shared/api/upload-pairing.ts: by the relative path the upload carried, else by name and size in order).
+ * Without local knowledge (an Assembly from elsewhere) the uploads are the inputs.
  */
 export function matchInputs(local: readonly LocalInput[] | null, status: AssemblyStatus): MirrorInput[] {
   const uploads = status.uploads ?? [];
   const fromUpload = (u: AssemblyFile): MirrorInput => ({
-    relativePath: uploadPath(u) ?? u.name ?? u.id ?? 'upload',
+    relativePath: uploadRelativePath(u) ?? u.name ?? u.id ?? 'upload',
     size: typeof u.size === 'number' ? u.size : null,
     md5: u.md5hash ?? null,
     uploadId: u.id ?? null,
     error: null,
   });
   if (!local) return uploads.map(fromUpload);
-  const free = new Set(uploads.map((_, i) => i));
-  const take = (pred: (u: AssemblyFile) => boolean): AssemblyFile | null => {
-    for (const i of free) {
-      const u = uploads[i]!;
-      if (pred(u)) {
-        free.delete(i);
-        return u;
-      }
-    }
-    return null;
-  };
-  const byPath = local.map((f) => take((u) => uploadPath(u) === f.relativePath && (u.size === undefined || u.size === f.size)));
+  const pairs = pairUploads(local, uploads);
   return local.map((f, i) => {
-    const name = path.posix.basename(f.relativePath);
-    const u = byPath[i] ?? take((x) => uploadPath(x) === null && x.name === name && (x.size === undefined || x.size === f.size));
+    const at = pairs[i];
+    const u = at === null || at === undefined ? null : uploads[at]!;
     return { relativePath: f.relativePath, size: f.size, md5: u?.md5hash ?? null, uploadId: u?.id ?? null, error: f.error ?? null };
   });
 }
