@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * Something finished while the user may be looking elsewhere: a drop's Assemblies all ended, or one of them
  * failed. The Electron host raises an OS notification; the browser host's page raises a Web Notification.
- * `route` is the app's hash route to open on click (`#/transfers?batch=…`, `#/run/<id>`).
+ * `route` is the app's hash route to open on click (`#/transfers?batch=…`, `#/assemblies/<id>`, `#/run/<id>`).
  */
 export const desktopNoticeSchema = z.object({
   /** Stable per event: the OS replaces a notice with the same tag instead of stacking it. */

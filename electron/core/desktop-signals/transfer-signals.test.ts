@@ -47,18 +47,23 @@ describe('desktop notices for transfers', () => {
       { transfers: [transfer('done', { filesFailed: 1, filesDone: 9 })], batches: [batch(1, 'completed')] },
     ]);
     expect(notices.map((n) => [n.title, n.body, n.tone, n.route])).toEqual([
-      ['Assembly 2 of "photos" failed', 'One file was declined. (FILE_FILTER_DECLINED_FILE)', 'danger', '#/transfers?batch=b2'],
+      ['Assembly 2 of "photos" failed', 'One file was declined. (FILE_FILTER_DECLINED_FILE)', 'danger', '#/assemblies/a2'],
       ['"photos" finished with failures', '9 files processed · 1 file failed · 1 Assembly failed', 'warning', '#/transfers'],
     ]);
   });
 
-  it('a drop of one Assembly gets one notice, which opens its run', () => {
+  it('a drop of one Assembly gets one notice, which opens that Assembly (its run before the Assembly exists)', () => {
     const notices = run([
       { transfers: [transfer('active', { filesTotal: 5 })], batches: [batch(1, 'processing')] },
       { transfers: [transfer('done', { filesTotal: 5, filesDone: 5 })], batches: [batch(1, 'failed', { error: { code: 'INTERNAL', message: 'x' } })] },
     ]);
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatchObject({ title: '"photos" finished with failures', route: '#/run/run-1', tone: 'warning' });
+    expect(notices[0]).toMatchObject({ title: '"photos" finished with failures', route: '#/assemblies/a1', tone: 'warning' });
+    const uncreated = run([
+      { transfers: [transfer('active', { filesTotal: 5 })], batches: [batch(1, 'creating', { assemblyId: null })] },
+      { transfers: [transfer('done', { filesTotal: 5, filesDone: 0 })], batches: [batch(1, 'failed', { assemblyId: null, error: { code: 'INTERNAL', message: 'x' } })] },
+    ]);
+    expect(uncreated[0]).toMatchObject({ route: '#/run/run-1' });
   });
 
   it('what was already finished before (restored after a restart) raises nothing', () => {

@@ -4,7 +4,7 @@ import type { BatchState, TransferBatch, TransferChanges, TransferTotals, Transf
 /** What the signals remember between two `transfers:changed`: the last state of each transfer and batch. */
 export interface SignalState {
   readonly transfers: ReadonlyMap<string, { readonly state: Transfer['state']; readonly label: string; readonly filesTotal: number }>;
-  readonly batches: ReadonlyMap<string, { readonly state: BatchState; readonly transferId: string; readonly runId: string | null; readonly filesTotal: number }>;
+  readonly batches: ReadonlyMap<string, { readonly state: BatchState; readonly transferId: string; readonly runId: string | null; readonly assemblyId: string | null; readonly filesTotal: number }>;
   /** Batches of each transfer that failed, for the summary when it ends. */
   readonly failedBatches: ReadonlyMap<string, number>;
 }
@@ -14,17 +14,24 @@ export const initialSignalState = (): SignalState => ({ transfers: new Map(), ba
 const ENDED_BATCH: ReadonlySet<BatchState> = new Set(['completed', 'failed', 'canceled']);
 const count = (n: number, one: string) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
 
+/**
+ * Where a notice about one batch opens: its Assembly's view (which says what failed and why), else its run
+ * (`#/run/<id>` becomes the Assembly's view once it has one), else the batch in Transfers.
+ */
+const batchRoute = (b: { id: string; runId: string | null; assemblyId: string | null }): string =>
+  b.assemblyId ? `#/assemblies/${encodeURIComponent(b.assemblyId)}` : b.runId ? `#/run/${encodeURIComponent(b.runId)}` : `#/transfers?batch=${encodeURIComponent(b.id)}`;
+
 function batchFailed(b: TransferBatch, label: string): DesktopNotice {
   return {
     tag: `batch-failed-${b.id}`,
     title: `Assembly ${b.seq} of "${label}" failed`,
     body: b.error ? `${b.error.message} (${b.error.code})` : `${count(b.filesTotal, 'file')} in it; open it to see why.`,
     tone: 'danger',
-    route: `#/transfers?batch=${encodeURIComponent(b.id)}`,
+    route: batchRoute(b),
   };
 }
 
-function transferEnded(t: Transfer, failedBatches: number, onlyBatch: { id: string; runId: string | null } | undefined): DesktopNotice {
+function transferEnded(t: Transfer, failedBatches: number, onlyBatch: { id: string; runId: string | null; assemblyId: string | null } | undefined): DesktopNotice {
   const failed = t.filesFailed > 0 || failedBatches > 0;
   const parts = [`${count(t.filesDone, 'file')} processed`];
   if (t.filesFailed > 0) parts.push(`${count(t.filesFailed, 'file')} failed`);
@@ -34,8 +41,8 @@ function transferEnded(t: Transfer, failedBatches: number, onlyBatch: { id: stri
     title: failed ? `"${t.label}" finished with failures` : `"${t.label}" finished`,
     body: parts.join(' · '),
     tone: failed ? 'warning' : 'success',
-    // A drop of one Assembly opens its run; a bigger one opens Transfers on its first batch.
-    route: onlyBatch?.runId ? `#/run/${encodeURIComponent(onlyBatch.runId)}` : onlyBatch ? `#/transfers?batch=${encodeURIComponent(onlyBatch.id)}` : '#/transfers',
+    // A drop of one Assembly opens that Assembly; a bigger one opens Transfers.
+    route: onlyBatch ? batchRoute(onlyBatch) : '#/transfers',
   };
 }
 
@@ -54,7 +61,7 @@ export function stepSignals(prev: SignalState, changes: Pick<TransferChanges, 't
 
   for (const b of changes.batches) {
     const was = batches.get(b.id);
-    batches.set(b.id, { state: b.state, transferId: b.transferId, runId: b.runId, filesTotal: b.filesTotal });
+    batches.set(b.id, { state: b.state, transferId: b.transferId, runId: b.runId, assemblyId: b.assemblyId, filesTotal: b.filesTotal });
     if (!was || ENDED_BATCH.has(was.state) || b.state !== 'failed') continue;
     failedBatches.set(b.transferId, (failedBatches.get(b.transferId) ?? 0) + 1);
     const owner = transfers.get(b.transferId);
@@ -65,7 +72,7 @@ export function stepSignals(prev: SignalState, changes: Pick<TransferChanges, 't
     const was = before.get(t.id);
     if (was === undefined || was === 'done' || was === 'canceled' || t.state !== 'done') continue;
     const own = [...batches].filter(([, b]) => b.transferId === t.id);
-    const only = own.length === 1 && own[0]![1].filesTotal === t.filesTotal ? { id: own[0]![0], runId: own[0]![1].runId } : undefined;
+    const only = own.length === 1 && own[0]![1].filesTotal === t.filesTotal ? { id: own[0]![0], runId: own[0]![1].runId, assemblyId: own[0]![1].assemblyId } : undefined;
     notices.push(transferEnded(t, failedBatches.get(t.id) ?? 0, only));
     failedBatches.delete(t.id);
   }
