@@ -7,7 +7,7 @@ import { ActivityView } from './features/activity/ActivityView';
 import { AppHeader } from './features/shell/AppHeader';
 import { LeaveGuard } from './features/shell/LeaveGuard';
 import { ConnectionBanner } from './features/shell/ConnectionBanner';
-import { RunView } from './features/run/RunView';
+import { RunRedirect } from './features/assembly/RunRedirect';
 import { Sidebar } from './features/shell/Sidebar';
 import { Spinner } from './components/Spinner';
 import { TransfersView } from './features/transfers/TransfersView';
@@ -72,7 +72,7 @@ export const App = () => {
           {route.name === 'upload' && <UploadView />}
           {route.name === 'transfers' && <TransfersView batchId={route.batchId} />}
           {route.name === 'activity' && <ActivityView />}
-          {route.name === 'run' && <RunView key={route.runId} runId={route.runId} />}
+          {route.name === 'run' && <RunRedirect key={route.runId} runId={route.runId} />}
           {route.name === 'assembly' && <AssemblyView key={route.assemblyId} assemblyId={route.assemblyId} />}
           <Suspense
             fallback={

@@ -283,7 +283,11 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
       const page = req.page ?? 1;
       return ok({ items: items.slice((page - 1) * size, page * size), count: items.length, page, pageSize: size });
     },
-    'assemblies:get': (req) => ok({ status: { ok: 'ASSEMBLY_COMPLETED', assembly_id: req.assemblyId, uploads: [], results: {} }, runId: null, replays: [] }),
+    'assemblies:get': (req) => {
+      // A run of this app is found by its Assembly, as core does.
+      const run = [...runs.values()].find((r) => r.assemblyId === req.assemblyId);
+      return ok({ status: run?.status ?? { ok: 'ASSEMBLY_COMPLETED', assembly_id: req.assemblyId, uploads: [], results: {} }, runId: run?.runId ?? null, replays: [] });
+    },
     'assemblies:cancel': (req) => ok({ ok: 'ASSEMBLY_CANCELED', assembly_id: req.assemblyId, uploads: [], results: {} }),
     'assemblies:cancelMany': (req) => ok({ canceled: req.assemblyIds, alreadyEnded: [], failed: [] }),
     'assemblies:follow': () => ok({ following: false }),

@@ -134,7 +134,7 @@ describe('Activity: the Assembly browser', () => {
     expect(seen.filter((q) => q.state === 'executing').length).toBeGreaterThanOrEqual(2);
   });
 
-  it('a run of this app opens its run view, and its row follows the run live', async () => {
+  it("a run of this app opens its Assembly's view, and its row follows the run live", async () => {
     const bridge = createFakeBridge();
     withRun(bridge, sampleRun());
     renderWithBridge(<App />, bridge);
@@ -144,6 +144,6 @@ describe('Activity: the Assembly browser', () => {
     bridge.emit('run:updated', { run: sampleRun({ state: 'ASSEMBLY_COMPLETED' }), delta: null });
     await waitFor(() => expect(list.textContent).toContain('Completed'), { timeout: 3000 });
     fireEvent.click(within(list).getByTestId('assembly-open'));
-    expect(useNavigation.getState().route).toEqual({ name: 'run', runId: 'run-1' });
+    expect(useNavigation.getState().route).toEqual({ name: 'assembly', assemblyId: sampleRun().assemblyId });
   });
 });

@@ -147,8 +147,9 @@ export const ActivityView = () => {
   const onRange = useCallback((start: number, end: number) => setRange((r) => (samePages(r, { start, end }) ? r : { start, end })), []);
   const open = useCallback(
     (item: AssemblyListItem) => {
-      if (item.run) navigate({ name: 'run', runId: item.run.runId });
-      else if (item.id) navigate({ name: 'assembly', assemblyId: item.id });
+      // One view for every Assembly, whoever started it; a run not yet created opens through its run.
+      if (item.id) navigate({ name: 'assembly', assemblyId: item.id });
+      else if (item.run) navigate({ name: 'run', runId: item.run.runId });
     },
     [navigate],
   );

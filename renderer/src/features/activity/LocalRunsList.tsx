@@ -25,7 +25,7 @@ export const LocalRunsList = () => {
             const view = describeRunState(run);
             return (
               <li key={run.runId}>
-                <button type="button" className="run-list-item" onClick={() => navigate({ name: 'run', runId: run.runId })}>
+                <button type="button" className="run-list-item" onClick={() => navigate(run.assemblyId ? { name: 'assembly', assemblyId: run.assemblyId } : { name: 'run', runId: run.runId })}>
                   <Badge tone={view.tone}>{view.label}</Badge>
                   <span className="run-list-main">
                     <span className="mono run-list-id">{run.assemblyId ?? run.runId}</span>

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AssemblyStatus } from '../../../../shared/api/assembly-status';
 import { App } from '../../App';
-import { createFakeBridge } from '../../bridge/test/fake-bridge';
+import { createFakeBridge, sampleRun } from '../../bridge/test/fake-bridge';
 import { renderWithBridge } from '../../bridge/test/render-with-bridge';
 import { useNavigation } from '../../state/navigation-store';
 
@@ -36,7 +36,7 @@ describe('Assembly detail', () => {
     expect((await screen.findByTestId('assembly-state')).textContent).toBe('Completed');
     expect(screen.getByTestId('assembly-fields').textContent).toContain('script-a');
     expect(screen.getByTestId('upload-meta').textContent).toBe('640 × 480');
-    expect(screen.getByTestId('assembly-result').textContent).toContain('32 × 24');
+    expect(screen.getByTestId('result-card').textContent).toContain('32 × 24');
     await waitFor(() => expect(bridge.calls.some((c) => c.channel === 'results:thumbnail' && (c.request as { assemblyId?: string }).assemblyId === ID)).toBe(true));
     expect((await screen.findByTestId('notification-attempt')).textContent).toContain('HTTP 500');
     expect(screen.getByTestId('raw-status').textContent).toContain('"assembly_id"');
@@ -110,17 +110,23 @@ describe('Assembly detail', () => {
 
   it('says so when the Assembly had already ended by the time Cancel reached it, and shows a refusal with its code', async () => {
     let answer: 'ended' | 'refused' = 'ended';
+    let ended = false;
+    const running = status({ ok: 'ASSEMBLY_UPLOADING', results: {} });
     const bridge = createFakeBridge({
-      'assemblies:get': () => ({ ok: true, value: { status: status({ ok: 'ASSEMBLY_UPLOADING', results: {} }), runId: 'run-1', replays: [] } }),
-      'assemblies:follow': () => ({ ok: true, value: { following: true } }),
-      'assemblies:cancel': () =>
-        answer === 'ended' ? { ok: true, value: status() } : { ok: false, error: { code: 'INSUFFICIENT_AUTH_SCOPE', message: 'The token lacks assemblies:write.', httpCode: 403 } },
+      'assemblies:get': () => ({ ok: true, value: { status: ended ? status() : running, runId: 'run-1', replays: [] } }),
+      // This app's run: its totals say what canceling does to its files; its status is the live one.
+      'runs:get': () => ({ ok: true, value: sampleRun({ assemblyId: ID, status: ended ? status() : running, state: ended ? 'ASSEMBLY_COMPLETED' : 'ASSEMBLY_UPLOADING', totals: { bytesTotal: 3000, bytesUploaded: 1000, filesTotal: 3, filesUploaded: 1, speedBps: 0, etaSeconds: null } }) }),
+      'assemblies:cancel': () => {
+        if (answer === 'refused') return { ok: false, error: { code: 'INSUFFICIENT_AUTH_SCOPE', message: 'The token lacks assemblies:write.', httpCode: 403 } };
+        ended = true;
+        return { ok: true, value: status() };
+      },
     });
     renderWithBridge(<App />, bridge);
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel Assembly…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Cancel this Assembly?' });
-    // Started by this app: its own uploads stop.
-    expect(within(dialog).getByTestId('cancel-consequences').textContent).toContain('Files of it this app is still sending stop');
+    // Started by this app: its own count of what is up and what is not sent.
+    await waitFor(() => expect(within(dialog).getByTestId('cancel-consequences').textContent).toContain('The 1 of 3 files already uploaded stay with the Assembly on the service; the other 2 are not sent.'));
     answer = 'refused';
     fireEvent.click(within(dialog).getByRole('button', { name: 'Stop the Assembly' }));
     const refused = await screen.findByText('Could not cancel');
@@ -176,27 +182,81 @@ describe('Assembly detail', () => {
     await waitFor(() => expect(screen.getAllByTestId('step-progress').map((r) => r.dataset.state)).toEqual(['done', 'done', 'done']));
   });
 
-  it('downloads every result of the Assembly by its id, says how it went, and opens a file without downloading it again', async () => {
-    const results = {
-      small: [{ id: 'r1', name: 'beach.jpg', size: 512, mime: 'image/jpeg', ssl_url: 'http://127.0.0.1:1/r/beach.jpg' }],
-      big: [{ id: 'r2', name: 'gone.jpg', size: 9, mime: 'image/jpeg', ssl_url: 'http://127.0.0.1:1/r/gone.jpg' }],
-    };
+  it('saves or lists the results of any ended Assembly, and opens a result without downloading it twice', async () => {
     const bridge = createFakeBridge({
-      'assemblies:get': () => ({ ok: true, value: { status: status({ results }), runId: null, replays: [] } }),
-      'results:download': (req) =>
-        req.name === 'gone.jpg' ? { ok: false, error: { code: 'NETWORK_ERROR', message: 'Could not download gone.jpg: HTTP 404.' } } : { ok: true, value: { path: `/dl/${req.name}` } },
+      'assemblies:get': () => ({ ok: true, value: { status: status(), runId: null, replays: [] } }),
+      'results:download': (req) => ({ ok: true, value: { path: `/dl/${req.name}` } }),
     });
     renderWithBridge(<App />, bridge);
-    fireEvent.click(await screen.findByTestId('download-results'));
-    await waitFor(() => expect(screen.getByTestId('download-status').textContent).toBe('Saved 1 of 2 files; 1 failed (gone.jpg: NETWORK_ERROR — Could not download gone.jpg: HTTP 404.).'));
-    const downloads = bridge.calls.filter((c) => c.channel === 'results:download').map((c) => c.request);
-    expect(downloads).toEqual([
-      { assemblyId: ID, url: 'http://127.0.0.1:1/r/beach.jpg', name: 'beach.jpg' },
-      { assemblyId: ID, url: 'http://127.0.0.1:1/r/gone.jpg', name: 'gone.jpg' },
-    ]);
+    fireEvent.click(await screen.findByRole('button', { name: 'Save results to folder…' }));
+    expect(await screen.findByRole('dialog', { name: 'Save results to folder' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Export manifest…' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Open beach.jpg' }));
     await waitFor(() => expect(bridge.calls.find((c) => c.channel === 'shell:openPath')?.request).toEqual({ path: '/dl/beach.jpg' }));
-    expect(bridge.calls.filter((c) => c.channel === 'results:download')).toHaveLength(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Show in folder: beach.jpg' }));
+    await waitFor(() => expect(bridge.calls.find((c) => c.channel === 'shell:revealPath')?.request).toEqual({ path: '/dl/beach.jpg' }));
+    expect(bridge.calls.filter((c) => c.channel === 'results:download').map((c) => c.request)).toEqual([{ assemblyId: ID, url: 'http://127.0.0.1:1/r/beach.jpg', name: 'beach.jpg' }]);
+  });
+
+  it("one of this app's runs: each file with where it was sent from and how far, the upload it became, and the upload in the live line", async () => {
+    const running = status({ ok: 'ASSEMBLY_UPLOADING', results: {}, uploads: [{ id: 'u1', name: 'a.jpg', size: 1000, mime: 'image/jpeg', meta: { width: 64, height: 48 } }] });
+    const bridge = createFakeBridge({
+      'assemblies:get': () => ({ ok: true, value: { status: running, runId: 'run-1', replays: [] } }),
+      'runs:get': () => ({
+        ok: true,
+        value: sampleRun({
+          assemblyId: ID,
+          status: running,
+          totals: { bytesTotal: 3000, bytesUploaded: 2000, filesTotal: 2, filesUploaded: 1, speedBps: 1000, etaSeconds: 1 },
+          files: [
+            { fileId: 'f1', relativePath: 'photos/a.jpg', size: 1000, bytesUploaded: 1000, state: 'uploaded' },
+            { fileId: 'f2', relativePath: 'photos/b.jpg', size: 2000, bytesUploaded: 1000, state: 'uploading' },
+          ],
+        }),
+      }),
+    });
+    renderWithBridge(<App />, bridge);
+    expect(await screen.findByTestId('started-here')).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByTestId('file-row')).toHaveLength(2));
+    const rows = screen.getAllByTestId('file-row');
+    expect(rows.map((r) => r.querySelector('.asm-file-name')?.textContent)).toEqual(['photos/a.jpg', 'photos/b.jpg']);
+    expect(within(rows[0]!).getByTestId('upload-meta').textContent).toBe('64 × 48');
+    expect(within(rows[1]!).getByTestId('file-sending').textContent).toContain('Uploading 50 %');
+    expect(screen.getByRole('progressbar', { name: 'Upload of photos/b.jpg' }).getAttribute('aria-valuenow')).toBe('50');
+    expect(screen.getByTestId('execution-progress').dataset.phase).toBe('uploading');
+    expect(screen.getByTestId('live-line').textContent).toContain('1 of 2 files');
+    // No follow of its own: core's run watcher keeps this app's run live.
+    expect(bridge.calls.some((c) => c.channel === 'assemblies:follow')).toBe(false);
+  });
+
+  it('where the service reports no progress: a moving bar with how long it runs and the results so far, and each step as the record tells', async () => {
+    const params = JSON.stringify({ steps: { small: { use: ':original', robot: '/image/resize' }, thumbs: { use: 'small', robot: '/image/resize' } } });
+    const bridge = createFakeBridge({
+      'assemblies:get': () => ({ ok: true, value: { status: status({ ok: 'ASSEMBLY_EXECUTING', params, execution_start: new Date(Date.now() - 65_000).toISOString() }), runId: null, replays: [] } }),
+      'assemblies:follow': () => ({ ok: true, value: { following: true } }),
+    });
+    renderWithBridge(<App />, bridge);
+    const line = await screen.findByTestId('live-line');
+    expect(line.textContent).toMatch(/Processing on the service · running 1 min 0\d s · 1 result so far · this service reports no progress/);
+    expect(screen.getByRole('progressbar', { name: 'Processing progress' }).hasAttribute('aria-valuenow')).toBe(false);
+    const step = (name: string) => screen.getAllByTestId('step-progress').find((r) => r.dataset.step === name)!;
+    expect(step('small').dataset.state).toBe('done');
+    expect(within(step('small')).getByTestId('step-results').textContent).toBe('1 result');
+    expect(within(step('thumbs')).getByTestId('step-progress-text').textContent).toBe('Not reported');
+  });
+
+  it('a failed step says which and why, in the pipeline and in the error panel', async () => {
+    const params = JSON.stringify({ steps: { small: { use: ':original', robot: '/image/resize' }, encoded: { use: ':original', robot: '/video/encode' } } });
+    renderWithBridge(
+      <App />,
+      createFakeBridge({
+        'assemblies:get': () => ({ ok: true, value: { status: status({ ok: null, error: 'INVALID_INPUT_ERROR', message: 'No file suited the step.', step: 'encoded', reason: 'Not a video', params }), runId: null, replays: [] } }),
+      }),
+    );
+    const failed = await waitFor(() => screen.getAllByTestId('step-progress').find((r) => r.dataset.state === 'failed')!);
+    expect(failed.dataset.step).toBe('encoded');
+    expect(within(failed).getByTestId('step-error').textContent).toBe('INVALID_INPUT_ERROR No file suited the step. — Not a video');
+    expect(screen.getByTestId('assembly-error').textContent).toContain('The Assembly failed at the step "encoded"');
   });
 
   it('replays with new steps, refusing broken JSON first, and opens the new Assembly', async () => {
@@ -213,5 +273,28 @@ describe('Assembly detail', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Replay' }));
     await waitFor(() => expect(useNavigation.getState().route).toEqual({ name: 'assembly', assemblyId: 'f'.repeat(32) }));
     expect(bridge.calls.find((c) => c.channel === 'assemblies:replay')?.request).toEqual({ assemblyId: ID, steps: { tiny: { robot: '/image/resize', use: ':original', width: 16 } } });
+  });
+});
+
+describe('#/run/<id>', () => {
+  afterEach(cleanup);
+
+  it("becomes its Assembly's view once the run has its Assembly, replacing the entry", async () => {
+    useNavigation.setState({ route: { name: 'run', runId: 'run-1' } });
+    const bridge = createFakeBridge({
+      'runs:get': () => ({ ok: true, value: sampleRun({ assemblyId: ID, status: status() }) }),
+      'assemblies:get': () => ({ ok: true, value: { status: status(), runId: 'run-1', replays: [] } }),
+    });
+    renderWithBridge(<App />, bridge);
+    await waitFor(() => expect(useNavigation.getState().route).toEqual({ name: 'assembly', assemblyId: ID }));
+    expect((await screen.findByTestId('assembly-state')).textContent).toBe('Completed');
+  });
+
+  it('a run whose Assembly the service never created says why', async () => {
+    useNavigation.setState({ route: { name: 'run', runId: 'run-1' } });
+    renderWithBridge(<App />, createFakeBridge({ 'runs:get': () => ({ ok: true, value: sampleRun({ assemblyId: null, state: 'INVALID_SIGNATURE', error: { code: 'INVALID_SIGNATURE', message: 'The signature did not match.' } }) }) }));
+    const panel = await screen.findByTestId('assembly-error');
+    expect(panel.textContent).toContain('The service did not create the Assembly');
+    expect(panel.textContent).toContain('INVALID_SIGNATURE');
   });
 });

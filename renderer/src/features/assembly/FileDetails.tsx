@@ -4,7 +4,7 @@ import { Button } from '../../components/Button';
 import { ResultThumbnail } from '../../components/Thumbnail';
 import { fileDetailGroups } from './file-details';
 import { mediaKindOf } from '../../lib/selection';
-import { resultNameOf, resultUrlOf } from '../run/ResultCard';
+import { resultNameOf, resultUrlOf } from './file-meta';
 
 /** The Details button of a file row and the panel it opens; the panel is only built while open (500 rows). */
 export const FileDetailsToggle = ({ assemblyId, file }: { assemblyId: string; file: AssemblyFile }) => {

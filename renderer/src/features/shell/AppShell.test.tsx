@@ -46,7 +46,7 @@ describe('App shell', () => {
     const row = await screen.findByTestId('assembly-open');
     expect(row.textContent).toContain('2 files · 3.0 KB');
     fireEvent.click(row);
-    await waitFor(() => expect(screen.getByTestId('run-state').textContent).toBe('Completed'));
+    await waitFor(() => expect(screen.getByTestId('assembly-state').textContent).toBe('Completed'));
   });
 
   it('groups the sidebar into Work, Account and Setup, and the arrow keys cross from one group to the next', () => {

@@ -1,3 +1,4 @@
+import { assemblyRouteOfRun } from './open-assembly';
 import { memo, useCallback, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { VirtualList, type VirtualListHandle } from '../../components/VirtualList';
 import { keyToAction, type ListSelection, type SelectionAction } from '../../lib/list-selection';
@@ -22,7 +23,7 @@ const Line = memo(({ line, selection, onControl }: { line: number; selection: Li
   const navigate = useNavigation((s) => s.navigate);
   const focused = selection.focus === line;
   if (at.kind === 'header') {
-    return <BatchLine batchId={at.group.batchId} batch={batch} transfer={transfer} rowsShown={at.group.count} line={line} focused={focused} onControl={onControl} onOpenRun={(runId) => navigate({ name: 'run', runId })} />;
+    return <BatchLine batchId={at.group.batchId} batch={batch} transfer={transfer} rowsShown={at.group.count} line={line} focused={focused} onControl={onControl} onOpenRun={(runId) => navigate(assemblyRouteOfRun(runId))} />;
   }
   if (!row) return <PlaceholderLine line={line} />;
   return <RowLine row={row} line={line} selected={selection.selected.has(row.id)} focused={focused} onControl={onControl} />;
@@ -57,7 +58,7 @@ export const TransferList = ({ selection, onSelect, onControl, onShortcut }: Tra
       const runId = at.kind === 'header' && at.group.batchId ? state.batches.get(at.group.batchId)?.runId : undefined;
       if (runId) {
         event.preventDefault();
-        navigate({ name: 'run', runId });
+        navigate(assemblyRouteOfRun(runId));
       }
       return;
     }

@@ -1,3 +1,4 @@
+import { assemblyRouteOfRun } from './open-assembly';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TransferAction, TransferBatch, TransferScope } from '../../../../shared/ipc/transfer-models';
 import { useTransferController } from '../../bridge/transfer-events';
@@ -237,7 +238,7 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
                 </span>
               )}
             </div>
-            <SelectionBar selection={selection} onControl={onControl} onAskCancel={setAskCancel} onClear={() => setSelection(emptySelection)} onOpenRun={(runId) => navigate({ name: 'run', runId })} onResults={(batch, what) => setResultsOf({ batch, what })} />
+            <SelectionBar selection={selection} onControl={onControl} onAskCancel={setAskCancel} onClear={() => setSelection(emptySelection)} onOpenRun={(runId) => navigate(assemblyRouteOfRun(runId))} onResults={(batch, what) => setResultsOf({ batch, what })} />
             {rowsError && <ErrorPanel title="Could not read these files" code={rowsError.code} message={rowsError.message} action={<Button onClick={() => controller.reload()}>Try again</Button>} />}
             {!rowsLoaded ? (
               <div className="tx-list-wrap tx-loading">
