@@ -15,7 +15,7 @@ import { repoPath, screenshotPath } from '../fixtures/paths';
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Another site</title></head><body>
 <h1>Uppy</h1><input id="uppy-files" type="file" multiple><button id="uppy-upload">Upload with Uppy</button>
-<p id="uppy-assembly"></p><p id="uppy-cancelled"></p><p id="uppy-complete"></p><p id="uppy-results-state"></p><p id="uppy-error" role="alert"></p><ul id="uppy-results"></ul>
+<p id="uppy-assembly"></p><p id="uppy-canceled"></p><p id="uppy-complete"></p><p id="uppy-results-state"></p><p id="uppy-error" role="alert"></p><ul id="uppy-results"></ul>
 <h1>tus-js-client</h1><input id="tus-files" type="file" multiple><button id="tus-upload">Upload with tus-js-client</button>
 <p id="tus-results-state"></p><p id="tus-error" role="alert"></p><ul id="tus-results"></ul>
 <script src="uploaders.js"></script></body></html>`;
@@ -136,7 +136,7 @@ test('Uppy on another site cancels its Assembly (a preflighted DELETE) and the s
   await page.locator('#uppy-files').setInputFiles(photos('red'));
   await page.getByRole('button', { name: 'Upload with Uppy' }).click();
 
-  await expect(page.locator('#uppy-cancelled')).toHaveText('Assembly cancelled');
+  await expect(page.locator('#uppy-canceled')).toHaveText('Assembly canceled');
   const id = (await page.locator('#uppy-assembly').textContent()) ?? '';
   const status = (await (await fetch(`${service.url}/assemblies/${id}`)).json()) as { ok?: string };
   expect(status.ok).toBe('ASSEMBLY_CANCELED');

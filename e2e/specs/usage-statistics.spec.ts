@@ -129,12 +129,12 @@ test('Usage and Statistics show the bytes and outcomes the test sent, in both th
   await expect(total('assemblies')).toHaveText('2');
   await expect(total('successful')).toHaveText('1');
   await expect(total('erroneous')).toHaveText('1');
-  await expect(total('cancelled')).toHaveText('0');
+  await expect(total('canceled')).toHaveText('0');
   await expect(total('requestAborted')).toHaveText('0');
   await expect(total('uploaded')).toHaveText(bytesText(uploaded));
   await expect(total('results')).toHaveText(bytesText(resultBytes));
   await expect(ui.getByTestId('stats-resolution')).toHaveText('By the hour · region local');
-  await expect(ui.getByTestId('stats-assemblies-chart-caption')).toContainText('2 Assemblies: 1 successful, 0 cancelled, 1 erroneous, 0 request aborted.');
+  await expect(ui.getByTestId('stats-assemblies-chart-caption')).toContainText('2 Assemblies: 1 successful, 0 canceled, 1 erroneous, 0 request aborted.');
   await expect(ui.getByTestId('stats-bytes-chart-caption')).toHaveText(`${bytesText(uploaded)} uploaded, ${bytesText(resultBytes)} of results.`);
   await expect(ui.getByTestId('stats-error-row')).toHaveCount(1);
   await expect(ui.getByTestId('stats-error-row')).toHaveAttribute('data-error', 'FILE_FILTER_DECLINED_FILE');
@@ -170,7 +170,7 @@ test('Usage and Statistics show the bytes and outcomes the test sent, in both th
   await expect(total('assemblies')).toHaveText('2');
 });
 
-test('a remote workspace with a priced plan: over its allowance, additional GB and fee, VAT; its statistics count a cancelled Assembly', async ({ ui, workDir }) => {
+test('a remote workspace with a priced plan: over its allowance, additional GB and fee, VAT; its statistics count a canceled Assembly', async ({ ui, workDir }) => {
   // A second deployment of the API whose operator charges: ~1 KB included, then 100,000 a GB, 20 % VAT.
   const remote = await startLocalService({
     dataDir: path.join(workDir, 'priced-service'),
@@ -180,7 +180,7 @@ test('a remote workspace with a priced plan: over its allowance, additional GB a
     }),
   });
   try {
-    // Another client's Assemblies there: one completed, one failed, one cancelled mid-upload.
+    // Another client's Assemblies there: one completed, one failed, one canceled mid-upload.
     const run = await runUsageAssemblies(remote);
     await nav(ui, 'Workspaces').click();
     await ui.getByRole('button', { name: 'Add workspace' }).click();
@@ -214,7 +214,7 @@ test('a remote workspace with a priced plan: over its allowance, additional GB a
     const total = (id: string) => ui.getByTestId(`stats-total-${id}`);
     await expect(total('assemblies')).toHaveText('3');
     await expect(total('successful')).toHaveText('1');
-    await expect(total('cancelled')).toHaveText('1');
+    await expect(total('canceled')).toHaveText('1');
     await expect(total('erroneous')).toHaveText('1');
     await expect(total('uploaded')).toHaveText(bytesText(run.uploadedBytes));
     await expect(total('results')).toHaveText(bytesText(run.outputBytes));

@@ -66,7 +66,7 @@ export const statsBucketSchema = z.object({
   from: z.number(),
   assemblies: z.number(),
   successful: z.number(),
-  cancelled: z.number(),
+  canceled: z.number(),
   erroneous: z.number(),
   requestAborted: z.number(),
   files: z.number(),

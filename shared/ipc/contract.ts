@@ -133,7 +133,7 @@ export const channels = {
   /** A new ES256 key pair for signing in with a private key; the private key goes to the vault, the public half comes back. */
   'workspaces:clientKeyCreate': { request: z.object({}), response: clientKeySchema },
   /** The public half of a stored sign-in key, to show or copy again. */
-  /** Delete a generated sign-in key the form no longer uses (cancelled, or generated again); refused for a key a workspace uses. */
+  /** Delete a generated sign-in key the form no longer uses (canceled, or generated again); refused for a key a workspace uses. */
   'workspaces:clientKeyDiscard': { request: z.object({ kid: z.string().min(1).max(100) }), response: z.object({}) },
   'workspaces:clientKeyShow': { request: z.object({ kid: z.string().min(1).max(100) }), response: clientKeySchema },
   /** Register a sign-in key's public half with the embedded local service (the app holds its admin key). */

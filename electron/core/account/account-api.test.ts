@@ -1,5 +1,5 @@
 // The account client against the real local service over real HTTP: real Assemblies (one completed, one
-// failed, one cancelled mid-upload), the bill and statistics read back and checked against the bytes and
+// failed, one canceled mid-upload), the bill and statistics read back and checked against the bytes and
 // counts the test computed itself; the service's codes pass through; Bearer tokens without the scope.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BYTES_PER_GB } from '../../../shared/api/account-records';
@@ -78,12 +78,12 @@ describe('account:stats against the local service', () => {
     if (!stats.ok) return;
     expect(stats.value.region).toBe('local');
     expect(stats.value.granularity).toBe(600);
-    const sum = (key: 'assemblies' | 'successful' | 'cancelled' | 'erroneous' | 'requestAborted' | 'bytesIn' | 'bytesOut') =>
+    const sum = (key: 'assemblies' | 'successful' | 'canceled' | 'erroneous' | 'requestAborted' | 'bytesIn' | 'bytesOut') =>
       stats.value.buckets.reduce((n, b) => n + b[key], 0);
-    expect({ all: sum('assemblies'), ok: sum('successful'), cancelled: sum('cancelled'), erroneous: sum('erroneous'), aborted: sum('requestAborted') }).toEqual({
+    expect({ all: sum('assemblies'), ok: sum('successful'), canceled: sum('canceled'), erroneous: sum('erroneous'), aborted: sum('requestAborted') }).toEqual({
       all: 3,
       ok: 1,
-      cancelled: 1,
+      canceled: 1,
       erroneous: 1,
       aborted: 0,
     });

@@ -49,7 +49,7 @@ export function toStats(record: StatsRecord, asked: { region: string; since: num
       from: b.data_from_ts,
       assemblies: b.num_assemblies,
       successful: b.num_successful_assemblies,
-      cancelled: b.num_cancelled_assemblies,
+      canceled: b.num_cancelled_assemblies,
       erroneous: b.num_erroneous_assemblies,
       requestAborted: b.num_request_aborted_assemblies,
       files: b.num_files,

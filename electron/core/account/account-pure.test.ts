@@ -74,7 +74,7 @@ describe('toStats', () => {
   it('orders buckets by time and fills figures a deployment left out with 0', () => {
     expect(s.buckets.map((b) => b.from)).toEqual([3600, 7200]);
     expect(s.buckets[0]).toMatchObject({ assemblies: 0, successful: 0, bytesIn: 0, avgExecutionS: 0 });
-    expect(s.buckets[1]).toMatchObject({ assemblies: 3, successful: 1, cancelled: 1, erroneous: 1, requestAborted: 0, files: 4, bytesIn: 1000, bytesOut: 500, avgExecutionS: 2 });
+    expect(s.buckets[1]).toMatchObject({ assemblies: 3, successful: 1, canceled: 1, erroneous: 1, requestAborted: 0, files: 4, bytesIn: 1000, bytesOut: 500, avgExecutionS: 2 });
   });
 
   it('lists errors most frequent first, without the ones that never happened', () => {

@@ -8,7 +8,7 @@ import { clientKeyAccount } from './client-key';
 
 /**
  * Sign-in keys core generated, so one that no saved workspace uses can be deleted from the vault: a form
- * cancelled after "Generate key pair", a key replaced by generating again. The vault cannot list its
+ * canceled after "Generate key pair", a key replaced by generating again. The vault cannot list its
  * accounts (the OS keyring and safeStorage have no portable listing), so core keeps the kids it generated
  * in `<dataDir>/client-keys.json` (key ids are public-key thumbprints: nothing secret).
  */

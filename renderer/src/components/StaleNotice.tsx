@@ -1,5 +1,6 @@
 import { toAppError } from '../bridge/bridge-error';
 import { Button } from './Button';
+import { DateTime } from './DateTime';
 
 export interface StaleNoticeProps {
   /** react-query's `dataUpdatedAt` of the data still on screen. */
@@ -16,7 +17,7 @@ export interface StaleNoticeProps {
  */
 export const StaleNotice = ({ updatedAt, error, onRetry }: StaleNoticeProps) => {
   const { code, message } = toAppError(error);
-  const at = new Date(updatedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const at = <DateTime value={updatedAt} timeOnly />;
   return (
     <div className="stale-notice" role="status" data-testid="stale-notice">
       <span className="status-dot status-stale" aria-hidden="true" />

@@ -48,16 +48,10 @@ export const formatPercent = (done: number, total: number): string => {
   return `${shown}%`;
 };
 
-// One formatter each, made once: `toLocaleString` with a locale or options builds a new Intl formatter per
-// call, and list rows call these for every row that scrolls into view (bench:activity-scale).
+// One formatter, made once: `toLocaleString` with a locale or options builds a new Intl formatter per
+// call, and list rows call these for every row that scrolls into view (bench:activity-scale). Dates and
+// times: lib/date-time.ts.
 const counts = new Intl.NumberFormat('en-US');
-let dateTimes: Intl.DateTimeFormat | null = null;
 
 export const formatCount = (n: number, singular: string, plural = `${singular}s`): string => `${counts.format(n)} ${n === 1 ? singular : plural}`;
 
-export const formatDateTime = (iso: string): string => {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  dateTimes ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-  return dateTimes.format(date);
-};

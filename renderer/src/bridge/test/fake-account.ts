@@ -29,7 +29,7 @@ export const sampleBill = (month: string, over: Partial<Bill> = {}): Bill => ({
 export const sampleStats = (request: StatsRequest, over: Partial<Stats> = {}): Stats => {
   const g = request.granularity ?? 3600;
   const bucket = (from: number, n: number) => ({
-    from, assemblies: n, successful: Math.max(0, n - 2), cancelled: n > 0 ? 1 : 0, erroneous: n > 1 ? 1 : 0, requestAborted: 0,
+    from, assemblies: n, successful: Math.max(0, n - 2), canceled: n > 0 ? 1 : 0, erroneous: n > 1 ? 1 : 0, requestAborted: 0,
     files: n, bytesIn: n * 1_000_000, bytesOut: n * 250_000, avgUploadS: 0.5, avgQueueS: 0.2, avgExecutionS: 1.5,
   });
   return {

@@ -4,7 +4,7 @@
  */
 export const chartColors = {
   successful: 'var(--success)',
-  cancelled: 'var(--neutral)',
+  canceled: 'var(--neutral)',
   erroneous: 'var(--danger)',
   requestAborted: 'var(--warning)',
   primary: 'var(--accent)',

@@ -1,7 +1,8 @@
 import { memo } from 'react';
 import type { AssemblyListItem } from '../../../../shared/ipc/assembly-models';
 import { Badge } from '../../components/Badge';
-import { formatBytes, formatCount, formatDateTime, formatPercent } from '../../lib/format';
+import { formatBytes, formatCount, formatPercent } from '../../lib/format';
+import { DateTime } from '../../components/DateTime';
 import { describeRunState } from '../../lib/run-state';
 
 export const ROW_HEIGHT = 56;
@@ -54,7 +55,10 @@ export const AssemblyRow = memo(({ item, selected, onOpen, onToggle }: RowProps)
             {item.run && <span className="asm-tag">this app</span>}
           </span>
           {/* One string, one text node (not four): rows mount eight at a time while scrolling. */}
-          <span className="muted small asm-sub">{`${formatDateTime(item.created)} · ${filesLine(item)}${item.error ? ` · ${item.error}` : ''}`}</span>
+          <span className="muted small asm-sub">
+            <DateTime value={item.created} />
+            {` · ${filesLine(item)}${item.error ? ` · ${item.error}` : ''}`}
+          </span>
         </span>
         <span className="num asm-totals muted">
           {uploading ? `Uploading ${formatPercent(item.run!.totals.bytesUploaded, item.run!.totals.bytesTotal)}` : totalsLine(item)}

@@ -2,7 +2,8 @@ import { useBridgeQuery } from '../../bridge/use-bridge';
 import { Badge } from '../../components/Badge';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
-import { formatBytes, formatCount, formatDateTime } from '../../lib/format';
+import { formatBytes, formatCount } from '../../lib/format';
+import { DateTime } from '../../components/DateTime';
 import { describeRunState } from '../../lib/run-state';
 import { useNavigation } from '../../state/navigation-store';
 
@@ -29,7 +30,7 @@ export const LocalRunsList = () => {
                   <Badge tone={view.tone}>{view.label}</Badge>
                   <span className="run-list-main">
                     <span className="mono run-list-id">{run.assemblyId ?? run.runId}</span>
-                    <span className="muted small">{formatDateTime(run.createdAt)}</span>
+                    <DateTime className="muted small" value={run.createdAt} />
                   </span>
                   <span className="num run-list-totals">
                     {formatCount(run.totals.filesTotal, 'file')} · {formatBytes(run.totals.bytesTotal)}

@@ -3,6 +3,8 @@ import { Badge } from '../../components/Badge';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { WebhookTesterPanel } from '../webhooks/WebhookTesterPanel';
 import { NotificationReplay } from './NotificationReplay';
+import { DateTime } from '../../components/DateTime';
+import { formatDateTime } from '../../lib/date-time';
 
 /**
  * Every delivery of the Assembly's notification (GET /assembly_notifications/{id}), oldest first; once it
@@ -35,7 +37,9 @@ export const NotificationAttempts = ({ assemblyId, hasNotifyUrl, busy }: { assem
           <tbody>
             {notes.data.attempts.map((a, i) => (
               <tr key={i} data-testid="notification-attempt">
-                <td className="num small">{a.started ?? '—'}</td>
+                <td className="num small">
+                  <DateTime value={a.started} />
+                </td>
                 <td className="mono small asm-url">
                   {a.url}
                   {a.replay ? ' (replay)' : ''}
@@ -52,7 +56,7 @@ export const NotificationAttempts = ({ assemblyId, hasNotifyUrl, busy }: { assem
       )}
       {notes.data && notes.data.pending.length > 0 && (
         <p className="muted small" data-testid="notification-pending">
-          {notes.data.pending.map((p) => `Next attempt ${p.nextAttempt ?? 'soon'} to ${p.url ?? 'the notify URL'}`).join('; ')}
+          {notes.data.pending.map((p) => `Next attempt ${p.nextAttempt ? formatDateTime(p.nextAttempt) : 'soon'} to ${p.url ?? 'the notify URL'}`).join('; ')}
         </p>
       )}
       {!busy && <NotificationReplay assemblyId={assemblyId} />}

@@ -14,8 +14,8 @@ describe('parseServiceDate', () => {
 
 describe('formatDateValue', () => {
   it('shows a zoned date in the user\'s time zone with the UTC value on hover', () => {
-    expect(formatDateValue('2024/06/01 10:00:00 GMT', 'Europe/Berlin')).toEqual({ text: '1 Jun 2024, 12:00:00 CEST', title: '2024-06-01 10:00:00 UTC' });
-    expect(formatDateValue('2024/06/01 10:00:00 GMT', 'Asia/Tokyo').text).toBe('1 Jun 2024, 19:00:00 GMT+9');
+    expect(formatDateValue('2024/06/01 10:00:00 GMT', 'Europe/Berlin')).toEqual({ text: '1 Jun 2024, 12:00:00', title: '2024-06-01 10:00:00 UTC' });
+    expect(formatDateValue('2024/06/01 10:00:00 GMT', 'Asia/Tokyo').text).toBe('1 Jun 2024, 19:00:00');
   });
   it('keeps a date without a zone as the file says it, and says null is no date', () => {
     expect(formatDateValue('2024/06/01 12:00:00', 'Asia/Tokyo')).toEqual({ text: '2024/06/01 12:00:00', title: 'No time zone recorded: as the file says' });
@@ -59,7 +59,7 @@ describe('fileDetailGroups', () => {
     const row = (key: string) => rows.find((r) => r.key === key)!;
     expect(row('size').text).toBe('2.0 KB (2,048 bytes)');
     expect(row('exec_time').text).toBe('0.042 s');
-    expect(row('date_recorded')).toMatchObject({ text: '1 Jun 2024, 12:00:00 CEST', title: '2024-06-01 10:00:00 UTC' });
+    expect(row('date_recorded')).toMatchObject({ text: '1 Jun 2024, 12:00:00', title: '2024-06-01 10:00:00 UTC' });
     expect(row('date_file_modified').text).toBe('—');
   });
   it('says why a big image has no thumbhash', () => {

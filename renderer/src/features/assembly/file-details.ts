@@ -2,6 +2,7 @@
 // time zone comes in as an argument (the user's by default), so tests pin it.
 
 import { formatBytes } from '../../lib/format';
+import { dateText } from '../../lib/date-time';
 
 export type DetailGroupName = 'File' | 'Image' | 'Camera' | 'Location' | 'Audio/Video' | 'Document' | 'Dates' | 'Hashes' | 'Other';
 
@@ -52,22 +53,14 @@ export function parseServiceDate(text: string): Date | null {
   return null;
 }
 
-const pad = (n: number): string => String(n).padStart(2, '0');
-const utcText = (d: Date): string =>
-  `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} UTC`;
-
-const LOCAL_DATE: Intl.DateTimeFormatOptions = {
-  day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short',
-};
-
-/** A date key's value: the user's local time with the UTC value on hover; a date without a zone as it is. */
+/** A date key's value: the user's local time with the UTC value on hover (lib/date-time); a date without a zone as it is. */
 export function formatDateValue(value: unknown, timeZone?: string): { text: string; title?: string } {
   if (value === null || value === undefined) return { text: '—', title: 'No date, or one that could not be read' };
   if (typeof value !== 'string') return { text: formatValue(value) };
   const instant = parseServiceDate(value);
   if (!instant) return { text: value, title: 'No time zone recorded: as the file says' };
-  const local = new Intl.DateTimeFormat('en-GB', { ...LOCAL_DATE, ...(timeZone ? { timeZone } : {}) }).format(instant);
-  return { text: local, title: utcText(instant) };
+  const d = dateText(instant, timeZone ? { timeZone } : {});
+  return { text: d.text, ...(d.title ? { title: d.title } : {}) };
 }
 
 /** Any other value as one line: booleans Yes/No, null as a dash, lists joined, objects as compact JSON. */

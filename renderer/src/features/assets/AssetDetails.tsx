@@ -8,7 +8,8 @@ import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
 import { StaleNotice } from '../../components/StaleNotice';
 import { dimensions } from './asset-rows';
-import { formatBytes, formatDateTime } from '../../lib/format';
+import { formatBytes } from '../../lib/format';
+import { formatDateTime } from '../../lib/date-time';
 import { useToasts } from '../../state/toast-store';
 import { AssetThumb } from './AssetThumb';
 

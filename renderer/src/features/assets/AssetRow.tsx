@@ -3,7 +3,8 @@ import type { Asset } from '../../../../shared/ipc/asset-models';
 import { filenameProblem } from '../../../../shared/ipc/asset-models';
 import { FolderIcon } from '../../components/Icons';
 import { dimensions, folderLabel } from './asset-rows';
-import { formatBytes, formatDateTime } from '../../lib/format';
+import { formatBytes } from '../../lib/format';
+import { DateTime } from '../../components/DateTime';
 import { AssetThumb } from './AssetThumb';
 
 export const ROW_HEIGHT = 48;
@@ -120,7 +121,7 @@ export const AssetRowView = memo(({ asset, index, selected, focused, renaming, o
         {[asset.size !== null ? formatBytes(asset.size) : null, asset.mime, dims].filter(Boolean).join(' · ')}
       </span>
       <span role="gridcell" className="asset-date muted small">
-        {asset.updatedAt ?? asset.createdAt ? formatDateTime((asset.updatedAt ?? asset.createdAt)!) : ''}
+        {asset.updatedAt ?? asset.createdAt ? <DateTime value={asset.updatedAt ?? asset.createdAt} /> : ''}
       </span>
     </div>
   );

@@ -10,7 +10,6 @@ import { ErrorPanel } from '../../components/ErrorPanel';
 import { InlineForm } from '../../components/InlineForm';
 import { isDirty } from '../../lib/form-dirty';
 import { Spinner } from '../../components/Spinner';
-import { formatServiceDate } from '../../lib/template-dates';
 import { useNavigation } from '../../state/navigation-store';
 import { useReturnFocus } from '../../hooks/use-return-focus';
 import { useToasts } from '../../state/toast-store';
@@ -21,6 +20,7 @@ import { ScopePicker } from './ScopePicker';
 import './keys.css';
 import { SecretReveal } from './SecretReveal';
 import './auth-keys.css';
+import { DateTime } from '../../components/DateTime';
 
 /** Codes after which the Local workspace gets its access back with "Restore full access". */
 const LOCKED_OUT = new Set(['AUTH_KEY_INACTIVE', 'INSUFFICIENT_AUTH_SCOPE', 'GET_ACCOUNT_UNKNOWN_AUTH_KEY', 'INVALID_SIGNATURE']);
@@ -141,7 +141,7 @@ export const AuthKeysView = () => {
                     </span>
                     <span className="small">{k.description || <span className="muted">No description</span>}</span>
                     <span className="small muted">
-                      <span title={k.scopes === null ? 'Every scope' : k.scopes.map((x) => `${x}: ${scopeDescription(x) ?? 'a scope this app does not know'}`).join('\n')}>{k.scopes === null ? 'All scopes' : k.scopes.join(', ')}</span> · {k.signatureAlgo ?? `${k.smartCdn ? 'sha256' : 'sha384'} (default)`} · last used {k.lastUsed ? formatServiceDate(k.lastUsed) : 'never'}
+                      <span title={k.scopes === null ? 'Every scope' : k.scopes.map((x) => `${x}: ${scopeDescription(x) ?? 'a scope this app does not know'}`).join('\n')}>{k.scopes === null ? 'All scopes' : k.scopes.join(', ')}</span> · {k.signatureAlgo ?? `${k.smartCdn ? 'sha256' : 'sha384'} (default)`} · last used {k.lastUsed ? <DateTime value={k.lastUsed} /> : 'never'}
                     </span>
                   </span>
                   <span className="template-badges">

@@ -9,12 +9,12 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
-import { formatServiceDate } from '../../lib/template-dates';
 import { useReturnFocus } from '../../hooks/use-return-focus';
 import { useToasts } from '../../state/toast-store';
 import { CredentialForm, type Editing } from './CredentialForm';
 import { CredentialTestPane } from './CredentialTestPane';
 import './credentials.css';
+import { DateTime } from '../../components/DateTime';
 
 /** The right pane: a form (new or edit), the test of a saved credential, or nothing. */
 type Pane = Editing | { readonly mode: 'test'; readonly credential: Credential } | null;
@@ -65,7 +65,7 @@ export const CredentialsView = () => {
                     <span className="template-name">{c.name}</span>
                     <span className="small muted">
                       {credentialTypeLabel(c.type)} <code className="type-code">{c.type}</code>
-                      {c.values.host ? ` · ${c.values.user ? `${c.values.user}@` : ''}${c.values.host}` : c.values.bucket ? ` · ${c.values.bucket}` : ''} · modified {formatServiceDate(c.modified)}
+                      {c.values.host ? ` · ${c.values.user ? `${c.values.user}@` : ''}${c.values.host}` : c.values.bucket ? ` · ${c.values.bucket}` : ''} · modified <DateTime value={c.modified} />
                     </span>
                   </span>
                   <span className="template-badges credential-actions">

@@ -17,14 +17,14 @@ describe('Statistics', () => {
     renderWithBridge(<StatisticsView />, bridge);
     await waitFor(() => expect(screen.getByTestId('stats-total-assemblies').textContent).toBe('4'));
     expect(screen.getByTestId('stats-total-successful').textContent).toBe('2');
-    expect(screen.getByTestId('stats-total-cancelled').textContent).toBe('1');
+    expect(screen.getByTestId('stats-total-canceled').textContent).toBe('1');
     expect(screen.getByTestId('stats-total-erroneous').textContent).toBe('1');
     expect(screen.getByTestId('stats-total-requestAborted').textContent).toBe('0');
     expect(screen.getByTestId('stats-resolution').textContent).toBe('By the hour · region local');
     const [first] = statsCalls(bridge);
     expect(first).toMatchObject({ region: 'workspace', granularity: 3600 });
     expect(first!.until - first!.since).toBeGreaterThan(23 * 3600);
-    expect(screen.getByTestId('stats-assemblies-chart-caption').textContent).toContain('4 Assemblies: 2 successful, 1 cancelled, 1 erroneous, 0 request aborted.');
+    expect(screen.getByTestId('stats-assemblies-chart-caption').textContent).toContain('4 Assemblies: 2 successful, 1 canceled, 1 erroneous, 0 request aborted.');
     expect(within(screen.getByTestId('stats-errors')).getByText('INVALID_INPUT_ERROR')).toBeTruthy();
   });
 

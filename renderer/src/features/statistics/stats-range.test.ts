@@ -46,17 +46,17 @@ describe('labels and captions', () => {
   });
 
   const bucket = (from: number, over: Partial<Stats['buckets'][number]> = {}) => ({
-    from, assemblies: 0, successful: 0, cancelled: 0, erroneous: 0, requestAborted: 0, files: 0, bytesIn: 0, bytesOut: 0, avgUploadS: 0, avgQueueS: 0, avgExecutionS: 0, ...over,
+    from, assemblies: 0, successful: 0, canceled: 0, erroneous: 0, requestAborted: 0, files: 0, bytesIn: 0, bytesOut: 0, avgUploadS: 0, avgQueueS: 0, avgExecutionS: 0, ...over,
   });
   const stats: Stats = {
     region: 'local', since: 0, until: 7200, granularity: HOUR,
-    buckets: [bucket(0, { assemblies: 3, successful: 2, erroneous: 1, bytesIn: 2_000_000, bytesOut: 500_000 }), bucket(3600, { assemblies: 1, cancelled: 1 })],
+    buckets: [bucket(0, { assemblies: 3, successful: 2, erroneous: 1, bytesIn: 2_000_000, bytesOut: 500_000 }), bucket(3600, { assemblies: 1, canceled: 1 })],
     errors: [{ error: 'INVALID_INPUT_ERROR', count: 1 }],
     totals: { assemblies: 4, filesProcessed: 4, outputFiles: 2, bytesUploaded: 2_000_000, bytesProcessed: 0, outputBytes: 500_000, uploadS: 4, queueS: 2, executionS: 8, usage: 0 },
   };
   it('gives every chart its key figures in words', () => {
     const c = statsCaptions(stats, (b) => `bucket ${b.from}`);
-    expect(c.assemblies).toBe('4 Assemblies: 2 successful, 1 cancelled, 1 erroneous, 0 request aborted. Busiest: bucket 0 with 3.');
+    expect(c.assemblies).toBe('4 Assemblies: 2 successful, 1 canceled, 1 erroneous, 0 request aborted. Busiest: bucket 0 with 3.');
     expect(c.bytes).toBe('2.0 MB uploaded, 500 KB of results.');
     expect(c.durations).toBe('On average per Assembly: upload 1.0 s, queue 0.5 s, execution 2.0 s.');
     expect(c.errors).toBe('1 kind of error; most often INVALID_INPUT_ERROR (1).');

@@ -81,7 +81,7 @@ const fmt = (n: number): string => n.toLocaleString('en-US');
 
 export const OUTCOMES = [
   { key: 'successful', label: 'Successful' },
-  { key: 'cancelled', label: 'Cancelled' },
+  { key: 'canceled', label: 'Canceled' },
   { key: 'erroneous', label: 'Erroneous' },
   { key: 'requestAborted', label: 'Request aborted' },
 ] as const;

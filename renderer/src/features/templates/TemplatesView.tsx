@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
-import { dayBound, formatContent, formatServiceDate } from '../../lib/template-dates';
+import { dayBound, formatContent } from '../../lib/template-dates';
 import { useNavigation } from '../../state/navigation-store';
 import { useStepsChoice } from '../../state/steps-store';
 import { useToasts } from '../../state/toast-store';
@@ -27,6 +27,7 @@ import {
   type TemplateSort,
 } from '../../lib/template-list-params';
 import './templates.css';
+import { DateTime } from '../../components/DateTime';
 
 const PAGE_SIZE = 25;
 
@@ -185,7 +186,7 @@ export const TemplatesView = ({ selectedId, list: listParams }: { selectedId?: s
                       <span className="mono small muted">{t.id}</span>
                     </span>
                     <span className="template-row-meta small muted">
-                      {t.builtinVersion ? <Badge tone="info">built-in</Badge> : <>Modified {formatServiceDate(t.modified)}</>}
+                      {t.builtinVersion ? <Badge tone="info">built-in</Badge> : <>Modified <DateTime value={t.modified} /></>}
                     </span>
                   </button>
                 </li>
@@ -244,11 +245,17 @@ const TemplateDetail = ({ template, onDeleted }: { template: Template; onDeleted
       {template.description && <p className="template-description">{template.description}</p>}
       <dl className="template-facts small">
         <dt>Created</dt>
-        <dd>{formatServiceDate(template.created)}</dd>
+        <dd>
+          <DateTime value={template.created} />
+        </dd>
         <dt>Modified</dt>
-        <dd>{formatServiceDate(template.modified)}</dd>
+        <dd>
+          <DateTime value={template.modified} />
+        </dd>
         <dt>Last used</dt>
-        <dd>{formatServiceDate(template.lastUsed)}</dd>
+        <dd>
+          <DateTime value={template.lastUsed} />
+        </dd>
       </dl>
       <div className="template-actions">
         <Button

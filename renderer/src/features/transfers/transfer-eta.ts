@@ -1,5 +1,6 @@
 import type { TransferTotals } from '../../../../shared/ipc/transfer-models';
 import { formatBytes, formatCount, formatEta, formatSpeed } from '../../lib/format';
+import { formatTime } from '../../lib/date-time';
 
 /**
  * When the Transfers view may promise a time. An estimate from the first seconds of a queue of small
@@ -31,11 +32,8 @@ export const etaSeconds = ({ totals, measuredSince, now }: EtaInput): number | n
   return totals.etaSeconds ?? remaining / totals.speedBps;
 };
 
-/** "12:03:10" in the user's clock. */
-const clock = (iso: string): string => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-};
+/** "12:03:10" in the user's clock (lib/date-time). */
+const clock = (iso: string): string => formatTime(iso);
 
 export interface TotalsText {
   readonly files: string;

@@ -10,7 +10,8 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { PauseIcon, PlayIcon, WatchIcon } from '../../components/Icons';
 import { Spinner } from '../../components/Spinner';
-import { formatCount, formatDateTime } from '../../lib/format';
+import { formatCount } from '../../lib/format';
+import { DateTime } from '../../components/DateTime';
 import { WatchDialog } from './WatchDialog';
 import { WatchItems } from './WatchItems';
 import { afterSuccessLabel, conflictLabel, recipeLabel, watchStateBadge } from './watch-view';
@@ -55,7 +56,7 @@ const WatchCard = ({ watch, onEdit, onRemove }: { watch: WatchFolder; onEdit: ()
       </p>
       <p className="watch-counts num" data-testid="watch-counts">
         {formatCount(c.done, 'done', 'done')} · {formatCount(c.failed, 'failed', 'failed')} · {formatCount(c.queued, 'queued', 'queued')} · {formatCount(c.skipped, 'skipped', 'skipped')}
-        <span className="muted small"> · last activity {watch.lastActivityAt ? formatDateTime(watch.lastActivityAt) : 'none yet'}</span>
+        <span className="muted small"> · last activity {watch.lastActivityAt ? <DateTime value={watch.lastActivityAt} /> : 'none yet'}</span>
       </p>
       {watch.error && <ErrorPanel title="The watch stopped" code="WATCH_FOLDER_INVALID" message={watch.error} />}
       {watch.latestErrors.length > 0 && (

@@ -5,6 +5,7 @@ import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { formatBytes } from '../../lib/format';
 import { useWebhookTester } from './use-webhook-tester';
+import { DateTime } from '../../components/DateTime';
 
 const pretty = (payload: string): string => {
   try {
@@ -14,14 +15,12 @@ const pretty = (payload: string): string => {
   }
 };
 
-const time = (iso: string) => new Date(iso).toLocaleTimeString();
-
 const ReceivedRow = ({ webhook }: { webhook: ReceivedWebhook }) => {
   const v = webhook.verification;
   return (
     <li className="wh-item" data-testid="webhook-received" data-assembly-id={webhook.assemblyId ?? ''}>
       <div className="wh-line">
-        <span className="num small muted">{time(webhook.receivedAt)}</span>
+        <DateTime className="num small muted" value={webhook.receivedAt} timeOnly />
         <span className="mono small wh-id">{webhook.assemblyId ?? 'no Assembly id'}</span>
         {webhook.ok && <Badge tone={webhook.error ? 'danger' : 'success'}>{webhook.error ?? webhook.ok}</Badge>}
         <Badge tone={v.verified ? 'success' : 'danger'} data-testid="webhook-verified" title={v.message}>
