@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import axe from 'axe-core';
@@ -77,7 +78,7 @@ const auditor = (ui: Page) => {
   };
 };
 
-test('Upload (empty, files picked), Transfers, a run with results, Activity and an Assembly detail pass axe in both themes', async ({ ui, workDir }) => {
+test('Upload (empty, files picked), Transfers, an Assembly with results, Activity and an Assembly running pass axe in both themes', async ({ ui, running, workDir }) => {
   test.setTimeout(300_000);
   const { check, assertNone } = auditor(ui);
 
@@ -96,15 +97,15 @@ test('Upload (empty, files picked), Transfers, a run with results, Activity and 
   await check('Upload (custom steps)');
   await ui.getByText('Resize images to 1024 px').click();
 
-  // Transfers with rows, then the run view with its results.
+  // Transfers with rows, then the Assembly's view with its results.
   await startTransfer(ui, `Start · ${images.length} files`);
   await expect(transferList(ui).getByTestId('transfer-row').first()).toBeVisible();
   await check('Transfers');
   await openAssembly(ui);
-  await expect(ui.getByTestId('run-state')).toHaveText('Completed', { timeout: 120_000 });
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed', { timeout: 120_000 });
   await expect(ui.getByTestId('result-card')).toHaveCount(images.length);
-  await expect(ui.locator('.result-card [data-testid="thumb"][data-preview="ready"]').first()).toBeVisible();
-  await check('Run view');
+  await expect(ui.locator('[data-testid="result-card"] [data-testid="thumb"][data-preview="ready"]').first()).toBeVisible();
+  await check('Assembly view (ended, started here)');
   await nav(ui, 'Transfers').click();
   await expect(transferList(ui).getByTestId('batch-state')).toHaveText('Completed');
   await check('Transfers (done)');
@@ -128,14 +129,26 @@ test('Upload (empty, files picked), Transfers, a run with results, Activity and 
     (globalThis as unknown as { location: { hash: string } }).location.hash = hash;
   }, `#/assemblies/${assemblyId}`);
   await expect(ui.getByTestId('assembly-facts')).toBeVisible();
-  await check('Assembly detail');
+  await check('Assembly view (from Activity)');
   // A file's details open: groups of fields and meta keys, the preview with its placeholder.
-  await ui.getByTestId('assembly-upload').first().getByTestId('file-details-toggle').click();
+  await ui.getByTestId('file-row').first().getByTestId('file-details-toggle').click();
   await expect(ui.getByTestId('file-details')).toBeVisible();
   await check('Assembly detail (file details)');
   await ui.getByRole('button', { name: 'Replay…' }).click();
   await expect(ui.getByTestId('replay-panel')).toBeVisible();
   await check('Assembly detail (replay)');
+
+  // An Assembly while it runs: the live line, the pipeline with a step moving, results arriving.
+  const clip = path.join(workDir, 'clip.mp4');
+  execFileSync('ffmpeg', ['-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=30:size=320x180:rate=25', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip]);
+  const sdk = await localSdk(running);
+  const steps = { ':original': { robot: '/upload/handle' }, encoded: { use: ':original', robot: '/video/encode', width: 640, height: 360, result: true }, thumbs: { use: 'encoded', robot: '/video/thumbs', count: 1, result: true } };
+  const created = await sdk.createAssembly({ files: { clip }, params: { steps, emit_execution_progress: true } as never, waitForCompletion: false });
+  await ui.evaluate((hash) => {
+    (globalThis as unknown as { location: { hash: string } }).location.hash = hash;
+  }, `#/assemblies/${String(created.assembly_id)}`);
+  await expect(ui.locator('[data-testid="step-progress"][data-step="encoded"]')).toHaveAttribute('data-state', 'executing', { timeout: 60_000 });
+  await check('Assembly view (running)');
   assertNone();
 });
 

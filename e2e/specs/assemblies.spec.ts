@@ -73,7 +73,7 @@ test('Assemblies started by another client appear in Activity, filters find them
   await expect(ui.getByTestId('assembly-state')).toHaveText('Completed');
   await expect(ui.getByTestId('assembly-fields')).toContainText('sdk-e2e');
   await expect(ui.getByTestId('upload-meta')).toHaveText('120 × 80');
-  await expect(ui.getByTestId('assembly-result').getByTestId('thumb')).toHaveAttribute('data-preview', 'ready');
+  await expect(ui.getByTestId('result-card').getByTestId('thumb')).toHaveAttribute('data-preview', 'ready');
 
   // Replay with new steps: a new Assembly, followed live until it completes, linked to its parent.
   await ui.getByRole('button', { name: 'Replay…' }).click();
@@ -85,7 +85,7 @@ test('Assemblies started by another client appear in Activity, filters find them
   await expect(ui.getByTestId('assembly-state')).toHaveText('Completed', { timeout: 20_000 });
   await expect(ui.getByTestId('parent-link')).toHaveText(String(lighthouse.assembly_id));
   await expect(ui.getByTestId('result-step')).toHaveAttribute('data-step', 'tiny');
-  await expect(ui.getByTestId('assembly-result')).toContainText('16 × 11');
+  await expect(ui.getByTestId('result-card')).toContainText('16 × 11');
   const replayId = new URL(ui.url()).hash.split('/').pop()!;
   const replayed = await sdk.getAssembly(replayId);
   expect([replayed.ok, replayed.parent_id]).toEqual(['ASSEMBLY_COMPLETED', lighthouse.assembly_id]);

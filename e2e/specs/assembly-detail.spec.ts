@@ -56,8 +56,8 @@ test('a replay another client made shows in the original\'s detail, and links ba
   await expect(ui.getByTestId('replay-link')).toHaveText(replayId);
 });
 
-test('"Download results" of an Assembly another client started writes its files, byte for byte, into the downloads folder', async ({ ui, running, workDir }) => {
-  const { downloadsDir, desktop } = browserHost(running);
+test('"Save results to folder…" of an Assembly another client started writes its files, byte for byte, checked against the record', async ({ ui, running, workDir }) => {
+  const { desktop } = browserHost(running);
   const sdk = await sdkFor(running);
   const done = await sdk.createAssembly({ files: { photo: await photo(workDir, 'dune.jpg', '#c0a030') }, params: { steps }, waitForCompletion: true });
   expect(done.ok).toBe('ASSEMBLY_COMPLETED');
@@ -69,26 +69,24 @@ test('"Download results" of an Assembly another client started writes its files,
   expect(expected).toHaveLength(2);
 
   await openDetail(ui, String(done.assembly_id));
-  await expect(ui.getByTestId('assembly-result')).toHaveCount(2);
-  await ui.getByTestId('download-results').click();
-  await expect(ui.getByTestId('download-status')).toHaveText('Saved 2 files.');
-  await ui.screenshot({ path: screenshotPath('assembly-detail-downloaded.png'), animations: 'disabled' });
-  await ui.emulateMedia({ colorScheme: 'dark' });
-  await ui.screenshot({ path: screenshotPath('assembly-detail-downloaded-dark.png'), animations: 'disabled' });
-  await ui.emulateMedia({ colorScheme: 'light' });
-
-  // Both results are named dune.jpg: the second is saved as "dune (1).jpg", as run downloads are.
-  const files = (await readdir(downloadsDir)).sort();
-  expect(files).toEqual(['dune (1).jpg', 'dune.jpg']);
-  const written = await Promise.all(files.map(async (f) => md5(await readFile(path.join(downloadsDir, f)))));
+  await expect(ui.getByTestId('result-card')).toHaveCount(2);
+  const out = path.join(workDir, 'saved');
+  await ui.getByRole('button', { name: 'Save results to folder…' }).click();
+  const dialog = ui.getByRole('dialog', { name: 'Save results to folder' });
+  desktop.dialogAnswers.push(out);
+  await dialog.getByRole('button', { name: 'Choose folder…' }).click();
+  await expect(dialog.getByTestId('mirror-folder')).toHaveText(out);
+  await dialog.getByRole('button', { name: 'Save results' }).click();
+  await expect(dialog.getByTestId('mirror-summary')).toHaveText('2 written · 0 skipped · 2 verified · 0 failed', { timeout: 30_000 });
+  await ui.screenshot({ path: screenshotPath('assembly-detail-saved.png'), animations: 'disabled' });
+  const written = await Promise.all((await readdir(out, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map(async (e) => md5(await readFile(path.join(e.parentPath, e.name)))));
   expect(written.sort()).toEqual(expected.map((e) => e.md5).sort());
+  await dialog.getByRole('button', { name: 'Close' }).click();
 
-  // Open and Show in folder use the saved files (no second download).
+  // Open and Show in folder download a result once, then reuse it.
   await ui.getByRole('button', { name: 'Show in folder: dune.jpg' }).first().click();
   await expect.poll(() => desktop.revealed.length).toBe(1);
-  expect(path.dirname(desktop.revealed[0]!)).toBe(downloadsDir);
   await ui.getByRole('button', { name: 'Open dune.jpg' }).first().click();
   await expect.poll(() => desktop.opened.length).toBe(1);
-  expect(files.map((f) => path.join(downloadsDir, f))).toContain(desktop.opened[0]);
-  expect((await readdir(downloadsDir)).length).toBe(2);
+  expect(desktop.opened[0]).toBe(desktop.revealed[0]);
 });

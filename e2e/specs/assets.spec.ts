@@ -134,7 +134,7 @@ test('stored assets are found by folder, an older version opens with its own byt
   await use.getByRole('button', { name: 'Start Assembly' }).click();
   await expect(ui).toHaveURL(/#\/assemblies\/[0-9a-f]{32}$/);
   await expect(ui.getByTestId('assembly-state')).toHaveText('Completed', { timeout: 30_000 });
-  await expect(ui.getByTestId('assembly-result')).toHaveCount(2);
+  await expect(ui.getByTestId('result-card')).toHaveCount(2);
 });
 
 test('the keyboard drives the browser: Enter opens a folder, Backspace goes up, F2 renames, Delete asks first', async ({ ui, running, workDir }) => {

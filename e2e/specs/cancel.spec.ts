@@ -26,7 +26,7 @@ test('a user cancels a large upload while it is uploading', async ({ ui, workDir
   await startTransfer(ui, 'Start · 1 file');
   await openAssembly(ui);
 
-  const state = ui.getByTestId('run-state');
+  const state = ui.getByTestId('assembly-state');
   await expect(state).toHaveText(/Creating|Uploading/);
   // Canceling asks first, with Cancel focused: Cancel in the dialog keeps the Assembly going.
   await ui.getByRole('button', { name: 'Cancel Assembly…' }).click();

@@ -54,14 +54,14 @@ test.describe('with a model server configured', () => {
     },
   });
 
-  test('a chat step answers about an uploaded text file and its JSON result shows in the run view', async ({ ui, workDir }) => {
+  test('a chat step answers about an uploaded text file and its JSON result shows in the Assembly view', async ({ ui, workDir }) => {
     await uploadNotesWithChat(ui, workDir, chatSteps());
-    await expect(ui.getByTestId('run-state')).toHaveText('Completed');
+    await expect(ui.getByTestId('assembly-state')).toHaveText('Completed');
     const card = ui.getByTestId('result-card');
     await expect(card).toHaveCount(1);
     await expect(card).toHaveAttribute('aria-label', 'notes.json');
     await expect(card).toContainText('application/json');
-    await expect(ui.getByTestId('upload-outcome').filter({ hasText: 'notes.txt' })).toContainText('1 result');
+    await expect(ui.getByTestId('file-row').filter({ hasText: 'notes.txt' })).toContainText('1 result');
     // The model was asked with the operator's model name, the prompt and the file's text.
     expect(asked).toHaveLength(1);
     expect(asked[0]!.model).toBe('tiny-local');
@@ -76,8 +76,8 @@ test.describe('with a model server configured', () => {
 
 test('without a model server a chat step fails with AI_CHAT_NOT_CONFIGURED and says how to configure one', async ({ ui, workDir }) => {
   await uploadNotesWithChat(ui, workDir, chatSteps());
-  await expect(ui.getByTestId('run-state')).toHaveText('Failed');
-  const panel = ui.getByTestId('run-error');
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Failed');
+  const panel = ui.getByTestId('assembly-error');
   await expect(panel.locator('code', { hasText: 'AI_CHAT_NOT_CONFIGURED' })).toBeVisible();
   await expect(panel).toContainText('--chat-endpoint');
   await expect(panel).toContainText('summary');
@@ -163,7 +163,7 @@ test('a user points the local service at a model server from Workspaces: tests i
     // The restarted local service asks that server, with that model and key.
     await ui.getByRole('button', { name: 'Upload' }).click();
     await uploadNotesWithChat(ui, workDir, chatSteps());
-    await expect(ui.getByTestId('run-state')).toHaveText('Completed');
+    await expect(ui.getByTestId('assembly-state')).toHaveText('Completed');
     expect(asked).toEqual([{ model: 'qwen2.5:0.5b', authorization: `Bearer ${key}` }]);
   } finally {
     server.closeAllConnections();

@@ -19,7 +19,7 @@ test('the local service is killed mid-upload: the header says it restarts, and t
   await ui.getByText('Just store the originals').click();
   await startTransfer(ui, 'Start · 1 file');
   await openAssembly(ui);
-  const state = ui.getByTestId('run-state');
+  const state = ui.getByTestId('assembly-state');
   await expect(state).toHaveText('Uploading');
 
   process.kill(running.app.core.localServicePid()!, 'SIGKILL');

@@ -75,7 +75,7 @@ test('an admin stores SFTP credentials, exports a folder through a Template that
   const { dir, images } = await generatePhotoFolder(workDir, 'photos');
   await ui.getByLabel('Choose folder').setInputFiles(dir);
   await startAndOpenAssembly(ui, `Start · ${images.length} files`);
-  await expect(ui.getByTestId('run-state')).toHaveText('Completed', { timeout: 120_000 });
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed', { timeout: 120_000 });
   await expect.poll(() => (existsSync(target) ? readdirSync(target).sort() : [])).toEqual(images.map((i) => path.basename(i.relativePath)).sort());
 
   // Delete both, after confirming.
@@ -108,6 +108,6 @@ test('a wrong key fails the export with the step error, and nothing is written',
   const { dir } = await generatePhotoFolder(workDir, 'photos');
   await ui.getByLabel('Choose folder').setInputFiles(dir);
   await startAndOpenAssembly(ui);
-  await expect(ui.getByTestId('run-error')).toContainText('SFTP_STORE_AUTH_FAILED', { timeout: 60_000 });
+  await expect(ui.getByTestId('assembly-error')).toContainText('SFTP_STORE_AUTH_FAILED', { timeout: 60_000 });
   expect(existsSync(target)).toBe(false);
 });

@@ -65,11 +65,11 @@ test('a drop that ends while the window is in the background raises a Web Notifi
     .poll(() => ui.evaluate(() => (globalThis as unknown as { __notices: Array<{ title: string; body: string }> }).__notices.map((n) => `${n.title} | ${n.body}`)), { timeout: 60_000 })
     .toEqual([expect.stringMatching(/finished \| 1 file processed$/)]);
 
-  // Clicking it brings the app back on the run of that drop.
+  // Clicking it brings the app back on the Assembly of that drop.
   await ui.getByRole('button', { name: 'Upload', exact: true }).click();
   await ui.evaluate(() => (globalThis as unknown as { __notices: Array<{ instance: { onclick: () => void } }> }).__notices[0]!.instance.onclick());
-  await expect(ui.getByTestId('run-state')).toHaveText('Completed');
-  expect(new URL(ui.url()).hash).toMatch(/^#\/run\//);
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed');
+  expect(new URL(ui.url()).hash).toMatch(/^#\/assemblies\/[0-9a-f]{32}$/);
 });
 
 test('a result drags out as its file (DownloadURL), and background mode is off with the reason in the browser host', async ({ ui, workDir }) => {
@@ -78,7 +78,7 @@ test('a result drags out as its file (DownloadURL), and background mode is off w
   await ui.getByLabel('Choose files').setInputFiles(file);
   await ui.getByText('Resize images to 1024 px').click();
   await startAndOpenAssembly(ui, 'Start · 1 file');
-  await expect(ui.getByTestId('run-state')).toHaveText('Completed', { timeout: 60_000 });
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed', { timeout: 60_000 });
   const card = ui.getByTestId('result-card').first();
   await expect(card).toHaveAttribute('draggable', 'true');
 
@@ -90,7 +90,7 @@ test('a result drags out as its file (DownloadURL), and background mode is off w
     el.dispatchEvent(new page.DragEvent('dragstart', { bubbles: true, cancelable: true, dataTransfer: data }));
     return { downloadUrl: data.getData('DownloadURL'), uris: data.getData('text/uri-list') };
   });
-  const name = (await card.locator('.result-name').textContent()) ?? '';
+  const name = (await card.getAttribute('aria-label')) ?? '';
   const [mime, dropName, ...rest] = dragged.downloadUrl.split(':');
   const url = rest.join(':');
   expect([mime, dropName]).toEqual(['image/jpeg', name]);

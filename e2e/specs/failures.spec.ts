@@ -20,7 +20,7 @@ async function photo(workDir: string, name: string): Promise<string> {
   return file;
 }
 
-test('a failed Assembly shows the service code, message and step in the run view, never "HTTP 200"', async ({ ui, workDir }) => {
+test('a failed Assembly shows the service code, message and step in the Assembly view, never "HTTP 200"', async ({ ui, workDir }) => {
   await ui.getByLabel('Choose files').setInputFiles(await photo(workDir, 'photo.jpg'));
   await expect(ui.getByTestId('file-row')).toHaveCount(1);
   // A filter set to fail the Assembly on a declined file: the service creates it, then it fails while executing.
@@ -31,8 +31,8 @@ test('a failed Assembly shows the service code, message and step in the run view
   await startTransfer(ui, 'Start · 1 file');
   await openAssembly(ui);
 
-  await expect(ui.getByTestId('run-state')).toHaveText('Failed');
-  const panel = ui.getByTestId('run-error');
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Failed');
+  const panel = ui.getByTestId('assembly-error');
   await expect(panel).toContainText('The Assembly failed at the step "small_only"');
   await expect(panel.locator('code', { hasText: 'FILE_FILTER_DECLINED_FILE' })).toBeVisible();
   await expect(panel).toContainText('Only files under 1 KB are accepted.');
@@ -41,7 +41,7 @@ test('a failed Assembly shows the service code, message and step in the run view
   await expect(panel).toContainText('error_on_decline');
   await expect(panel).not.toContainText('HTTP 200');
   // The file says it too.
-  await expect(ui.getByTestId('upload-outcome').filter({ hasText: 'photo.jpg' })).toContainText('the step "small_only" failed on it: Only files under 1 KB are accepted.');
+  await expect(ui.getByTestId('file-row').filter({ hasText: 'photo.jpg' })).toContainText('the step "small_only" failed on it: Only files under 1 KB are accepted.');
   await ui.screenshot({ path: screenshotPath('run-failed.png'), animations: 'disabled' });
   await ui.emulateMedia({ colorScheme: 'dark' });
   await ui.screenshot({ path: screenshotPath('run-failed-dark.png'), animations: 'disabled' });
@@ -58,15 +58,15 @@ test('an empty file and a text file each say why they produced no result', async
   await startTransfer(ui, 'Start · 3 files');
   await openAssembly(ui);
 
-  await expect(ui.getByTestId('run-state')).toHaveText('Completed');
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed');
   await expect(ui.getByTestId('result-card')).toHaveCount(1);
-  const outcome = (name: string) => ui.getByTestId('upload-outcome').filter({ hasText: name });
+  const outcome = (name: string) => ui.getByTestId('file-row').filter({ hasText: name });
   await expect(outcome('photo.jpg')).toContainText('1 result');
   await expect(outcome('empty.jpg')).toContainText('No result: Empty file (0 bytes): nothing to resize');
   await expect(outcome('notes.txt')).toContainText('No result: Not an image: /image/resize skips text/plain');
   // The banner above counts them; each file says its own reason.
   await expect(ui.getByTestId('file-warnings-summary')).toContainText('2 files were skipped by a step');
-  await ui.getByTestId('upload-outcomes').scrollIntoViewIfNeeded();
+  await ui.getByRole('list', { name: 'Files', exact: true }).scrollIntoViewIfNeeded();
   await ui.screenshot({ path: screenshotPath('run-file-outcomes.png'), animations: 'disabled', fullPage: true });
   await ui.emulateMedia({ colorScheme: 'dark' });
   await ui.screenshot({ path: screenshotPath('run-file-outcomes-dark.png'), animations: 'disabled', fullPage: true });

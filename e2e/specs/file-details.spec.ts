@@ -29,12 +29,10 @@ test('a zoned EXIF date shows in local time with UTC on hover; a 45 MP image has
   await ui.getByText('Just store the originals').click();
   await startTransfer(ui, 'Start · 2 files');
   await openAssembly(ui);
-  await expect(ui.getByTestId('run-state')).toHaveText('Completed', { timeout: 60_000 });
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed', { timeout: 60_000 });
   await ui.screenshot({ path: screenshotPath('file-details-run-link.png'), animations: 'disabled' });
-  await ui.getByTestId('open-assembly-detail').click();
-  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed');
 
-  const uploadRow = (name: string) => ui.getByTestId('assembly-upload').filter({ hasText: name });
+  const uploadRow = (name: string) => ui.getByTestId('file-row').filter({ hasText: name });
   const detail = (panel: ReturnType<typeof uploadRow>, key: string) => panel.locator(`[data-testid="file-detail"][data-key="${key}"] dd`);
 
   const photoRow = uploadRow('zoned.jpg');

@@ -60,7 +60,7 @@ test('a video gets a poster frame and an audio file a waveform, in the file list
   await ui.getByRole('radio', { name: /Just store the originals/ }).check();
   await startTransfer(ui, 'Start · 2 files');
   await openAssembly(ui);
-  await expect(ui.getByTestId('run-state')).toHaveText('Completed', { timeout: 120_000 });
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed', { timeout: 120_000 });
   const cards = ui.getByTestId('result-card');
   await expect(cards).toHaveCount(2);
   const videoResult = cards.filter({ hasText: 'clip.mp4' }).getByTestId('thumb');

@@ -46,18 +46,19 @@ test('the screen and the run are in the URL: a reload mid-run lands on the run; 
   await startTransfer(ui, 'Start · 1 file');
   await expect.poll(() => hashOf(ui)).toBe('#/transfers');
   await openAssembly(ui);
-  await expect.poll(() => hashOf(ui)).toMatch(/^#\/run\/[^/]+$/);
+  // One view per Assembly: the batch's link opens #/assemblies/<id>.
+  await expect.poll(() => hashOf(ui)).toMatch(/^#\/assemblies\/[0-9a-f]{32}$/);
   const runUrl = ui.url();
-  await expect(ui.getByTestId('run-state')).toHaveText(/Creating|Uploading/);
+  await expect(ui.getByTestId('assembly-state')).toHaveText(/Uploading|Processing|Completed/);
 
   // Reload while it uploads: the same run, still going, and it finishes.
   await ui.reload();
   await expect(ui).toHaveURL(runUrl);
   await expect(ui.getByRole('button', { name: 'Activity' })).toHaveAttribute('aria-current', 'page');
-  await expect(ui.getByTestId('run-state')).toHaveText(/Uploading|Processing|Completed/);
-  await expect(ui.getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
+  await expect(ui.getByTestId('assembly-state')).toHaveText(/Uploading|Processing|Completed/);
+  await expect(ui.getByTestId('assembly-facts')).toContainText(new URL(runUrl).hash.slice('#/assemblies/'.length));
   await ui.screenshot({ path: screenshotPath('navigation-run-after-reload.png') });
-  await expect(ui.getByTestId('run-state')).toHaveText('Completed', { timeout: 60_000 });
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed', { timeout: 60_000 });
 
   // Back: Transfers, then Upload (the Settings dialog added no entry). Forward: Transfers, the run.
   await ui.goBack();
@@ -70,7 +71,7 @@ test('the screen and the run are in the URL: a reload mid-run lands on the run; 
   await expect(ui.getByRole('heading', { name: 'Transfers' })).toBeVisible();
   await ui.goForward();
   await expect(ui).toHaveURL(runUrl);
-  await expect(ui.getByTestId('run-state')).toHaveText('Completed');
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed');
 
   // One batch of Transfers is in the URL too: a reload keeps the filter.
   await ui.getByTestId('files-in-transfers').getByRole('button', { name: 'Show its files in Transfers' }).click();

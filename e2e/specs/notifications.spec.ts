@@ -52,12 +52,12 @@ test('a webhook reaches the in-app tester verified, a failing receiver is retrie
     await ui.screenshot({ path: screenshotPath('notifications-upload.png') });
     await startTransfer(ui);
     await openAssembly(ui);
-    await expect(ui.getByTestId('run-state')).toHaveText('Completed', { timeout: 30_000 });
-    const assemblyId = (await ui.locator('.run-facts').textContent())?.match(/[0-9a-f]{32}/)?.[0];
+    await expect(ui.getByTestId('assembly-state')).toHaveText('Completed', { timeout: 30_000 });
+    const assemblyId = (await ui.getByTestId('assembly-facts').textContent())?.match(/[0-9a-f]{32}/)?.[0];
     expect(assemblyId).toBeTruthy();
 
     // Its detail: the tester received the notification, signature verified with the Local key's secret.
-    // A deep link to the Assembly detail (the run view shows the run, the detail every notification).
+    // A deep link to the Assembly detail (the Assembly view shows the run, the detail every notification).
     await ui.evaluate((hash) => void ((globalThis as unknown as { location: { hash: string } }).location.hash = hash), `#/assemblies/${assemblyId}`);
     await expect(ui.getByTestId('assembly-state')).toHaveText('Completed');
     const tester = ui.getByTestId('webhook-tester');

@@ -12,7 +12,7 @@ import { openAssembly, startTransfer, transferList } from '../fixtures/transfers
  * Results to disk and job manifests, as a producer uses them: a folder tree is resized, its batch's results
  * are saved into a folder that mirrors the tree (every hash checked by this test against the service's
  * records), saved again with "skip" (nothing rewritten) and "keep both" ((2) copies), and a manifest is
- * exported as CSV from the batch and as JSON from the run view; its rows are what the test sent.
+ * exported as CSV from the batch and as JSON from the Assembly view; its rows are what the test sent.
  */
 
 const md5 = async (file: string) => createHash('md5').update(await readFile(file)).digest('hex');
@@ -166,9 +166,9 @@ test('results of a folder upload are mirrored to disk with hashes checked; a man
     expect(await md5(col(row, 'local_path'))).toBe(col(row, 'local_md5'));
   }
 
-  // The run view's manifest as JSON: the same inputs, nested with their results.
+  // The Assembly view's manifest as JSON: the same inputs, nested with their results.
   await openAssembly(ui);
-  await expect(ui.getByTestId('run-state')).toHaveText('Completed');
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed');
   await ui.getByRole('button', { name: 'Export manifest…' }).click();
   const runExport = ui.getByRole('dialog', { name: 'Export manifest' });
   await runExport.getByLabel(/^JSON/).check();

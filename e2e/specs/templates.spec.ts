@@ -88,7 +88,7 @@ test('an admin creates a Template, finds it, runs it on a folder, edits it with 
   await ui.getByLabel('Choose folder').setInputFiles(dir);
   await expect(ui.getByTestId('file-row')).toHaveCount(images.length);
   await startAndOpenAssembly(ui, `Start · ${images.length} files`);
-  await expect(ui.getByTestId('run-state')).toHaveText('Completed', { timeout: 120_000 });
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed', { timeout: 120_000 });
   const cards = ui.getByTestId('result-card');
   await expect(cards).toHaveCount(images.length);
   await expect(cards.filter({ hasText: '200 × 150' })).toHaveCount(2);

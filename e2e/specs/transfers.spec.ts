@@ -163,7 +163,7 @@ test('a media team queues a folder tree and a large file, steers the transfer an
   // A finished batch opens its Assembly: told as it is, results windowed.
   await search.fill('master.mov');
   await list.getByRole('button', { name: /^Open the Assembly of / }).first().click();
-  await expect(ui.getByTestId('run-state')).toHaveText('Completed');
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed');
   const cards = ui.getByTestId('result-card');
   if ((await cards.count()) > 0) expect(await cards.count()).toBeLessThan(60);
 

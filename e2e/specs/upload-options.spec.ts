@@ -89,8 +89,8 @@ test('notify URL, limits and a field from the Upload options reach the Assembly;
     // Three files, at most two per Assembly: two Assemblies, each with the options in its params.
     await startTransfer(ui, 'Start · 3 files');
     await openAssembly(ui);
-    await expect(ui.getByTestId('run-state')).toHaveText('Completed', { timeout: 30_000 });
-    const assemblyId = (await ui.locator('.run-facts').textContent())?.match(/[0-9a-f]{32}/)?.[0];
+    await expect(ui.getByTestId('assembly-state')).toHaveText('Completed', { timeout: 30_000 });
+    const assemblyId = (await ui.getByTestId('assembly-facts').textContent())?.match(/[0-9a-f]{32}/)?.[0];
     expect(assemblyId).toBeTruthy();
     await ui.evaluate((hash) => void ((globalThis as unknown as { location: { hash: string } }).location.hash = hash), `#/assemblies/${assemblyId}`);
     await expect(ui.getByTestId('assembly-state')).toHaveText('Completed');

@@ -64,9 +64,9 @@ test('a user adds a folder and dropped photos, resizes them to 1024 px and sees 
   await expect(transferList(ui).getByTestId('transfer-batch')).toHaveCount(1);
   await openAssembly(ui);
 
-  const state = ui.getByTestId('run-state');
+  const state = ui.getByTestId('assembly-state');
   await expect(state).toHaveText('Completed', { timeout: 120_000 });
-  await expect(ui.getByTestId('run-error')).toHaveCount(0);
+  await expect(ui.getByTestId('assembly-error')).toHaveCount(0);
 
   const cards = ui.getByTestId('result-card');
   await expect(cards).toHaveCount(images.length + dropped.length);
@@ -74,10 +74,12 @@ test('a user adds a folder and dropped photos, resizes them to 1024 px and sees 
   await expect(cards.filter({ hasText: '1024 × 768' })).toHaveCount(2);
   await expect(cards.filter({ hasText: '768 × 1024' })).toHaveCount(canDrop ? 2 : 1);
   await expect(cards.filter({ hasText: '1024 × 512' })).toHaveCount(canDrop ? 1 : 0);
-  await expect(ui.getByTestId('batch-progress')).toBeVisible();
+  // The live block stays, saying how it ended: nothing below it jumps when the Assembly completes.
+  await expect(ui.getByTestId('execution-progress')).toHaveAttribute('data-phase', 'ended');
+  await expect(ui.getByTestId('live-line')).toContainText('Completed in');
 
   // Wait for the previews so the screenshot in the README shows them.
-  await expect(ui.locator('.result-card [data-testid="thumb"][data-preview="ready"]').first()).toBeVisible();
+  await expect(ui.locator('[data-testid="result-card"] [data-testid="thumb"][data-preview="ready"]').first()).toBeVisible();
   await ui.emulateMedia({ colorScheme: 'light' });
   await ui.screenshot({ path: screenshotPath('upload-complete.png'), fullPage: false, animations: 'disabled' });
   await ui.emulateMedia({ colorScheme: 'dark' });

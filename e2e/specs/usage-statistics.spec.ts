@@ -73,7 +73,7 @@ test('Usage and Statistics show the bytes and outcomes the test sent, in both th
     { ':original': { robot: '/upload/handle' }, tiny_only: { robot: '/file/filter', use: ':original', accepts: [['${file.size}', '<', 100]], error_on_decline: true } },
     'Start · 1 file',
   );
-  // Both runs ended (read from core, as the run view would show them).
+  // Both runs ended (read from core, as the Assembly view would show them).
   await expect
     .poll(async () => {
       const runs = await app.core.handlers['runs:list']({});

@@ -406,7 +406,7 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       return {
         ok: false,
         code: firstUnsuitable.code,
-        message: `Step "${name}" (${step.robot}) could use none of its ${inputs.length} input file(s). ${firstUnsuitable.what}: ${firstUnsuitable.message}.`,
+        message: `Step "${name}" (${step.robot}) could use none of its ${inputs.length} input file(s). ${firstUnsuitable.what}: ${firstUnsuitable.message.replace(/\.$/, '')}.`,
         step: name,
         reason: firstUnsuitable.message,
       };

@@ -1,4 +1,4 @@
-// Why a robot produced nothing from a file, said the same way for every robot: the run view shows it at
+// Why a robot produced nothing from a file, said the same way for every robot: the Assembly view shows it at
 // the file ("Empty file (0 bytes): nothing to resize"). Pure.
 
 import type { RobotFileOutcome } from './robot-types';

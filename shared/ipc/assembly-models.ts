@@ -28,7 +28,7 @@ export const assemblyListQuerySchema = z.object({
 export type AssemblyListQuery = z.input<typeof assemblyListQuerySchema>;
 export type ParsedAssemblyListQuery = z.output<typeof assemblyListQuerySchema>;
 
-/** What this app's own run adds to an Assembly of the list (it started it: upload progress, the run view). */
+/** What this app's own run adds to an Assembly of the list (it started it: upload progress, the Assembly view). */
 export const assemblyRunExtrasSchema = z.object({
   runId: z.string(),
   state: z.string(),

@@ -159,7 +159,7 @@ export const transferBatchSchema = z.object({
   /** Its number in the transfer, from 1 ("Assembly 1"). */
   seq: z.number().int(),
   state: batchStateSchema,
-  /** The run that follows its Assembly (Activity, the run view), once created. */
+  /** The run that follows its Assembly (Activity, the Assembly view), once created. */
   runId: z.string().nullable(),
   assemblyId: z.string().nullable(),
   filesTotal: z.number().int(),

@@ -37,7 +37,7 @@ export function runMatches(item: AssemblyListItem, query: ParsedAssemblyListQuer
 
 /**
  * One list, not two: each Assembly of the service's page that this app started carries its run's extras
- * (upload progress, the run view), and runs whose Assembly does not exist yet (still creating, or creating
+ * (upload progress, the Assembly view), and runs whose Assembly does not exist yet (still creating, or creating
  * failed) lead page 1 when they match the filter. `count` includes them, so paging stays consistent.
  */
 export function mergeRuns(

@@ -32,7 +32,7 @@ export interface RunManagerDeps {
 export interface OpenRunInput {
   workspaceId: string;
   instructions: Instructions;
-  /** Its files, shown per file in the run view; the transfer engine reports their progress. */
+  /** Its files, shown per file in the Assembly view; the transfer engine reports their progress. */
   files: Array<LocalFile & { fileId: string }>;
 }
 
@@ -135,7 +135,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     files: active.coalescer.files(),
   });
 
-  // The last few whole statuses read back: the run view asks for one run many times (runs:get, and a
+  // The last few whole statuses read back: the Assembly view asks for one run many times (runs:get, and a
   // result check per thumbnail), and reading and parsing 4 MB each time would cost more than keeping them.
   const readBack = new Map<string, AssemblyStatus>();
   const READ_BACK_KEPT = 2;
@@ -258,7 +258,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       initial: status,
       getStatus: (url) => api.getAssembly(url),
       onStatus: (s) => applyStatus(active, s),
-      // `emit_execution_progress` (asked by the steps or the Template): the run view shows it as the
+      // `emit_execution_progress` (asked by the steps or the Template): the Assembly view shows it as the
       // detail view does, so it travels as the same event rather than a run:updated per percent.
       onEvent: (name, data) => {
         const assemblyId = active.run.assemblyId;

@@ -8,7 +8,7 @@ import { feedOf } from '../transfers/draft-feed';
 import { makeFiles, openEngine } from '../transfers/testing/engine-fixture';
 
 // P3 (issue 11): 100 finished Assemblies of 1,000 files kept ~400 MB of statuses in memory. A finished run
-// keeps its status header in memory; the run view (runs:get) and results still see the whole status.
+// keeps its status header in memory; the Assembly view (runs:get) and results still see the whole status.
 const steps = PRESETS.find((p) => p.id === 'store-originals')!.steps;
 let dir = '';
 let service: LocalService;

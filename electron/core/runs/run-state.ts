@@ -44,7 +44,7 @@ export function statusFingerprint(status: AssemblyStatus | null): string {
     status.bytes_received,
     status.finished_tus_uploads,
     status.execution_duration,
-    // A file a step skipped is a warning the run view shows at the file.
+    // A file a step skipped is a warning the Assembly view shows at the file.
     status.warnings?.length ?? 0,
   ].join('|');
 }

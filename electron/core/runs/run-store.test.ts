@@ -59,7 +59,7 @@ describe('run store (real SQLite)', () => {
 
     const reopened = openRunStore(d);
     const byId = new Map(reopened.load().map((r) => [r.runId, r]));
-    // The run list needs the header (state, URL); the uploads and results stay on disk until the run view asks.
+    // The run list needs the header (state, URL); the uploads and results stay on disk until the Assembly view asks.
     expect(byId.get('done')!.status).toEqual({ ok: 'ASSEMBLY_COMPLETED', assembly_id: 'a1', assembly_ssl_url: 'http://127.0.0.1:1/assemblies/a1' });
     expect(byId.get('live')!.status?.uploads).toHaveLength(3);
     expect(reopened.statusOf('done')).toEqual(status);

@@ -416,7 +416,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     }
     const status = outcome.status;
     const assemblyUrl = status.assembly_ssl_url ?? status.assembly_url ?? `${api.value.endpoint}/assemblies/${status.assembly_id}`;
-    // The run follows the Assembly (Activity, the run view); its status updates come back as events. A
+    // The run follows the Assembly (Activity, the Assembly view); its status updates come back as events. A
     // run opened by runs:start attaches to its first Assembly; a batch sent again gets a run of its own.
     let runId: string | null = null;
     if (openedRun && command.generation === 0) {
@@ -783,7 +783,7 @@ async function md5Of(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** The run view's file states (older than the transfer states). */
+/** The Assembly view's file states (older than the transfer states). */
 function runFileState(state: FileRec['state']): FileUploadState {
   switch (state) {
     case 'uploaded':

@@ -12,7 +12,7 @@ const withResults = (n: number): AssemblyStatus => ({
 });
 
 describe('run:updated into the page cache', () => {
-  it('the open run view gains only the new results, and the Activity list its new state', () => {
+  it('the open Assembly view gains only the new results, and the Activity list its new state', () => {
     const client = new QueryClient();
     const held: Run = sampleRun({ runId: 'r1', status: withResults(2) });
     client.setQueryData(runKey('r1'), held);

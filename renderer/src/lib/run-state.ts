@@ -51,7 +51,7 @@ export const describeRunState = (run: Pick<Run, 'state' | 'error' | 'status'> & 
   return { label: humanizeCode(run.state), tone: busy ? 'info' : 'neutral', busy, failed: false };
 };
 
-/** A failed run as the run view shows it: the service's code and message, and where and why when it says. */
+/** A failed run as the Assembly view shows it: the service's code and message, and where and why when it says. */
 export interface RunFailure {
   readonly code: string;
   readonly message: string;

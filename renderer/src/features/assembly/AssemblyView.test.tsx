@@ -255,7 +255,7 @@ describe('Assembly detail', () => {
     );
     const failed = await waitFor(() => screen.getAllByTestId('step-progress').find((r) => r.dataset.state === 'failed')!);
     expect(failed.dataset.step).toBe('encoded');
-    expect(within(failed).getByTestId('step-error').textContent).toBe('INVALID_INPUT_ERROR No file suited the step. — Not a video');
+    expect(within(failed).getByTestId('step-error').textContent).toBe('INVALID_INPUT_ERROR Not a video');
     expect(screen.getByTestId('assembly-error').textContent).toContain('The Assembly failed at the step "encoded"');
   });
 

@@ -230,7 +230,8 @@ export const AssemblyView = ({ assemblyId }: { assemblyId: string }) => {
         <div>
           <dt>Processing</dt>
           <dd className="num" data-testid="execution-duration">
-            {typeof status.execution_duration === 'number' ? formatDuration(status.execution_duration) : executing !== null ? formatDuration(executing) : '—'}
+            {/* While it runs the record's figure is a snapshot: the time since execution began ticks instead. */}
+            {executing !== null ? formatDuration(executing) : typeof status.execution_duration === 'number' ? formatDuration(status.execution_duration) : '—'}
           </dd>
         </div>
         {typeof status.notify_url === 'string' && (
@@ -294,8 +295,8 @@ export const AssemblyView = ({ assemblyId }: { assemblyId: string }) => {
         </div>
       )}
 
-      <LiveProgress status={status} run={run} progress={progress} now={now} />
-      <StepPipeline status={status} perStep={progress?.perStep ?? null} stepTimes={stepTimes} now={now} />
+      <LiveProgress status={status} run={run} progress={progress} now={now} duration={total} resultCount={resultCount} />
+      <StepPipeline status={status} perStep={live.lastPerStep} stepTimes={stepTimes} now={now} />
       <ResultsByStep assemblyId={assemblyId} results={status.results ?? {}} order={order} busy={busy} />
 
       <AssemblyFileList

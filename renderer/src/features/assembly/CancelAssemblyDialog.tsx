@@ -2,7 +2,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 
 export interface CancelAssemblyDialogProps {
   readonly open: boolean;
-  /** What becomes of the files: the run view counts its own uploads; the detail says it in general. */
+  /** What becomes of the files: for this app's run, its own count of what is up; else in general. */
   readonly uploads: string;
   readonly onCancel: () => void;
   readonly onConfirm: () => void;

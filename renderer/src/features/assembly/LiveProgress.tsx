@@ -4,10 +4,14 @@ import type { Run } from '../../../../shared/ipc/models';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes, formatDuration, formatEta, formatPercent, formatSpeed, percentOf } from '../../lib/format';
 import { uploadsDone } from '../../lib/run-state';
+import { endOf } from './assembly-files';
 import { liveLine } from './live-line';
 
 interface Props {
   readonly status: AssemblyStatus | null;
+  /** Seconds it took in all, once it ended. */
+  readonly duration: number | null;
+  readonly resultCount: number;
   /** This app's run: its upload totals while it sends. */
   readonly run: Run | null;
   readonly progress: AssemblyUpdate['progress'];
@@ -20,7 +24,7 @@ interface Props {
  * reports none, a moving bar with what is known — how long it has run and the results so far — never a
  * grey bar that says nothing.
  */
-export const LiveProgress = ({ status, run, progress, now }: Props) => {
+export const LiveProgress = ({ status, run, progress, now, duration, resultCount }: Props) => {
   const totals = run?.totals ?? null;
   const sending = run !== null && totals !== null && run.state !== 'CREATING' && !uploadsDone(totals) && (totals.bytesTotal > 0 || totals.filesTotal > 0);
   const line = liveLine(status, progress, now);
@@ -38,7 +42,27 @@ export const LiveProgress = ({ status, run, progress, now }: Props) => {
       </div>
     );
   }
-  if (!line) return null;
+  if (!line) {
+    // Ended: the same block says how it ended, so nothing below it jumps when the Assembly completes.
+    if (!status) return null;
+    const end = endOf(status);
+    const tone = end === 'completed' ? 'success' : end === 'failed' ? 'danger' : 'neutral';
+    const word = end === 'completed' ? 'Completed' : end === 'failed' ? 'Failed' : end === 'canceled' ? 'Canceled' : 'Ended';
+    const text = [duration === null ? word : `${word} in ${formatDuration(duration)}`, `${resultCount.toLocaleString('en-US')} result${resultCount === 1 ? '' : 's'}`].join(' · ');
+    return (
+      <div className="asm-live" data-testid="execution-progress" data-phase="ended">
+        <div className="asm-live-top">
+          <span className={`asm-live-percent tone-${tone}`}>{word}</span>
+          <span className="asm-live-text" data-testid="live-line">
+            {text}
+          </span>
+        </div>
+        <div className={`progress progress-${tone}`} aria-hidden="true">
+          <div className="progress-fill" style={{ transform: 'scaleX(1)' }} />
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="asm-live" data-testid="execution-progress" data-phase={line.phase}>
       <div className="asm-live-top">

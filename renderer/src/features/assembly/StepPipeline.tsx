@@ -69,7 +69,8 @@ export const StepPipeline = ({ status, perStep, stepTimes, now }: Props) => {
                 )}
               </span>
               <span className={`asm-stage-text num small${failed ? ' danger-text' : row.state === 'executing' ? '' : ' muted'}`} data-testid="step-progress-text">
-                {stepRowText(row)}
+                {/* Its results have their own column. */}
+                {stepRowText({ ...row, results: 0 })}
               </span>
               <span className="asm-stage-results num small muted" data-testid="step-results">
                 {row.results > 0 ? `${row.results.toLocaleString('en-US')} result${row.results === 1 ? '' : 's'}` : ''}
@@ -79,9 +80,8 @@ export const StepPipeline = ({ status, perStep, stepTimes, now }: Props) => {
               </span>
               <span className="visually-hidden">{STATE_WORD[row.state]}</span>
               {failed && (
-                <span className="asm-stage-error danger-text small" data-testid="step-error">
-                  <code>{status.error}</code> {status.message ?? ''}
-                  {typeof status.reason === 'string' && status.reason !== status.message ? ` — ${status.reason}` : ''}
+                <span className="asm-stage-error danger-text small" data-testid="step-error" title={status.message ?? undefined}>
+                  <code>{status.error}</code> {typeof status.reason === 'string' && status.reason !== '' ? status.reason : (status.message ?? '')}
                 </span>
               )}
             </li>

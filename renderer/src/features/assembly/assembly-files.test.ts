@@ -17,7 +17,7 @@ describe('fileRows', () => {
     const rows = fileRows(status, [local('1', 'trip/a.jpg', 10, 'uploading', 5), local('2', 'trip/b.jpg', 20, 'verified')], new Map([['u2', 40]]));
     expect(rows.map((r) => [r.name, r.local, r.upload?.id ?? null, r.sending?.text ?? null, r.processing, r.outcome?.text ?? null])).toEqual([
       ['trip/a.jpg', true, null, 'Uploading 50 %', null, null],
-      ['trip/b.jpg', true, 'u2', 'Uploaded · checksum verified', 40, '1 result so far'],
+      ['trip/b.jpg', true, 'u2', 'Uploaded · verified', 40, '1 result so far'],
       ['other.png', false, 'u9', null, null, null],
     ]);
   });
@@ -33,7 +33,7 @@ describe('fileRows', () => {
     } as unknown as AssemblyStatus;
     const rows = fileRows(status, [local('1', 'a.jpg', 10, 'verified'), local('2', 'late.jpg', 3, 'queued', 0)], new Map([['u1', 50]]));
     expect(rows.map((r) => [r.name, r.sending?.text, r.processing, r.outcome?.text])).toEqual([
-      ['a.jpg', 'Uploaded · checksum verified', null, 'No result: Empty file (0 bytes) (step "small")'],
+      ['a.jpg', 'Uploaded · verified', null, 'No result: Empty file (0 bytes) (step "small")'],
       ['late.jpg', 'Not uploaded', null, undefined],
     ]);
   });

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { AssemblyStatus } from '../../../../shared/api/assembly-status';
 import { isAssemblyBusy } from '../../../../shared/api/codes';
-import type { AssemblyDetail, AssemblyUpdate } from '../../../../shared/ipc/assembly-models';
+import type { AssemblyDetail, AssemblyUpdate, StepProgress } from '../../../../shared/ipc/assembly-models';
 import type { Run } from '../../../../shared/ipc/models';
 import { useBridge } from '../../bridge/BridgeProvider';
 import { bridgeKey, useBridgeQuery } from '../../bridge/use-bridge';
@@ -19,6 +19,8 @@ export interface AssemblyLive {
   readonly progress: AssemblyUpdate['progress'];
   /** When this view saw each step start and end. */
   readonly stepTimes: ReadonlyMap<string, StepTimes>;
+  /** The last per-step progress the service sent, kept once it ended (each step's files done). */
+  readonly lastPerStep: readonly StepProgress[] | null;
 }
 
 /**
@@ -77,5 +79,5 @@ export function useAssemblyLive(assemblyId: string): AssemblyLive {
     void client.invalidateQueries({ queryKey: bridgeKey('assemblies:notifications', { assemblyId }) });
   }, [client, assemblyId, runId, busy, detail.data]);
 
-  return { detail, run, status, busy, progress: busy ? mine.progress : null, stepTimes: mine.stepTimes };
+  return { detail, run, status, busy, progress: busy ? mine.progress : null, stepTimes: mine.stepTimes, lastPerStep: mine.progress?.perStep ?? null };
 }
