@@ -22,11 +22,11 @@ const listen = async (server: Server): Promise<number> => {
 };
 
 /** Every request a tool server got: its path, Authorization header and JSON-RPC method. */
-const toolRequests: { path: string; host: string; authorization: string | undefined; method: string }[] = [];
+const toolRequests: { path: string; host: string; authorization: string | undefined; method: string; at: number }[] = [];
 const toolServer = createServer((req, res) => {
   void readBody(req).then((raw) => {
     const msg = JSON.parse(raw) as { id?: number; method: string; params?: { name?: string; arguments?: { city?: string } } };
-    toolRequests.push({ path: req.url ?? '', host: req.headers.host ?? '', authorization: req.headers.authorization, method: msg.method });
+    toolRequests.push({ path: req.url ?? '', host: req.headers.host ?? '', authorization: req.headers.authorization, method: msg.method, at: Date.now() });
     if (msg.id === undefined) return void res.writeHead(202).end();
     const reply = (result: unknown, sse = false): void => {
       const json = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result });
@@ -65,7 +65,8 @@ const chatServer = createServer((req, res) => {
 let fx: Fixture;
 let toolPort = 0;
 let chatPort = 0;
-const TOKEN_LIFE_S = 2;
+// Long enough for the Assembly to end and the token to be tried on a loaded machine; the test then waits out the rest.
+const TOKEN_LIFE_S = 12;
 
 beforeAll(async () => {
   [toolPort, chatPort] = await Promise.all([listen(toolServer), listen(chatServer)]);
@@ -152,7 +153,9 @@ describe('/ai/chat with tool servers', () => {
     expect(listed.status).toBe(200);
     expect(JSON.stringify(listed.body)).toContain(String(status.assembly_id));
     // Short-lived: after its life it is refused.
-    await new Promise((r) => setTimeout(r, TOKEN_LIFE_S * 1000 + 200));
+    // Minted before the tool server first saw it: its life is over by then + TOKEN_LIFE_S.
+    const seen = byPath('/own')[0]!.at;
+    await new Promise((r) => setTimeout(r, Math.max(0, seen + TOKEN_LIFE_S * 1000 + 300 - Date.now())));
     const late = await listWith(token);
     expect(late.status).toBe(401);
     expect(late.body.error).toBe('BEARER_TOKEN_EXPIRED');
