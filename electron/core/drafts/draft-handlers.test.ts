@@ -179,4 +179,24 @@ describe('the draft in core', () => {
     expect(mixed.limits).toEqual({ maxSize: 1_000, maxNumberOfFiles: 5 });
     expect(mixed.warnings.map((w) => w.message.split(' max_')[0])).toEqual(['A file is larger than the Template\'s', "The Upload options'"]);
   });
+
+  it('a refused Start keeps the draft: steps the service would refuse, or a Template that is not there, say why with its code', async () => {
+    await call('drafts:clear', {});
+    const kept = path.join(dir, 'kept');
+    await mkdir(kept, { recursive: true });
+    await Promise.all(['a.jpg', 'b.jpg', 'c.jpg'].map((name) => writeFile(path.join(kept, name), name)));
+    await call('drafts:add', { handles: [core.files.register(kept)] });
+    await core.drafts.idle();
+    const before = await call<DraftSummary>('drafts:get', {});
+    expect(before.files).toBe(3);
+    const steps = { ':original': { robot: '/upload/handle' }, resized: { robot: '/image/resize', use: ':original', width: 'wide', heigth: 100 } };
+    const refused = await dispatch(core.handlers, 'transfers:start', { instructions: { steps } });
+    expect(refused.ok ? null : refused.error).toMatchObject({ code: 'IMAGE_RESIZE_VALIDATION', details: { step: 'resized' } });
+    const missing = await dispatch(core.handlers, 'transfers:start', { instructions: { template_id: 'no-such-template' } });
+    expect(missing.ok ? null : missing.error.code).toBe('TEMPLATE_NOT_FOUND');
+    // Nothing was handed over: the same files, the same draft.
+    expect(await call<DraftSummary>('drafts:get', {})).toMatchObject({ files: 3, version: before.version });
+    const overview = await call<{ transfers: unknown[] }>('transfers:overview', {});
+    expect(overview.transfers).toEqual([]);
+  });
 });

@@ -8,6 +8,9 @@ export function createTransferHandlers(ctx: HandlerContext): Pick<Handlers, Tran
   return {
     // The draft (held in core) becomes a transfer; its walk may still be running and feeds the queue.
     'transfers:start': async ({ workspaceId, instructions, recipe }) => {
+      // Checked before the draft is handed over: a refused Start leaves the Upload list as it was.
+      const refused = await ctx.transfers.check({ ...(workspaceId ? { workspaceId } : {}), instructions });
+      if (!refused.ok) return refused;
       const draft = ctx.drafts.take();
       if (!draft.ok) return draft;
       return ctx.transfers.start({ ...(workspaceId ? { workspaceId } : {}), instructions, ...(recipe ? { recipe } : {}), feed: draft.value });

@@ -29,6 +29,7 @@ import { seenUploads } from './assembly-check';
 import { createBatchAssembly, serviceMd5ByUploadId, uploadIdOf, type CreateBatchOutcome } from './batch-creator';
 import type { DraftFeed } from './draft-feed';
 import { recipeOf } from './recipe';
+import { startProblem } from './start-check';
 import { createTokenBucket } from './token-bucket';
 import { batchIdOf, emptyState, fileIdOf, finishedTransfers, markerOf, runStartOf, type Command, type EngineEvent, type EngineState, type FileRec } from './transfer-model';
 import { control as controlStep } from './transfer-controls';
@@ -73,6 +74,11 @@ export interface StartRunInput {
 }
 
 export interface TransferEngine {
+  /**
+   * What Start would be refused for, before the draft is handed over (so a refused Start keeps it): the
+   * steps against the service's step and robot-parameter rules, a Template that is not there. ok(undefined) when it may start.
+   */
+  check(input: { workspaceId?: string; instructions: Instructions }): Promise<Result<undefined>>;
   start(input: StartTransferInput): Promise<Result<Transfer>>;
   /**
    * `runs:start`: the files as one transfer with one Assembly (per drop, every file by tus, as that channel
@@ -594,6 +600,20 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
   load();
 
   return {
+    async check(input) {
+      const client = deps.clientFor(input.workspaceId);
+      if (!client.ok) return client;
+      let templateSteps: Record<string, unknown> | null = null;
+      if (input.instructions.template_id) {
+        const template = await getTemplate(client.value.api, input.instructions.template_id);
+        // The service's answer about the Template (not there, not allowed) is the answer to Start.
+        if (!template.ok && (template.error.httpCode ?? 0) >= 400 && (template.error.httpCode ?? 0) < 500) return template;
+        const steps = template.ok ? (template.value.content as { steps?: unknown } | null)?.steps : undefined;
+        if (steps && typeof steps === 'object' && !Array.isArray(steps)) templateSteps = steps as Record<string, unknown>;
+      }
+      const problem = startProblem(input.instructions, templateSteps);
+      return problem ? { ok: false, error: problem } : ok(undefined);
+    },
     async start(input) {
       const client = deps.clientFor(input.workspaceId);
       if (!client.ok) return client;
