@@ -1,7 +1,6 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { expect, test } from '../fixtures/app';
-import { startTransfer, transferList } from '../fixtures/transfers';
 import { screenshotPath } from '../fixtures/paths';
 import { setStepsText } from '../fixtures/steps-editor';
 
@@ -27,25 +26,36 @@ test('custom steps with a robot the local service does not run fail with the ser
   await expect(marked).toContainText('/image/sparkle');
   await expect(ui.getByTestId('steps-editor').locator('.cm-lint-marker-error')).toHaveCount(1);
   await ui.screenshot({ path: screenshotPath('steps-editor-marker.png'), animations: 'disabled' });
-  // One the real service has but the local one does not run is the service's to refuse.
+  // A known robot's parameters are checked as you type: a wrong type and a misspelled name, each at its line.
+  const params = JSON.stringify({ ':original': { robot: '/upload/handle' }, resized: { robot: '/image/resize', use: ':original', width: 'wide', heigth: 100 } }, null, 2);
+  await setStepsText(ui, params);
+  const errors = ui.getByTestId('steps-error');
+  await expect(errors).toContainText('IMAGE_RESIZE_VALIDATION');
+  await expect(errors).toContainText('width');
+  await expect(errors).toContainText('"height"');
+  const flagged = ui.getByTestId('steps-editor').locator('.cm-line', { has: ui.locator('.cm-lintRange-error') });
+  await expect(flagged).toHaveCount(2);
+  await expect(flagged.nth(0)).toContainText('"width": "wide"');
+  await expect(flagged.nth(1)).toContainText('"heigth": 100');
+  await expect(ui.getByRole('button', { name: /^Start/ })).toBeDisabled();
+  await expect(ui.getByText('Fix the steps to start.')).toBeVisible();
+  await ui.screenshot({ path: screenshotPath('steps-editor-params.png'), animations: 'disabled' });
+  // One the real service has but the local one does not run: the editor (which knows every deployment's
+  // robots) lets it be, and Start is refused with the local service's code. The draft is kept.
   await setStepsText(ui, JSON.stringify({ ':original': { robot: '/upload/handle' }, merged: { robot: '/image/merge', use: ':original' } }, null, 2));
   await expect(ui.getByTestId('steps-editor').locator('.cm-lintRange-error')).toHaveCount(0);
   await expect(ui.getByTestId('steps-error')).toHaveCount(0);
-  await startTransfer(ui, 'Start · 1 file');
-
-  // The service refuses to create the Assembly, so there is no Assembly to open: Transfers says why, at
-  // the batch and at its file, with the service's code, and offers a retry.
-  const batch = transferList(ui).getByTestId('transfer-batch');
-  await expect(batch.getByTestId('batch-state')).toHaveText('Failed');
-  await expect(batch).toContainText('ASSEMBLY_STEP_UNKNOWN_ROBOT');
-  await expect(batch.getByRole('button', { name: /^Open the Assembly of / })).toHaveCount(0);
-  const error = transferList(ui).getByTestId('transfer-row').filter({ hasText: 'photo.jpg' }).getByTestId('transfer-error');
-  await expect(error).toContainText('ASSEMBLY_STEP_UNKNOWN_ROBOT');
-  await expect(error).toContainText('/image/merge');
-  // The line is cut to fit; the whole reason is one hover away.
-  await expect(error).toHaveAttribute('title', /\/image\/merge/);
-  await expect(ui.getByRole('button', { name: /^Failed 1$/ })).toBeVisible();
-  await expect(ui.getByRole('button', { name: 'Retry photo.jpg' })).toBeVisible();
+  await ui.getByRole('button', { name: 'Start · 1 file' }).click();
+  const refused = ui.getByRole('alert').filter({ hasText: 'The transfer could not start' });
+  await expect(refused).toContainText('ASSEMBLY_STEP_UNKNOWN_ROBOT');
+  await expect(refused).toContainText('/image/merge');
+  await expect(ui.getByRole('heading', { name: 'Upload' })).toBeVisible();
+  await expect(ui.getByTestId('file-row')).toHaveCount(1);
+  await expect(ui.getByLabel('Selection totals')).toHaveText(/^1 file · /);
+  await ui.screenshot({ path: screenshotPath('start-refused-draft-kept.png'), animations: 'disabled' });
+  // Nothing was queued.
+  await ui.getByRole('button', { name: 'Transfers' }).click();
+  await expect(ui.getByText('Nothing is transferring')).toBeVisible();
 });
 
 test('invalid JSON in the steps editor is shown at the field and Start stays disabled', async ({ ui, workDir }) => {

@@ -17,6 +17,14 @@ describe('startProblem', () => {
     expect(typo?.message).toMatch(/height/);
   });
 
+  it('knows which robots the embedded service runs; another deployment judges the rest itself', () => {
+    const merge = { ':original': { robot: '/upload/handle' }, merged: { robot: '/image/merge', use: ':original' } };
+    expect(startProblem({ steps: merge }, null)).toBeNull();
+    const local = startProblem({ steps: merge }, null, true);
+    expect(local).toMatchObject({ code: 'ASSEMBLY_STEP_UNKNOWN_ROBOT', details: { step: 'merged', parameter: 'robot' } });
+    expect(local?.message).toMatch(/the local service does not support/);
+  });
+
   it("judges a Template's steps with the request's over them, and leaves an unread Template to the service", () => {
     const template = resize({ width: 200 });
     expect(startProblem({ template_id: 't1' }, template)).toBeNull();

@@ -30,6 +30,7 @@ import { createBatchAssembly, serviceMd5ByUploadId, uploadIdOf, type CreateBatch
 import type { DraftFeed } from './draft-feed';
 import { recipeOf } from './recipe';
 import { startProblem } from './start-check';
+import { LOCAL_WORKSPACE_ID } from '../workspaces/workspace-store';
 import { createTokenBucket } from './token-bucket';
 import { batchIdOf, emptyState, fileIdOf, finishedTransfers, markerOf, runStartOf, type Command, type EngineEvent, type EngineState, type FileRec } from './transfer-model';
 import { control as controlStep } from './transfer-controls';
@@ -611,7 +612,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
         const steps = template.ok ? (template.value.content as { steps?: unknown } | null)?.steps : undefined;
         if (steps && typeof steps === 'object' && !Array.isArray(steps)) templateSteps = steps as Record<string, unknown>;
       }
-      const problem = startProblem(input.instructions, templateSteps);
+      const problem = startProblem(input.instructions, templateSteps, client.value.workspaceId === LOCAL_WORKSPACE_ID);
       return problem ? { ok: false, error: problem } : ok(undefined);
     },
     async start(input) {
@@ -745,6 +746,10 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     saveSettings(change) {
       const parsed = transferSettingsSchema.safeParse({ ...state.settings, ...change, skip: { ...state.settings.skip, ...change.skip } });
       if (!parsed.success) return err(AppErrorCode.invalidRequest, parsed.error.issues[0]?.message ?? 'Invalid settings.');
+      const { minBytes, maxBytes } = parsed.data.skip;
+      if (minBytes !== null && maxBytes !== null && minBytes > maxBytes) {
+        return err(AppErrorCode.invalidRequest, `The smallest file (${minBytes} bytes) is larger than the largest file (${maxBytes} bytes): every file would be left out.`, { details: { field: 'minBytes' } });
+      }
       store.saveSettings(parsed.data);
       bucket.setRate(parsed.data.bandwidthLimitBps);
       dispatch({ kind: 'settings', settings: parsed.data });
