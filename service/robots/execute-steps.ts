@@ -27,7 +27,11 @@ import { toPublicFile, type StoredFile } from './file-record';
 import { BUNDLE_RUNNERS, ROBOT_RUNNERS, SOURCE_RUNNERS } from './robot-registry';
 import type { AssetAccess, ChatAccess, CredentialLookup, NetworkAccess, RobotFileOutcome } from './robot-types';
 import { runSourceStep } from './source-step';
-import { emptyInput } from './unsuitable-input';
+import { canReadHeic } from './image-formats';
+import { emptyInput, unsupportedFormat } from './unsuitable-input';
+
+/** Asked once: this machine's image library and HEIC (image-formats.ts). */
+const HEIC_READABLE = canReadHeic();
 
 type StepSpec = { robot: string; use?: unknown; [k: string]: unknown };
 
@@ -300,6 +304,8 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       if (paramError) return { ok: false, ...paramError };
       const empty = group.length === 1 ? emptyInput(step.robot, lead.size) : null;
       if (empty) return empty;
+      const unreadable = group.length === 1 ? unsupportedFormat(step.robot, lead.mime, HEIC_READABLE) : null;
+      if (unreadable) return unreadable;
       const onJobProgress = (f: number): void => {
         group.forEach((t) => partial.set(t.file.original_id, f));
         setFraction(i, f);

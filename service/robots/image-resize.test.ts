@@ -7,6 +7,9 @@ import { executeSteps, type ExecuteContext } from './execute-steps';
 import { describeUpload, type StoredFile } from './file-record';
 import { keepsWholePicture } from './image-resize';
 import { imageThumbhash } from './thumbhash';
+import { PRESETS } from '../../shared/api/presets';
+import { writeHeic } from './heic-file';
+import { canReadHeic } from './image-formats';
 import { imageUpload, makeTempDir, textUpload } from './test-files';
 
 let dir: string;
@@ -222,5 +225,38 @@ describe('/image/resize', () => {
     expect((await run({ w: 'huge' })).outcome).toMatchObject({ ok: false, code: 'IMAGE_RESIZE_VALIDATION' });
     // A field value that looks like a variable is data, not a second round of interpolation.
     expect((await run({ w: '${fields.w}' })).outcome).toMatchObject({ ok: false, code: 'IMAGE_RESIZE_VALIDATION' });
+  });
+});
+
+describe('HEIC photos', () => {
+  it('are read where the image library decodes HEIC, else the file says HEIC is not supported here (never a plugin error)', async () => {
+    const heic = await describeUpload({ localPath: await writeHeic(join(dir, 'IMG_1234.HEIC')), name: 'IMG_1234.HEIC', field: 'file' });
+    expect(heic.mime).toBe('image/heic');
+    const { outcome, results, warnings } = await resize({ width: 32 }, [heic, wide]);
+    if (canReadHeic()) {
+      expect(results.map((r) => r.meta?.width)).toEqual([32, 32]);
+      return;
+    }
+    // The other photo is resized; the HEIC is left out with the reason at the file.
+    expect(outcome.ok).toBe(true);
+    expect(results).toHaveLength(1);
+    expect(warnings).toEqual(['Step "resized" skipped "IMG_1234.HEIC": HEIC is not supported on this service: its image library cannot decode HEIC (HEVC) photos. Convert them to JPEG first, or use a deployment that reads HEIC.']);
+    const alone = await resize({ width: 32 }, [heic]);
+    expect(alone.outcome).toMatchObject({ ok: false, code: 'INVALID_INPUT_ERROR' });
+    expect((alone.outcome as { message: string }).message).toMatch(/HEIC is not supported on this service/);
+  });
+});
+
+describe('the "Resize images to 1024 px" preset', () => {
+  it('fits large photos inside 1024 px and never enlarges a small one', async () => {
+    const preset = PRESETS.find((p) => p.id === 'resize-1024')!;
+    const { images: _filter, resized } = preset.steps as Record<string, Record<string, unknown>>;
+    const { robot: _robot, use: _use, ...params } = resized!;
+    const small = await imageUpload(dir, 'small.jpg', { width: 100, height: 68, format: 'jpeg' });
+    const { results } = await resize(params, [small, wide]);
+    expect(results.map((r) => [r.meta?.width, r.meta?.height])).toEqual([
+      [100, 68],
+      [1024, 512],
+    ]);
   });
 });

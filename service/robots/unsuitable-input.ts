@@ -30,3 +30,16 @@ export function emptyInput(robot: string, size: number): RobotFileOutcome | null
 /** A file of the wrong kind: "Not an image: /image/resize skips text/plain". */
 export const wrongKind = (kind: string, robot: string, mime: string | null): RobotFileOutcome =>
   unsuitable(`Not ${kind}: ${robot} skips ${mime ?? 'files of an unknown type'}`);
+
+/** HEIC and HEIF photos (HEVC inside HEIF), as the upload's record names them. */
+const HEIC_TYPES: ReadonlySet<string> = new Set(['image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence']);
+
+/**
+ * A HEIC photo given to an image robot where this service's image library has no HEVC decoder (sharp's
+ * own libvips reads AVIF but not HEIC; image-formats.ts asks it), else null: said at the file in words the
+ * user can act on, not as libvips' plugin error.
+ */
+export function unsupportedFormat(robot: string, mime: string | null, heicReadable: boolean): RobotFileOutcome | null {
+  if (heicReadable || !robot.startsWith('/image/') || mime === null || !HEIC_TYPES.has(mime)) return null;
+  return unsuitable('HEIC is not supported on this service: its image library cannot decode HEIC (HEVC) photos. Convert them to JPEG first, or use a deployment that reads HEIC.');
+}

@@ -12,7 +12,7 @@ export const PRESETS: readonly Preset[] = [
   {
     id: 'resize-1024',
     label: 'Resize images to 1024 px',
-    description: 'Keeps images, fits them inside 1024 × 1024, JPEG quality 85.',
+    description: 'Keeps images, fits larger ones inside 1024 × 1024 (smaller ones keep their size), JPEG quality 85.',
     steps: {
       ':original': { robot: '/upload/handle' },
       images: { robot: '/file/filter', use: ':original', accepts: [['${file.mime}', 'regex', 'image']] },
@@ -22,6 +22,8 @@ export const PRESETS: readonly Preset[] = [
         width: 1024,
         height: 1024,
         resize_strategy: 'fit',
+        // "Resize to" shrinks: a 100 × 68 photo stays 100 × 68 (the robot enlarges by default).
+        zoom: false,
         quality: 85,
         result: true,
       },
