@@ -145,6 +145,9 @@ test('results of a folder upload are mirrored to disk with hashes checked; a man
   const exportDialog = ui.getByRole('dialog', { name: 'Export manifest' });
   await expect(exportDialog.getByLabel(/^CSV/)).toBeChecked();
   await exportDialog.getByRole('button', { name: 'Export…' }).click();
+  // Where the file went stays in the dialog until it is closed.
+  await expect(exportDialog.getByTestId('manifest-saved')).toHaveText(/^Saved \d+ rows? to .*manifest\.csv$/);
+  await exportDialog.getByRole('button', { name: 'Close' }).click();
   await expect(exportDialog).toBeHidden();
   const csvText = await readFile(csvFile, 'utf8');
   expect(csvText.startsWith('\uFEFF')).toBe(true);
@@ -177,6 +180,8 @@ test('results of a folder upload are mirrored to disk with hashes checked; a man
   const jsonFile = path.join(workDir, 'manifest.json');
   desktop.dialogAnswers.push(jsonFile);
   await runExport.getByRole('button', { name: 'Export…' }).click();
+  await expect(runExport.getByTestId('manifest-saved')).toContainText(jsonFile);
+  await runExport.getByRole('button', { name: 'Close' }).click();
   await expect(runExport).toBeHidden();
   const json = JSON.parse(await readFile(jsonFile, 'utf8')) as { assemblies: Array<{ assemblyId: string; state: string; inputs: Array<{ path: string; size: number; md5: string; results: Array<{ step: string; md5: string }> }> }> };
   expect(json.assemblies).toHaveLength(1);
@@ -194,8 +199,11 @@ test('results of a folder upload are mirrored to disk with hashes checked; a man
   const activityFile = path.join(workDir, 'activity.csv');
   desktop.dialogAnswers.push(activityFile);
   await ui.getByRole('button', { name: 'Export manifest…' }).click();
-  await ui.getByRole('dialog', { name: 'Export manifest' }).getByRole('button', { name: 'Export…' }).click();
-  await expect(ui.getByRole('dialog', { name: 'Export manifest' })).toBeHidden();
+  const activityExport = ui.getByRole('dialog', { name: 'Export manifest' });
+  await activityExport.getByRole('button', { name: 'Export…' }).click();
+  await expect(activityExport.getByTestId('manifest-saved')).toContainText(activityFile);
+  await activityExport.getByRole('button', { name: 'Close' }).click();
+  await expect(activityExport).toBeHidden();
   const activityRows = parseCsv((await readFile(activityFile, 'utf8')).slice(1)).slice(1);
   expect(activityRows.map((r) => [r[0], r[3]]).sort()).toEqual(inputs.map((i) => [i.path, run.assemblyId]).sort());
 });

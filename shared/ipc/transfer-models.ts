@@ -60,6 +60,8 @@ export const draftRowSchema = z.object({
   name: z.string(),
   size: z.number(),
   mime: z.string().nullable(),
+  /** The skip rule that leaves it out of Start (`hidden`: dotfiles and OS litter; `pattern`; `size`), or null when it goes. */
+  leftOut: z.enum(['hidden', 'pattern', 'size']).nullable(),
 });
 export type DraftRow = z.infer<typeof draftRowSchema>;
 

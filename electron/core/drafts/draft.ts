@@ -193,10 +193,10 @@ export function createDraft(deps: DraftDeps): Draft {
     return set;
   };
 
-  const rowAt = (index: number): DraftRow => {
+  const rowAt = (index: number, skip: ReturnType<typeof compileSkipRules>): DraftRow => {
     const file = list.at(index);
     const name = lastSegment(file.relativePath);
-    return { id: rowId(file.id), handle: file.root.handle, relativePath: file.relativePath, name, size: file.size, mime: mimeFromName(name) };
+    return { id: rowId(file.id), handle: file.root.handle, relativePath: file.relativePath, name, size: file.size, mime: mimeFromName(name), leftOut: skip(file) };
   };
 
   function addRoots(roots: { handle: string; root: string }[], restored: boolean): DraftSummary {
@@ -243,7 +243,9 @@ export function createDraft(deps: DraftDeps): Draft {
     label: () => labelOf(labels),
     rows(offset, limit) {
       const rows: DraftRow[] = [];
-      for (let i = offset; i < Math.min(list.length, offset + limit); i += 1) rows.push(rowAt(i));
+      // Each row says whether Start leaves it out (a .DS_Store listed like any file, sent like none, misleads).
+      const skip = compileSkipRules(deps.getSettings().skip);
+      for (let i = offset; i < Math.min(list.length, offset + limit); i += 1) rows.push(rowAt(i, skip));
       return { total: list.length, rows };
     },
     skipped(offset, limit) {

@@ -166,7 +166,8 @@ export function cancelCost(s: EngineState, scope: TransferScope): CancelCost {
 }
 
 /**
- * Pause, resume, cancel or retry a scope. Answers how many files (or batches and transfers) changed.
+ * Pause, resume, cancel or retry a scope. Answers how many files changed (not the flags of the queue or a
+ * batch: "Resumed: 3 files" for 3 files).
  * Canceling files whose batch would be sent again (`cancelCost`) is done only with `resend`; without it
  * nothing changes and the cost is answered for the user to decide.
  */
@@ -182,10 +183,8 @@ export function control(s: EngineState, action: TransferAction, scope: TransferS
   const transfers = scope.kind === 'all' ? [...s.transfers.values()] : scope.kind === 'transfer' ? [s.transfers.get(scope.id)].filter((t) => t !== undefined) : [];
 
   if (action === 'pause') {
-    if (scope.kind === 'all' && !s.paused) {
-      s.paused = true;
-      affected++;
-    }
+    // The queue's and batches' own flags are not files: the answer (and "Paused: N files") counts files.
+    if (scope.kind === 'all' && !s.paused) s.paused = true;
     for (const t of transfers) {
       if (t.userPaused) continue;
       t.userPaused = true;
@@ -195,17 +194,13 @@ export function control(s: EngineState, action: TransferAction, scope: TransferS
       if (b.userPaused) continue;
       b.userPaused = true;
       touchBatch(c, b);
-      affected++;
     }
     // A create request on the wire stops too: its files show Paused at once, and the batch is created
     // again (those bytes sent again) on resume. Pausing single files leaves such a request alone.
     for (const b of batches) affected += abandonCreate(c, b, 'paused');
     for (const f of files) if (pauseFile(c, f)) affected++;
   } else if (action === 'resume') {
-    if (scope.kind === 'all' && s.paused) {
-      s.paused = false;
-      affected++;
-    }
+    if (scope.kind === 'all' && s.paused) s.paused = false;
     for (const t of transfers) {
       if (!t.userPaused) continue;
       t.userPaused = false;
@@ -215,7 +210,6 @@ export function control(s: EngineState, action: TransferAction, scope: TransferS
       if (!b.userPaused) continue;
       b.userPaused = false;
       touchBatch(c, b);
-      affected++;
     }
     for (const f of files) {
       if (f.state !== 'paused') continue;
@@ -273,7 +267,6 @@ export function control(s: EngineState, action: TransferAction, scope: TransferS
       }
       recreate(c, b, null);
       b.sealed = true;
-      affected++;
     }
     for (const f of files) if (retryFile(c, f)) affected++;
   }

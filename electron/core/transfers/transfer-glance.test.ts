@@ -153,6 +153,16 @@ describe('canceling one file of a running tus batch', () => {
     await h.close();
   }, 90_000);
 
+  it('refuses skip rules whose smallest file is larger than the largest, with the reason, and keeps the old ones', async () => {
+    const h = await openEngine(service, await mkdtemp(path.join(dir, 'data-')));
+    const before = h.engine.settings().skip;
+    const refused = h.engine.saveSettings({ skip: { ...before, minBytes: 10_000_000, maxBytes: 5_000_000 } });
+    expect(refused.ok ? null : refused.error).toMatchObject({ code: 'INVALID_IPC_REQUEST', details: { field: 'minBytes' } });
+    expect(refused.ok ? '' : refused.error.message).toMatch(/every file would be left out/);
+    expect(h.engine.settings().skip).toEqual(before);
+    await h.close();
+  });
+
   it('cancels a file whose batch has no Assembly yet without asking', async () => {
     const root = await mkdtemp(path.join(dir, 'cancel-early-'));
     const files = await makeFiles(root, Array.from({ length: 3 }, (_, i) => ({ relativePath: `e/${i}.bin`, size: 300 })));

@@ -442,3 +442,33 @@ describe('restore', () => {
     expect(commands.map((x) => [x.kind, 'lookFirst' in x ? x.lookFirst : null])).toEqual([['upload-tus', null], ['create-batch', true]]);
   });
 });
+
+describe('what the rows and the answers say', () => {
+  it('answers the files it changed: "Resumed: 3 files" for 3, a batch paused counts its files only', () => {
+    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5, 5]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    expect(control(s, 'pause', { kind: 'all' }, 0).affected).toBe(3);
+    expect(control(s, 'resume', { kind: 'all' }, 0).affected).toBe(3);
+    expect(control(s, 'pause', { kind: 'batch', id: batch(s).id }, 0).affected).toBe(3);
+    expect(control(s, 'resume', { kind: 'batch', id: batch(s).id }, 0).affected).toBe(3);
+    // Nothing to hold: the flag changes, no file does.
+    expect(control(s, 'pause', { kind: 'all' }, 0).affected).toBe(3);
+    expect(control(s, 'pause', { kind: 'all' }, 0).affected).toBe(0);
+  });
+
+  it('drops "Retrying: …" once the file arrived, however the engine learned it', () => {
+    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    created(s);
+    pump(s, 0);
+    for (const n of [0, 1]) reduce(s, { kind: 'file-failed', fileId: `${T}:${n}`, error: 'connect ECONNREFUSED 127.0.0.1:4000', failure: 'transient' }, 0);
+    expect(file(s, 0).note).toBe('Retrying: connect ECONNREFUSED 127.0.0.1:4000');
+    pump(s, 10_000);
+    reduce(s, { kind: 'tus-url', fileId: `${T}:1`, url: 'http://svc/resumable/files/u1' }, 10_000);
+    // One by its own upload's answer, the other because the Assembly's status lists it whole.
+    reduce(s, { kind: 'file-uploaded', fileId: `${T}:0`, md5: 'x' }, 10_000);
+    reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [{ fileId: `${T}:1`, serviceMd5: null, delivered: true }], terminal: false, error: null, uploads: null }, 10_000);
+    expect([file(s, 0).note, file(s, 1).note]).toEqual([null, null]);
+    expect(file(s, 1).state).toBe('uploaded');
+  });
+});

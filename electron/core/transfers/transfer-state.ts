@@ -328,6 +328,11 @@ function applyExcluded(c: Ctx, excluded: Excluded[]) {
   }
 }
 
+/** A file that arrived is no longer "Retrying: connect ECONNREFUSED": that note was about the way there. */
+function clearRetrying(f: FileRec) {
+  if (f.note?.startsWith('Retrying')) f.note = null;
+}
+
 function fileFailed(c: Ctx, f: FileRec, error: string, failure: FailureKind, retryInMs?: number) {
   if (failure === 'rate-limit') {
     gate(c, retryInMs);
@@ -420,6 +425,7 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
       for (const d of event.delivered) {
         const f = s.files.get(d.fileId)!;
         f.state = 'uploaded';
+        clearRetrying(f);
         f.method = 'multipart';
         f.bytesSent = f.size;
         f.md5 = d.md5;
@@ -525,7 +531,7 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
       f.bytesSent = f.size;
       f.md5 = event.md5;
       f.retryAt = null;
-      if (f.note?.startsWith('Retrying')) f.note = null;
+      clearRetrying(f);
       touchFile(c, f);
       const b = f.batchId ? s.batches.get(f.batchId) : undefined;
       earlyMismatch(c, f);
@@ -565,6 +571,7 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
           if (s.inFlight.delete(`f:${f.id}`)) c.out.commands.push({ kind: 'abort-file', fileId: f.id });
           f.state = 'uploaded';
           f.bytesSent = f.size;
+          clearRetrying(f);
           touchFile(c, f);
           if (!f.md5) c.out.commands.push({ kind: 'hash-file', fileId: f.id });
         }

@@ -246,7 +246,7 @@ export const createFakeTransfers = (emit: Emit, picked: () => readonly PickedFil
             continue;
           }
           known.add(`${handle}:${item.relativePath}`);
-          found.push({ id: `d${nextId++}`, handle, relativePath: item.relativePath, name: item.file.name, size: item.file.size, mime: item.file.type || null });
+          found.push({ id: `d${nextId++}`, handle, relativePath: item.relativePath, name: item.file.name, size: item.file.size, mime: item.file.type || null, leftOut: null });
         }
       }
       const answer = summary();
@@ -259,7 +259,7 @@ export const createFakeTransfers = (emit: Emit, picked: () => readonly PickedFil
       return ok(answer);
     },
     'drafts:get': () => ok(summary()),
-    'drafts:rows': (req) => ok({ total: fake.draftRows.length, rows: fake.draftRows.slice(req.offset, req.offset + req.limit) }),
+    'drafts:rows': (req) => ok({ total: fake.draftRows.length, rows: fake.draftRows.slice(req.offset, req.offset + req.limit).map((r) => ({ ...r, leftOut: skippedBy(r, fake.settings) as DraftRow['leftOut'] })) }),
     'drafts:skipped': (req) => ok({ total: skipped.length, items: skipped.slice(req.offset, req.offset + req.limit) }),
     'drafts:remove': (req) => {
       const ids = new Set(req.ids);

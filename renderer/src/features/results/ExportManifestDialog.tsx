@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ManifestFormat, MirrorScope } from '../../../../shared/ipc/mirror-models';
 import { useBridgeMutation } from '../../bridge/use-bridge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -16,20 +16,41 @@ interface Props {
   readonly onExported?: (path: string) => void;
 }
 
-/** "Export manifest": CSV (one row per result) or JSON (nested); core asks where with the host's save dialog. */
+/**
+ * "Export manifest": CSV (one row per result) or JSON (nested); core asks where with the host's save dialog
+ * (the browser host writes to its downloads folder). Once written, the dialog stays with where the file went
+ * (a toast alone is gone in seconds), until the user closes it.
+ */
 export const ExportManifestDialog = ({ open, scope, what, onClose, onExported }: Props) => {
   const [format, setFormat] = useState<ManifestFormat>('csv');
+  const [saved, setSaved] = useState<{ path: string; rows: number } | null>(null);
   const toast = useToasts((s) => s.show);
+  useEffect(() => {
+    if (open) setSaved(null);
+  }, [open]);
   const exporter = useBridgeMutation('manifest:export', {
     onSuccess: (r) => {
       if (r.path === null) return;
       toast(`Manifest saved: ${formatCount(r.rows, 'row')} in ${r.path}`, 'success');
+      setSaved({ path: r.path, rows: r.rows });
       onExported?.(r.path);
-      onClose();
     },
   });
   return (
-    <ConfirmDialog open={open} title="Export manifest" confirmLabel="Export…" busy={exporter.isPending} onConfirm={() => exporter.mutate({ scope, format })} onCancel={onClose}>
+    <ConfirmDialog
+      open={open}
+      title="Export manifest"
+      confirmLabel={saved ? 'Export again…' : 'Export…'}
+      cancelLabel={saved ? 'Close' : 'Cancel'}
+      busy={exporter.isPending}
+      onConfirm={() => exporter.mutate({ scope, format })}
+      onCancel={onClose}
+    >
+      {saved && (
+        <p className="small manifest-saved" role="status" data-testid="manifest-saved">
+          Saved {formatCount(saved.rows, 'row')} to <code className="mono">{saved.path}</code>
+        </p>
+      )}
       <p className="muted small">
         {what}: each input&apos;s path, size and md5, its Assembly and state, and each result&apos;s step, name, URL, hash and where it was saved on this computer.
       </p>

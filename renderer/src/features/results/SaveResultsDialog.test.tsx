@@ -77,7 +77,7 @@ describe('Save results to folder', () => {
 describe('Export manifest', () => {
   afterEach(cleanup);
 
-  it('exports the chosen format and closes; a canceled save dialog keeps it open', async () => {
+  it('exports the chosen format and says where the file went until closed; a canceled save dialog keeps it open', async () => {
     let answer: string | null = null;
     let closed = 0;
     const bridge = createFakeBridge({ 'manifest:export': () => ok({ path: answer, assemblies: 2, rows: 5 }) });
@@ -90,6 +90,9 @@ describe('Export manifest', () => {
     expect(closed).toBe(0);
     answer = '/home/me/manifest.json';
     fireEvent.click(within(dialog).getByRole('button', { name: 'Export…' }));
-    await waitFor(() => expect(closed).toBe(1));
+    expect((await within(dialog).findByTestId('manifest-saved')).textContent).toBe('Saved 5 rows to /home/me/manifest.json');
+    expect(closed).toBe(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(closed).toBe(1);
   });
 });

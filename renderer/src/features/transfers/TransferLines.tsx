@@ -93,7 +93,9 @@ export interface RowLineProps {
  * a batch's Assembly with Enter on its header line.
  */
 export const RowLine = memo(({ row, line, selected, focused, onControl }: RowLineProps) => {
-  const state = FILE_STATE[row.state];
+  // A file whose bytes all left inside a create request still on the wire: sent, its Assembly not answered yet.
+  const sentWhole = row.state === 'uploading' && row.method === 'multipart' && row.size > 0 && row.bytesSent >= row.size;
+  const state = sentWhole ? { label: 'Sent', tone: 'info' as const } : FILE_STATE[row.state];
   const { folder, name } = folderOf(row.relativePath);
   const detail = row.error ?? row.note;
   const busy = row.state === 'uploading' || row.state === 'uploaded';

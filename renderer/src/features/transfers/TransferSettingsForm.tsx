@@ -28,33 +28,41 @@ interface NumberFieldProps {
   readonly onCommit: (value: number | null) => void;
   readonly warnings?: readonly PlanWarning[];
   readonly field: string;
+  /** A rule across fields (Smallest ≤ Largest): the problem with this value, or null. */
+  readonly check?: (value: number | null) => string | null;
 }
 
 const shown = (value: number | null, scale: number): string => (value === null ? '' : String(Math.round((value / scale) * 1000) / 1000));
 
-/** A number input that saves when it loses focus or on Enter, and says what is wrong instead of saving. */
-const NumberField = ({ label, value, scale = 1, min, max, integer = false, nullable = false, unit, hint, onCommit, warnings = [], field }: NumberFieldProps) => {
+/**
+ * What is wrong with a number field's text, in words that say why, or null. Pure. ("abc", 0, 99 and -5 in
+ * "Files at once" are each refused at the field, never snapped back to the saved value without a word.)
+ */
+export const numberProblem = (text: string, { min, max, integer = false, nullable = false, unit }: { min: number; max?: number | undefined; integer?: boolean; nullable?: boolean; unit?: string | undefined }): string | null => {
+  const t = text.trim();
+  const range = max !== undefined ? `${min}–${max}${unit ? ` ${unit}` : ''}` : `${min}${unit ? ` ${unit}` : ''} or more`;
+  if (t === '') return nullable ? null : `Enter a number (${range}).`;
+  const n = Number(t);
+  if (!Number.isFinite(n)) return `"${t}" is not a number: enter ${integer ? 'a whole number, ' : ''}${range}.`;
+  if (integer && !Number.isInteger(n)) return `Enter a whole number (${range}), not ${t}.`;
+  if (n < min) return `${t} is too small: at least ${min}${unit ? ` ${unit}` : ''}.`;
+  if (max !== undefined && n > max) return `${t} is too large: at most ${max}${unit ? ` ${unit}` : ''}.`;
+  return null;
+};
+
+/**
+ * A number input that saves when it loses focus or on Enter. A value it cannot save stays in the field
+ * with the reason under it (not saved, and said so) until it is fixed; the saved value shows again when
+ * it changes elsewhere.
+ */
+const NumberField = ({ label, value, scale = 1, min, max, integer = false, nullable = false, unit, hint, onCommit, warnings = [], field, check }: NumberFieldProps) => {
   const id = useId();
   const [text, setText] = useState(shown(value, scale));
-  const [focused, setFocused] = useState(false);
-  useEffect(() => {
-    if (!focused) setText(shown(value, scale));
-  }, [value, scale, focused]);
+  // Only a change of the saved value (here or elsewhere) replaces what is typed.
+  useEffect(() => setText(shown(value, scale)), [value, scale]);
   const parsed = text.trim() === '' ? null : Number(text);
-  const error =
-    parsed === null
-      ? nullable
-        ? null
-        : 'Enter a number.'
-      : !Number.isFinite(parsed) || (integer && !Number.isInteger(parsed))
-        ? integer
-          ? 'Enter a whole number.'
-          : 'Enter a number.'
-        : parsed < min
-          ? `At least ${min}.`
-          : max !== undefined && parsed > max
-            ? `At most ${max}.`
-            : null;
+  const own = numberProblem(text, { min, max, integer, nullable, unit });
+  const error = own ?? check?.(parsed === null ? null : Math.round(parsed * scale)) ?? null;
   const commit = () => {
     if (error) return;
     const next = parsed === null ? null : Math.round(parsed * scale);
@@ -73,18 +81,14 @@ const NumberField = ({ label, value, scale = 1, min, max, integer = false, nulla
           value={text}
           aria-invalid={error !== null}
           aria-describedby={`${id}-hint`}
-          onFocus={() => setFocused(true)}
           onChange={(e) => setText(e.currentTarget.value)}
-          onBlur={() => {
-            setFocused(false);
-            commit();
-          }}
+          onBlur={commit}
           onKeyDown={(e) => e.key === 'Enter' && commit()}
         />
         {unit && <span className="muted">{unit}</span>}
       </span>
-      <span id={`${id}-hint`} className={error ? 'field-error' : 'muted small'}>
-        {error ?? hint}
+      <span id={`${id}-hint`} className={error ? 'field-error' : 'muted small'} data-testid={error ? 'field-error' : undefined}>
+        {error ? `${error} Not saved.` : hint}
       </span>
       <FieldWarnings warnings={warnings} field={field} />
     </div>
@@ -198,8 +202,32 @@ export const TransferSettingsForm = ({ sections, warnings = [] }: { sections: re
             <input type="checkbox" checked={s.skip.skipUnchanged} onChange={(e) => putSkip({ skipUnchanged: e.currentTarget.checked })} /> Skip files uploaded before, unchanged
           </label>
           <div className="settings-row">
-            <NumberField field="minBytes" label="Smallest file" value={s.skip.minBytes} scale={MB} min={0} nullable unit="MB" hint="Empty = no limit." onCommit={(minBytes) => putSkip({ minBytes })} warnings={warnings} />
-            <NumberField field="maxBytes" label="Largest file" value={s.skip.maxBytes} scale={MB} min={0} nullable unit="MB" hint="Empty = no limit." onCommit={(maxBytes) => putSkip({ maxBytes })} warnings={warnings} />
+            <NumberField
+              field="minBytes"
+              label="Smallest file"
+              value={s.skip.minBytes}
+              scale={MB}
+              min={0}
+              nullable
+              unit="MB"
+              hint="Empty = no limit."
+              check={(v) => (v !== null && s.skip.maxBytes !== null && v > s.skip.maxBytes ? `Larger than the largest file (${shown(s.skip.maxBytes, MB)} MB): every file would be left out.` : null)}
+              onCommit={(minBytes) => putSkip({ minBytes })}
+              warnings={warnings}
+            />
+            <NumberField
+              field="maxBytes"
+              label="Largest file"
+              value={s.skip.maxBytes}
+              scale={MB}
+              min={0}
+              nullable
+              unit="MB"
+              hint="Empty = no limit."
+              check={(v) => (v !== null && s.skip.minBytes !== null && v < s.skip.minBytes ? `Smaller than the smallest file (${shown(s.skip.minBytes, MB)} MB): every file would be left out.` : null)}
+              onCommit={(maxBytes) => putSkip({ maxBytes })}
+              warnings={warnings}
+            />
           </div>
         </fieldset>
       )}

@@ -256,6 +256,21 @@ describe('Transfers view', () => {
     expect(bridge.calls.filter((c) => c.channel === 'transfers:control')).toHaveLength(1);
   });
 
+  it('refuses a smallest file larger than the largest at the field, and saves neither', async () => {
+    bridge.queue.seed(2, 2);
+    bridge.queue.settings = { ...bridge.queue.settings, skip: { ...bridge.queue.settings.skip, maxBytes: 5_000_000 } };
+    renderWithBridge(<App />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'Settings' }));
+    const smallest = await screen.findByLabelText('Smallest file');
+    fireEvent.change(smallest, { target: { value: '10' } });
+    fireEvent.blur(smallest);
+    expect(screen.getByText('Larger than the largest file (5 MB): every file would be left out. Not saved.')).toBeTruthy();
+    expect(bridge.calls.some((c) => c.channel === 'transfers:saveSettings')).toBe(false);
+    fireEvent.change(smallest, { target: { value: '1' } });
+    fireEvent.blur(smallest);
+    await waitFor(() => expect(bridge.queue.settings.skip.minBytes).toBe(1_000_000));
+  });
+
   it('changes concurrency live from the settings panel and refuses a bad value', async () => {
     bridge.queue.seed(10, 10);
     renderWithBridge(<App />, bridge);
@@ -263,8 +278,21 @@ describe('Transfers view', () => {
     const field = await screen.findByLabelText('Files at once');
     fireEvent.focus(field);
     fireEvent.change(field, { target: { value: '40' } });
-    expect(screen.getByText('At most 32.')).toBeTruthy();
+    expect(screen.getByText('40 is too large: at most 32. Not saved.')).toBeTruthy();
     fireEvent.blur(field);
+    expect(bridge.calls.some((c) => c.channel === 'transfers:saveSettings')).toBe(false);
+    // Each bad value stays in the field with why, after the field is left too: nothing snaps back silently.
+    for (const [typed, why] of [
+      ['0', '0 is too small: at least 1. Not saved.'],
+      ['-5', '-5 is too small: at least 1. Not saved.'],
+      ['abc', '"abc" is not a number: enter a whole number, 1–32. Not saved.'],
+      ['99', '99 is too large: at most 32. Not saved.'],
+    ] as const) {
+      fireEvent.change(field, { target: { value: typed } });
+      fireEvent.blur(field);
+      expect((field as HTMLInputElement).value).toBe(typed);
+      expect(screen.getByText(why)).toBeTruthy();
+    }
     expect(bridge.calls.some((c) => c.channel === 'transfers:saveSettings')).toBe(false);
     fireEvent.focus(field);
     fireEvent.change(field, { target: { value: '8' } });

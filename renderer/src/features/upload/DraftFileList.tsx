@@ -11,13 +11,35 @@ import { LocalThumbnail } from '../../components/Thumbnail';
 
 const ROW_HEIGHT = 44;
 
+/** Why Start leaves a listed file out (the skip rules, which the pre-flight counts). */
+export const LEFT_OUT: Record<NonNullable<DraftRow['leftOut']>, string> = {
+  hidden: 'Left out: hidden or system file',
+  pattern: 'Left out: a pattern',
+  size: 'Left out: its size',
+};
+
 const DraftLine = memo(({ row, index, selected, focused, onRemove }: { row: DraftRow; index: number; selected: boolean; focused: boolean; onRemove: (id: string) => void }) => (
-  <div id={`dline-${index}`} className={`file-row${selected ? ' selected' : ''}${focused ? ' focused' : ''}`} data-testid="file-row" data-line={index} role="row" aria-rowindex={index + 1} aria-selected={selected}>
+  <div
+    id={`dline-${index}`}
+    className={`file-row${selected ? ' selected' : ''}${focused ? ' focused' : ''}${row.leftOut ? ' left-out' : ''}`}
+    data-testid="file-row"
+    data-left-out={row.leftOut ?? undefined}
+    data-line={index}
+    role="row"
+    aria-rowindex={index + 1}
+    aria-selected={selected}
+  >
     <span className="cell-flex" role="gridcell">
       <LocalThumbnail handle={row.handle} relativePath={row.relativePath} kind={mediaKindOf(row)} size={32} />
     </span>
-    <span className="file-path" role="gridcell" title={row.relativePath}>
+    <span className="file-path" role="gridcell" title={row.leftOut ? `${row.relativePath} — ${LEFT_OUT[row.leftOut]}` : row.relativePath}>
       {row.relativePath}
+      {row.leftOut && (
+        <span className="left-out-note muted small" data-testid="left-out">
+          {' '}
+          · {LEFT_OUT[row.leftOut]}
+        </span>
+      )}
     </span>
     <span className="file-size num" role="gridcell">
       {formatBytes(row.size)}

@@ -103,7 +103,8 @@ export const UploadView = () => {
   const controller = useTransferController();
   const { summary: summaryQuery, add, remove, clear } = useDraft();
   const summary = summaryQuery.data ?? EMPTY;
-  const rows = useDraftRows(summary.version, summary.files);
+  const transferSettings = useBridgeQuery('transfers:settings', {});
+  const rows = useDraftRows(summary.version, summary.files, JSON.stringify(transferSettings.data?.skip ?? null));
   const [selection, setSelection] = useState<ListSelection>(emptySelection);
   const [baseline, setBaseline] = useState<Baseline | null>(null);
   const [outcome, setOutcome] = useState<string | null>(null);

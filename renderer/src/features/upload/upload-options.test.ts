@@ -28,12 +28,15 @@ describe('checkUploadOptions', () => {
     );
     expect(problems.notifyUrl).toBe('A notify URL starts with http:// or https://.');
     expect(problems.maxSize).toMatch(/at least 1 byte/);
-    expect(problems.maxNumberOfFiles).toBe('max_number_of_files is a whole number.');
+    expect(problems.maxNumberOfFiles).toBe('max_number_of_files is a whole number of files, such as 100 (not "2.5").');
     expect(problems.referer).toMatch(/^Not a valid regular expression/);
     expect(problems.stackVersion).toMatch(/^ffmpeg_stack "banana" is not a stack version/);
     expect(problems.fieldRows).toEqual({ 0: 'Give the field a name.', 2: '"a" is already a field above.' });
     expect(optionsReason(problems)).toBe('Fix the notify URL, the max size, the max number of files, the referer, the fields and the stack version in Options to start.');
-    expect(checkUploadOptions(opts({ maxNumberOfFiles: '0' })).maxNumberOfFiles).toBe('max_number_of_files is at least 1.');
+    expect(checkUploadOptions(opts({ maxNumberOfFiles: '0' })).maxNumberOfFiles).toBe('max_number_of_files is at least 1 (0 would refuse every file).');
+    // -5 is a whole number: what is wrong is that it is below 1.
+    expect(checkUploadOptions(opts({ maxNumberOfFiles: '-5' })).maxNumberOfFiles).toBe('max_number_of_files is at least 1 (-5 would refuse every file).');
+    expect(checkUploadOptions(opts({ maxNumberOfFiles: 'abc' })).maxNumberOfFiles).toBe('max_number_of_files is a whole number of files, such as 100 (not "abc").');
     expect(checkUploadOptions(opts({ fields: [{ key: 'assemblyline_batch', value: 'x' }] })).fieldRows?.[0]).toMatch(/request itself uses/);
   });
   it('accepts every stack version the spec lists', () => {

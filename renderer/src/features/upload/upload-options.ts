@@ -68,8 +68,10 @@ function maxSizeProblem(text: string): string | null {
 function maxFilesProblem(text: string): string | null {
   const t = text.trim();
   if (t === '') return null;
-  if (!/^\d+$/.test(t) || !Number.isSafeInteger(Number(t))) return 'max_number_of_files is a whole number.';
-  if (Number(t) < 1) return 'max_number_of_files is at least 1.';
+  // "-5" and "0" are whole numbers: say what is wrong with them (too small), not what they already are.
+  const n = Number(t);
+  if (/^[-+]?\d+$/.test(t) && Number.isSafeInteger(n) && n < 1) return `max_number_of_files is at least 1 (${t} would refuse every file).`;
+  if (!/^\d+$/.test(t) || !Number.isSafeInteger(n)) return `max_number_of_files is a whole number of files, such as 100 (not "${t}").`;
   return null;
 }
 

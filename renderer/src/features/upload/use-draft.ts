@@ -57,7 +57,8 @@ export const useDraft = () => {
  * The pages of draft rows the list shows, read for the rows in view only and read again (at most every
  * 400 ms) when the draft's version moves, keeping the old rows on screen meanwhile.
  */
-export const useDraftRows = (version: number, files: number) => {
+/** `rulesKey` changes with the skip rules: each row says whether Start leaves it out, so the rows are read again. */
+export const useDraftRows = (version: number, files: number, rulesKey = '') => {
   const bridge = useBridge();
   const [cache, setCache] = useState<RowCache<DraftRow>>(() => emptyCache(DRAFT_PAGE));
   const [range, setRange] = useState({ start: 0, end: 40 });
@@ -81,7 +82,7 @@ export const useDraftRows = (version: number, files: number) => {
     generation.current += 1;
     inFlight.current = new Set();
     setCache((c) => markAllStale(c));
-  }, [settledVersion]);
+  }, [settledVersion, rulesKey]);
 
   useEffect(() => {
     for (const page of pagesToFetch(cache, range.start, Math.max(range.end, range.start + 1), inFlight.current)) {
