@@ -68,8 +68,8 @@ export interface LocalServiceOptions {
   priceList?: PriceList;
   /** Robot jobs that may run at once (docs/local-service.md "Job slots and the queue"); default: cores, at least 2. */
   jobSlots?: number;
-  /** Bytes image robots may write per Assembly (default 1 GiB + 16 × its input, instruction-limits.ts); tests pass small ones. */
-  maxImageOutputBytes?: number;
+  /** Bytes the steps of an Assembly may write (default 1 GiB + 16 × its input, instruction-limits.ts); tests pass small ones. */
+  maxOutputBytes?: number;
   /** Smart CDN result cache bound in bytes (default 256 MiB; least recently used results go first). */
   cdnCacheBytes?: number;
   /** /ai/chat (docs/local-service.md "Chat steps and tool servers"); without an endpoint the robot says it is not configured. */
@@ -178,7 +178,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const runtime = new AssemblyRuntime(db, urls, streams, options.dataDir);
   // Sized before anything resumes, so every job runs in this one pool.
   if (options.jobSlots !== undefined) runtime.slots = new JobSlots(options.jobSlots);
-  runtime.maxImageOutputBytes = options.maxImageOutputBytes;
+  runtime.maxOutputBytes = options.maxOutputBytes;
   const slotSamples = startSlotSampler(runtime.slots, db.jobSlotSamples);
   runtime.resumeUploading();
   runtime.markCrashed(Date.now());

@@ -121,8 +121,8 @@ export class AssemblyRuntime {
   network: NetworkAccess = { policy: {} };
   /** The job-slot pool every robot job runs in (the service sets its size from --job-slots). */
   slots = new JobSlots(defaultSlotCount(availableParallelism()));
-  /** Bytes image robots may write per Assembly (default: execute-steps.ts imageOutputCap of its input); tests set small ones. */
-  maxImageOutputBytes: number | undefined = undefined;
+  /** Bytes the steps of an Assembly may write (default: execute-steps.ts outputCap of its input); tests set small ones. */
+  maxOutputBytes: number | undefined = undefined;
   /** Called after an Assembly ended and was written (the notifier looks for deliveries then). */
   onEnded: (s: AssemblyState) => void = () => undefined;
 
@@ -452,7 +452,7 @@ export class AssemblyRuntime {
         network: this.network,
         ...(this.chat ? { chat: this.chat(s.authKey) } : {}),
         parallelJobs: this.slots.size,
-        ...(this.maxImageOutputBytes !== undefined ? { maxImageOutputBytes: this.maxImageOutputBytes } : {}),
+        ...(this.maxOutputBytes !== undefined ? { maxOutputBytes: this.maxOutputBytes } : {}),
         maxNumberOfFiles: s.maxNumberOfFiles,
         acquireSlot: async (job, signal) => {
           const grant = await this.slots.acquire({ assemblyId: s.id, ...job }, signal);

@@ -10,12 +10,13 @@ export const INSTRUCTION_LIMITS = {
   /** Pixels of one image a robot may write (issue 25: `/image/resize` of 25,000 × 25,000 made 625 megapixels of a 1 × 1 PNG). */
   outputPixels: 100_000_000,
   /**
-   * Bytes image robots may write for one Assembly: this much, plus IMAGE_OUTPUT_PER_INPUT_BYTE times the
-   * bytes it was given. Thumbnails and conversions stay far below it; a request that makes gigabytes out
-   * of a few bytes does not.
+   * Bytes the steps of one Assembly may write (every robot that makes files: image, video, audio,
+   * archives…): this much, plus `outputPerInputByte` times the bytes it was given (uploaded or imported).
+   * Thumbnails, encodes and archives stay far below it; a request that makes gigabytes out of a few bytes
+   * does not.
    */
-  imageOutputBaseBytes: 1024 * 1024 * 1024,
-  imageOutputPerInputByte: 16,
+  outputBaseBytes: 1024 * 1024 * 1024,
+  outputPerInputByte: 16,
   /** Nesting of arrays/objects in params, fields and Template content (real instructions use < 10). */
   jsonDepth: 64,
 } as const;

@@ -74,8 +74,8 @@ export interface ExecuteContext {
   acquireSlot?(job: { step: string; robot: string; jobId: string }, signal: AbortSignal): Promise<() => void>;
   /** How many jobs of one step may run at once (the pool's size); 1 when absent. */
   parallelJobs?: number;
-  /** Bytes image robots may write for the Assembly (default imageOutputCap of its uploads); tests pass small ones. */
-  maxImageOutputBytes?: number;
+  /** Bytes the Assembly's steps may write (default outputCap of its uploads and imports); tests pass small ones. */
+  maxOutputBytes?: number;
   /** auth.max_number_of_files: input files "uploaded or imported" (spec); null or absent = no limit. */
   maxNumberOfFiles?: number | null;
 }
@@ -100,11 +100,13 @@ export type ExecuteOutcome =
   | { ok: false; code: string; message: string; step?: string; reason?: string; original_id?: string; name?: string };
 
 export const CANCELED_CODE = 'ASSEMBLY_CANCELED';
-/** Ours: image robots wrote more for one Assembly than its cap. */
-export const IMAGE_OUTPUT_TOO_LARGE = 'ASSEMBLY_IMAGE_OUTPUT_TOO_LARGE';
+/** Ours: the steps of one Assembly wrote more than its cap. */
+export const OUTPUT_TOO_LARGE = 'ASSEMBLY_OUTPUT_TOO_LARGE';
 
-/** What image robots may write for an Assembly given `inputBytes`. Pure. */
-export const imageOutputCap = (inputBytes: number): number => INSTRUCTION_LIMITS.imageOutputBaseBytes + INSTRUCTION_LIMITS.imageOutputPerInputByte * inputBytes;
+/** What the steps of an Assembly may write given `inputBytes` (uploaded and imported). Pure. */
+export const outputCap = (inputBytes: number): number => INSTRUCTION_LIMITS.outputBaseBytes + INSTRUCTION_LIMITS.outputPerInputByte * inputBytes;
+/** Robots whose outputs have their own byte bound, not counted against the Assembly's output cap. */
+const SELF_BOUNDED_ROBOTS: ReadonlySet<string> = new Set(['/file/decompress']);
 /** Robots that do no work (an upload passes on as it is): their jobs take no slot, so they never wait behind real work nor keep it waiting. */
 const SLOTLESS_ROBOTS: ReadonlySet<string> = new Set(['/upload/handle', '/file/serve']);
 
@@ -212,11 +214,14 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
   if (!steps[ORIGINAL_STEP] && graph.order.includes(ORIGINAL_STEP)) steps[ORIGINAL_STEP] = { robot: '/upload/handle' };
   const reported = resultSteps(steps);
   const outputs = new Map<string, StoredFile[]>();
-  // Bytes image robots wrote for this Assembly, against its cap (instruction-limits.ts; issue 25).
-  let imageBytes = 0;
+  // Bytes the steps wrote for this Assembly, against its cap (instruction-limits.ts; issue 25: image steps
+  // only at first, while a video encode or an archive of a tiny upload could write as much).
+  let outputBytes = 0;
   // Input files so far: the uploads, then every file an import brings in (spec: "uploaded or imported").
   let inputFiles = ctx.uploads.length;
-  const imageCap = ctx.maxImageOutputBytes ?? imageOutputCap(ctx.uploads.reduce((n, u) => n + u.size, 0));
+  // Uploaded bytes, then every imported file's: the cap grows with what the Assembly was given.
+  let inputBytes = ctx.uploads.reduce((n, u) => n + u.size, 0);
+  const cap = () => ctx.maxOutputBytes ?? outputCap(inputBytes);
   const total = graph.order.length;
   // Per upload: how many steps are done for it. A step counts as done for every upload once it ends.
   const stepsDoneFor = new Map<string, Set<number>>(ctx.uploads.map((u) => [u.original_id, new Set<number>()]));
@@ -260,6 +265,7 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       if (ctx.signal.aborted) return canceled();
       if (!outcome.ok) return { ok: false, code: outcome.code, message: outcome.message, step: name };
       inputFiles += outcome.files.length;
+      inputBytes += outcome.files.reduce((n, f) => n + f.size, 0);
       const maxFiles = ctx.maxNumberOfFiles ?? null;
       if (maxFiles !== null && inputFiles > maxFiles) {
         return { ok: false, code: ErrorCode.maxFilesExceeded, message: `This Assembly has ${inputFiles} input files (${ctx.uploads.length} uploaded, ${inputFiles - ctx.uploads.length} imported); auth.max_number_of_files allows ${maxFiles}.`, step: name };
@@ -340,16 +346,16 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       const lead = group[0]!.file;
       const what = group.length === 1 ? `"${lead.name}"` : `${group.length} files`;
       if (outcome.ok) {
-        if (step.robot.startsWith('/image/')) {
-          imageBytes += outcome.files.filter((f) => !group.some((t) => t.file === f)).reduce((n, f) => n + f.size, 0);
-          if (imageBytes > imageCap) {
-            return {
-              ok: false,
-              code: IMAGE_OUTPUT_TOO_LARGE,
-              message: `Image steps of this Assembly wrote ${imageBytes} bytes, more than the ${imageCap} it may (1 GiB plus ${INSTRUCTION_LIMITS.imageOutputPerInputByte} times its input).`,
-              step: name,
-            };
-          }
+        // New bytes only: a file passed on or stored elsewhere (same local file) was counted where it was made;
+        // an unpacked archive is bounded by its own robot (file-decompress.ts maxOutputBytes, per archive).
+        if (!SELF_BOUNDED_ROBOTS.has(step.robot)) outputBytes += outcome.files.filter((f) => !group.some((t) => t.file === f || t.file.localPath === f.localPath)).reduce((n, f) => n + f.size, 0);
+        if (outputBytes > cap()) {
+          return {
+            ok: false,
+            code: OUTPUT_TOO_LARGE,
+            message: `The steps of this Assembly wrote ${outputBytes} bytes, more than the ${cap()} it may (1 GiB plus ${INSTRUCTION_LIMITS.outputPerInputByte} times the bytes it was given).`,
+            step: name,
+          };
         }
         ctx.onProcessed?.(step.robot, group.reduce((n, t) => n + t.file.size, 0));
         produced.push(...outcome.files);

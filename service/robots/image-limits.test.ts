@@ -2,6 +2,7 @@
 // PNG, up to 1,000 steps). Invariants: no image step makes more than 100 megapixels, the image steps of
 // one Assembly write at most their cap, and an Assembly has at most 100 steps — each refused with a code
 // before the work, not after it. Real service over real HTTP, real sharp.
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ const MP = INSTRUCTION_LIMITS.outputPixels;
 describe('image output caps', () => {
   let fx: Fixture;
   beforeAll(async () => {
-    fx = await startFixture({ maxImageOutputBytes: 200_000 });
+    fx = await startFixture({ maxOutputBytes: 200_000 });
   });
   afterAll(async () => fx.stop());
 
@@ -59,9 +60,24 @@ describe('image output caps', () => {
     const steps = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`big${i}`, { use: ':original', robot: '/image/resize', width: 2000, height: 2000, resize_strategy: 'pad', format: 'png', background: '#102030' }]));
     const res = await create(steps, photo, 'p.jpg');
     const done = await waitForEnd(String(res.body.assembly_ssl_url), 60_000);
-    expect(done).toMatchObject({ error: 'ASSEMBLY_IMAGE_OUTPUT_TOO_LARGE' });
+    expect(done).toMatchObject({ error: 'ASSEMBLY_OUTPUT_TOO_LARGE' });
     expect(String(done.message)).toMatch(/wrote \d+ bytes, more than the 200000/);
     expect(String(done.step)).toMatch(/^big\d$/);
+  });
+
+  it('counts what every robot writes, not only image robots: archives of one upload end the Assembly at its cap', async () => {
+    // 90 kB that no archive shrinks: each zip of it is ~90 kB, so the third one crosses the 200 kB cap.
+    const noise = randomBytes(90_000);
+    const steps = Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`zip${i}`, { use: ':original', robot: '/file/compress', format: 'zip', archive_name: `copy${i}` }]));
+    const res = await postAssembly(fx.service.url, buildForm({ params: { auth: { key: fx.service.authKey }, steps }, files: [{ field: 'file', name: 'noise.bin', data: noise, type: 'application/octet-stream' }] }));
+    expect(res.status).toBe(200);
+    const done = await waitForEnd(String(res.body.assembly_ssl_url), 60_000);
+    expect(done).toMatchObject({ error: 'ASSEMBLY_OUTPUT_TOO_LARGE' });
+    expect(String(done.message)).toMatch(/wrote \d+ bytes, more than the 200000/);
+    expect(String(done.step)).toMatch(/^zip\d$/);
+    // The upload itself (passed on by :original) is no output: one step of the same kind stays within the cap.
+    const one = await postAssembly(fx.service.url, buildForm({ params: { auth: { key: fx.service.authKey }, steps: { zip: steps.zip0 } }, files: [{ field: 'file', name: 'noise.bin', data: noise, type: 'application/octet-stream' }] }));
+    expect(await waitForEnd(String(one.body.assembly_ssl_url), 60_000)).toMatchObject({ ok: 'ASSEMBLY_COMPLETED' });
   });
 
   it('refuses more than 100 steps with ASSEMBLY_INVALID_STEPS', async () => {
