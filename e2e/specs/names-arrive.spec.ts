@@ -58,7 +58,7 @@ test('a folder of copies and apostrophes arrives whole, each file Done only in i
 
   // The first Assembly, in the service's own record: every name once, byte for byte, and not the one left out.
   await list.getByRole('button', { name: 'Open the Assembly of Files 1–11', exact: true }).click();
-  await expect(ui.getByTestId('run-state')).toHaveText('Completed', { timeout: 60_000 });
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed', { timeout: 60_000 });
   const cards = ui.getByTestId('result-card');
   await expect(cards).toHaveCount(NAMES.length);
   const names = await cards.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
