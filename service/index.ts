@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { AssemblyRuntime } from './assemblies/assembly-runtime';
-import { LOCAL_ACCOUNT_ID } from './assemblies/status-record';
+import { LOCAL_ACCOUNT_ID, tusUrl, type ServiceUrls } from './assemblies/status-record';
 import { createOAuth } from './auth/oauth';
 import { apiError, sendError } from './http/api-error';
 import { BODY_LIMITS } from './http/body-limits';
@@ -53,6 +53,12 @@ export interface LocalServiceOptions {
   requireSignature?: boolean;
   /** Base of the URLs in status records (default http://127.0.0.1:<port>). */
   publicBaseUrl?: string;
+  /**
+   * Bases of the roles a deployment serves from other hosts (each defaults to the public base URL): Assembly
+   * status and update streams (`regional`), tus uploads (`tus`), result files (`results`). Tests start a
+   * deployment like the hosted one with them (service/testing/hosted-deployment.ts).
+   */
+  publicUrls?: { regional?: string; tus?: string; results?: string };
   /** Assemblies per minute before 413 RATE_LIMIT_REACHED (default: unlimited). */
   maxAssembliesPerMinute?: number;
   /** Connection timeouts (defaults: SERVER_TIMEOUTS); tests pass small ones. */
@@ -174,7 +180,13 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const db = openDatabase(options.dataDir);
   const { account, problem: accessProblem } = resolveAccount(db, options);
   const streams = new UpdateStreams();
-  const urls = { base: options.publicBaseUrl?.replace(/\/+$/, '') ?? '' };
+  const trim = (u: string | undefined): string | undefined => u?.replace(/\/+$/, '');
+  const urls: ServiceUrls = {
+    base: trim(options.publicBaseUrl) ?? '',
+    ...(options.publicUrls?.regional ? { regional: trim(options.publicUrls.regional) } : {}),
+    ...(options.publicUrls?.tus ? { tus: trim(options.publicUrls.tus) } : {}),
+    ...(options.publicUrls?.results ? { results: trim(options.publicUrls.results) } : {}),
+  };
   const runtime = new AssemblyRuntime(db, urls, streams, options.dataDir);
   // Sized before anything resumes, so every job runs in this one pool.
   if (options.jobSlots !== undefined) runtime.slots = new JobSlots(options.jobSlots);
@@ -186,7 +198,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   if (fault && 'refused' in fault) console.error(`service: warning: ${fault.refused}`);
   const faults = testFaults(fault);
   runtime.faults = faults;
-  const tus = createTusEndpoint(runtime, options.dataDir, () => `${urls.base}/resumable/files/`, faults);
+  const tus = createTusEndpoint(runtime, options.dataDir, () => tusUrl(urls), faults);
   const templates = openTemplateStore(options.dataDir);
   const credentials = openCredentialStore(options.dataDir);
   const assets = openAssetStore(options.dataDir);

@@ -175,7 +175,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
   };
 
   const clientOf = (w: StoredWorkspace): ApiClient => {
-    const key = JSON.stringify([w.endpoint, w.authKey, w.signatureAlgo ?? 'sha384', w.authMode, w.tokenScopes, w.clientKey ?? null]);
+    const key = JSON.stringify([w.endpoint, w.authKey, w.signatureAlgo ?? 'sha384', w.authMode, w.tokenScopes, w.clientKey ?? null, w.caPem ?? null]);
     const cached = clients.get(w.id);
     if (cached?.key === key) return cached.api;
     const { api } = createWorkspaceClient(w, {

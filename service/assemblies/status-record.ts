@@ -4,8 +4,19 @@ import { statusDate } from './assembly-state';
 import { notifyStatusFields } from '../notifications/notify-state';
 
 export interface ServiceUrls {
+  /** The API's origin: create, list, Templates, keys… */
   base: string;
+  /**
+   * A deployment like the hosted one serves roles from other hosts (docs/hosts.md "Deployments"): Assembly
+   * status and update streams from a regional host, tus from another, result files from a fourth. Each
+   * defaults to `base`.
+   */
+  regional?: string;
+  tus?: string;
+  results?: string;
 }
+
+const regionalBase = (u: ServiceUrls): string => u.regional || u.base;
 
 /** The local service's one region: status records, list items and usage rows carry it (statistics filter on it). */
 export const LOCAL_REGION = 'local';
@@ -48,15 +59,15 @@ function publicParams(s: AssemblyState, raw: string): string {
   return shown;
 }
 
-export const assemblyUrl = (u: ServiceUrls, id: string): string => `${u.base}/assemblies/${id}`;
-export const websocketUrl = (u: ServiceUrls): string => `${u.base}/ws20000`;
+export const assemblyUrl = (u: ServiceUrls, id: string): string => `${regionalBase(u)}/assemblies/${id}`;
+export const websocketUrl = (u: ServiceUrls): string => `${regionalBase(u)}/ws20000`;
 export const updateStreamUrl = (u: ServiceUrls, id: string): string => `${websocketUrl(u)}?assembly=${id}`;
-export const tusUrl = (u: ServiceUrls): string => `${u.base}/resumable/files/`;
+export const tusUrl = (u: ServiceUrls): string => `${u.tus || u.base}/resumable/files/`;
 /** The name ends the URL for readers only (routes go by id); "." and ".." would be cut off by URL parsing. */
 const urlName = (name: string): string => (name === '.' || name === '..' ? 'file' : encodeURIComponent(name));
 
 export const fileUrl = (u: ServiceUrls, kind: 'uploads' | 'results', assemblyId: string, file: Pick<StoredFile, 'id' | 'name'>): string =>
-  `${u.base}/${kind}/${assemblyId}/${file.id}/${urlName(file.name)}`;
+  `${(kind === 'results' ? u.results : u.tus) || u.base}/${kind}/${assemblyId}/${file.id}/${urlName(file.name)}`;
 
 /** The client-facing file record: no disk path, with the URLs it is served at. */
 export function publicFileRecord(u: ServiceUrls, kind: 'uploads' | 'results', assemblyId: string, file: StoredFile, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -109,7 +120,7 @@ export function statusRecord(u: ServiceUrls, s: AssemblyState, nowMs: number): R
     account_id: LOCAL_ACCOUNT_ID,
     template_id: s.templateId ?? null,
     ...(s.templateName ? { template_name: s.templateName } : {}),
-    instance: new URL(u.base).host,
+    instance: new URL(regionalBase(u)).host,
     region: LOCAL_REGION,
     assembly_url: url,
     assembly_ssl_url: url,

@@ -7,6 +7,7 @@
 // rewrites are the service's origin in Location headers and inside JSON answers (assembly_ssl_url,
 // tus_url, upload URLs…), so clients that follow them stay behind the proxy. Not used by production code.
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { createLink, shapedPipe, type LinkOptions } from './link-shaper';
 
@@ -55,8 +56,12 @@ export type FaultCounts = Record<FaultKind, number> & {
 };
 
 export interface FaultProxyOptions {
-  /** The service's base URL, e.g. http://127.0.0.1:1234. */
-  target: string;
+  /** The service's base URL, e.g. http://127.0.0.1:1234 (or a function, read per request: a deployment starts its fronts before the service). */
+  target: string | (() => string);
+  /** Serve HTTPS with this certificate (a test CA's: test-ca.ts) instead of plain HTTP. */
+  tls?: { key: string; cert: string };
+  /** The loopback address to listen on (default 127.0.0.1): a deployment puts each role on its own. */
+  host?: string;
   rules?: FaultRule[];
   /** Seed of the RNG that probability rules draw from (default 1). */
   seed?: number;
@@ -129,8 +134,7 @@ function sendRateLimit(res: ServerResponse, action: Extract<FaultAction, { kind:
 }
 
 export async function startFaultProxy(o: FaultProxyOptions): Promise<FaultProxy> {
-  const target = new URL(o.target);
-  const targetOrigin = target.origin;
+  const targetUrl = (): URL => new URL(typeof o.target === 'string' ? o.target : o.target());
   const rules: { rule: FaultRule; fired: number }[] = (o.rules ?? []).map((rule) => ({ rule, fired: 0 }));
   const random = seededRandom(o.seed ?? 1);
   const counts = newCounts();
@@ -154,6 +158,8 @@ export async function startFaultProxy(o: FaultProxyOptions): Promise<FaultProxy>
   };
 
   const forward = (req: IncomingMessage, res: ServerResponse, action: FaultAction | null): void => {
+    const target = targetUrl();
+    const targetOrigin = target.origin;
     counts.forwarded += 1;
     const headers: OutgoingHttpHeaders = { ...req.headers, host: target.host };
     const upstream = httpRequest({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent }, (up) => {
@@ -230,7 +236,7 @@ export async function startFaultProxy(o: FaultProxyOptions): Promise<FaultProxy>
     setTimeout(() => forward(req, res, action), Math.max(0, wait));
   };
 
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const info: ProxiedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, seq: seq++ };
     counts.requests += 1;
     const action = choose(info);
@@ -257,13 +263,15 @@ export async function startFaultProxy(o: FaultProxyOptions): Promise<FaultProxy>
       default:
         forwardOverLink(req, res, action);
     }
-  });
+  };
+  const server = o.tls ? createTlsServer({ key: o.tls.key, cert: o.tls.cert }, handle) : createServer(handle);
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  proxyOrigin = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+  const host = o.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  proxyOrigin = `${o.tls ? 'https' : 'http'}://${host}:${String((server.address() as AddressInfo).port)}`;
   return {
     url: proxyOrigin,
     counts,

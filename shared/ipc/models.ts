@@ -29,6 +29,8 @@ export const workspaceSchema = z.object({
   clientKey: z.object({ clientId: z.string(), kid: z.string() }).nullable().optional(),
   /** Local only: why it has no full access to its own service (shown with "Restore full access"); null when it has. */
   accessProblem: z.string().nullable().optional(),
+  /** The certificate authority this workspace trusts besides the system's (its CA file), or null. */
+  ca: z.object({ subject: z.string(), validTo: z.string() }).nullable().optional(),
 });
 export type Workspace = z.infer<typeof workspaceSchema>;
 

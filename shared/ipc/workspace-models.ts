@@ -31,6 +31,11 @@ export const workspaceInputSchema = z.object({
   signatureAlgo: signatureAlgoSchema.default('sha384'),
   /** Bearer mode: the most the app's tokens may hold; null = whatever each request needs. */
   tokenScopes: z.array(z.string().min(1)).nullable().default(null),
+  /**
+   * A company deployment's own certificate authority: the PEM text of its CA file, trusted for this
+   * workspace's requests only. Absent keeps the stored one; null removes it.
+   */
+  caPem: z.string().max(262_144, 'The CA file is too large for a certificate (over 256 KiB).').nullable().optional(),
 });
 export type WorkspaceInput = z.input<typeof workspaceInputSchema>;
 

@@ -2,6 +2,7 @@ import { assemblyStatusSchema, type AssemblyStatus } from '../../../shared/api/a
 import type { Instructions } from '../../../shared/api/instructions';
 import { requiredScope } from '../../../shared/api/required-scope';
 import { AppErrorCode, err, ok, type AppError, type Result } from '../../../shared/result';
+import { SYSTEM_TRANSPORT, tlsProblem, type Transport } from '../net/transport';
 import { multipartStream, type StreamedPart } from './multipart-stream';
 import { buildParams, signParams, type SignatureAlgo } from './sign-params';
 
@@ -18,6 +19,8 @@ export interface ApiClientOptions {
    */
   getBearer?: (scope: string | null, renew: boolean) => Promise<Result<string>>;
   fetch?: typeof fetch;
+  /** The workspace's trust (its CA file, net/transport.ts): its fetch serves when `fetch` is absent. */
+  transport?: Transport;
   clock?: () => number;
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -53,6 +56,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface ApiClient {
   readonly endpoint: string;
+  /**
+   * How this workspace's requests reach its deployment (its CA file included): tus uploads, update streams
+   * and result files use it too, whatever host they are on.
+   */
+  readonly transport: Transport;
   createAssembly(input: CreateAssemblyInput): Promise<Result<AssemblyStatus>>;
   /**
    * Unsigned GET of an absolute status URL (signatures are not supported on single-Assembly GET). A failed
@@ -81,7 +89,8 @@ const CLIENT_HEADER = 'assemblyline:0.1.0';
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const endpoint = options.endpoint.replace(/\/+$/, '');
-  const doFetch = options.fetch ?? fetch;
+  const transport: Transport = options.transport ?? (options.fetch ? { fetch: options.fetch, ca: null } : SYSTEM_TRANSPORT);
+  const doFetch = options.fetch ?? transport.fetch;
   const clock = options.clock ?? Date.now;
   const random = options.random ?? Math.random;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
@@ -137,7 +146,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (cause) {
-        return err(AppErrorCode.network, networkMessage(url, cause));
+        return err(tlsProblem(cause, url)?.code ?? AppErrorCode.network, networkMessage(url, cause));
       }
       const parsed = await readJson(response);
       const json = 'json' in parsed ? parsed.json : null;
@@ -197,7 +206,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         signal: AbortSignal.timeout(streamTimeoutMs),
       });
     } catch (cause) {
-      return err(AppErrorCode.network, networkMessage(url, cause));
+      return err(tlsProblem(cause, url)?.code ?? AppErrorCode.network, networkMessage(url, cause));
     }
     if (response.ok && response.body) return ok(response);
     const failed = toResult(response, await readJson(response));
@@ -206,6 +215,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   return {
     endpoint,
+    transport,
     openStream,
     async createAssembly({ instructions, expectedUploads, files, streamFiles, fields: extra, retries, assemblyId }) {
       if (assemblyId !== undefined && !ASSEMBLY_ID.test(assemblyId)) return err(AppErrorCode.invalidRequest, `An Assembly id is 32 lowercase hex characters, not "${assemblyId}".`);
@@ -343,6 +353,8 @@ function networkMessage(url: string, cause: unknown): string {
   } catch {
     // keep the raw string
   }
+  const tls = tlsProblem(cause, url);
+  if (tls) return tls.message;
   const inner = cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
   if (cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError')) {
     return `The service at ${origin} did not answer in time.`;

@@ -6,7 +6,7 @@ import { watchAssembly, type AssemblyWatcher } from '../watch/assembly-watcher';
 
 export interface AssemblyFollower {
   /** Follow a busy Assembly until it ends (once per key); false when it has already ended. */
-  follow(key: string, initial: AssemblyStatus, getStatus: (url: string) => Promise<Result<AssemblyStatus>>): boolean;
+  follow(key: string, initial: AssemblyStatus, getStatus: (url: string) => Promise<Result<AssemblyStatus>>, doFetch?: typeof fetch): boolean;
   close(): void;
 }
 
@@ -21,7 +21,7 @@ const MAX_FOLLOWED = 20;
 export function createAssemblyFollower(emit: (update: AssemblyUpdate) => void): AssemblyFollower {
   const watchers = new Map<string, AssemblyWatcher>();
   return {
-    follow(key, initial, getStatus) {
+    follow(key, initial, getStatus, doFetch) {
       if (watchers.has(key)) return true;
       if (!isAssemblyBusy(initial) || !initial.assembly_id) return false;
       const assemblyId = initial.assembly_id;
@@ -35,6 +35,7 @@ export function createAssemblyFollower(emit: (update: AssemblyUpdate) => void): 
       const watcher = watchAssembly({
         initial,
         getStatus,
+        ...(doFetch ? { fetch: doFetch } : {}),
         onStatus: (status) => emit({ assemblyId, status, progress: null }),
         onEvent: (name, data) => {
           if (name !== SseEvent.executionProgress) return;

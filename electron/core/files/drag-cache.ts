@@ -25,14 +25,14 @@ export async function dragCopyOf(cacheDir: string, url: string, name: string, ex
  * The drag cache with one fetch per file at a time: the page asks as the mouse goes down on a result
  * (so the file is usually there when the drag starts) and again at dragstart; both wait for the same fetch.
  */
-export function createDragCache(cacheDir: string, options: { fetch?: typeof fetch } = {}): { copyOf(url: string, name: string, expectedSize: number | undefined): Promise<string> } {
+export function createDragCache(cacheDir: string, options: { fetch?: typeof fetch } = {}): { copyOf(url: string, name: string, expectedSize: number | undefined, doFetch?: typeof fetch): Promise<string> } {
   const inflight = new Map<string, Promise<string>>();
   return {
-    copyOf(url, name, expectedSize) {
+    copyOf(url, name, expectedSize, doFetch) {
       const key = dragCachePath(cacheDir, url, name);
       let pending = inflight.get(key);
       if (!pending) {
-        pending = dragCopyOf(cacheDir, url, name, expectedSize, options).finally(() => inflight.delete(key));
+        pending = dragCopyOf(cacheDir, url, name, expectedSize, doFetch ? { fetch: doFetch } : options).finally(() => inflight.delete(key));
         inflight.set(key, pending);
       }
       return pending;

@@ -130,7 +130,7 @@ export function createAssemblyHandlers(ctx: HandlerContext, statuses: StatusMemo
           const next = await api.getAssembly(url);
           if (next.ok) statuses.set(id, assemblyId, next.value);
           return next;
-        });
+        }, api.transport.fetch);
         return ok({ following });
       }),
 

@@ -3,6 +3,7 @@ import { BridgeErrorCode } from '../../../shared/ipc/bridge-errors';
 import type { Handlers } from '../ipc/handlers';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
 import { downloadToDir } from '../files/download';
+import { tlsProblem } from '../net/transport';
 import { createDragCache } from '../files/drag-cache';
 import type { DownloadLedger } from '../files/download-ledger';
 import { resultFileOfRun } from '../files/result-urls';
@@ -41,17 +42,25 @@ export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLed
     return file ? ok(file) : err(BridgeErrorCode.urlNotOfRun, 'Only the files of this Assembly can be fetched.');
   };
   const dragCache = createDragCache(path.join(ctx.dataDir, 'drag-cache'));
+  /** The fetch of the run's (or the active) workspace: result files are on its deployment's hosts, under its CA file. */
+  const fetchFor = (runId: string | undefined): typeof fetch => {
+    const run = runId !== undefined ? ctx.runs.get(runId) : null;
+    const client = ctx.clientFor(run?.ok ? run.value.workspaceId : undefined);
+    return client.ok ? client.value.api.transport.fetch : fetch;
+  };
+  const failed = (what: string, url: string, cause: unknown) =>
+    err(tlsProblem(cause, url)?.code ?? AppErrorCode.network, `${what}: ${tlsProblem(cause, url)?.message ?? (cause instanceof Error ? cause.message : String(cause))}`);
   return {
     'results:download': async ({ runId, assemblyId, url, name }) => {
       // Same place and naming either way; an Assembly's URL must be in its own status record.
       const allowed = runId !== undefined ? checkUrl(runId, url) : await checkAssemblyUrl(assemblyId ?? '', url);
       if (!allowed.ok) return allowed;
       try {
-        const saved = await downloadToDir(url, ctx.downloadsDir, name);
+        const saved = await downloadToDir(url, ctx.downloadsDir, name, { fetch: fetchFor(runId) });
         downloads.record(saved);
         return ok({ path: saved });
       } catch (cause) {
-        return err(AppErrorCode.network, `Could not download ${name}: ${cause instanceof Error ? cause.message : String(cause)}`);
+        return failed(`Could not download ${name}`, url, cause);
       }
     },
     'results:startDrag': async ({ runId, assemblyId, url, name, start }) => {
@@ -61,9 +70,9 @@ export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLed
       if (!allowed.ok) return allowed;
       let file: string;
       try {
-        file = await dragCache.copyOf(url, name, allowed.value.size ?? undefined);
+        file = await dragCache.copyOf(url, name, allowed.value.size ?? undefined, fetchFor(runId));
       } catch (cause) {
-        return err(AppErrorCode.network, `Could not fetch ${name} to drag it: ${cause instanceof Error ? cause.message : String(cause)}`);
+        return failed(`Could not fetch ${name} to drag it`, url, cause);
       }
       // `start: false`: only fetch (the mouse went down on the result; a drag may follow).
       if (!start) return ok({ path: file });
@@ -81,9 +90,9 @@ export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLed
         // The status record's type and duration choose the preview (poster frame, waveform, image).
         const file = allowed.value;
         const duration = typeof file.meta?.duration === 'number' ? file.meta.duration : null;
-        return ok(await previewUrl(url, size, { mime: file.mime ?? null, duration }));
+        return ok(await previewUrl(url, size, { mime: file.mime ?? null, duration }, { fetch: fetchFor(runId) }));
       } catch (cause) {
-        return err(AppErrorCode.network, `Could not load the preview: ${cause instanceof Error ? cause.message : String(cause)}`);
+        return failed('Could not load the preview', url, cause);
       }
     },
   };

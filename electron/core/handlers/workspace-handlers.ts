@@ -7,6 +7,7 @@ import { refreshTokenAccount } from '../workspaces/workspace-client';
 import { LOCAL_WORKSPACE_ID, type StoredWorkspace } from '../workspaces/workspace-store';
 import { listAuthKeys, secretOfKey } from '../auth-keys/auth-key-api';
 import { mayReuseSecret, urlDestination } from '../security/secret-destination';
+import { parseCaPem } from '../net/transport';
 import { withApi, type HandlerContext } from './context';
 
 type Channels =
@@ -34,7 +35,22 @@ export async function toWorkspace(ctx: HandlerContext, w: StoredWorkspace): Prom
     tokenScopes: w.tokenScopes,
     clientKey: w.clientKey ?? null,
     accessProblem: w.id === LOCAL_WORKSPACE_ID ? ctx.localAccess.problem() : null,
+    ca: caInfo(w.caPem),
   };
+}
+
+const caInfo = (pem: string | null | undefined): Workspace['ca'] => {
+  if (!pem) return null;
+  const parsed = parseCaPem(pem);
+  return parsed.ok ? parsed.value.info : { subject: 'a CA file that cannot be read', validTo: '' };
+};
+
+/** The CA text to store: the typed one (checked), the stored one when none was given, or none. */
+function caToStore(input: string | null | undefined, existing: StoredWorkspace | null): Result<string | null> {
+  if (input === undefined) return ok(existing?.caPem ?? null);
+  if (input === null || input.trim() === '') return ok(null);
+  const parsed = parseCaPem(input);
+  return parsed.ok ? ok(input) : parsed;
 }
 
 const short = (k: string) => `${k.slice(0, 12)}…`;
@@ -71,10 +87,14 @@ export function createWorkspaceHandlers(ctx: HandlerContext): Pick<Handlers, Cha
           return err(AppErrorCode.invalidRequest, 'Use "Sign in with browser" to set up browser sign-in; to use a key and secret instead, remove the workspace and add it again.');
         }
         if (input.endpoint.replace(/\/+$/, '') !== existing.endpoint) return err(AppErrorCode.invalidRequest, 'Sign in again to use another endpoint.');
-        const renamed = await ctx.workspaces.upsert({ ...existing, name: input.name, slug: input.slug });
+        const ca = caToStore(input.caPem, existing);
+        if (!ca.ok) return ca;
+        const renamed = await ctx.workspaces.upsert({ ...existing, name: input.name, slug: input.slug, caPem: ca.value });
         return renamed.ok ? ok(await toWorkspace(ctx, renamed.value)) : renamed;
       }
       if (!input.authKey) return err(AppErrorCode.invalidRequest, 'The Auth Key is required.');
+      const caPem = caToStore(input.caPem, existing);
+      if (!caPem.ok) return caPem;
       const id = existing?.id ?? newId();
       const secret = input.authSecret?.trim() ?? '';
       const keyChanged = existing !== null && existing.authKey !== input.authKey;
@@ -100,6 +120,7 @@ export function createWorkspaceHandlers(ctx: HandlerContext): Pick<Handlers, Cha
         slug: input.slug,
         authMode: input.authMode,
         tokenScopes: input.tokenScopes,
+        ...(caPem.value ? { caPem: caPem.value } : {}),
       });
       if (!saved.ok) return saved;
       ctx.forgetClient(id);
@@ -139,6 +160,10 @@ export function createWorkspaceHandlers(ctx: HandlerContext): Pick<Handlers, Cha
         tokenScopes: draft?.tokenScopes !== undefined ? draft.tokenScopes : (saved?.tokenScopes ?? null),
         keyChosen: false,
       };
+      // The form's CA file, else the saved one: the test trusts what the workspace would.
+      const caPem = caToStore(draft?.caPem, saved);
+      if (!caPem.ok) return caPem;
+      if (caPem.value) workspace.caPem = caPem.value;
       // A typed secret wins; otherwise the stored one, read here in core — only where it was saved
       // (security/secret-destination.ts): a page must not send it, or the sign-in's refresh token, elsewhere.
       const typed = draft?.authSecret?.trim();

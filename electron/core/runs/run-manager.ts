@@ -257,6 +257,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     active.watcher = watchAssembly({
       initial: status,
       getStatus: (url) => api.getAssembly(url),
+      fetch: api.transport.fetch,
       onStatus: (s) => applyStatus(active, s),
       // `emit_execution_progress` (asked by the steps or the Template): the Assembly view shows it as the
       // detail view does, so it travels as the same event rather than a run:updated per percent.

@@ -1,3 +1,4 @@
+import type { Transport } from '../net/transport';
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -133,9 +134,9 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       ? null
       : {
           policy: { ...DEFAULT_PARALLEL, ...parallelOption },
-          supportsConcatenation: (tusUrl: string) => {
+          supportsConcatenation: (tusUrl: string, transport?: Transport) => {
             let known = concatOffered.get(tusUrl);
-            if (!known) concatOffered.set(tusUrl, (known = concatenationProbe(tusUrl)));
+            if (!known) concatOffered.set(tusUrl, (known = concatenationProbe(tusUrl, undefined, transport?.fetch)));
             return known;
           },
         };
@@ -465,7 +466,11 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
     if (!b.tusUrl || !b.assemblyUrl) {
       return dispatch({ kind: 'file-failed', fileId, error: 'The service gave no tus_url for this batch.', failure: 'fatal' });
     }
+    // The workspace's trust (its CA file) for the tus host too.
+    const client = deps.clientFor(state.transfers.get(b.transferId)?.workspaceId);
+    const transport = client.ok ? client.value.api.transport : undefined;
     const r = uploadTus({
+      ...(transport ? { transport } : {}),
       path: f.path,
       name: f.name,
       size: f.size,
@@ -479,7 +484,7 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       clock,
       onUploadUrl: (url) => dispatch({ kind: 'tus-url', fileId, url }),
       onProgress: (bytes) => progressOf(fileId, bytes),
-      parallel,
+      parallel: parallel && { policy: parallel.policy, supportsConcatenation: (tusUrl) => parallel.supportsConcatenation(tusUrl, transport) },
     });
     tusRuns.set(fileId, r);
     track(

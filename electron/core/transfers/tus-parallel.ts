@@ -11,7 +11,7 @@ import { Upload } from 'tus-js-client';
 import { digestOf, hashPrefix, newCursor, readRange, type HashCursor } from './hashing-reader';
 import { classifyTusError, describeTusError } from './tus-failure';
 import { decodeParts, encodeMetadata, encodeParts, partRanges } from './tus-parts';
-import type { TusJob, TusOutcome, TusRun } from './tus-worker';
+import { tusHttpStack, type TusJob, type TusOutcome, type TusRun } from './tus-worker';
 
 /** The file reader tus-js-client asks slices of: bytes [offset, offset + length) of the file. */
 function rangeReader(job: TusJob, offset: number, length: number, cursor: HashCursor, catchUp: boolean, onFail: (error: Error) => void) {
@@ -69,6 +69,7 @@ export function uploadParts(job: TusJob, count: number): TusRun {
       const upload: Upload = new Upload({ path: job.path, size: length } as unknown as Blob, {
         endpoint: job.tusUrl,
         ...(urls[i] ? { uploadUrl: urls[i] } : {}),
+        ...tusHttpStack(job.transport),
         uploadSize: length,
         chunkSize: job.chunkSize,
         retryDelays: [],
@@ -101,7 +102,7 @@ export function uploadParts(job: TusJob, count: number): TusRun {
   const sendFinal = async (): Promise<string> => {
     const metadata: Record<string, string> = { assembly_url: job.assemblyUrl, fieldname: 'file', filename: job.name };
     if (job.relativePath.includes('/')) metadata.relative_path = job.relativePath;
-    const res = await fetch(job.tusUrl, {
+    const res = await (job.transport?.fetch ?? fetch)(job.tusUrl, {
       method: 'POST',
       headers: { 'Tus-Resumable': '1.0.0', 'Upload-Concat': `final;${urls.join(' ')}`, 'Upload-Metadata': encodeMetadata(metadata) },
       signal: final.signal,

@@ -78,9 +78,9 @@ export function mapUploadUrls(stored: string, map: (url: string) => string): str
 }
 
 /** Whether a tus endpoint lists `concatenation` in its OPTIONS answer; false when it cannot be asked. */
-export async function concatenationProbe(tusUrl: string, timeoutMs = 10_000): Promise<boolean> {
+export async function concatenationProbe(tusUrl: string, timeoutMs = 10_000, doFetch: typeof fetch = fetch): Promise<boolean> {
   try {
-    const res = await fetch(tusUrl, { method: 'OPTIONS', headers: { 'Tus-Resumable': '1.0.0' }, signal: AbortSignal.timeout(timeoutMs) });
+    const res = await doFetch(tusUrl, { method: 'OPTIONS', headers: { 'Tus-Resumable': '1.0.0' }, signal: AbortSignal.timeout(timeoutMs) });
     const extensions = (res.headers.get('tus-extension') ?? '').split(',').map((e) => e.trim());
     return res.ok && extensions.includes('concatenation');
   } catch {

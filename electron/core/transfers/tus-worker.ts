@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { Upload } from 'tus-js-client';
+import { DefaultHttpStack, Upload, type HttpStack } from 'tus-js-client';
+import type { Transport } from '../net/transport';
 import type { Clock } from '../uploads/clock';
 import { digestOf, hashPrefix, newCursor, readRange, type HashCursor } from './hashing-reader';
 import type { TokenBucket } from './token-bucket';
@@ -31,6 +32,18 @@ export interface TusJob {
    * null: one stream. A stored parts value in `uploadUrl` resumes its parts either way.
    */
   parallel?: { policy: ParallelPolicy; supportsConcatenation(tusUrl: string): Promise<boolean> } | null;
+  /** The workspace's trust (its CA file): the tus host is another host of the same deployment. */
+  transport?: Transport;
+}
+
+const stacks = new WeakMap<Transport, HttpStack>();
+
+/** tus-js-client's Node stack with the workspace's CA list (one per transport), or its default. */
+export function tusHttpStack(transport: Transport | undefined): { httpStack?: HttpStack } {
+  if (!transport?.ca) return {};
+  let stack = stacks.get(transport);
+  if (!stack) stacks.set(transport, (stack = new DefaultHttpStack({ ca: transport.ca })));
+  return { httpStack: stack };
 }
 
 export type TusOutcome = { kind: 'uploaded'; md5: string } | TusFailure | { kind: 'aborted' };
@@ -117,6 +130,7 @@ function uploadSingle(job: TusJob): TusRun {
   const upload = new Upload({ path: job.path, size: job.size } as unknown as Blob, {
     endpoint: job.tusUrl,
     ...(job.uploadUrl ? { uploadUrl: job.uploadUrl } : {}),
+    ...tusHttpStack(job.transport),
     uploadSize: job.size,
     chunkSize: job.chunkSize,
     retryDelays: [],

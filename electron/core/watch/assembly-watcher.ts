@@ -18,6 +18,8 @@ export interface AssemblyWatcherOptions {
   minRefreshIntervalMs?: number;
   /** Use SSE when the status offers a stream; false polls only. */
   useSse?: boolean;
+  /** The workspace's fetch (its CA file): the update stream is on the deployment's regional host. */
+  fetch?: typeof fetch;
   clock?: Clock;
 }
 
@@ -115,7 +117,7 @@ export function watchAssembly(options: AssemblyWatcherOptions): AssemblyWatcher 
   }
 
   function connectSse(url: string) {
-    const es = new EventSource(url);
+    const es = new EventSource(url, options.fetch ? { fetch: options.fetch } : undefined);
     source = es;
     es.addEventListener('open', () => {
       if (pollTimer !== null) clock.clearTimeout(pollTimer);

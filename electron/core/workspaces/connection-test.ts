@@ -3,6 +3,7 @@ import type { AppError } from '../../../shared/result';
 import type { ApiClient } from '../api/api-client';
 import { mintClientCredentials } from '../auth/client-credentials';
 import { describeHttpStatus } from '../security/probe-words';
+import { tlsProblem, transportFor } from '../net/transport';
 import { createWorkspaceClient } from './workspace-client';
 import type { StoredWorkspace } from './workspace-store';
 
@@ -44,7 +45,9 @@ const describeSkew = (s: number): string => {
  */
 export async function testConnection(input: ConnectionTestInput): Promise<ConnectionReport> {
   const { workspace: w } = input;
-  const doFetch = input.fetch ?? fetch;
+  // The workspace's CA file counts here as in every request of it.
+  const doFetch = input.fetch ?? transportFor(w.caPem).fetch;
+  const fetchDep = { fetch: doFetch };
   const clock = input.clock ?? Date.now;
   const checks: ConnectionCheck[] = [];
   const add = (c: ConnectionCheck) => checks.push(c);
@@ -61,6 +64,11 @@ export async function testConnection(input: ConnectionTestInput): Promise<Connec
     if (Number.isFinite(serverMs)) skewSeconds = Math.round((serverMs - (before + clock()) / 2) / 1000);
     add({ id: 'reach', label: 'Reach the service', status: 'ok', message: `${w.endpoint} answered (HTTP ${response.status}).` });
   } catch (cause) {
+    const tls = tlsProblem(cause, w.endpoint);
+    if (tls) {
+      add({ id: 'reach', label: 'Reach the service', status: 'fail', message: tls.message, code: tls.code });
+      return report(null);
+    }
     // The error's code, not its text: that may quote the other side (a certificate's names).
     const reason = (cause as { cause?: { code?: string } } | null)?.cause?.code ?? ((cause as Error | null)?.name === 'TimeoutError' ? 'timed out' : 'NETWORK_ERROR');
     add({ id: 'reach', label: 'Reach the service', status: 'fail', message: `Cannot reach ${w.endpoint}: ${reason}. Check the address and your network.`, code: 'NETWORK_ERROR' });
@@ -82,7 +90,7 @@ export async function testConnection(input: ConnectionTestInput): Promise<Connec
     getSecret: async () => input.secret,
     ...(input.getRefreshToken ? { getRefreshToken: input.getRefreshToken } : {}),
     ...(input.setRefreshToken ? { setRefreshToken: input.setRefreshToken } : {}),
-    ...(input.fetch ? { fetch: input.fetch } : {}),
+    ...fetchDep,
     clock,
     maxRetries: 0,
     timeoutMs: 15_000,
@@ -94,7 +102,7 @@ export async function testConnection(input: ConnectionTestInput): Promise<Connec
       add({ id: 'secret', label: 'Auth Secret', status: 'fail', message: 'No Auth Secret is stored for this workspace: type it in.' });
       return report(skewSeconds);
     }
-    const signedApi = createWorkspaceClient({ ...w, authMode: 'signature' }, { getSecret: async () => input.secret, clock, maxRetries: 0, ...(input.fetch ? { fetch: input.fetch } : {}) }).api;
+    const signedApi = createWorkspaceClient({ ...w, authMode: 'signature' }, { getSecret: async () => input.secret, clock, maxRetries: 0, ...fetchDep }).api;
     const probe = await signedApi.request('GET', SCREEN_PROBES[0].path);
     const code = probe.ok ? null : probe.error.code;
     if (probe.ok || code === 'INSUFFICIENT_AUTH_SCOPE') {
@@ -124,7 +132,7 @@ export async function testConnection(input: ConnectionTestInput): Promise<Connec
 
   // 3. Tokens, when the workspace uses them.
   if (w.authMode === 'bearer') {
-    const minted = await mintClientCredentials({ endpoint: w.endpoint, authKey: w.authKey, authSecret: input.secret!, scopes: w.tokenScopes, now: clock, ...(input.fetch ? { fetch: input.fetch } : {}) });
+    const minted = await mintClientCredentials({ endpoint: w.endpoint, authKey: w.authKey, authSecret: input.secret!, scopes: w.tokenScopes, now: clock, ...fetchDep });
     add(
       minted.ok
         ? { id: 'token', label: 'Bearer token', status: 'ok', message: `Minted a token with ${minted.value.scopes.join(', ') || 'every scope of the key'}, valid ${Math.round((minted.value.expiresAtMs - clock()) / 60_000)} minutes.` }

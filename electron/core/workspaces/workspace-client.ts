@@ -3,6 +3,7 @@ import { createApiClient, type ApiClient } from '../api/api-client';
 import { mintClientCredentials, mintWithRefreshToken, type ClientAssertionSigner, type MintedToken } from '../auth/client-credentials';
 import { signClientAssertion } from '../sign-in/client-key';
 import { createTokenBroker, type TokenBroker } from '../auth/token-broker';
+import { transportFor } from '../net/transport';
 import type { StoredWorkspace } from './workspace-store';
 
 /** Vault account names: the Auth Secret under the workspace id, a browser sign-in's refresh token beside it. */
@@ -25,6 +26,9 @@ export interface WorkspaceClientDeps {
 /** The API client of a workspace in its auth mode; bearer and browser modes get a token broker. */
 export function createWorkspaceClient(w: StoredWorkspace, deps: WorkspaceClientDeps): { api: ApiClient; broker: TokenBroker | null } {
   const clock = deps.clock ?? Date.now;
+  // The workspace's trust (its CA file) for every request of it, token minting included.
+  const transport = deps.fetch ? { fetch: deps.fetch, ca: null } : transportFor(w.caPem);
+  deps = { ...deps, fetch: transport.fetch };
   let broker: TokenBroker | null = null;
   if (w.authMode === 'bearer') {
     broker = createTokenBroker({
@@ -71,7 +75,7 @@ export function createWorkspaceClient(w: StoredWorkspace, deps: WorkspaceClientD
     getSecret: deps.getSecret,
     clock,
     ...(broker ? { getBearer: (scope: string | null, renew: boolean) => broker.get(scope, renew) } : {}),
-    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    transport,
     ...(deps.maxRetries !== undefined ? { maxRetries: deps.maxRetries } : {}),
     ...(deps.timeoutMs !== undefined ? { timeoutMs: deps.timeoutMs } : {}),
   });

@@ -23,6 +23,8 @@ export const storedWorkspaceSchema = z.object({
   clientKey: z.object({ clientId: z.string().min(1), kid: z.string().min(1) }).optional(),
   /** Local only: the user switched Local to this key (kept across restarts while it stays active). */
   keyChosen: z.boolean().optional(),
+  /** A company deployment's CA (PEM), trusted for this workspace's requests only (net/transport.ts). */
+  caPem: z.string().nullable().optional(),
 });
 export type StoredWorkspace = z.output<typeof storedWorkspaceSchema>;
 
