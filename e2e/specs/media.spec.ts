@@ -67,7 +67,8 @@ test('a video gets a poster frame and an audio file a waveform, in the file list
   await expect(videoResult).toHaveAttribute('data-preview', 'ready', { timeout: 20_000 });
   await expect(videoResult.getByTestId('thumb-duration')).toHaveText('0:04');
   const resultPoster = await previewOf(videoResult);
-  expect([resultPoster.width, resultPoster.height]).toEqual([192, 144]);
+  // The Assembly view's result rows have 64 px thumbnails (the run view's cards had 96 px): the preview is made for that size.
+  expect([resultPoster.width, resultPoster.height]).toEqual([128, 96]);
   expect(resultPoster.spread).toBeGreaterThan(20);
   const audioResult = cards.filter({ hasText: 'tone.wav' }).getByTestId('thumb');
   await expect(audioResult).toHaveAttribute('data-kind', 'audio');
