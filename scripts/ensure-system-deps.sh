@@ -2,7 +2,7 @@
 # Installs the Debian packages the tests need when they are missing: Chromium for the end-to-end tests,
 # gnome-keyring + dbus for the real OS keyring, ffmpeg for audio/video robots, OpenSSH for SFTP, Perl for
 # ExifTool (exiftool-vendored runs the bundled Perl ExifTool: file metadata), pyftpdlib for FTP,
-# poppler-utils for PDF pages. Needs root (or sudo) and apt.
+# poppler-utils for PDF pages, espeak-ng for /text/speak. Needs root (or sudo) and apt.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
@@ -17,6 +17,8 @@ command -v ssh-keygen >/dev/null 2>&1 || need+=(openssh-client)
 /usr/bin/python3 -c 'import pyftpdlib' >/dev/null 2>&1 || need+=(python3-pyftpdlib)
 # poppler's pdftoppm draws a PDF's pages (/file/preview's "page" strategy).
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
+# /text/speak's voice (espeak-ng, ~1 MB; the media robots' tests speak with it).
+command -v espeak-ng >/dev/null 2>&1 || need+=(espeak-ng)
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "Installing system packages: ${need[*]}"
 sudo_cmd=""

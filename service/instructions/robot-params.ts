@@ -9,6 +9,7 @@ import { toNumeric } from './byte-size';
 import { JS_EXPRESSION_MESSAGE, findUnsupportedInParams } from './interpolation';
 import { robotCodePrefix } from './known-robots';
 import { INSTRUCTION_LIMITS } from './instruction-limits';
+import { mediaParamProblem } from './media-params';
 
 export interface ParamError {
   code: string;
@@ -419,6 +420,12 @@ export function validateRobotParams(stepName: string, robot: string, params: Par
   for (const check of [...commonChecks, ...(ROBOT_CHECKS[robot] ?? [])]) {
     const problem = check(params, final);
     if (problem) return { code: `${prefix}_VALIDATION`, message: `${where}: ${problem}.`, ...parameterIn(problem, params) };
+  }
+  const media = mediaParamProblem(robot, params, final);
+  if (media) {
+    // A rule's message starts with the parameter it is about, present or missing ("segments is required").
+    const about = media.code ? {} : /^[a-z_]+/.exec(media.problem)?.[0];
+    return { code: media.code ?? `${prefix}_VALIDATION`, message: `${where}: ${media.problem}.`, ...(typeof about === 'string' ? { parameter: about } : {}) };
   }
   // After interpolation, "${" can only come from user data (a field value), which is not an expression.
   if (final) return null;

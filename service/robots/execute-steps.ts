@@ -249,7 +249,8 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
     const step = steps[name]!;
     const runner = ROBOT_RUNNERS[step.robot];
     const bundleRunner = BUNDLE_RUNNERS[step.robot];
-    const sourceRunner = SOURCE_RUNNERS[step.robot];
+    // A robot that may also take input (/text/speak) runs as a source only when the step uses nothing.
+    const sourceRunner = step.use === undefined || step.use === null ? SOURCE_RUNNERS[step.robot] : undefined;
     if (!runner && !bundleRunner && !sourceRunner) return { ok: false, code: 'ASSEMBLY_STEP_UNKNOWN_ROBOT', message: `The robot "${step.robot}" is not available.`, step: name };
     const parsedUse = parseUse(step.use);
     const inputs = name === ORIGINAL_STEP ? ctx.uploads.map((file) => ({ file, fromStep: ORIGINAL_STEP })) : collectTaggedInputs(step.use, outputs);

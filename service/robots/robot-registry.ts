@@ -28,6 +28,7 @@ import { runS3Store } from './storage/s3-store';
 import { S3_PROVIDERS } from './storage/s3-target';
 import { runSftpImport } from './storage/sftp-import';
 import { runVideoThumbs } from './video-thumbs';
+import { MEDIA_BUNDLE_RUNNERS, MEDIA_FILE_RUNNERS, MEDIA_SOURCE_RUNNERS } from './media/media-robots';
 
 export const ROBOT_RUNNERS: Record<string, RobotRunner> = {
   '/upload/handle': runUploadHandle,
@@ -52,11 +53,13 @@ export const ROBOT_RUNNERS: Record<string, RobotRunner> = {
   '/ai/chat': runAiChat,
   '/image/describe': runImageDescribe,
   '/speech/transcribe': runSpeechTranscribe,
+  ...MEDIA_FILE_RUNNERS,
 };
 
 /** Robots that take all their inputs at once (see `bundle_steps` and `group_by_original`). */
 export const BUNDLE_RUNNERS: Record<string, BundleRunner> = {
   '/file/compress': runFileCompress,
+  ...MEDIA_BUNDLE_RUNNERS,
 };
 
 /** Robots that take no input and bring files in (robots/source-step.ts). */
@@ -66,4 +69,5 @@ export const SOURCE_RUNNERS: Record<string, SourceRunner> = {
   '/ftp/import': runFtpImport,
   '/sftp/import': runSftpImport,
   ...Object.fromEntries(S3_PROVIDERS.map((p) => [`/${p}/import`, runS3Import])),
+  ...MEDIA_SOURCE_RUNNERS,
 };

@@ -42,6 +42,16 @@ export const KNOWN_ROBOTS = [
   '/ai/chat',
   '/image/describe',
   '/speech/transcribe',
+  // Media (service/robots/media/).
+  '/video/concat',
+  '/audio/concat',
+  '/video/merge',
+  '/audio/merge',
+  '/image/merge',
+  '/video/split',
+  '/audio/split',
+  '/video/adaptive',
+  '/text/speak',
 ] as const;
 
 /** One line per robot, for the instruction editor. */
@@ -86,6 +96,15 @@ export const ROBOT_SUMMARIES: Record<KnownRobot, string> = {
   '/image/describe': 'Labels what an image shows (granularity full: with confidence; format json, text or meta), through the model server configured for /ai/chat.',
   '/speech/transcribe': 'Transcribes speech in audio or video (format json, text, srt, webvtt or meta), through the model server configured for /ai/chat (its /audio/transcriptions).',
   '/ai/chat': 'Asks a chat model about each input (messages, system_message, format json or text, schema); mcp_servers lend it tools.',
+  '/video/concat': 'Joins videos one after another (order: as video_1, video_2…, else by name), with fades, crossfade or fade_to_black transitions and chapter markers; H.264/AAC MP4.',
+  '/audio/concat': 'Joins audio files one after another (order: as audio_1, audio_2…, else by name), with fades or a crossfade between them; mp3 unless preset says otherwise.',
+  '/video/merge': 'Makes a video of images and an audio track (image_durations, duration, framerate), or adds an audio track to a video (replace_audio, audio_delay, loop).',
+  '/audio/merge': 'Mixes audio files into one (duration first, longest or shortest; volume average or sum; loop).',
+  '/image/merge': 'Puts images side by side, one under another or in a grid (direction, columns, rows, border, background) as one png, jpg or webp.',
+  '/video/split': 'Cuts a video into one file per segment ({from, to} in seconds or timecodes).',
+  '/audio/split': 'Cuts audio into one file per segment ({from, to} in seconds or timecodes).',
+  '/video/adaptive': 'Packages renditions for adaptive streaming: HLS (playlist.m3u8), MPEG-DASH (playlist.mpd) or CMAF (both), segments of segment_duration seconds, each file with meta.relative_path.',
+  '/text/speak': 'Reads prompt (or each text file) aloud as an MP3 with espeak-ng: target_language (BCP-47), voice, ssml.',
 };
 
 export type KnownRobot = (typeof KNOWN_ROBOTS)[number];
@@ -100,6 +119,10 @@ export const isKnownRobot = (robot: string): robot is KnownRobot =>
 /** Robots that take no `use` (service-facts §8 "Robots that take no use"): they create files themselves. */
 export const robotTakesNoUse = (robot: string): boolean =>
   robot === '/upload/handle' || robot.endsWith('/import') || robot === '/edgly/deliver' || robot === '/tlcdn/deliver';
+
+/** Robots that need no input when a parameter gives it (service-facts §8 `botNeedsInput`): /text/speak with `prompt`, /html/convert with `url`. */
+export const robotNeedsNoInput = (robot: string, step: Record<string, unknown>): boolean =>
+  (robot === '/text/speak' && typeof step.prompt === 'string' && step.prompt !== '') || (robot === '/html/convert' && typeof step.url === 'string' && step.url !== '');
 
 /** The step name reserved for uploads handled by /upload/handle. */
 export const ORIGINAL_STEP = ':original';

@@ -3,7 +3,7 @@
 // same problem with the same code and message. Pure: no Node, no DOM.
 
 import { ErrorCode } from './codes';
-import { ORIGINAL_STEP, robotCodePrefix, robotTakesNoUse } from './known-robots';
+import { ORIGINAL_STEP, robotCodePrefix, robotNeedsNoInput, robotTakesNoUse } from './known-robots';
 import { mcpServersProblem } from './mcp-servers';
 import { checkRobotParams } from './robot-params/check-robot-params';
 import { isSmartCdnTemplate, smartCdnProblems } from './smart-cdn-rules';
@@ -120,6 +120,7 @@ const checkStep = (name: string, step: unknown, all: Record<string, unknown>, op
     return stack ? err(`${robotCodePrefix(robot)}_VALIDATION`, `Step "${name}" (${robot}): ${stack.problem}.`, stack.parameter) : null;
   }
   if (step.use === undefined || step.use === null) {
+    if (robotNeedsNoInput(robot, step)) return stack ? err(`${robotCodePrefix(robot)}_VALIDATION`, `Step "${name}" (${robot}): ${stack.problem}.`, stack.parameter) : null;
     return err(ErrorCode.invalidUse, `Step "${name}" (${robot}) needs a "use" naming its input step, for example ":original".`, 'robot');
   }
   const parsed = parseUse(step.use);

@@ -7,12 +7,13 @@ import { AI_ROBOTS } from './robots-ai';
 import { FILE_ROBOTS } from './robots-file';
 import { IMAGE_ROBOTS } from './robots-image';
 import { MEDIA_ROBOTS } from './robots-media';
+import { MEDIA_COMPOSE_ROBOTS } from './robots-media-compose';
 import { STORAGE_ROBOTS } from './robots-storage';
 import { STORE_ROBOTS } from './robots-store';
 
 export type { RobotParams } from './robots-base';
 
-const OWN: Readonly<Record<string, RobotParams>> = { ...FILE_ROBOTS, ...IMAGE_ROBOTS, ...MEDIA_ROBOTS, ...STORE_ROBOTS, ...STORAGE_ROBOTS, ...AI_ROBOTS };
+const OWN: Readonly<Record<string, RobotParams>> = { ...FILE_ROBOTS, ...IMAGE_ROBOTS, ...MEDIA_ROBOTS, ...MEDIA_COMPOSE_ROBOTS, ...STORE_ROBOTS, ...STORAGE_ROBOTS, ...AI_ROBOTS };
 
 /** Robot → its parameters, the common ones (`result`, `output_meta`, …) included. */
 export const ROBOT_PARAMS: Readonly<Record<string, RobotParams>> = Object.fromEntries(

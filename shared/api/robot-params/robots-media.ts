@@ -4,7 +4,7 @@ import { anyOf, bool, color, int, json, list, named, num, oneOf, text } from './
 import { FFMPEG_PARAMS, POSITIONS, RESIZE_STRATEGIES, type RobotParams } from './robots-base';
 
 /** The vendor's video presets, written with "-" ("_" is the same: `ipad_high` is `ipad-high`). */
-const VIDEO_PRESETS = `
+export const VIDEO_PRESETS = `
   android android-high android-low dash-1080p-video dash-270p-video dash-360p-video dash-480p-video
   dash-540p-video dash-576p-video dash-720p-video dash/1080p-video dash/270p-video dash/360p-video
   dash/480p-video dash/540p-video dash/576p-video dash/720p-video flash gif hevc hls-1080p hls-270p hls-360p
@@ -21,13 +21,13 @@ const VIDEO_PRESETS = `
 `.split(/\s+/).filter(Boolean);
 
 /** The vendor's audio presets, written with "-". */
-const AUDIO_PRESETS = `
+export const AUDIO_PRESETS = `
   aac alac audio/aac audio/alac audio/flac audio/mp3 audio/ogg dash-128k-audio dash-256k-audio dash-32k-audio
   dash-64k-audio dash/128k-audio dash/256k-audio dash/32k-audio dash/64k-audio empty flac
   hg-transformers-audio mp3 ogg opus speech wav
 `.split(/\s+/).filter(Boolean);
 
-const dashes = (v: string): string => v.replace(/_/g, '-');
+export const dashes = (v: string): string => v.replace(/_/g, '-');
 const WATERMARK = { watermark_url: text(), watermark_position: anyOf(oneOf(POSITIONS), list(oneOf(POSITIONS))), watermark_x_offset: int(), watermark_y_offset: int(), watermark_size: text(), watermark_opacity: num(0, 1) };
 
 export const MEDIA_ROBOTS: Readonly<Record<string, RobotParams>> = {
