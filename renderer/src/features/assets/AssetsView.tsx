@@ -169,7 +169,8 @@ export const AssetsView = ({ folder }: { folder: string }) => {
     try {
       const { assemblyId } = unwrap(await bridge.invoke('assets:useAsInput', { assetIds: useIds, ...choice }));
       setUseIds(null);
-      navigate({ name: 'assembly', assemblyId });
+      // The typed steps went into the Assembly: nothing is left to ask about.
+      navigate({ name: 'assembly', assemblyId }, { force: true });
     } catch (error) {
       const e = toAppError(error);
       toast(`Could not start the Assembly: ${e.code} — ${e.message}`, 'danger');

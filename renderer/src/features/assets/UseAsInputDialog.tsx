@@ -3,6 +3,7 @@ import { stepsSchema, type Steps } from '../../../../shared/api/instructions';
 import { useBridgeQuery } from '../../bridge/use-bridge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { formatCount } from '../../lib/format';
+import { useUnsavedChanges } from '../../state/navigation-store';
 
 interface Props {
   readonly open: boolean;
@@ -32,6 +33,8 @@ export const UseAsInputDialog = ({ open, count, busy, onStart, onCancel }: Props
   const [mode, setMode] = useState<'template' | 'steps'>('template');
   const [templateId, setTemplateId] = useState('');
   const [text, setText] = useState(EXAMPLE);
+  // Steps typed here live only in this dialog: leaving the screen with them asks first.
+  useUnsavedChanges(open && mode === 'steps' && text !== EXAMPLE, 'the steps typed for the Assembly');
   const list = useBridgeQuery('templates:list', { pagesize: 850, sort: 'name', order: 'asc', includeBuiltin: 'latest' }, { enabled: open });
   const parsed = mode === 'steps' ? parseSteps(text) : null;
   const problem = mode === 'template' ? (templateId ? null : 'Choose a Template.') : parsed && 'problem' in parsed ? parsed.problem : null;

@@ -10,7 +10,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
 import { formatBytes } from '../../lib/format';
-import { useNavigation } from '../../state/navigation-store';
+import { useNavigation, useUnsavedChanges } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
 import './cdn.css';
 
@@ -45,6 +45,8 @@ export const CdnView = () => {
   const [params, setParams] = useState<Param[]>([{ name: '', value: '' }]);
   const [expiry, setExpiry] = useState(3600);
   const [copied, setCopied] = useState(false);
+  // What was last sent to be signed: typed input not signed yet (or changed since) is asked about on leaving.
+  const [signedFor, setSignedFor] = useState<string | null>(null);
   const toast = useToasts((s) => s.show);
   const preview = useBridgeMutation('cdn:preview');
   const sign = useBridgeMutation('cdn:sign', {
@@ -58,6 +60,9 @@ export const CdnView = () => {
   const chosenKey = keyId || cdnKeys[0]?.id || '';
   const workspaceSlug = slug ?? active?.slug ?? '';
   const ready = chosenKey !== '' && workspaceSlug !== '' && template.trim() !== '' && input.trim() !== '';
+  const typed = JSON.stringify({ keyId, slug, template, input, params, expiry });
+  const anythingTyped = template.trim() !== '' || input.trim() !== '' || params.some((p) => p.name.trim() !== '' || p.value !== '');
+  useUnsavedChanges(anythingTyped && !(sign.isSuccess && signedFor === typed), 'the CDN URL form');
   const setParam = (i: number, p: Partial<Param>) => setParams(params.map((x, j) => (j === i ? { ...x, ...p } : x)));
 
   const copy = async (url: string) => {
@@ -98,6 +103,7 @@ export const CdnView = () => {
           aria-label="CDN URL"
           onSubmit={(e) => {
             e.preventDefault();
+            setSignedFor(typed);
             sign.mutate({
               keyId: chosenKey,
               workspaceSlug,
