@@ -42,13 +42,13 @@ test('custom steps with a robot the local service does not run fail with the ser
   await ui.screenshot({ path: screenshotPath('steps-editor-params.png'), animations: 'disabled' });
   // One the real service has but the local one does not run: the editor (which knows every deployment's
   // robots) lets it be, and Start is refused with the local service's code. The draft is kept.
-  await setStepsText(ui, JSON.stringify({ ':original': { robot: '/upload/handle' }, merged: { robot: '/image/merge', use: ':original' } }, null, 2));
+  await setStepsText(ui, JSON.stringify({ ':original': { robot: '/upload/handle' }, posted: { robot: '/youtube/store', use: ':original' } }, null, 2));
   await expect(ui.getByTestId('steps-editor').locator('.cm-lintRange-error')).toHaveCount(0);
   await expect(ui.getByTestId('steps-error')).toHaveCount(0);
   await ui.getByRole('button', { name: 'Start · 1 file' }).click();
   const refused = ui.getByRole('alert').filter({ hasText: 'The transfer could not start' });
   await expect(refused).toContainText('ASSEMBLY_STEP_UNKNOWN_ROBOT');
-  await expect(refused).toContainText('/image/merge');
+  await expect(refused).toContainText('/youtube/store');
   await expect(ui.getByRole('heading', { name: 'Upload' })).toBeVisible();
   await expect(ui.getByTestId('file-row')).toHaveCount(1);
   await expect(ui.getByLabel('Selection totals')).toHaveText(/^1 file · /);

@@ -18,10 +18,10 @@ describe('startProblem', () => {
   });
 
   it('knows which robots the embedded service runs; another deployment judges the rest itself', () => {
-    const merge = { ':original': { robot: '/upload/handle' }, merged: { robot: '/image/merge', use: ':original' } };
+    const merge = { ':original': { robot: '/upload/handle' }, posted: { robot: '/youtube/store', use: ':original' } };
     expect(startProblem({ steps: merge }, null)).toBeNull();
     const local = startProblem({ steps: merge }, null, true);
-    expect(local).toMatchObject({ code: 'ASSEMBLY_STEP_UNKNOWN_ROBOT', details: { step: 'merged', parameter: 'robot' } });
+    expect(local).toMatchObject({ code: 'ASSEMBLY_STEP_UNKNOWN_ROBOT', details: { step: 'posted', parameter: 'robot' } });
     expect(local?.message).toMatch(/the local service does not support/);
   });
 
