@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useBridge } from '../../bridge/BridgeProvider';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -33,7 +33,9 @@ export const SecretReveal = ({ keyId, authKey, workspaceId, onClose, maskAfterMs
   const close = useRef(onClose);
   close.current = onClose;
 
-  useEffect(() => {
+  // A layout effect: the listeners are there when the secret is on screen, not a frame later (a blur in
+  // between would leave it shown).
+  useLayoutEffect(() => {
     if (!shown) return;
     const mask = () => close.current();
     const timer = setTimeout(mask, maskAfterMs);
