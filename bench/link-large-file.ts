@@ -9,16 +9,15 @@
  *   npm run bench:link-large-file
  *   BENCH_SIZE_MB=256 BENCH_ONLY=engine,tus npm run bench:link-large-file
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { once } from 'node:events';
+import { createReadStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { Upload } from 'tus-js-client';
 import { feedOf } from '../electron/core/transfers/draft-feed';
 import { assembliesOf, openEngine } from '../electron/core/transfers/testing/engine-fixture';
+import { writeNumberedFile } from './lib/file-tree';
 import { cpuSeconds, fmt, MiB, ROOT, runBench, seconds, verdict, withBenchService, type BenchService } from './lib/bench-kit';
 import { describeLink, spawnLinkProxy } from './lib/link-proxy';
 
@@ -27,20 +26,7 @@ const LINK = { rttMs: Number(process.env.BENCH_RTT_MS ?? 100), uplinkBps: Number
 const ONLY = (process.env.BENCH_ONLY ?? 'engine,tus,cli').split(',');
 const STEPS = { ':original': { robot: '/upload/handle' } };
 
-async function makeFile(file: string): Promise<string> {
-  const block = randomBytes(MiB);
-  const md5 = createHash('md5');
-  const out = createWriteStream(file);
-  for (let i = 0; i * MiB < SIZE; i++) {
-    const chunk = Buffer.from(block.subarray(0, Math.min(MiB, SIZE - i * MiB)));
-    chunk.writeUInt32BE(i, 0);
-    md5.update(chunk);
-    if (!out.write(chunk)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
-  return md5.digest('hex');
-}
+const makeFile = (file: string): Promise<string> => writeNumberedFile(file, SIZE);
 
 async function statusOf(url: string): Promise<Record<string, unknown>> {
   for (;;) {

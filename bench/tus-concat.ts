@@ -10,31 +10,16 @@
  *   npm run bench:tus-concat
  *   BENCH_SIZE_MB=256 BENCH_PARTS=8 npm run bench:tus-concat
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { once } from 'node:events';
+import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { Upload } from 'tus-js-client';
+import { writeNumberedFile } from './lib/file-tree';
 import { cpuSeconds, fmt, MiB, runBench, seconds, withBenchService, type BenchService } from './lib/bench-kit';
 
 const sizeBytes = Number(process.env.BENCH_SIZE_MB ?? 1024) * MiB;
 const parts = Math.max(2, Number(process.env.BENCH_PARTS ?? 4));
 
-/** A file whose every MiB differs (a misplaced part changes the md5); its md5. */
-async function writeFile(file: string): Promise<string> {
-  const block = randomBytes(MiB);
-  const md5 = createHash('md5');
-  const out = createWriteStream(file);
-  for (let i = 0; i * MiB < sizeBytes; i++) {
-    const chunk = Buffer.from(block.subarray(0, Math.min(MiB, sizeBytes - i * MiB)));
-    chunk.writeUInt32BE(i, 0);
-    md5.update(chunk);
-    if (!out.write(chunk)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
-  return md5.digest('hex');
-}
+const writeFile = (file: string): Promise<string> => writeNumberedFile(file, sizeBytes);
 
 async function createAssembly(service: BenchService): Promise<Record<string, unknown>> {
   const form = new FormData();

@@ -1,4 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 import { access, mkdir, opendir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DraftFile } from '../../electron/core/transfers/draft-feed';
@@ -33,4 +35,24 @@ export async function* walkTree(root: string, base = path.basename(root)): Async
       yield { path: full, relativePath: rel, name: entry.name, size: st.size, mime: 'image/jpeg', mtimeMs: st.mtimeMs };
     }
   }
+}
+
+/**
+ * A file of `sizeBytes` whose every MiB differs (its index in its first 4 bytes: a misplaced part or
+ * chunk changes the md5), written in 1 MiB writes; its md5.
+ */
+export async function writeNumberedFile(file: string, sizeBytes: number): Promise<string> {
+  const MIB = 1024 * 1024;
+  const block = randomBytes(MIB);
+  const md5 = createHash('md5');
+  const out = createWriteStream(file);
+  for (let i = 0; i * MIB < sizeBytes; i++) {
+    const chunk = Buffer.from(block.subarray(0, Math.min(MIB, sizeBytes - i * MIB)));
+    chunk.writeUInt32BE(i, 0);
+    md5.update(chunk);
+    if (!out.write(chunk)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  return md5.digest('hex');
 }
