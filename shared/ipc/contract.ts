@@ -76,6 +76,7 @@ import {
   folderPathSchema,
 } from './asset-models';
 import {
+  caFileSchema,
   clientKeySchema,
   connectionReportSchema,
   connectionTestRequestSchema,
@@ -112,6 +113,11 @@ export const channels = {
   'workspaces:activate': { request: z.object({ id: z.string().min(1) }), response: z.object({}) },
   /** Reach, key, secret, clock, token and scopes, each with what is wrong in words. */
   'workspaces:test': { request: connectionTestRequestSchema, response: connectionReportSchema },
+  /**
+   * The CA file the user picked for a workspace (a handle from bridge.handlesForFiles), read and checked in
+   * core: its PEM text for workspaces:save/test and who it names, or CA_FILE_INVALID saying why not.
+   */
+  'workspaces:readCaFile': { request: z.object({ handle: fileHandleSchema }), response: caFileSchema },
   /** Whether a deployment offers "Sign in with browser" (it publishes OAuth metadata). */
   'workspaces:signInAvailable': {
     request: z.object({ endpoint: z.string().url() }),

@@ -39,6 +39,10 @@ export const workspaceInputSchema = z.object({
 });
 export type WorkspaceInput = z.input<typeof workspaceInputSchema>;
 
+/** A CA file read in core: its PEM text (public) and the first certificate's subject and end. */
+export const caFileSchema = z.object({ pem: z.string(), subject: z.string(), validTo: z.string() });
+export type CaFile = z.infer<typeof caFileSchema>;
+
 /**
  * The public half of a workspace's sign-in key (client assertions, RFC 7523): what a deployment's admin
  * registers. The private key stays in core's vault.

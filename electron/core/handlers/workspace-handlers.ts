@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { open } from 'node:fs/promises';
 import type { Workspace } from '../../../shared/ipc/models';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
 import type { Handlers } from '../ipc/handlers';
@@ -7,7 +8,7 @@ import { refreshTokenAccount } from '../workspaces/workspace-client';
 import { LOCAL_WORKSPACE_ID, type StoredWorkspace } from '../workspaces/workspace-store';
 import { listAuthKeys, secretOfKey } from '../auth-keys/auth-key-api';
 import { mayReuseSecret, urlDestination } from '../security/secret-destination';
-import { parseCaPem } from '../net/transport';
+import { CA_FILE_INVALID, MAX_CA_PEM, parseCaPem } from '../net/transport';
 import { withApi, type HandlerContext } from './context';
 
 type Channels =
@@ -16,6 +17,7 @@ type Channels =
   | 'workspaces:remove'
   | 'workspaces:activate'
   | 'workspaces:test'
+  | 'workspaces:readCaFile'
   | 'workspaces:keyChoices'
   | 'workspaces:switchKey'
   | 'workspaces:restoreLocalAccess';
@@ -51,6 +53,24 @@ function caToStore(input: string | null | undefined, existing: StoredWorkspace |
   if (input === null || input.trim() === '') return ok(null);
   const parsed = parseCaPem(input);
   return parsed.ok ? ok(input) : parsed;
+}
+
+/** A picked file's text, refused (CA_FILE_INVALID) when it is a folder, unreadable or over `max` bytes. */
+async function readSmallText(file: string, max: number): Promise<Result<string>> {
+  try {
+    const fh = await open(file, 'r');
+    try {
+      const st = await fh.stat();
+      if (!st.isFile()) return err(CA_FILE_INVALID, 'Choose the CA file itself (a .pem or .crt file), not a folder.');
+      if (st.size > max) return err(CA_FILE_INVALID, 'The CA file is too large for a certificate (over 256 KiB).');
+      return ok(await fh.readFile('utf8'));
+    } finally {
+      await fh.close();
+    }
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    return err(CA_FILE_INVALID, code === 'EISDIR' ? 'Choose the CA file itself (a .pem or .crt file), not a folder.' : `The CA file could not be read (${code ?? 'error'}).`);
+  }
 }
 
 const short = (k: string) => `${k.slice(0, 12)}…`;
@@ -183,6 +203,15 @@ export function createWorkspaceHandlers(ctx: HandlerContext): Pick<Handlers, Cha
             : {}),
         }),
       );
+    },
+
+    'workspaces:readCaFile': async ({ handle }) => {
+      const file = ctx.files.root(handle);
+      if (!file.ok) return file;
+      const pem = await readSmallText(file.value, MAX_CA_PEM);
+      if (!pem.ok) return pem;
+      const parsed = parseCaPem(pem.value);
+      return parsed.ok ? ok({ pem: pem.value, ...parsed.value.info }) : parsed;
     },
 
     'workspaces:keyChoices': async ({ id }) => {

@@ -185,6 +185,7 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'workspaces:remove': () => ok({}),
     'workspaces:activate': () => ok({}),
     'workspaces:test': () => ok({ ok: true, checks: [], skewSeconds: 0 }),
+    'workspaces:readCaFile': () => notFaked(),
     'workspaces:signInAvailable': () => ok({ available: false, privateKeyJwt: false }),
     'workspaces:signIn': () => notFaked(),
     'workspaces:signInCancel': () => ok({}),

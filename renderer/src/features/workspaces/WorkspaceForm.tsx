@@ -10,6 +10,7 @@ import { InlineForm } from '../../components/InlineForm';
 import { RadioCards, type RadioCardOption } from '../../components/RadioCards';
 import { isDirty } from '../../lib/form-dirty';
 import { useToasts } from '../../state/toast-store';
+import { CaFileField, caPemOf, type CaChoice } from './CaFileField';
 import { ClientKeyPanel } from './ClientKeyPanel';
 import { ConnectionReportView } from './ConnectionReportView';
 import { ScopePicker } from '../auth-keys/ScopePicker';
@@ -33,10 +34,11 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
   const [limitScopes, setLimitScopes] = useState(existing?.tokenScopes !== null && existing?.tokenScopes !== undefined);
   const [tokenScopes, setTokenScopes] = useState<string[]>(existing?.tokenScopes ?? []);
   const [report, setReport] = useState<ConnectionReport | null>(null);
+  const [ca, setCa] = useState<CaChoice>({ kind: 'keep' });
   /** The sign-in key the next browser sign-in uses (client assertions); null = the app's plain client id. */
   const [clientKeyId, setClientKeyId] = useState<string | null>(existing?.clientKey?.kid ?? null);
   const generatedKeys = useGeneratedClientKeys();
-  const values = { name, endpoint, slug, authKey, authSecret, authMode, limitScopes, tokenScopes };
+  const values = { name, endpoint, slug, authKey, authSecret, authMode, limitScopes, tokenScopes, ca };
   const [initial] = useState(values);
   const client = useQueryClient();
   const toast = useToasts((s) => s.show);
@@ -51,6 +53,7 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
     authMode,
     signatureAlgo: existing?.signatureAlgo ?? ('sha384' as const),
     tokenScopes: authMode === 'bearer' && limitScopes ? tokenScopes : null,
+    ...caPemOf(ca),
   });
   const save = useBridgeMutation('workspaces:save', {
     onSuccess: (w) => {
@@ -121,6 +124,7 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
             <input className="input mono" value={slug} onChange={(e) => setSlug(e.currentTarget.value.toLowerCase())} aria-label="Workspace slug" placeholder="my-team" spellCheck={false} />
             <span className="small muted">Used in content-delivery URLs: {cdnUrlBase({ endpoint: endpointOk ? endpoint : 'https://', slug: slug || 'my-team' })}/…</span>
           </label>
+          <CaFileField stored={existing?.ca ?? null} value={ca} onChange={setCa} />
           {(offersSignIn.data?.available || existing?.authMode === 'browser') && (
             <div className="sign-in-box" data-testid="sign-in-box">
               {signIn.isPending ? (

@@ -124,3 +124,62 @@ describe('Workspaces: the inline form and the keyboard', () => {
   });
 });
 
+
+describe('Workspaces: a company CA file', () => {
+  afterEach(cleanup);
+
+  it('a picked file that is no CA is refused at the field with its code, nothing typed is lost; a CA file is named and saved with the workspace', async () => {
+    const bridge = createFakeBridge({
+      'workspaces:list': () => ok([local()]),
+      'workspaces:readCaFile': ({ handle }) =>
+        handle === 'fh-ca.pem'
+          ? ok({ pem: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n', subject: 'Company Root CA', validTo: '2031-01-01T00:00:00.000Z' })
+          : err('CA_FILE_INVALID', 'The CA file holds no certificate: choose the PEM file (-----BEGIN CERTIFICATE-----) of the certificate authority.'),
+      'workspaces:save': (input) => ok(local({ id: 'ws-1', kind: 'remote', name: input.name, endpoint: input.endpoint })),
+    });
+    renderWithBridge(<WorkspacesView />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'Add workspace' }));
+    const typed = { 'Workspace name': 'Company', 'API endpoint': 'https://api.company.test', 'Auth Key': 'key-1', 'Auth Secret': 'secret-1' };
+    for (const [label, value] of Object.entries(typed)) fireEvent.change(await screen.findByLabelText(label), { target: { value } });
+    expect(screen.getByTestId('ca-file-state').textContent).toMatch(/None: the system's certificate authorities/);
+
+    const input = screen.getByLabelText('CA file') as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File(['just notes'], 'notes.txt', { type: 'text/plain' })] } });
+    const problem = await screen.findByTestId('ca-file-problem');
+    expect(problem.textContent).toMatch(/holds no certificate.*\(CA_FILE_INVALID\)/);
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    for (const [label, value] of Object.entries(typed)) expect((screen.getByLabelText(label) as HTMLInputElement).value).toBe(value);
+    // The page handed the file over by handle; it never sent its text.
+    expect(bridge.calls.find((c) => c.channel === 'workspaces:readCaFile')?.request).toEqual({ handle: 'fh-notes.txt' });
+
+    fireEvent.change(input, { target: { files: [new File(['pem'], 'ca.pem')] } });
+    await waitFor(() => expect(screen.getByTestId('ca-file-state').textContent).toMatch(/Trusts Company Root CA until/));
+    expect(screen.queryByTestId('ca-file-problem')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Save workspace' }));
+    await waitFor(() =>
+      expect(bridge.calls.find((c) => c.channel === 'workspaces:save')?.request).toMatchObject({
+        name: 'Company',
+        endpoint: 'https://api.company.test',
+        caPem: expect.stringMatching(/^-----BEGIN CERTIFICATE-----/),
+      }),
+    );
+  });
+
+  it('editing keeps the saved CA unless the user removes it', async () => {
+    const remote = local({ id: 'r1', name: 'Company', kind: 'remote', endpoint: 'https://api.company.test', ca: { subject: 'Company Root CA', validTo: '2031-01-01T00:00:00.000Z' } });
+    const bridge = createFakeBridge({ 'workspaces:list': () => ok([local(), remote]), 'workspaces:save': () => ok(remote) });
+    renderWithBridge(<WorkspacesView />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Company' }));
+    expect((await screen.findByTestId('ca-file-state')).textContent).toMatch(/Trusts Company Root CA/);
+    fireEvent.click(screen.getByRole('button', { name: 'Save workspace' }));
+    await waitFor(() => expect(bridge.calls.filter((c) => c.channel === 'workspaces:save')).toHaveLength(1));
+    expect(bridge.calls.find((c) => c.channel === 'workspaces:save')?.request).not.toHaveProperty('caPem');
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Company' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove CA file' }));
+    expect(screen.getByTestId('ca-file-state').textContent).toMatch(/None/);
+    fireEvent.click(screen.getByRole('button', { name: 'Save workspace' }));
+    await waitFor(() => expect(bridge.calls.filter((c) => c.channel === 'workspaces:save')).toHaveLength(2));
+    expect(bridge.calls.filter((c) => c.channel === 'workspaces:save')[1]?.request).toMatchObject({ caPem: null });
+  });
+});
