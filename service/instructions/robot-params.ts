@@ -9,6 +9,7 @@ import { toNumeric } from './byte-size';
 import { JS_EXPRESSION_MESSAGE, findUnsupportedInParams } from './interpolation';
 import { robotCodePrefix } from './known-robots';
 import { INSTRUCTION_LIMITS } from './instruction-limits';
+import { documentParamProblem } from './document-params';
 import { mediaParamProblem } from './media-params';
 
 export interface ParamError {
@@ -421,7 +422,7 @@ export function validateRobotParams(stepName: string, robot: string, params: Par
     const problem = check(params, final);
     if (problem) return { code: `${prefix}_VALIDATION`, message: `${where}: ${problem}.`, ...parameterIn(problem, params) };
   }
-  const media = mediaParamProblem(robot, params, final);
+  const media = mediaParamProblem(robot, params, final) ?? documentParamProblem(robot, params, final);
   if (media) {
     // A rule's message starts with the parameter it is about, present or missing ("segments is required").
     const about = media.code ? {} : /^[a-z_]+/.exec(media.problem)?.[0];

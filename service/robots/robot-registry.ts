@@ -28,6 +28,7 @@ import { runS3Store } from './storage/s3-store';
 import { S3_PROVIDERS } from './storage/s3-target';
 import { runSftpImport } from './storage/sftp-import';
 import { runVideoThumbs } from './video-thumbs';
+import { DOCUMENT_BUNDLE_RUNNERS, DOCUMENT_FILE_RUNNERS } from './document/document-robots';
 import { MEDIA_BUNDLE_RUNNERS, MEDIA_FILE_RUNNERS, MEDIA_SOURCE_RUNNERS } from './media/media-robots';
 
 export const ROBOT_RUNNERS: Record<string, RobotRunner> = {
@@ -54,12 +55,14 @@ export const ROBOT_RUNNERS: Record<string, RobotRunner> = {
   '/image/describe': runImageDescribe,
   '/speech/transcribe': runSpeechTranscribe,
   ...MEDIA_FILE_RUNNERS,
+  ...DOCUMENT_FILE_RUNNERS,
 };
 
 /** Robots that take all their inputs at once (see `bundle_steps` and `group_by_original`). */
 export const BUNDLE_RUNNERS: Record<string, BundleRunner> = {
   '/file/compress': runFileCompress,
   ...MEDIA_BUNDLE_RUNNERS,
+  ...DOCUMENT_BUNDLE_RUNNERS,
 };
 
 /** Robots that take no input and bring files in (robots/source-step.ts). */

@@ -52,6 +52,10 @@ export const KNOWN_ROBOTS = [
   '/audio/split',
   '/video/adaptive',
   '/text/speak',
+  // Documents (service/robots/document/).
+  '/document/thumbs',
+  '/document/merge',
+  '/document/split',
 ] as const;
 
 /** One line per robot, for the instruction editor. */
@@ -105,6 +109,9 @@ export const ROBOT_SUMMARIES: Record<KnownRobot, string> = {
   '/audio/split': 'Cuts audio into one file per segment ({from, to} in seconds or timecodes).',
   '/video/adaptive': 'Packages renditions for adaptive streaming: HLS (playlist.m3u8), MPEG-DASH (playlist.mpd) or CMAF (both), segments of segment_duration seconds, each file with meta.relative_path.',
   '/text/speak': 'Reads prompt (or each text file) aloud as an MP3 with espeak-ng: target_language (BCP-47), voice, ssml.',
+  '/document/thumbs': 'One image per PDF page (page, page_range; png, jpg or one animated gif), whitespace trimmed, fitted into width × height; meta.thumb_index from 0.',
+  '/document/merge': 'Joins PDFs into one (order: as document_1, document_2…, else by name).',
+  '/document/split': 'Keeps the pages of a PDF that pages selects ("5", "5-10", a list) as one new PDF.',
 };
 
 export type KnownRobot = (typeof KNOWN_ROBOTS)[number];

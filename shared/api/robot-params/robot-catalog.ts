@@ -4,6 +4,7 @@
 
 import { BASE_PARAMS, type RobotParams } from './robots-base';
 import { AI_ROBOTS } from './robots-ai';
+import { DOCUMENT_ROBOTS } from './robots-document';
 import { FILE_ROBOTS } from './robots-file';
 import { IMAGE_ROBOTS } from './robots-image';
 import { MEDIA_ROBOTS } from './robots-media';
@@ -13,7 +14,7 @@ import { STORE_ROBOTS } from './robots-store';
 
 export type { RobotParams } from './robots-base';
 
-const OWN: Readonly<Record<string, RobotParams>> = { ...FILE_ROBOTS, ...IMAGE_ROBOTS, ...MEDIA_ROBOTS, ...MEDIA_COMPOSE_ROBOTS, ...STORE_ROBOTS, ...STORAGE_ROBOTS, ...AI_ROBOTS };
+const OWN: Readonly<Record<string, RobotParams>> = { ...FILE_ROBOTS, ...IMAGE_ROBOTS, ...MEDIA_ROBOTS, ...MEDIA_COMPOSE_ROBOTS, ...DOCUMENT_ROBOTS, ...STORE_ROBOTS, ...STORAGE_ROBOTS, ...AI_ROBOTS };
 
 /** Robot → its parameters, the common ones (`result`, `output_meta`, …) included. */
 export const ROBOT_PARAMS: Readonly<Record<string, RobotParams>> = Object.fromEntries(

@@ -4,7 +4,7 @@ import { anyOf, bool, color, int, json, list, num, oneOf, text } from './param-k
 import { IMAGEMAGICK_PARAMS, POSITIONS, RESIZE_STRATEGIES, type RobotParams } from './robots-base';
 
 const ALPHA = ['Activate', 'Background', 'Copy', 'Deactivate', 'Extract', 'Off', 'On', 'Opaque', 'Remove', 'Set', 'Shape', 'Transparent'];
-const COLORSPACES = [
+export const COLORSPACES = [
   'CMY', 'CMYK', 'Gray', 'HCL', 'HCLp', 'HSB', 'HSI', 'HSL', 'HSV', 'HWB', 'Jzazbz', 'Lab', 'LCHab', 'LCHuv', 'LMS', 'Log', 'Luv', 'OHTA',
   'OkLab', 'OkLCH', 'Rec601YCbCr', 'Rec709YCbCr', 'RGB', 'scRGB', 'sRGB', 'Transparent', 'Undefined', 'xyY', 'XYZ', 'YCbCr', 'YCC', 'YDbDr',
   'YIQ', 'YPbPr', 'YUV',

@@ -1,0 +1,64 @@
+// The local service's own rules for the document robots of service/robots/document/ (names and types are
+// the shared catalog's, shared/api/robot-params/robots-document.ts): a missing program
+// (`<ROBOT>_TOOL_MISSING`), page lists, and what it does not run (encrypted PDFs, cloud OCR providers).
+
+import { missingDocumentTool } from '../robots/document/tools';
+import { pageEntries, parsePageSpec } from '../robots/document/pdf-pages';
+
+type Params = Record<string, unknown>;
+export interface DocumentParamProblem {
+  /** Absent: `<ROBOT>_VALIDATION`. */
+  code?: string;
+  problem: string;
+}
+
+const deferred = (final: boolean, v: unknown): boolean => !final && typeof v === 'string' && v.includes('${');
+const set = (v: unknown): boolean => v !== undefined && v !== null;
+const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
+
+type Rule = (p: Params, final: boolean) => string | null;
+
+const thumbsPages: Rule = (p, final) => {
+  if (set(p.page) && set(p.page_range)) return 'page_range cannot be used together with page: give one of them';
+  const v = p.page_range;
+  if (!set(v) || deferred(final, v)) return null;
+  if (typeof v !== 'string' || !/^\d+-\d+$/.test(v.trim()) || !parsePageSpec(v)) return `page_range must be "start-end" with start at least 1 and end at least start, such as "1-20" (got ${show(v)})`;
+  return p.format === 'gif' ? 'page_range is not supported with format "gif"' : null;
+};
+const density: Rule = (p, final) => {
+  const v = p.density;
+  if (!set(v) || deferred(final, v)) return null;
+  const m = /^(\d+)(?:x(\d+))?$/.exec(String(v).trim());
+  return m && Number(m[1]) >= 1 && Number(m[1]) <= 1200 && (m[2] === undefined || (Number(m[2]) >= 1 && Number(m[2]) <= 1200)) ? null : `density must be dots per inch from 1 to 1200, such as "300" or "300x200" (got ${show(v)})`;
+};
+const colorspace: Rule = (p) =>
+  set(p.colorspace) && !['Gray', 'sRGB', 'RGB'].includes(String(p.colorspace)) ? `colorspace ${show(p.colorspace)} is not available locally; use Gray, sRGB or RGB` : null;
+const splitPages: Rule = (p, final) => {
+  const v = p.pages;
+  if (!set(v) || deferred(final, v)) return null;
+  for (const entry of pageEntries(v)) if (!parsePageSpec(entry)) return `pages: "${entry}" is not a page or a range of pages such as "5" or "5-10" (pages start at 1)`;
+  return null;
+};
+const noPasswords: Rule = (p) => {
+  if (Array.isArray(p.input_passwords) && p.input_passwords.length > 0) return 'input_passwords is not supported by the local service: it merges PDFs that are not encrypted';
+  return typeof p.output_password === 'string' && p.output_password !== '' ? 'output_password is not supported by the local service: it does not encrypt PDFs' : null;
+};
+
+const RULES: Record<string, Rule[]> = {
+  '/document/thumbs': [thumbsPages, density, colorspace],
+  '/document/merge': [noPasswords],
+  '/document/split': [splitPages],
+};
+
+/** The first problem of a document step's parameters by this service's rules, or null (other robots: null). */
+export function documentParamProblem(robot: string, params: Params, final: boolean): DocumentParamProblem | null {
+  const rules = RULES[robot];
+  if (!rules) return null;
+  const missing = missingDocumentTool(robot);
+  if (missing) return { code: `${robot.replace(/^\//, '').replace(/[/-]/g, '_').toUpperCase()}_TOOL_MISSING`, problem: missing };
+  for (const rule of rules) {
+    const problem = rule(params, final);
+    if (problem) return { problem };
+  }
+  return null;
+}
