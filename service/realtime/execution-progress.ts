@@ -9,7 +9,7 @@ export interface StepProgress {
   step: string;
   robot: string;
   state: 'waiting' | 'executing' | 'done';
-  /** 0..100 (whole numbers), from the jobs done and the running job's own report (ffmpeg's encoded time). */
+  /** 0..100 (to a tenth), from the jobs done and the running job's own report (ffmpeg's encoded time). */
   progress: number;
   files_done: number;
   files_total: number;

@@ -234,7 +234,7 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
     const value = Math.min(100, Math.floor((100 * (stepsDone + fraction)) / total));
     const current = perStep[Math.min(stepsDone, perStep.length - 1)];
     // The per-upload list costs O(uploads): built when the combined value or the running step's own
-    // percentage moves (≤ 101 times each per step) or a step starts or ends, not after every file, which made
+    // percentage moves (≤ 1,001 times each per step) or a step starts or ends, not after every file, which made
     // a step over 2,000 files cost 2,000 × 2,000. The step's own value counts: in an Assembly of four steps a
     // 60 s encode moves the combined value every 2.4 s, its own every 0.6 s, and that is what the app shows.
     const key = `${value}:${stepsDone}:${current?.state ?? ''}:${current?.progress ?? 0}`;
@@ -295,7 +295,9 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
     const setFraction = (i: number, f: number): void => {
       fractionSum += f - fractions[i]!;
       fractions[i] = f;
-      stepProgress.progress = Math.floor((100 * fractionSum) / jobs.length);
+      // To a tenth: a long encode's 1 % takes longer than the 2 s between events, so whole numbers would
+      // leave the step's percentage standing still on screen across several events.
+      stepProgress.progress = Math.floor((1000 * fractionSum) / jobs.length) / 10;
       progress(index, fractionSum / jobs.length);
     };
     // Set from the workers (closures): typed wide so the checks after they finish are not narrowed away.

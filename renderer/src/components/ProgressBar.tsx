@@ -7,7 +7,7 @@ export interface ProgressBarProps {
   readonly size?: 'sm' | 'md';
 }
 
-/** A fixed-height bar; the fill moves with transform so nothing around it reflows. */
+/** A fixed-height bar; the fill moves with transform so nothing around it reflows. Its value is read to a tenth (a slow step's progress moves in tenths). */
 export const ProgressBar = ({ value, label, valueText, tone = 'info', size = 'md' }: ProgressBarProps) => {
   const clamped = value === null ? null : Math.max(0, Math.min(100, value));
   return (
@@ -17,7 +17,7 @@ export const ProgressBar = ({ value, label, valueText, tone = 'info', size = 'md
       aria-label={label}
       aria-valuemin={0}
       aria-valuemax={100}
-      aria-valuenow={clamped === null ? undefined : Math.round(clamped)}
+      aria-valuenow={clamped === null ? undefined : Math.round(clamped * 10) / 10}
       aria-valuetext={valueText}
     >
       <div className="progress-fill" style={clamped === null ? undefined : { transform: `scaleX(${clamped / 100})` }} />

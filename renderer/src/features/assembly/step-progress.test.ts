@@ -41,6 +41,11 @@ describe('step rows', () => {
     expect(rows.map(stepRowText)).toEqual(['Done · 1 of 1 file', '42 % · 0 of 1 file', 'Waiting']);
   });
 
+  it('a running step reads to a tenth, so a long encode moving 0.4 % between events is seen moving', () => {
+    const at = (progress: number) => stepRowText(stepRows(executing, [live('encoded', '/video/encode', 'executing', progress, 0, 1)])[0]!);
+    expect([at(42.3), at(42.7), at(0.1), at(99.9)]).toEqual(['42.3 % · 0 of 1 file', '42.7 % · 0 of 1 file', '0.1 % · 0 of 1 file', '99.9 % · 0 of 1 file']);
+  });
+
   it('without progress_per_step derives only what is known: results = done, the rest unknown (no numbers)', () => {
     const rows = stepRows({ ...executing, results: { encoded: [file('a.mp4')] } }, null);
     expect(rows.map((r) => [r.step, r.robot, r.state, r.progress])).toEqual([

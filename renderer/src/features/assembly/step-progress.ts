@@ -101,7 +101,10 @@ export function stepRows(status: AssemblyStatus, perStep: readonly StepProgress[
   });
 }
 
-/** "Encoding 1 of 3 files · 42 %" style summary of one row. Pure. */
+/** A running step's percentage to a tenth ("42.3 %", "42 %"): a long encode's whole percent outlasts the service's 2 s events. */
+const stepPercent = (progress: number): string => `${Math.round(progress * 10) / 10} %`;
+
+/** "42.3 % · 1 of 3 files" style summary of one row. Pure. */
 export function stepRowText(row: StepRow): string {
   const files = row.filesTotal !== null && row.filesTotal > 0 ? `${row.filesDone ?? 0} of ${row.filesTotal} file${row.filesTotal === 1 ? '' : 's'}` : null;
   const resultText = row.results > 0 ? `${row.results} result${row.results === 1 ? '' : 's'}` : null;
@@ -109,7 +112,7 @@ export function stepRowText(row: StepRow): string {
     case 'waiting':
       return 'Waiting';
     case 'executing':
-      return [`${Math.round(row.progress ?? 0)} %`, files].filter(Boolean).join(' · ');
+      return [stepPercent(row.progress ?? 0), files].filter(Boolean).join(' · ');
     case 'done':
       return ['Done', files ?? resultText].filter(Boolean).join(' · ');
     case 'failed':
