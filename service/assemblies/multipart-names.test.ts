@@ -47,7 +47,7 @@ describe('every client spelling of a file name arrives, under that name', () => 
     expect(uploadNames(res.body)).toEqual(NAMES);
   });
 
-  it("the vendor Node SDK's form-data spelling (the name raw, nothing escaped), a quote and a backslash included", async () => {
+  it("older form-data's spelling (the name raw, nothing escaped), a quote and a backslash included", async () => {
     const names = [...NAMES, 'say "cheese".jpg', 'back\\slash.txt'];
     const res = await post(body(names.map((n, i) => `form-data; name="file_${i}"; filename="${n}"`)), { 'Transloadit-Client': 'node-sdk:4.12.0' });
     expect(uploadNames(res.body)).toEqual(names);
@@ -60,8 +60,13 @@ describe('every client spelling of a file name arrives, under that name', () => 
   });
 
   it("curl's spellings: -F (percent) and --form-escape (backslash pairs)", async () => {
-    const res = await post(body([`form-data; name="a"; filename="it's mine.txt"`, `form-data; name="b"; filename="say \\"hi\\" \\\\ bye.txt"`]), { 'User-Agent': 'curl/8.5.0' });
-    expect(uploadNames(res.body)).toEqual(["it's mine.txt", 'say "hi" \\ bye.txt']);
+    const res = await post(body([`form-data; name="a"; filename="it's mine.txt"`, `form-data; name="b"; filename="say \\"hi\\" \\\\ bye.txt"`, `form-data; name="c"; filename="say %22hi%22.txt"`]), { 'User-Agent': 'curl/8.5.0' });
+    expect(uploadNames(res.body)).toEqual(["it's mine.txt", 'say "hi" \\ bye.txt', 'say "hi".txt']);
+  });
+
+  it("form-data 4 (the vendor SDK's multipart writer) and Node's fetch without Sec-Fetch-Mode: %22 %0A are a quote and a line feed", async () => {
+    const res = await post(body([`form-data; name="a"; filename="say %22cheese%22.jpg"`, `form-data; name="b"; filename="two%0Alines.txt"`]));
+    expect(uploadNames(res.body)).toEqual(['say "cheese".jpg', 'two\nlines.txt']);
   });
 
   it('keeps the name byte for byte: NFC and NFD are two names', async () => {

@@ -1,9 +1,9 @@
 // Reading a multipart part's Content-Disposition the way every client writes it (docs/local-service.md
 // "File names in multipart bodies"). Pure.
 //
-// Clients disagree: browsers (and curl) write the UTF-8 name raw in `filename="…"` with `"`, CR and LF as
-// %22, %0D, %0A and a backslash left as it is; the vendor's Node SDK (the `form-data` package) writes the
-// name raw with nothing escaped; others escape `"` and `\` with a backslash (RFC 2616 quoted-pair) and/or
+// Clients disagree: browsers, Node's fetch, the `form-data` package since 4.0.4 (the vendor Node SDK's)
+// and curl write the UTF-8 name raw in `filename="…"` with `"`, CR and LF as %22, %0D, %0A and a backslash
+// left as it is (WHATWG); older `form-data` writes the name raw with nothing escaped; others escape `"` and `\` with a backslash (RFC 2616 quoted-pair) and/or
 // add an RFC 5987 `filename*=UTF-8''…` — some with characters left unescaped that RFC 5987 does not allow
 // (`( ) ' * !`, as `encodeURIComponent` leaves them). A strict parser (busboy's) refuses the last three
 // kinds, and the part is then dropped without a word: the reader below accepts all of them.
@@ -18,7 +18,11 @@ export interface Disposition {
 }
 
 export interface DispositionOptions {
-  /** The request came from a browser (Sec-Fetch-Mode): `%22`, `%0D`, `%0A` in `filename` are its spelling of `"`, CR, LF. */
+  /**
+   * The request came from a browser (Sec-Fetch-Mode): `%22`, `%0D`, `%0A` in `filename` are its spelling of
+   * `"`, CR, LF even beside a raw `"` (which it never writes). Any other client's are read so too, unless a
+   * raw `"` in the same value shows it escapes nothing.
+   */
   browser?: boolean;
 }
 
@@ -135,7 +139,9 @@ export function readDisposition(headerValue: string | undefined, o: DispositionO
   const parsed = parseDispositionParams(headerValue);
   if (!parsed) return { ok: false, reason: 'its Content-Disposition header is empty' };
   if (parsed.type !== 'form-data') return { ok: false, reason: `its Content-Disposition is "${parsed.type}", not "form-data"` };
-  const undo = (s: string): string => (o.browser ? undoBrowserEscapes(s) : s);
+  // WHATWG's `%22 %0D %0A` are undone for every client (browsers, fetch, `form-data` ≥ 4.0.4, curl -F all
+  // write them), unless a `"` stands raw in the value: a client that writes `"` raw escapes nothing.
+  const undo = (s: string): string => (o.browser || !s.includes('"') ? undoBrowserEscapes(s) : s);
   const name = parsed.params.get('name');
   const ext = parsed.params.get('filename*');
   const plain = parsed.params.get('filename');

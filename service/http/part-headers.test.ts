@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fileName } from '../testing/file-names';
+import { fileName, whatwgReadable, whatwgSpelling } from '../testing/file-names';
 import { readDisposition } from './content-disposition';
 import { encodeExtValue, partHeaderReader, UnreadablePartError } from './part-headers';
 
@@ -29,8 +29,10 @@ describe("a file part's name, as each client spells it", () => {
     expect(fileOf('form-data; name="f"; filename="say %22hi%22.txt"', true)).toBe('say "hi".txt');
     expect(fileOf('form-data; name="f"; filename="ends with\\"', true)).toBe('ends with\\');
     expect(fileOf('form-data; name="f"; filename="a\\b.txt"', true)).toBe('a\\b.txt');
-    // From a client that is not a browser, %22 is three characters of the name.
-    expect(fileOf('form-data; name="f"; filename="100%22.txt"')).toBe('100%22.txt');
+    // Every client writing WHATWG's spelling (fetch, form-data ≥ 4.0.4 — the vendor SDK's —, curl -F) is read so;
+    // a client that writes a `"` raw escapes nothing, so beside one, %22 is three characters of the name.
+    expect(fileOf('form-data; name="f"; filename="say %22hi%22 %0A.txt"')).toBe('say "hi" \n.txt');
+    expect(fileOf('form-data; name="f"; filename="say "hi" 100%22.txt"')).toBe('say "hi" 100%22.txt');
   });
 
   it("reads curl's --form-escape (quoted-pairs) and an unquoted token", () => {
@@ -58,9 +60,12 @@ describe("a file part's name, as each client spells it", () => {
     fc.assert(
       fc.property(fileName, (name) => {
         expect(fileOf(`form-data; name="file_0"; filename*=UTF-8''${encodeExtValue(name)}`)).toBe(name);
-        // The `form-data` package's raw spelling (no escapes) is ambiguous only where the name holds what
+        // WHATWG's spelling (browsers, fetch, form-data ≥ 4.0.4), from a browser or not, wherever it can carry the name.
+        if (whatwgReadable(name)) for (const browser of [true, false]) expect(fileOf(`form-data; name="file_0"; filename="${whatwgSpelling(name)}"`, browser)).toBe(name);
+        // Older `form-data`'s raw spelling (no escapes) is ambiguous only where the name holds what
         // looks like an escape (`\\`, `\"`) or spells the end of the value: those cannot be read back by anyone.
-        fc.pre(!/"[ \t]*(?:$|;[ \t]*(?:name|filename\*?)[ \t]*=)/i.test(name) && !/\\[\\"]/.test(name) && !name.endsWith('\\'));
+        // And a name holding `%22`, `%0D` or `%0A` but no `"`: the raw spelling then looks like WHATWG's.
+        fc.pre(!/"[ \t]*(?:$|;[ \t]*(?:name|filename\*?)[ \t]*=)/i.test(name) && !/\\[\\"]/.test(name) && !name.endsWith('\\') && (name.includes('"') || !/%(?:22|0d|0a)/i.test(name)));
         expect(fileOf(`form-data; name="file_0"; filename="${name}"`)).toBe(name);
       }),
       { numRuns: 300 },

@@ -73,5 +73,32 @@ export const fileName: fc.Arbitrary<string> = fc.oneof(
   },
 );
 
+/** Control characters: Linux allows every one in a name (all but NUL); macOS and Windows refuse most. */
+const controls = fc.constantFrom('\t', '\n', '\r', '\r\n', '\u0001', '\u001b', '\u007f', '\u0085', '\u009b');
+// eslint-disable-next-line no-control-regex
+const NOT_ON_LINUX = /[\u0000/]|[\ud800-\udfff]/gu;
+
+/** A name made legal on Linux with its control characters kept: no `/` or NUL, not `.`/`..`, 1–255 bytes. */
+export function linuxName(raw: string): string {
+  let s = cutToBytes(raw.replace(NOT_ON_LINUX, ''), MAX_NAME_BYTES);
+  if (s === '' || s === '.' || s === '..') s = `x${s}`;
+  return s;
+}
+
+/** One name as Linux allows it: {@link fileName}, or one with control characters (a tab, CR, LF, ESC, DEL, C1). */
+export const linuxFileName: fc.Arbitrary<string> = fc.oneof(
+  { weight: 5, arbitrary: fileName },
+  { weight: 1, arbitrary: fc.array(fc.oneof(controls, piece), { minLength: 1, maxLength: 10 }).map((p) => linuxName(p.join(''))) },
+);
+
+/**
+ * A name as WHATWG's multipart spelling writes it (browsers, Node's fetch, `form-data` ≥ 4.0.4, curl -F):
+ * raw UTF-8 with `"` CR LF as `%22 %0D %0A`, `\` raw. It cannot carry a name that already holds one of
+ * those escapes (a `%` is not escaped) or `\\` (read as one backslash, as busboy reads it): no reader can
+ * tell those apart, so a property over that spelling leaves them out.
+ */
+export const whatwgSpelling = (name: string): string => name.replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/"/g, '%22');
+export const whatwgReadable = (name: string): boolean => !/%(?:22|0d|0a)/i.test(name) && !name.includes('\\\\');
+
 /** Names for one folder: distinct byte strings (NFC and NFD spellings of one name are two files on Linux). */
 export const fileNames = (minLength: number, maxLength: number): fc.Arbitrary<string[]> => fc.uniqueArray(fileName, { minLength, maxLength, selector: (n) => n });
