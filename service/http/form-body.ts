@@ -1,14 +1,13 @@
 import busboy from 'busboy';
 import { randomBytes } from 'node:crypto';
-import { smallFileWriter } from '../files/small-file-writer';
+import { receivePart } from '../files/part-receiver';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { ErrorCode } from '../../shared/api/codes';
 import { apiError, type ApiError } from './api-error';
-import { hashTap, streamHash, type FileDigests } from '../files/stream-hash';
+import type { FileDigests } from '../files/stream-hash';
 import { SNIFF_BYTES } from '../robots/extract-meta';
 import { BODY_LIMITS, discardRest, limitError, slowBodyError } from './body-limits';
 import { partHeaderReader, UnreadablePartError } from './part-headers';
@@ -126,7 +125,7 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
     const parts: (ReceivedFile | undefined)[] = [];
     const received = (): ReceivedFile[] => parts.filter((f): f is ReceivedFile => f !== undefined);
     const writes: Promise<void>[] = [];
-    const fileStreams: (Readable | Writable)[] = [];
+    const fileStreams: Readable[] = [];
     let dirReady: Promise<unknown> | null = null;
     let admission: 'pending' | 'admitted' = 'pending';
     let preAuthBytes = 0;
@@ -213,23 +212,15 @@ export async function readFormBody(req: IncomingMessage, o: FormBodyOptions): Pr
       const fileId = newFileId();
       const localPath = join(o.uploadDir, fileId);
       const name = partFileName(info.filename ?? '') || field;
-      const hash = streamHash();
-      const tap = hashTap(hash, { corrupt: o.corrupt?.(name) ?? false, headBytes: SNIFF_BYTES });
+      const corrupt = o.corrupt?.(name) ?? false;
       dirReady ??= mkdir(o.uploadDir, { recursive: true });
       const write = async (): Promise<void> => {
         await dirReady;
         // Refused (or cut) while the folder was being made: open nothing, the caller removes the folder.
-        if (stream.destroyed) return hash.drop();
-        const out = smallFileWriter(localPath);
-        fileStreams.push(out);
-        try {
-          await pipeline(stream, tap.transform, out);
-        } catch (e) {
-          hash.drop();
-          throw e;
-        }
-        if ((stream as unknown as { truncated?: boolean }).truncated) return hash.drop();
-        parts[slot] = { fileId, field, name, localPath, size: tap.bytes(), mimeHint: info.mimeType, digests: await hash.digest(), head: tap.head() };
+        if (stream.destroyed) return;
+        const got = await receivePart(stream, localPath, { corrupt, headBytes: SNIFF_BYTES });
+        if ((stream as unknown as { truncated?: boolean }).truncated) return;
+        parts[slot] = { fileId, field, name, localPath, size: got.bytes, mimeHint: info.mimeType, digests: got.digests, head: got.head };
       };
       writes.push(write().catch(() => undefined));
     });
