@@ -2,7 +2,7 @@
  * P2 (issue 11): 10,000 files of 10 KB from a folder to completed Assemblies through the transfer engine,
  * against the vendor's Node SDK CLI (`transloadit assemblies create` from @transloadit/node) on the same
  * kind of folder and the same service: one Assembly per file (the CLI's default) and `--single-assembly`.
- * Goal: the engine ≥ 3 × the CLI and ≥ 500 files/s.
+ * Goal: the engine ≥ 3 × the CLI and ≥ 1,000 files/s (issue 27).
  *
  *   npm run bench:small-files-engine
  *   BENCH_FILES=2000 BENCH_CLI_FILES=300 npm run bench:small-files-engine
