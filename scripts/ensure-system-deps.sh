@@ -2,7 +2,7 @@
 # Installs the Debian packages the tests need when they are missing: Chromium for the end-to-end tests,
 # gnome-keyring + dbus for the real OS keyring, ffmpeg for audio/video robots, OpenSSH for SFTP, Perl for
 # ExifTool (exiftool-vendored runs the bundled Perl ExifTool: file metadata), pyftpdlib for FTP,
-# poppler-utils for PDF pages, espeak-ng for /text/speak. Needs root (or sudo) and apt.
+# poppler-utils for PDF pages, espeak-ng for /text/speak, tesseract-ocr for OCR. Needs root (or sudo) and apt.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
@@ -19,6 +19,8 @@ command -v ssh-keygen >/dev/null 2>&1 || need+=(openssh-client)
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 # /text/speak's voice (espeak-ng, ~1 MB; the media robots' tests speak with it).
 command -v espeak-ng >/dev/null 2>&1 || need+=(espeak-ng)
+# /document/ocr and /image/ocr read text with Tesseract (its English data comes with it).
+command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "Installing system packages: ${need[*]}"
 sudo_cmd=""

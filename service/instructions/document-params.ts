@@ -48,6 +48,8 @@ const RULES: Record<string, Rule[]> = {
   '/document/thumbs': [thumbsPages, density, colorspace],
   '/document/merge': [noPasswords],
   '/document/split': [splitPages],
+  '/document/ocr': [],
+  '/image/ocr': [],
 };
 
 /** The first problem of a document step's parameters by this service's rules, or null (other robots: null). */

@@ -56,6 +56,8 @@ export const KNOWN_ROBOTS = [
   '/document/thumbs',
   '/document/merge',
   '/document/split',
+  '/document/ocr',
+  '/image/ocr',
 ] as const;
 
 /** One line per robot, for the instruction editor. */
@@ -112,6 +114,8 @@ export const ROBOT_SUMMARIES: Record<KnownRobot, string> = {
   '/document/thumbs': 'One image per PDF page (page, page_range; png, jpg or one animated gif), whitespace trimmed, fitted into width × height; meta.thumb_index from 0.',
   '/document/merge': 'Joins PDFs into one (order: as document_1, document_2…, else by name).',
   '/document/split': 'Keeps the pages of a PDF that pages selects ("5", "5-10", a list) as one new PDF.',
+  '/document/ocr': 'Reads the text of every PDF page with Tesseract (format json: lines with page, confidence and box; list; text; meta: meta.recognized_text).',
+  '/image/ocr': 'Reads the text of an image with Tesseract (format json: lines with confidence and box; list; text; meta: meta.recognized_text).',
 };
 
 export type KnownRobot = (typeof KNOWN_ROBOTS)[number];

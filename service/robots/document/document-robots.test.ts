@@ -2,7 +2,7 @@
 // in the test; every result is read back as a user would: pages by poppler's pdfinfo and pdftotext, images
 // by sharp.
 import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -153,6 +153,52 @@ describe('/document/merge and /document/split', () => {
     try {
       expect(validateInstructions({ t: { robot: '/document/thumbs', use: ':original' } })).toMatchObject({ code: 'DOCUMENT_THUMBS_TOOL_MISSING', message: expect.stringContaining('apt install poppler-utils') });
       expect(validateInstructions({ m: { robot: '/document/merge', use: ':original' } })).toMatchObject({ code: 'DOCUMENT_MERGE_TOOL_MISSING' });
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+});
+
+describe('/document/ocr and /image/ocr (Tesseract)', () => {
+  it('reads the words of every PDF page: lines with their page, confidence and box, as text, or in meta', async () => {
+    const invoice = await pdfUpload('invoice.pdf', [{ lines: ['INVOICE NUMBER 4711', 'Total due 99 EUR'], width: 480, height: 220 }, { lines: ['Thank you'], width: 480, height: 160 }]);
+    const json = await run({ ocr: { robot: '/document/ocr', use: ':original' } }, [invoice]);
+    expect(json.outcome).toMatchObject({ ok: true });
+    const lines = JSON.parse(await readFile(json.files[0]!.localPath, 'utf8')) as { text: string; page: number; confidence: number; box: { top: number } }[];
+    expect(json.files[0]!.name).toBe('invoice.json');
+    expect(lines.map((l) => [l.text, l.page])).toEqual([['INVOICE NUMBER 4711', 1], ['Total due 99 EUR', 1], ['Thank you', 2]]);
+    expect(lines[0]!.confidence).toBeGreaterThan(50);
+    expect(lines[1]!.box.top).toBeGreaterThan(lines[0]!.box.top);
+    const text = await run({ ocr: { robot: '/document/ocr', use: ':original', format: 'text' } }, [invoice]);
+    expect(text.files.map((f) => [f.name, f.mime])).toEqual([['invoice.txt', 'text/plain']]);
+    expect(await readFile(text.files[0]!.localPath, 'utf8')).toContain('Total due 99 EUR');
+    const meta = await run({ ocr: { robot: '/document/ocr', use: ':original', format: 'meta' } }, [invoice]);
+    expect(meta.files.map((f) => [f.name, f.mime, f.meta.recognized_text, f.meta.page_count])).toEqual([['invoice.pdf', 'application/pdf', ['INVOICE NUMBER 4711', 'Total due 99 EUR', 'Thank you'], 2]]);
+  });
+
+  it('reads the words of an image (a page drawn by /document/thumbs, as webp too), granularity list', async () => {
+    const drawn = await run(
+      {
+        page: { robot: '/document/thumbs', use: ':original', density: '150' },
+        webp: { robot: '/image/resize', use: 'page', format: 'webp', width: 900 },
+        ocr: { robot: '/image/ocr', use: ['page', 'webp'], granularity: 'list' },
+      },
+      [letter],
+    );
+    expect(drawn.outcome).toMatchObject({ ok: true });
+    const results = drawn.files.filter((f) => f.ext === 'json');
+    expect(results).toHaveLength(2);
+    for (const f of results) expect(JSON.parse(await readFile(f.localPath, 'utf8'))).toEqual(['Dear reader']);
+  });
+
+  it('skips what it cannot read, and is refused with <ROBOT>_TOOL_MISSING where Tesseract is not installed', async () => {
+    const notPdf = await run({ ocr: { robot: '/document/ocr', use: ':original' } }, [await textUpload(dir, 'plain.txt', 'words')]);
+    expect(notPdf.outcome).toMatchObject({ ok: false, code: 'INVALID_INPUT_ERROR', message: expect.stringContaining('Not a PDF') });
+    expect(validateInstructions({ o: { robot: '/image/ocr', use: ':original', format: 'xml' } })).toMatchObject({ code: 'IMAGE_OCR_VALIDATION', parameter: 'format' });
+    const path = process.env.PATH;
+    process.env.PATH = await mkdtemp(join(tmpdir(), 'no-tools-'));
+    try {
+      expect(validateInstructions({ o: { robot: '/image/ocr', use: ':original' } })).toMatchObject({ code: 'IMAGE_OCR_TOOL_MISSING', message: expect.stringContaining('apt install tesseract-ocr') });
     } finally {
       process.env.PATH = path;
     }
