@@ -1,6 +1,6 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TransferBatch, TransferRow } from '../../../../shared/ipc/transfer-models';
+import type { Transfer, TransferBatch, TransferRow } from '../../../../shared/ipc/transfer-models';
 import { BatchLine, RowLine } from './TransferLines';
 
 const row = (over: Partial<TransferRow>): TransferRow => ({
@@ -38,5 +38,23 @@ describe('a file line', () => {
   it('says "Done" for a verified file', () => {
     render(<RowLine row={row({})} line={0} selected={false} focused={false} onControl={() => undefined} />);
     expect(screen.getByText('Done')).toBeTruthy();
+  });
+});
+
+describe('a batch line', () => {
+  afterEach(cleanup);
+  const batch = (over: Partial<TransferBatch>): TransferBatch => ({ id: 't:b0', transferId: 't', label: 'Files 1–11', seq: 1, state: 'uploading', runId: 'r', assemblyId: 'a', filesTotal: 11, filesDone: 3, filesFailed: 0, bytesTotal: 11_000, bytesSent: 3_000, error: null, note: null, ...over });
+  const transfer = (over: Partial<Transfer>): Transfer => ({ id: 't', workspaceId: 'local', createdAt: new Date().toISOString(), label: 'holiday photos', scanning: false, state: 'active', recipe: 'Just store the originals', batchCount: 1, filesTotal: 11, filesDone: 3, filesFailed: 0, bytesTotal: 11_000, bytesSent: 3_000, ...over });
+
+  it("names its buttons for the drop (the folder or first file), not for the files' numbers every drop has", () => {
+    render(<BatchLine batchId="t:b0" batch={batch({})} transfer={transfer({})} rowsShown={11} line={0} focused={false} onControl={() => undefined} onOpenRun={() => undefined} />);
+    expect(screen.getByRole('button', { name: 'Open the Assembly of holiday photos' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Cancel batch holiday photos' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Files 1–11/ })).toBeNull();
+  });
+
+  it('says which Assembly of the drop when it has more than one', () => {
+    render(<BatchLine batchId="t:b1" batch={batch({ id: 't:b1', seq: 2, label: 'Files 1,001–2,000' })} transfer={transfer({ label: 'IMG_0001.jpg', batchCount: 3 })} rowsShown={1_000} line={0} focused={false} onControl={() => undefined} onOpenRun={() => undefined} />);
+    expect(screen.getByRole('button', { name: 'Open the Assembly of IMG_0001.jpg · Assembly 2 of 3' })).toBeTruthy();
   });
 });

@@ -169,6 +169,8 @@ export const BatchLine = memo(({ batchId, batch, transfer, rowsShown, line, focu
   const label = batch?.label ?? (batchId ? 'Batch' : 'Not in a batch yet');
   const state = batch ? BATCH_STATE[batch.state] : null;
   const title = batch ? batchTitle(batch, transfer) : null;
+  // Buttons name the batch for its drop (folder or first file), never "Files 1–11", which every drop has.
+  const name = title?.name ?? label;
   return (
     <div id={`tline-${line}`} className={`tx-batch${focused ? ' focused' : ''}`} role="row" aria-rowindex={line + 1} aria-selected={false} data-testid="transfer-batch" data-line={line}>
       <span className="tx-batch-label" role="gridcell" title={title ? `${title.drop} — ${title.assembly}` : label}>
@@ -208,13 +210,13 @@ export const BatchLine = memo(({ batchId, batch, transfer, rowsShown, line, focu
       )}
       <span className="tx-actions" role="gridcell" onClick={stop}>
         {batch?.runId && (
-          <button type="button" className="link-btn" tabIndex={-1} onClick={() => onOpenRun(batch.runId as string)} aria-label={`Open the Assembly of ${label}`}>
+          <button type="button" className="link-btn" tabIndex={-1} onClick={() => onOpenRun(batch.runId as string)} aria-label={`Open the Assembly of ${name}`}>
             Open the Assembly
           </button>
         )}
         {batch &&
           batchActions(batch).map((action) => (
-            <IconButton key={action} label={`${ACTION_WORD[action]} batch ${label}`} tabIndex={-1} onClick={() => onControl(action, { kind: 'batch', id: batch.id })}>
+            <IconButton key={action} label={`${ACTION_WORD[action]} batch ${name}`} tabIndex={-1} onClick={() => onControl(action, { kind: 'batch', id: batch.id })}>
               {ACTION_ICON[action]}
             </IconButton>
           ))}

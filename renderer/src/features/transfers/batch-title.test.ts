@@ -11,6 +11,7 @@ describe('batch titles', () => {
     const title = batchTitle({ seq: 2, label: 'Files 1,001–2,000' }, transfer, now);
     expect(title.drop).toBe(`holiday · ${dropTime(today, now)} · Resize images to 1024 px`);
     expect(title.assembly).toBe('Assembly 2 of 3 · Files 1,001–2,000');
+    expect(title.name).toBe('holiday · Assembly 2 of 3');
   });
 
   it('tells two drops of the same size apart, and does not repeat a drop-wide label', () => {
@@ -18,6 +19,7 @@ describe('batch titles', () => {
     const b = batchTitle({ seq: 1, label: 'Files 1–3' }, { label: 'scans', createdAt: earlier, recipe: 'Custom steps', batchCount: 1 }, now);
     expect(a.drop).not.toBe(b.drop);
     expect(a.assembly).toBe('Assembly 1 · Files 1–3');
+    expect([a.name, b.name]).toEqual(['IMG_0001.jpg', 'scans']);
     expect(batchTitle({ seq: 1, label: 'photos' }, { label: 'photos', createdAt: today, recipe: 'Custom steps', batchCount: 1 }, now).assembly).toBe('Assembly 1');
   });
 

@@ -14,6 +14,8 @@ export interface BatchTitle {
   readonly drop: string;
   /** The Assembly within the drop ("Assembly 2 of 3 · Files 1,001–2,000"). */
   readonly assembly: string;
+  /** The batch in a button's name: its drop ("holiday photos"), and which Assembly of it when there are more ("holiday photos · Assembly 2 of 3"). */
+  readonly name: string;
 }
 
 /**
@@ -24,9 +26,10 @@ export const batchTitle = (batch: Pick<TransferBatch, 'seq' | 'label'>, transfer
   const count = transfer?.batchCount ?? 0;
   const which = count > 1 ? `Assembly ${batch.seq} of ${count}` : `Assembly ${batch.seq}`;
   const own = transfer && batch.label === transfer.label ? '' : ` · ${batch.label}`;
-  if (!transfer) return { drop: batch.label, assembly: which };
+  if (!transfer) return { drop: batch.label, assembly: which, name: batch.label };
   return {
     drop: [transfer.label, dropTime(transfer.createdAt, now), transfer.recipe].filter((part): part is string => Boolean(part)).join(' · '),
     assembly: `${which}${own}`,
+    name: count > 1 ? `${transfer.label} · ${which}` : transfer.label,
   };
 };
