@@ -1,5 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { build } from 'esbuild';
+import fc from 'fast-check';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { startLocalService, type LocalService } from '../../service/index';
+import { fileName } from '../../service/testing/file-names';
 import { repoPath, screenshotPath } from '../fixtures/paths';
 
 // A web site on another origin uploads to the local service with the real browser clients, unmodified
@@ -141,5 +144,32 @@ test('Uppy on another site cancels its Assembly (a preflighted DELETE) and the s
   const status = (await (await fetch(`${service.url}/assemblies/${id}`)).json()) as { ok?: string };
   expect(status.ok).toBe('ASSEMBLY_CANCELED');
   await expect(page.locator('#uppy-error')).toHaveText('');
+  expect(failed).toEqual([]);
+});
+
+test('Uppy with the Transloadit plugin sends names nobody chose: each file is in the Assembly once, its name byte for byte, its size and md5', async ({ page }) => {
+  test.setTimeout(300_000);
+  const failed: string[] = [];
+  watchFailures(page, failed);
+  await page.goto(siteUrl);
+  const hex = (s: string) => Buffer.from(s, 'utf8').toString('hex');
+  const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
+  await fc.assert(
+    fc.asyncProperty(fc.uniqueArray(fileName, { minLength: 1, maxLength: 4, selector: (n) => n }), async (names) => {
+      // Sizes apart: Uppy refuses a second file whose name matches another's without case (its file ids).
+      const files = names.map((name, i) => ({ name, bytes: randomBytes(1 + i * 997 + (name.length % 500)) }));
+      const sent = await page.evaluate((o) => (globalThis as unknown as { uppyUpload(o: unknown): Promise<{ assemblyId: string | null; failed: string[] }> }).uppyUpload(o), {
+        service: service.url,
+        authKey: service.authKey,
+        steps: { ':original': { robot: '/upload/handle' } },
+        files: files.map((f) => ({ name: f.name, base64: f.bytes.toString('base64') })),
+      });
+      expect(sent.failed).toEqual([]);
+      const status = (await (await fetch(`${service.url}/assemblies/${sent.assemblyId ?? ''}`)).json()) as { ok?: string; uploads?: Array<{ name: string; size: number; md5hash: string }> };
+      expect(status.ok).toBe('ASSEMBLY_COMPLETED');
+      expect((status.uploads ?? []).map((u) => `${hex(u.name)}|${u.size}|${u.md5hash}`).sort()).toEqual(files.map((f) => `${hex(f.name)}|${f.bytes.length}|${md5(f.bytes)}`).sort());
+    }),
+    { numRuns: Number(process.env.ASSEMBLYLINE_FUZZ_RUNS ?? 15), endOnFailure: true },
+  );
   expect(failed).toEqual([]);
 });
