@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TRANSFER_SETTINGS } from '../../../shared/ipc/transfer-models';
 import { emptyState } from './transfer-model';
@@ -47,6 +48,26 @@ describe('transfer store (real SQLite)', () => {
     expect(again.ledgerGet('/in/1')).toEqual({ path: '/in/1', size: 10, mtimeMs: 1, md5: 'abc' });
     expect(again.ledgerGet('/in/2')).toBeNull();
     again.close();
+  });
+
+  it('remembers a verified upload at once and writes it with the next write of the queue, in its transaction', () => {
+    const dataDir = path.join(dir, 'ledger');
+    const store = openTransferStore(dataDir);
+    store.ledgerPut({ path: '/in/1', size: 10, mtimeMs: 1, md5: 'old' });
+    store.ledgerPut({ path: '/in/1', size: 11, mtimeMs: 2, md5: 'new' });
+    expect(store.ledgerGet('/in/1')).toEqual({ path: '/in/1', size: 11, mtimeMs: 2, md5: 'new' });
+    const onDisk = () => {
+      const db = new Database(path.join(dataDir, 'transfers.sqlite'), { readonly: true });
+      try {
+        return db.prepare('SELECT path, md5 FROM ledger').all();
+      } finally {
+        db.close();
+      }
+    };
+    expect(onDisk()).toEqual([]);
+    store.write({ files: [], batches: [], transfers: [] });
+    expect(onDisk()).toEqual([{ path: '/in/1', md5: 'new' }]);
+    store.close();
   });
 
   it('sets an unreadable database aside and starts empty', async () => {
