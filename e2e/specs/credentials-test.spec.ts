@@ -74,8 +74,9 @@ test('an admin names credentials prod_sftp, tests them against a real SFTP serve
   await expect(auth).toContainText('SFTP_AUTH_FAILED');
   await expect(formReport.getByTestId('credential-check-read')).toHaveAttribute('data-status', 'skipped');
 
-  // Left unsaved, the stored key still works.
+  // Left unsaved (Cancel asks first: a key was typed), the stored key still works.
   await ui.getByRole('button', { name: 'Cancel' }).click();
+  await ui.getByRole('dialog', { name: 'Discard your changes?' }).getByRole('button', { name: 'Discard changes' }).click();
   await row.getByRole('button', { name: 'Test prod_sftp' }).click();
   await expect(ui.getByTestId('credential-test-pane').getByTestId('credential-test-report')).toHaveAttribute('data-ok', 'true');
 });

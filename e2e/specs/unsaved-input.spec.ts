@@ -3,9 +3,10 @@ import { expect, test, type RunningApp } from '../fixtures/app';
 
 /**
  * Unsaved input is never lost by navigation: every form that holds typed input (the admin forms, the chat
- * model settings, the watch folder dialog, the CDN URL form, the Template editor) asks "Leave without
- * saving?" before the sidebar, Back, a shortcut or a reload takes it away. Stay keeps every character; Leave
- * goes. One app start, one form after the other.
+ * model settings, the watch folder dialog, the Transfers settings, the CDN URL form, the Template editor)
+ * asks "Leave without saving?" before the sidebar, Back, a shortcut or a reload takes it away. Stay keeps
+ * every character; Leave goes. Closing a form in place (its Cancel, the settings panel's Close) asks
+ * "Discard your changes?". One app start, one form after the other.
  */
 
 const browserHost = (running: RunningApp) => {
@@ -64,8 +65,13 @@ test('typed input in every form survives an attempt to leave: Stay keeps it, Lea
   const workspaceName = ui.getByLabel('Workspace name');
   await workspaceName.fill('Studio');
   await staysWith(() => nav(ui, 'Templates').click(), 'the form “Add a workspace”', workspaceName, 'Studio');
-  // Cancel is an answer already: it closes the form without a question.
+  // The form's own Cancel asks like Escape: Cancel keeps every character, Discard changes closes it.
   await ui.getByRole('form', { name: 'Add a workspace' }).getByRole('button', { name: 'Cancel', exact: true }).click();
+  const discard = ui.getByRole('dialog', { name: 'Discard your changes?' });
+  await discard.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(workspaceName).toHaveValue('Studio');
+  await ui.getByRole('form', { name: 'Add a workspace' }).getByRole('button', { name: 'Cancel', exact: true }).click();
+  await discard.getByRole('button', { name: 'Discard changes' }).click();
   await expect(ui.getByRole('form', { name: 'Add a workspace' })).toBeHidden();
   const model = ui.getByTestId('chat-model-settings').getByLabel('Model', { exact: true });
   await model.fill('qwen2.5:0.5b');
@@ -81,6 +87,22 @@ test('typed input in every form survives an attempt to leave: Stay keeps it, Lea
   await expect(watch).toBeVisible();
   await watch.getByRole('button', { name: 'Cancel' }).click();
   await expect(watch).toBeHidden();
+
+  // Transfers settings: a value refused at its field is not saved — leaving asks, and so does Close.
+  await nav(ui, 'Transfers').click();
+  await ui.getByRole('button', { name: 'Settings' }).click();
+  const settings = ui.getByRole('region', { name: 'Transfer settings' });
+  const filesAtOnce = settings.getByLabel('Files at once');
+  await filesAtOnce.fill('99');
+  await filesAtOnce.blur();
+  await expect(settings.getByText('99 is too large: at most 32. Not saved.')).toBeVisible();
+  await staysWith(() => nav(ui, 'CDN URLs').click(), 'the transfer settings', filesAtOnce, '99');
+  await settings.getByRole('button', { name: 'Close' }).click();
+  await discard.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(filesAtOnce).toHaveValue('99');
+  await settings.getByRole('button', { name: 'Close' }).click();
+  await discard.getByRole('button', { name: 'Discard changes' }).click();
+  await expect(settings).toBeHidden();
 
   // The CDN URL form: typed and not signed asks; once signed, leaving asks nothing.
   await nav(ui, 'CDN URLs').click();

@@ -76,6 +76,43 @@ describe('Assets: the stored-asset browser', () => {
     expect(call.request).toEqual({ assetIds: [id(0), id(1), id(2)], folders: ['photos/2025', 'photos/2026'] });
   });
 
+  /** Selects everything, opens "Move to…" and types a destination. */
+  const typeDestination = async (bridge: ReturnType<typeof createFakeBridge>) => {
+    renderWithBridge(<App />, bridge);
+    await screen.findAllByTestId('asset-row', {}, { timeout: 5000 });
+    fireEvent.keyDown(screen.getByRole('grid'), { key: 'a', ctrlKey: true });
+    fireEvent.click(screen.getByRole('button', { name: 'Move to…' }));
+    const move = await screen.findByRole('dialog', { name: 'Move 3 assets and 2 folders' });
+    const field = within(move).getByLabelText('Destination folder') as HTMLInputElement;
+    fireEvent.change(field, { target: { value: 'archive/2026' } });
+    return { move, field };
+  };
+
+  it('Move to…: a destination typed is asked about before Cancel or leaving the screen throws it away; Cancel and Stay keep it', async () => {
+    const { move, field } = await typeDestination(createFakeBridge({ 'assets:list': serviceList(3) }));
+    fireEvent.click(within(move).getByRole('button', { name: 'Cancel' }));
+    const ask = await screen.findByRole('dialog', { name: 'Discard your changes?' });
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(field.value).toBe('archive/2026');
+    // Leaving the screen asks too; Stay keeps the dialog and what is typed.
+    fireEvent.click(screen.getByRole('button', { name: 'Activity' }));
+    const leave = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    expect(leave.textContent).toContain('the destination folder typed for the move');
+    fireEvent.click(within(leave).getByRole('button', { name: 'Stay' }));
+    expect(useNavigation.getState().route.name).toBe('assets');
+    expect(field.value).toBe('archive/2026');
+  });
+
+  it('Move to…: Escape with a destination typed asks the same question; Discard changes closes the dialog and moves nothing', async () => {
+    const bridge = createFakeBridge({ 'assets:list': serviceList(3) });
+    const { move } = await typeDestination(bridge);
+    fireEvent(move, new Event('cancel', { cancelable: true }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard changes' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Move 3 assets and 2 folders' })).toBeNull());
+    expect(bridge.calls.some((c) => c.channel.startsWith('assets:move'))).toBe(false);
+    expect(useNavigation.getState().unsaved.size).toBe(0);
+  });
+
   it('renames inline with F2, checking the filename rule before asking core', async () => {
     const bridge = createFakeBridge({ 'assets:list': serviceList(2), 'assets:rename': (req) => ({ ok: true, value: sampleAsset({ assetId: req.assetId, filename: req.filename }) }) });
     renderWithBridge(<App />, bridge);

@@ -1,5 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useDiscardQuestion } from '../../components/DiscardQuestion';
+import { useUnsavedChanges } from '../../state/navigation-store';
 import { normalizeFolderInput } from './asset-rows';
 
 interface Props {
@@ -15,7 +17,10 @@ interface Props {
   readonly onCancel: () => void;
 }
 
-/** "Move to…": a folder path typed (with the known folders as suggestions); empty = the root. */
+/**
+ * "Move to…": a folder path typed (with the known folders as suggestions); empty = the root. A path typed
+ * and not moved to is asked about before Cancel, Escape or leaving the screen throws it away.
+ */
 export const MoveDialog = ({ open, what, current, known, busy, onMove, onCancel }: Props) => {
   const [value, setValue] = useState(current);
   const listId = useId();
@@ -23,47 +28,53 @@ export const MoveDialog = ({ open, what, current, known, busy, onMove, onCancel 
     if (open) setValue(current);
   }, [open, current]);
   const destination = normalizeFolderInput(value);
+  const typed = open && value !== current;
+  useUnsavedChanges(typed, 'the destination folder typed for the move');
+  const { ask, question } = useDiscardQuestion(typed, onCancel);
   return (
-    <ConfirmDialog
-      open={open}
-      title={`Move ${what}`}
-      confirmLabel="Move"
-      busy={busy}
-      onConfirm={() => destination !== null && onMove(destination)}
-      onCancel={onCancel}
-    >
-      <label className="form-field">
-        <span className="field-label">Destination folder</span>
-        <input
-          className="input mono"
-          value={value}
-          list={listId}
-          placeholder="photos/2026 (empty: the top level)"
-          aria-label="Destination folder"
-          aria-invalid={destination === null}
-          onChange={(e) => setValue(e.currentTarget.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && destination !== null) {
-              e.preventDefault();
-              onMove(destination);
-            }
-          }}
-        />
-        <datalist id={listId}>
-          {known.map((f) => (
-            <option key={f} value={f} />
-          ))}
-        </datalist>
-      </label>
-      {destination === null ? (
-        <p className="field-error small" role="alert">
-          A folder path cannot contain . or .. parts.
-        </p>
-      ) : (
-        <p className="muted small" data-testid="move-destination">
-          To {destination === '' ? 'the top level' : destination}. Folders move with everything in them; names already taken there are refused.
-        </p>
-      )}
-    </ConfirmDialog>
+    <>
+      <ConfirmDialog
+        open={open}
+        title={`Move ${what}`}
+        confirmLabel="Move"
+        busy={busy}
+        onConfirm={() => destination !== null && onMove(destination)}
+        onCancel={ask}
+      >
+        <label className="form-field">
+          <span className="field-label">Destination folder</span>
+          <input
+            className="input mono"
+            value={value}
+            list={listId}
+            placeholder="photos/2026 (empty: the top level)"
+            aria-label="Destination folder"
+            aria-invalid={destination === null}
+            onChange={(e) => setValue(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && destination !== null) {
+                e.preventDefault();
+                onMove(destination);
+              }
+            }}
+          />
+          <datalist id={listId}>
+            {known.map((f) => (
+              <option key={f} value={f} />
+            ))}
+          </datalist>
+        </label>
+        {destination === null ? (
+          <p className="field-error small" role="alert">
+            A folder path cannot contain . or .. parts.
+          </p>
+        ) : (
+          <p className="muted small" data-testid="move-destination">
+            To {destination === '' ? 'the top level' : destination}. Folders move with everything in them; names already taken there are refused.
+          </p>
+        )}
+      </ConfirmDialog>
+      {question}
+    </>
   );
 };

@@ -7,7 +7,7 @@ import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorPanel } from '../../components/ErrorPanel';
-import { InlineForm } from '../../components/InlineForm';
+import { InlineForm, InlineFormCancel } from '../../components/InlineForm';
 import { isDirty } from '../../lib/form-dirty';
 import { Spinner } from '../../components/Spinner';
 import { useNavigation } from '../../state/navigation-store';
@@ -311,7 +311,7 @@ const KeyForm = ({ editing, onDone }: { editing: NonNullable<Editing>; onDone: (
         </select>
       </label>
       <div className="template-actions">
-        <Button onClick={onDone}>Cancel</Button>
+        <InlineFormCancel />
         <Button type="submit" variant="primary" busy={create.isPending || update.isPending} disabled={tooLong || (!allScopes && scopes.length === 0)}>
           {existing ? 'Save key' : 'Create key'}
         </Button>

@@ -6,7 +6,7 @@ import type { Credential } from '../../../../shared/ipc/template-models';
 import { useBridgeMutation } from '../../bridge/use-bridge';
 import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
-import { InlineForm } from '../../components/InlineForm';
+import { InlineForm, InlineFormCancel } from '../../components/InlineForm';
 import { RadioCards, type RadioCardOption } from '../../components/RadioCards';
 import { isDirty } from '../../lib/form-dirty';
 import { useToasts } from '../../state/toast-store';
@@ -193,7 +193,7 @@ export const CredentialForm = ({ editing, onDone }: { editing: Editing; onDone: 
       {test.error && <ErrorPanel title="Could not test" code={test.error.code} message={test.error.message} httpCode={test.error.httpCode} />}
       {test.data && !test.isPending && <CredentialTestReportView report={test.data} />}
       <div className="template-actions">
-        <Button onClick={onDone}>Cancel</Button>
+        <InlineFormCancel />
         <Button
           onClick={runTest}
           busy={test.isPending}

@@ -157,6 +157,28 @@ describe('Credentials form and the keyboard', () => {
     expect(document.activeElement).toBe(testButton);
   });
 
+  it("the form's own Cancel button asks like Escape: Cancel keeps every character, Discard changes closes it", async () => {
+    const bridge = createFakeBridge();
+    renderWithBridge(<CredentialsView />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'New credentials' }));
+    const form = screen.getByRole('form', { name: 'New credentials' });
+    fireEvent.change(screen.getByTestId('credential-name'), { target: { value: 'media_sftp' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Cancel' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Discard your changes?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect((screen.getByTestId('credential-name') as HTMLInputElement).value).toBe('media_sftp');
+    fireEvent.click(within(form).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard changes' }));
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'New credentials' })).toBeNull());
+    expect(bridge.calls.some((c) => c.channel === 'credentials:create')).toBe(false);
+    // Nothing typed: Cancel closes at once.
+    fireEvent.click(screen.getByRole('button', { name: 'New credentials' }));
+    fireEvent.click(within(screen.getByRole('form', { name: 'New credentials' })).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('form', { name: 'New credentials' })).toBeNull();
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
   it('Escape on a changed form asks before discarding it, and nothing is saved', async () => {
     const bridge = createFakeBridge();
     renderWithBridge(<CredentialsView />, bridge);

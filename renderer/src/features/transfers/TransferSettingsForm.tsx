@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import type { PlanWarning, TransferSettings } from '../../../../shared/ipc/transfer-models';
 import { bridgeKey, useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
 import { FieldWarnings } from '../../components/FieldWarnings';
+import { useUnsavedChanges } from '../../state/navigation-store';
 
 export const settingsKey = () => bridgeKey('transfers:settings', {});
 
@@ -30,7 +31,26 @@ interface NumberFieldProps {
   readonly field: string;
   /** A rule across fields (Smallest ≤ Largest): the problem with this value, or null. */
   readonly check?: (value: number | null) => string | null;
+  readonly onUnsaved: OnUnsaved;
 }
+
+/** A field says whether it holds typed text not saved (not yet sent, or refused at the field). */
+type OnUnsaved = (field: string, unsaved: boolean) => void;
+
+/**
+ * Typed text is unsaved until it was sent (on blur or Enter; a refused value never is) or equals the saved
+ * value. The field tells the form, which asks before Close, Escape or leaving the screen throws it away.
+ */
+const useUnsavedText = (field: string, text: string, saved: string, onUnsaved: OnUnsaved) => {
+  const [sent, setSent] = useState<string | null>(null);
+  useEffect(() => setSent(null), [saved]);
+  const unsaved = text !== saved && text !== sent;
+  useEffect(() => {
+    onUnsaved(field, unsaved);
+    return () => onUnsaved(field, false);
+  }, [field, unsaved, onUnsaved]);
+  return () => setSent(text);
+};
 
 const shown = (value: number | null, scale: number): string => (value === null ? '' : String(Math.round((value / scale) * 1000) / 1000));
 
@@ -55,7 +75,7 @@ export const numberProblem = (text: string, { min, max, integer = false, nullabl
  * with the reason under it (not saved, and said so) until it is fixed; the saved value shows again when
  * it changes elsewhere.
  */
-const NumberField = ({ label, value, scale = 1, min, max, integer = false, nullable = false, unit, hint, onCommit, warnings = [], field, check }: NumberFieldProps) => {
+const NumberField = ({ label, value, scale = 1, min, max, integer = false, nullable = false, unit, hint, onCommit, warnings = [], field, check, onUnsaved }: NumberFieldProps) => {
   const id = useId();
   const [text, setText] = useState(shown(value, scale));
   // Only a change of the saved value (here or elsewhere) replaces what is typed.
@@ -63,8 +83,10 @@ const NumberField = ({ label, value, scale = 1, min, max, integer = false, nulla
   const parsed = text.trim() === '' ? null : Number(text);
   const own = numberProblem(text, { min, max, integer, nullable, unit });
   const error = own ?? check?.(parsed === null ? null : Math.round(parsed * scale)) ?? null;
+  const sent = useUnsavedText(field, text, shown(value, scale), onUnsaved);
   const commit = () => {
     if (error) return;
+    sent();
     const next = parsed === null ? null : Math.round(parsed * scale);
     if (next !== value) onCommit(next);
   };
@@ -101,10 +123,11 @@ const patterns = (text: string): string[] =>
     .map((p) => p.trim())
     .filter(Boolean);
 
-const PatternsField = ({ label, value, hint, onCommit }: { label: string; value: readonly string[]; hint: string; onCommit: (v: string[]) => void }) => {
+const PatternsField = ({ field, label, value, hint, onCommit, onUnsaved }: { field: string; label: string; value: readonly string[]; hint: string; onCommit: (v: string[]) => void; onUnsaved: OnUnsaved }) => {
   const id = useId();
   const [text, setText] = useState(value.join('\n'));
   useEffect(() => setText(value.join('\n')), [value]);
+  const sent = useUnsavedText(field, text, value.join('\n'), onUnsaved);
   return (
     <div className="form-field setting-field">
       <label htmlFor={id} className="field-label">
@@ -119,6 +142,7 @@ const PatternsField = ({ label, value, hint, onCommit }: { label: string; value:
         aria-describedby={`${id}-hint`}
         onChange={(e) => setText(e.currentTarget.value)}
         onBlur={() => {
+          sent();
           const next = patterns(text);
           if (next.join('\n') !== value.join('\n')) onCommit(next);
         }}
@@ -137,8 +161,31 @@ export type SettingsSection = 'speed' | 'batching' | 'skip';
  * concurrency and the bandwidth limit to running transfers live. Warnings from the pre-flight plan are
  * shown at the field they concern.
  */
-export const TransferSettingsForm = ({ sections, warnings = [] }: { sections: readonly SettingsSection[]; warnings?: readonly PlanWarning[] }) => {
+export const TransferSettingsForm = ({
+  sections,
+  warnings = [],
+  onUnsavedChange,
+}: {
+  sections: readonly SettingsSection[];
+  warnings?: readonly PlanWarning[];
+  /** Whether any field holds typed text not saved: the panel holding the form asks before it closes. */
+  onUnsavedChange?: (unsaved: boolean) => void;
+}) => {
   const client = useQueryClient();
+  const [unsaved, setUnsaved] = useState<ReadonlySet<string>>(new Set());
+  const onUnsaved = useCallback<OnUnsaved>(
+    (field, is) =>
+      setUnsaved((now) => {
+        if (now.has(field) === is) return now;
+        const next = new Set(now);
+        if (is) next.add(field);
+        else next.delete(field);
+        return next;
+      }),
+    [],
+  );
+  useUnsavedChanges(unsaved.size > 0, 'the transfer settings');
+  useEffect(() => onUnsavedChange?.(unsaved.size > 0), [unsaved, onUnsavedChange]);
   const settings = useBridgeQuery('transfers:settings', {});
   const save = useBridgeMutation('transfers:saveSettings', { onSuccess: (s) => client.setQueryData(settingsKey(), s) });
   const modeId = useId();
@@ -155,9 +202,10 @@ export const TransferSettingsForm = ({ sections, warnings = [] }: { sections: re
       {sections.includes('speed') && (
         <fieldset className="settings-group">
           <legend className="section-title">Speed</legend>
-          <NumberField field="concurrency" label="Files at once" value={s.concurrency} min={1} max={32} integer hint="1–32. Applies to running transfers." onCommit={(v) => put({ concurrency: v ?? 1 })} warnings={warnings} />
-          <NumberField field="bandwidthLimitBps" label="Bandwidth limit" value={s.bandwidthLimitBps} scale={MB} min={0} unit="MB/s" hint="0 = unlimited. Applies at once." onCommit={(v) => put({ bandwidthLimitBps: v ?? 0 })} warnings={warnings} />
+          <NumberField onUnsaved={onUnsaved} field="concurrency" label="Files at once" value={s.concurrency} min={1} max={32} integer hint="1–32. Applies to running transfers." onCommit={(v) => put({ concurrency: v ?? 1 })} warnings={warnings} />
+          <NumberField onUnsaved={onUnsaved} field="bandwidthLimitBps" label="Bandwidth limit" value={s.bandwidthLimitBps} scale={MB} min={0} unit="MB/s" hint="0 = unlimited. Applies at once." onCommit={(v) => put({ bandwidthLimitBps: v ?? 0 })} warnings={warnings} />
           <NumberField
+            onUnsaved={onUnsaved}
             field="multipartMaxFileBytes"
             label="Send files up to this size many per request"
             value={s.multipartMaxFileBytes}
@@ -185,16 +233,16 @@ export const TransferSettingsForm = ({ sections, warnings = [] }: { sections: re
             <FieldWarnings warnings={warnings} field="batchMode" />
           </div>
           <div className="settings-row">
-            <NumberField field="batchMaxFiles" label="At most files per Assembly" value={s.batchMaxFiles} min={1} max={100_000} integer onCommit={(v) => put({ batchMaxFiles: v ?? 1 })} warnings={warnings} />
-            <NumberField field="batchMaxBytes" label="At most per Assembly" value={s.batchMaxBytes} scale={GIB} min={0.001} unit="GiB" onCommit={(v) => put({ batchMaxBytes: v ?? GIB })} warnings={warnings} />
+            <NumberField onUnsaved={onUnsaved} field="batchMaxFiles" label="At most files per Assembly" value={s.batchMaxFiles} min={1} max={100_000} integer onCommit={(v) => put({ batchMaxFiles: v ?? 1 })} warnings={warnings} />
+            <NumberField onUnsaved={onUnsaved} field="batchMaxBytes" label="At most per Assembly" value={s.batchMaxBytes} scale={GIB} min={0.001} unit="GiB" onCommit={(v) => put({ batchMaxBytes: v ?? GIB })} warnings={warnings} />
           </div>
         </fieldset>
       )}
       {sections.includes('skip') && (
         <fieldset className="settings-group">
           <legend className="section-title">Skip rules</legend>
-          <PatternsField label="Only files matching" value={s.skip.include} hint="One pattern a line (*.jpg, raw/**). Empty = every file." onCommit={(include) => putSkip({ include })} />
-          <PatternsField label="Leave out files matching" value={s.skip.exclude} hint="One pattern a line." onCommit={(exclude) => putSkip({ exclude })} />
+          <PatternsField field="include" onUnsaved={onUnsaved} label="Only files matching" value={s.skip.include} hint="One pattern a line (*.jpg, raw/**). Empty = every file." onCommit={(include) => putSkip({ include })} />
+          <PatternsField field="exclude" onUnsaved={onUnsaved} label="Leave out files matching" value={s.skip.exclude} hint="One pattern a line." onCommit={(exclude) => putSkip({ exclude })} />
           <label className="form-check">
             <input type="checkbox" checked={s.skip.skipHidden} onChange={(e) => putSkip({ skipHidden: e.currentTarget.checked })} /> Skip hidden and system files (.DS_Store, Thumbs.db)
           </label>
@@ -203,6 +251,7 @@ export const TransferSettingsForm = ({ sections, warnings = [] }: { sections: re
           </label>
           <div className="settings-row">
             <NumberField
+              onUnsaved={onUnsaved}
               field="minBytes"
               label="Smallest file"
               value={s.skip.minBytes}
@@ -216,6 +265,7 @@ export const TransferSettingsForm = ({ sections, warnings = [] }: { sections: re
               warnings={warnings}
             />
             <NumberField
+              onUnsaved={onUnsaved}
               field="maxBytes"
               label="Largest file"
               value={s.skip.maxBytes}

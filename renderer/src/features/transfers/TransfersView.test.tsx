@@ -306,6 +306,56 @@ describe('Transfers view', () => {
     await waitFor(() => expect(bridge.queue.settings.bandwidthLimitBps).toBe(2_500_000));
   });
 
+  /** Transfers with its settings panel open. */
+  const openSettings = async () => {
+    bridge.queue.seed(10, 10);
+    renderWithBridge(<App />, bridge);
+    fireEvent.click(await screen.findByRole('button', { name: 'Settings' }));
+    return screen.findByRole('region', { name: 'Transfer settings' });
+  };
+
+  it('a setting refused at its field is asked about before Close or leaving Transfers throws it away; Cancel and Stay keep it', async () => {
+    const panel = await openSettings();
+    const field = (await within(panel).findByLabelText('Files at once')) as HTMLInputElement;
+    fireEvent.focus(field);
+    fireEvent.change(field, { target: { value: '99' } });
+    fireEvent.blur(field);
+    // Refused at the field, so not saved: Close asks, and Cancel keeps it with its reason.
+    fireEvent.click(within(panel).getByRole('button', { name: 'Close' }));
+    const ask = await screen.findByRole('dialog', { name: 'Discard your changes?' });
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(field.value).toBe('99');
+    expect(screen.getByText('99 is too large: at most 32. Not saved.')).toBeTruthy();
+    // Leaving the screen asks through the navigation guard; Stay keeps it.
+    fireEvent.click(screen.getByRole('button', { name: 'Activity' }));
+    const leave = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    expect(leave.textContent).toContain('the transfer settings');
+    fireEvent.click(within(leave).getByRole('button', { name: 'Stay' }));
+    expect(useNavigation.getState().route.name).toBe('transfers');
+    expect(field.value).toBe('99');
+  });
+
+  it('a skip pattern typed and not sent yet is asked about on Escape; Discard changes closes; a valid value is saved on leaving its field', async () => {
+    const panel = await openSettings();
+    const only = within(panel).getByLabelText('Only files matching');
+    fireEvent.change(only, { target: { value: '*.jpg' } });
+    fireEvent.keyDown(only, { key: 'Escape' });
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard changes' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Transfer settings' })).toBeNull());
+    expect(bridge.calls.some((c) => c.channel === 'transfers:saveSettings')).toBe(false);
+    expect(useNavigation.getState().unsaved.size).toBe(0);
+    // A valid value is saved when the field is left, so Close has nothing to ask.
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    const again = (await screen.findByLabelText('Files at once')) as HTMLInputElement;
+    fireEvent.focus(again);
+    fireEvent.change(again, { target: { value: '8' } });
+    fireEvent.blur(again);
+    fireEvent.click(within(screen.getByRole('region', { name: 'Transfer settings' })).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Transfer settings' })).toBeNull());
+    expect(screen.queryByRole('dialog', { name: 'Discard your changes?' })).toBeNull();
+    await waitFor(() => expect(bridge.queue.settings.concurrency).toBe(8));
+  });
+
   it('narrows to one batch from a run and back to every batch', async () => {
     bridge.queue.seed(30, 10);
     const batch = bridge.queue.batches[1];

@@ -5,6 +5,7 @@ import { useTransferController } from '../../bridge/transfer-events';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useDiscardQuestion } from '../../components/DiscardQuestion';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { CloseIcon, PauseIcon, PlayIcon, RetryIcon, SettingsIcon, TransfersIcon } from '../../components/Icons';
@@ -117,11 +118,15 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
   const [selection, setSelection] = useState<ListSelection>(emptySelection);
   const [showSettings, setShowSettings] = useState(false);
   const settingsButton = useRef<HTMLButtonElement>(null);
-  // Escape closes the settings panel, and the focus goes back to the button that opened it.
-  const closeSettings = () => {
+  // Escape closes the settings panel, and the focus goes back to the button that opened it; a value typed
+  // and not saved (refused at its field, or not sent yet) is asked about first.
+  const [settingsUnsaved, setSettingsUnsaved] = useState(false);
+  const closeSettings = useCallback(() => {
     setShowSettings(false);
+    setSettingsUnsaved(false);
     settingsButton.current?.focus();
-  };
+  }, []);
+  const { ask: askCloseSettings, question: settingsQuestion } = useDiscardQuestion(settingsUnsaved, closeSettings);
   const [confirmCancel, setConfirmCancel] = useState(false);
   // The batch whose results are being saved or listed (its dialogs outlive the focus moving in the list).
   const [resultsOf, setResultsOf] = useState<{ batch: TransferBatch; what: 'save' | 'manifest' } | null>(null);
@@ -213,7 +218,7 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
             <Button size="sm" variant="ghost" onClick={() => clearFinished.mutate({})} disabled={!anyFinished || clearFinished.isPending} data-testid="clear-finished">
               Clear finished
             </Button>
-            <Button ref={settingsButton} size="sm" variant="ghost" icon={<SettingsIcon />} aria-expanded={showSettings} aria-controls="transfer-settings" onClick={() => setShowSettings((v) => !v)}>
+            <Button ref={settingsButton} size="sm" variant="ghost" icon={<SettingsIcon />} aria-expanded={showSettings} aria-controls="transfer-settings" onClick={() => (showSettings ? askCloseSettings() : setShowSettings(true))}>
               Settings
             </Button>
           </div>
@@ -253,17 +258,18 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
         )}
       </div>
       {showSettings && (
-        <section id="transfer-settings" className="transfers-settings" aria-label="Transfer settings" onKeyDown={(e) => e.key === 'Escape' && closeSettings()}>
+        <section id="transfer-settings" className="transfers-settings" aria-label="Transfer settings" onKeyDown={(e) => e.key === 'Escape' && askCloseSettings()}>
           <div className="section-head">
             <h2 className="section-title">Settings</h2>
-            <Button size="sm" variant="ghost" onClick={closeSettings}>
+            <Button size="sm" variant="ghost" onClick={askCloseSettings}>
               Close
             </Button>
           </div>
-          <TransferSettingsForm sections={['speed', 'batching', 'skip']} />
+          <TransferSettingsForm sections={['speed', 'batching', 'skip']} onUnsavedChange={setSettingsUnsaved} />
           <p className="muted small">Speed settings apply to running transfers at once; batching and skip rules to the next drop.</p>
         </section>
       )}
+      {settingsQuestion}
       <ConfirmDialog
         open={askCancel !== null}
         title={askCancel ? `Cancel ${askCancel.kind === 'batch' ? 'the batch ' : ''}${targetName(askCancel)}?` : ''}

@@ -4,7 +4,7 @@ import type { Workspace } from '../../../../shared/ipc/models';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
-import { InlineForm } from '../../components/InlineForm';
+import { InlineForm, InlineFormCancel } from '../../components/InlineForm';
 import { Spinner } from '../../components/Spinner';
 import { useToasts } from '../../state/toast-store';
 
@@ -104,7 +104,7 @@ export const SwitchKeyForm = ({ workspace, onDone }: { workspace: Workspace; onD
         </>
       )}
       <div className="template-actions">
-        <Button onClick={onDone}>Cancel</Button>
+        <InlineFormCancel />
         <Button type="submit" variant="primary" busy={switchKey.isPending} disabled={!canSubmit}>
           Switch key
         </Button>

@@ -6,7 +6,7 @@ import type { AuthMode, ConnectionReport } from '../../../../shared/ipc/workspac
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
-import { InlineForm } from '../../components/InlineForm';
+import { InlineForm, InlineFormCancel } from '../../components/InlineForm';
 import { RadioCards, type RadioCardOption } from '../../components/RadioCards';
 import { isDirty } from '../../lib/form-dirty';
 import { useToasts } from '../../state/toast-store';
@@ -204,7 +204,7 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
       {test.error && <ErrorPanel title="Could not test" code={test.error.code} message={test.error.message} />}
       {report && <ConnectionReportView report={report} />}
       <div className="template-actions">
-        <Button onClick={onDone}>Cancel</Button>
+        <InlineFormCancel />
         {!local && existing?.authMode !== 'browser' && (
           <Button onClick={runTest} busy={test.isPending} disabled={test.isPending || !endpointOk || !authKey.trim()}>
             Test connection
