@@ -11,12 +11,19 @@ import { resolveInside } from '../files/inside-dir';
 import { TooManyBytes, hashPrefix, hashTap, type FileDigests, type StreamHash } from '../files/stream-hash';
 import { SNIFF_BYTES } from '../robots/extract-meta';
 import { CachedConfigstore } from './cached-configstore';
+import { PartChains } from './part-chain';
+import { isPartialUploadId } from './tus-acceptance';
 
 /** What @tus/file-store throws for a failed write (its ERRORS.FILE_WRITE_ERROR), so @tus/server answers the same. */
 const FILE_WRITE_ERROR = { status_code: 500, body: 'Something went wrong receiving the file\n' };
 
 /** Bytes buffered per write to disk: fewer, larger writes than the 16 KiB default. */
 const WRITE_BUFFER_BYTES = 1024 * 1024;
+/** A partial upload's chain (part-chain.ts) hears of its progress at most once per this many bytes (and at the end of each write). */
+const CHAIN_WAKE_BYTES = 1024 * 1024;
+
+/** A partial upload's id starts with its Assembly's. */
+const assemblyOfPart = (id: string): string => id.slice(0, 32);
 
 interface RunningHash {
   hash: StreamHash;
@@ -43,11 +50,24 @@ export class HashingFileStore extends FileStore {
   private readonly hashes = new Map<string, RunningHash>();
   private readonly corrupt: (uploadId: string) => boolean;
   private readonly dirReady: Promise<unknown>;
+  /** The running hashes of partial uploads, per Assembly, in the order they will likely be joined. */
+  readonly parts: PartChains;
 
   constructor(o: HashingFileStoreOptions) {
     super({ directory: o.directory, configstore: new CachedConfigstore(o.directory) });
     this.corrupt = o.corrupt ?? (() => false);
     this.dirReady = mkdir(o.directory, { recursive: true, mode: 0o777 });
+    this.parts = new PartChains(o.directory, {
+      partInfo: async (id) => {
+        const u = await this.getUpload(id).catch(() => null);
+        return u?.size === undefined ? null : { size: u.size, metadata: u.metadata ?? {} };
+      },
+    });
+  }
+
+  override async remove(id: string): Promise<void> {
+    if (isPartialUploadId(id)) this.parts.removed(assemblyOfPart(id), id);
+    await super.remove(id);
   }
 
   /** As the library's, with the folder made once instead of on every upload, and both files written at once. */
@@ -60,7 +80,7 @@ export class HashingFileStore extends FileStore {
   }
 
   override write(readable: Readable, id: string, offset: number): Promise<number> {
-    return this.writeHashed(readable, id, offset);
+    return isPartialUploadId(id) ? this.writeUnhashed(readable, id, offset) : this.writeHashed(readable, id, offset);
   }
 
   /**
@@ -100,18 +120,27 @@ export class HashingFileStore extends FileStore {
   }
 
   /**
-   * Appends `readable` at `offset` without hashing: a partial upload (tus concatenation) is hashed once,
-   * in order, when its final upload joins the parts. Same limits and failures as writeHashed.
+   * Appends `readable` at `offset` of a partial upload (tus concatenation) without hashing here: its
+   * Assembly's chain (part-chain.ts) reads the bytes from disk, in the order the parts will be joined, as
+   * they land. Same limits and failures as writeHashed.
    */
   async writeUnhashed(readable: Readable, id: string, offset: number, o: { maxBytes?: number; onBytes?: (offset: number) => void } = {}): Promise<number> {
     const localPath = resolveInside(this.directory, id);
     const max = o.maxBytes ?? Number.POSITIVE_INFINITY;
+    const assemblyId = assemblyOfPart(id);
+    const parts = this.parts;
     let seen = 0;
+    let woken = 0;
     const count = new Transform({
       transform(chunk: Buffer, _enc, cb) {
         if (seen + chunk.length > max) return cb(new TooManyBytes(`more than ${String(max)} bytes`));
         seen += chunk.length;
         o.onBytes?.(offset + seen);
+        // The bytes before this chunk have been handed to the file (the chain reads only what is on disk).
+        if (seen - woken >= CHAIN_WAKE_BYTES) {
+          woken = seen;
+          parts.wrote(assemblyId, id);
+        }
         cb(null, chunk);
       },
     });
@@ -119,6 +148,8 @@ export class HashingFileStore extends FileStore {
       await pipeline(readable, count, createWriteStream(localPath, { flags: 'r+', start: offset, highWaterMark: WRITE_BUFFER_BYTES }));
     } catch (e) {
       throw e instanceof TooManyBytes ? e : FILE_WRITE_ERROR;
+    } finally {
+      parts.wrote(assemblyId, id);
     }
     return offset + seen;
   }

@@ -6,18 +6,20 @@
 //
 // A partial names its Assembly in its metadata (tus-js-client: `metadataForPartialUploads`), like every
 // upload of this service: bytes are taken only for an Assembly that waits for them, never from anyone who
-// merely reaches the port. Parts are not hashed as they arrive; the final upload hashes the file once, in
-// order, while it joins the parts into it, then the parts are removed.
+// merely reaches the port. The parts are hashed as they arrive, in the order they will likely be joined
+// (part-chain.ts); the final upload finishes that hash (or computes it again where the order differs), then
+// joins the parts without reading them again for it: the first part's file becomes the final upload's, the
+// others are appended, and they are removed.
 
 import { Metadata, Upload, type MemoryLocker } from '@tus/server';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
+import { open, rename, stat, truncate } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
 import { resolveInside } from '../files/inside-dir';
-import { hashTap, streamHash, TooManyBytes } from '../files/stream-hash';
+import { TooManyBytes } from '../files/stream-hash';
 import { SNIFF_BYTES } from '../robots/extract-meta';
 import type { HashingFileStore, UploadDigest } from './hashing-file-store';
 import { baseHeaders, sendTusError } from './plain-patch';
@@ -135,6 +137,7 @@ async function createPartial(d: ConcatDeps, req: IncomingMessage, res: ServerRes
   const id = `${assemblyId}_part_${randomBytes(16).toString('hex')}`;
   const upload = new Upload({ id, size, offset: 0, metadata: metadata ?? {} });
   await d.store.create(upload);
+  d.store.parts.created(assemblyId, id, size, metadata);
   let offset = 0;
   // creation-with-upload: the first bytes may come with the POST.
   const withBody = req.headers['content-type'] === 'application/offset+octet-stream' && Number(req.headers['content-length'] ?? '1') > 0;
@@ -184,16 +187,21 @@ async function createFinal(d: ConcatDeps, req: IncomingMessage, res: ServerRespo
     if (why) throw refuse(why.status, why.code, why.message);
     const id = `${assemblyId}_${randomBytes(16).toString('hex')}`;
     const upload = new Upload({ id, size, offset: 0, metadata: metadata ?? {} });
+    // The hash of the parts in this order: mostly done while they arrived.
+    const digests = await d.store.parts.digestOf(assemblyId, parts.map((p) => ({ id: p.id, size: p.size ?? 0 })));
+    if (digests === null) throw refuse(500, 'TUS_SERVER_ERROR', 'The partial uploads could not be read to join them.');
     await d.store.create(upload);
-    const digest = await join(d.directory, ids, id);
-    if (digest === null) {
+    const head = await join(d.directory, ids, id, size);
+    if (head === null) {
       await d.store.remove(id).catch(() => undefined);
+      await d.store.configstore.delete(id).catch(() => undefined);
       throw refuse(500, 'TUS_SERVER_ERROR', 'The partial uploads could not be joined.');
     }
     upload.offset = size;
-    d.attach(assemblyId, upload, digest);
-    // The parts' bytes are in the final upload now.
-    await Promise.all(ids.map((p) => d.store.remove(p).catch(() => undefined)));
+    d.attach(assemblyId, upload, { digests: Promise.resolve(digests), head });
+    // The parts' bytes are in the final upload now (the first part's file became it: only its record is left).
+    await d.store.configstore.delete(ids[0]!).catch(() => undefined);
+    await Promise.all(ids.slice(1).map((p) => d.store.remove(p).catch(() => undefined)));
     baseHeaders(res);
     res.writeHead(201, { Location: `${d.tusUrl()}${id}`, 'Upload-Concat': `final;${ids.map((p) => `${d.tusUrl()}${p}`).join(' ')}` });
     res.end();
@@ -202,20 +210,41 @@ async function createFinal(d: ConcatDeps, req: IncomingMessage, res: ServerRespo
   }
 }
 
-/** Writes the parts, in order, into the final upload's file, hashing on the way; null when a part could not be read. */
-async function join(directory: string, partIds: string[], finalId: string): Promise<UploadDigest | null> {
-  const hash = streamHash();
-  const tap = hashTap(hash, { headBytes: SNIFF_BYTES });
-  const bytes = Readable.from(
-    (async function* () {
-      for (const id of partIds) yield* createReadStream(resolveInside(directory, id), { highWaterMark: 1024 * 1024 });
-    })(),
-  );
+/** The first `n` bytes of a file. */
+async function headOf(path: string, n: number): Promise<Buffer> {
+  const f = await open(path, 'r');
   try {
-    await pipeline(bytes, tap.transform, createWriteStream(resolveInside(directory, finalId), { flags: 'r+', highWaterMark: 1024 * 1024 }));
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await f.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await f.close();
+  }
+}
+
+/**
+ * Joins the parts, in order, into the final upload's file without copying the first: it is renamed to the
+ * final upload's, the others are appended. The file's first SNIFF_BYTES bytes, or null when the parts
+ * could not be joined (the first part is then put back, so the final upload can be sent again).
+ */
+async function join(directory: string, partIds: string[], finalId: string, size: number): Promise<Buffer | null> {
+  const finalPath = resolveInside(directory, finalId);
+  const firstPath = resolveInside(directory, partIds[0]!);
+  try {
+    await rename(firstPath, finalPath);
   } catch {
-    hash.drop();
     return null;
   }
-  return { digests: hash.digest(), head: tap.head() };
+  const firstSize = (await stat(finalPath).catch(() => null))?.size ?? 0;
+  try {
+    for (const id of partIds.slice(1)) {
+      await pipeline(createReadStream(resolveInside(directory, id), { highWaterMark: 1024 * 1024 }), createWriteStream(finalPath, { flags: 'a', highWaterMark: 1024 * 1024 }));
+    }
+    if ((await stat(finalPath)).size !== size) throw new Error('joined size differs');
+    return await headOf(finalPath, Math.min(SNIFF_BYTES, size));
+  } catch {
+    await truncate(finalPath, firstSize).catch(() => undefined);
+    await rename(finalPath, firstPath).catch(() => undefined);
+    return null;
+  }
 }

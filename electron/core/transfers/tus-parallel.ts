@@ -74,7 +74,8 @@ export function uploadParts(job: TusJob, count: number): TusRun {
         chunkSize: job.chunkSize,
         retryDelays: [],
         headers: { 'Upload-Concat': 'partial' },
-        metadata: { assembly_url: job.assemblyUrl },
+        // part_offset: where the part goes, so the service hashes the parts in order as they arrive.
+        metadata: { assembly_url: job.assemblyUrl, part_offset: String(range.start) },
         fileReader: rangeReader(job, range.start, length, cursor, i === 0, readFailed),
         uploadDataDuringCreation: false,
         storeFingerprintForResuming: false,
