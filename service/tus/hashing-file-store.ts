@@ -11,7 +11,7 @@ import { resolveInside } from '../files/inside-dir';
 import { TooManyBytes, hashPrefix, hashTap, type FileDigests, type StreamHash } from '../files/stream-hash';
 import { SNIFF_BYTES } from '../robots/extract-meta';
 import { CachedConfigstore } from './cached-configstore';
-import { PartChains } from './part-chain';
+import { PartChains, removeStaleJoins } from './part-chain';
 import { isPartialUploadId } from './tus-acceptance';
 
 /** What @tus/file-store throws for a failed write (its ERRORS.FILE_WRITE_ERROR), so @tus/server answers the same. */
@@ -56,7 +56,8 @@ export class HashingFileStore extends FileStore {
   constructor(o: HashingFileStoreOptions) {
     super({ directory: o.directory, configstore: new CachedConfigstore(o.directory) });
     this.corrupt = o.corrupt ?? (() => false);
-    this.dirReady = mkdir(o.directory, { recursive: true, mode: 0o777 });
+    // Joined files of chains a stopped service was following are of no use: no chain survives a restart.
+    this.dirReady = mkdir(o.directory, { recursive: true, mode: 0o777 }).then(() => removeStaleJoins(o.directory));
     this.parts = new PartChains(o.directory, {
       partInfo: async (id) => {
         const u = await this.getUpload(id).catch(() => null);

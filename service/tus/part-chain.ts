@@ -7,9 +7,13 @@
 // goes on if what it covered is a prefix of that order; otherwise (a guess that was wrong, a restart that
 // lost the running state, a part removed) it starts again from disk in the named order. Either way every
 // byte is hashed in the final order: never a wrong digest, at worst the old cost.
+//
+// The bytes the chain reads are also written, in order, to the file that becomes the final upload's
+// (renamed at the final POST), so the join copies nothing after the last part: the parts' bytes are read
+// and written once more while the link is still busy, not after it.
 
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { resolveInside } from '../files/inside-dir';
 import { streamHash, type FileDigests, type StreamHash } from '../files/stream-hash';
 
@@ -20,6 +24,9 @@ export const PART_OFFSET_META = 'part_offset';
 const MAX_CHAINS = 256;
 
 const READ_CHUNK = 1024 * 1024;
+
+/** The joined file a chain writes: `<assembly_id>_join_<32hex>`, never an upload id. */
+const JOIN_FILE = /^[0-9a-f]{32}_join_[0-9a-f]{32}$/;
 
 interface Part {
   id: string;
@@ -43,6 +50,9 @@ interface Chain {
   /** The final upload's order, once named. */
   forced: string[] | null;
   broken: boolean;
+  /** The parts' bytes in the chain's order so far, written as they are hashed. */
+  joinedPath: string;
+  joined: FileHandle | null;
   running: Promise<void> | null;
   again: boolean;
 }
@@ -67,13 +77,31 @@ export function nextPartOf(candidates: readonly Part[], doneBytes: number): Part
   return oldest;
 }
 
-/** Feeds `hash` with bytes [from, to) of a file, waiting when the hash falls behind. */
-async function hashRange(hash: StreamHash, path: string, from: number, to: number): Promise<void> {
+/** Feeds `hash` with bytes [from, to) of a file and writes them to `out` at `at`, waiting when the hash falls behind. */
+async function copyHashed(hash: StreamHash, path: string, from: number, to: number, out: FileHandle, at: number): Promise<void> {
   if (to <= from) return;
-  for await (const chunk of createReadStream(path, { start: from, end: to - 1, highWaterMark: READ_CHUNK })) {
-    hash.update(chunk as Buffer);
-    if (hash.congested()) await hash.whenDrained();
+  const f = await open(path, 'r');
+  try {
+    // One buffer for the whole range: the hash copies what it keeps, the write is done before the next read.
+    const buf = Buffer.allocUnsafe(Math.min(READ_CHUNK, to - from));
+    for (let pos = from; pos < to; ) {
+      const { bytesRead } = await f.read(buf, 0, Math.min(buf.length, to - pos), pos);
+      if (bytesRead === 0) throw new Error(`${path} ended at ${pos}`);
+      const chunk = buf.subarray(0, bytesRead);
+      hash.update(chunk);
+      for (let w = 0; w < bytesRead; ) w += (await out.write(chunk, w, bytesRead - w, at + pos - from + w)).bytesWritten;
+      pos += bytesRead;
+      if (hash.congested()) await hash.whenDrained();
+    }
+  } finally {
+    await f.close();
   }
+}
+
+/** Removes joined files a stopped service left (no chain survives a restart). */
+export async function removeStaleJoins(directory: string): Promise<void> {
+  const names = await readdir(directory).catch(() => [] as string[]);
+  await Promise.all(names.filter((n) => JOIN_FILE.test(n)).map((n) => unlink(resolveInside(directory, n)).catch(() => undefined)));
 }
 
 export class PartChains {
@@ -85,18 +113,31 @@ export class PartChains {
     private readonly source: PartInfoSource,
   ) {}
 
-  private fresh(): Chain {
-    return { hash: streamHash(), parts: new Map(), done: [], doneBytes: 0, current: null, hashed: 0, forced: null, broken: false, running: null, again: false };
+  private fresh(assemblyId: string): Chain {
+    const joinedPath = resolveInside(this.directory, `${assemblyId}_join_${randomBytes(16).toString('hex')}`);
+    return { hash: streamHash(), parts: new Map(), done: [], doneBytes: 0, current: null, hashed: 0, forced: null, broken: false, joinedPath, joined: null, running: null, again: false };
+  }
+
+  /** Ends a chain that will not be used: its hash and its joined file. */
+  private discard(c: Chain): Promise<void> {
+    c.hash.drop();
+    return (async () => {
+      while (c.running) await c.running;
+      await c.joined?.close().catch(() => undefined);
+      c.joined = null;
+      await unlink(c.joinedPath).catch(() => undefined);
+    })();
   }
 
   private chainOf(assemblyId: string): Chain {
     let c = this.chains.get(assemblyId);
     if (!c) {
-      c = this.fresh();
+      c = this.fresh(assemblyId);
       this.chains.set(assemblyId, c);
       if (this.chains.size > MAX_CHAINS) {
         const [oldest, chain] = this.chains.entries().next().value as [string, Chain];
-        chain.hash.drop();
+        chain.broken = true;
+        void this.discard(chain);
         this.chains.delete(oldest);
       }
     }
@@ -130,14 +171,18 @@ export class PartChains {
   removed(assemblyId: string, id: string): void {
     const c = this.chains.get(assemblyId);
     if (!c?.parts.has(id)) return;
-    c.parts.delete(id);
-    if (c.done.includes(id) || c.current === id) c.broken = true;
+    if (c.done.includes(id) || c.current === id) this.forget(assemblyId);
+    else c.parts.delete(id);
   }
 
   /** Forget an Assembly's chain (it ended). */
   forget(assemblyId: string): void {
-    this.chains.get(assemblyId)?.hash.drop();
+    const c = this.chains.get(assemblyId);
     this.chains.delete(assemblyId);
+    if (c) {
+      c.broken = true;
+      void this.discard(c);
+    }
   }
 
   private poke(c: Chain): Promise<void> {
@@ -176,7 +221,8 @@ export class PartChains {
       const path = resolveInside(this.directory, part.id);
       const onDisk = Math.min(part.size, (await stat(path)).size);
       if (onDisk > c.hashed) {
-        await hashRange(c.hash, path, c.hashed, onDisk);
+        c.joined ??= await open(c.joinedPath, 'w');
+        await copyHashed(c.hash, path, c.hashed, onDisk, c.joined, c.doneBytes + c.hashed);
         c.hashed = onDisk;
       }
       if (c.hashed < part.size) return;
@@ -188,11 +234,12 @@ export class PartChains {
   }
 
   /**
-   * The md5 and sha256 of the parts `ids` joined in this order (all complete, held by the caller so none
-   * changes): the running hash finished where it followed this order, else computed again from disk.
-   * Null when a part could not be read. The chain is forgotten.
+   * Makes `finalPath` the parts `ids` joined in this order (all complete, held by the caller so none
+   * changes) and gives their md5 and sha256: the running chain finished where it followed this order, else
+   * one made again from disk. Null when a part could not be read or written (the parts are left as they
+   * were). The chain is forgotten.
    */
-  async digestOf(assemblyId: string, parts: readonly { id: string; size: number }[]): Promise<FileDigests | null> {
+  async join(assemblyId: string, parts: readonly { id: string; size: number }[], finalPath: string): Promise<FileDigests | null> {
     // Taken out of the map: nothing else reaches it while it finishes.
     let c = this.chains.get(assemblyId);
     this.chains.delete(assemblyId);
@@ -200,16 +247,26 @@ export class PartChains {
     const ids = parts.map((p) => p.id);
     const followed = c ? [...c.done, ...(c.current && c.hashed > 0 ? [c.current] : [])] : [];
     if (!c || c.broken || followed.some((id, i) => ids[i] !== id) || parts.some((p) => c!.parts.get(p.id)?.size !== p.size && followed.includes(p.id))) {
-      c?.hash.drop();
-      c = this.fresh();
+      if (c) await this.discard(c);
+      c = this.fresh(assemblyId);
     }
     for (const p of parts) c.parts.set(p.id, { id: p.id, size: p.size, hint: null, seq: this.seq++ });
     if (c.hashed === 0) c.current = null;
     c.forced = ids;
     do await this.poke(c);
     while (c.running);
-    if (c.broken || c.done.length !== ids.length) {
-      c.hash.drop();
+    const size = parts.reduce((n, p) => n + p.size, 0);
+    try {
+      if (c.broken || c.done.length !== ids.length) throw new Error('not joined');
+      c.joined ??= await open(c.joinedPath, 'w');
+      const written = (await c.joined.stat()).size;
+      await c.joined.close();
+      if (written !== size) throw new Error(`joined ${written} of ${size} bytes`);
+      c.joined = null;
+      await rename(c.joinedPath, finalPath);
+    } catch {
+      c.broken = true;
+      await this.discard(c);
       return null;
     }
     return c.hash.digest();

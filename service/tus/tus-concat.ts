@@ -6,17 +6,14 @@
 //
 // A partial names its Assembly in its metadata (tus-js-client: `metadataForPartialUploads`), like every
 // upload of this service: bytes are taken only for an Assembly that waits for them, never from anyone who
-// merely reaches the port. The parts are hashed as they arrive, in the order they will likely be joined
-// (part-chain.ts); the final upload finishes that hash (or computes it again where the order differs), then
-// joins the parts without reading them again for it: the first part's file becomes the final upload's, the
-// others are appended, and they are removed.
+// merely reaches the port. The parts are hashed, and written to the file that becomes the final upload's,
+// as they arrive, in the order they will likely be joined (part-chain.ts); the final upload finishes that
+// (or does it again from disk where the order differs), takes the file, and the parts are removed.
 
 import { Metadata, Upload, type MemoryLocker } from '@tus/server';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { open, rename, stat, truncate } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream/promises';
 import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
 import { resolveInside } from '../files/inside-dir';
 import { TooManyBytes } from '../files/stream-hash';
@@ -187,21 +184,18 @@ async function createFinal(d: ConcatDeps, req: IncomingMessage, res: ServerRespo
     if (why) throw refuse(why.status, why.code, why.message);
     const id = `${assemblyId}_${randomBytes(16).toString('hex')}`;
     const upload = new Upload({ id, size, offset: 0, metadata: metadata ?? {} });
-    // The hash of the parts in this order: mostly done while they arrived.
-    const digests = await d.store.parts.digestOf(assemblyId, parts.map((p) => ({ id: p.id, size: p.size ?? 0 })));
-    if (digests === null) throw refuse(500, 'TUS_SERVER_ERROR', 'The partial uploads could not be read to join them.');
     await d.store.create(upload);
-    const head = await join(d.directory, ids, id, size);
-    if (head === null) {
+    const finalPath = resolveInside(d.directory, id);
+    // Mostly done while the parts arrived: the joined file is renamed into place, its hash finished.
+    const digests = await d.store.parts.join(assemblyId, parts.map((p) => ({ id: p.id, size: p.size ?? 0 })), finalPath);
+    if (digests === null) {
       await d.store.remove(id).catch(() => undefined);
-      await d.store.configstore.delete(id).catch(() => undefined);
       throw refuse(500, 'TUS_SERVER_ERROR', 'The partial uploads could not be joined.');
     }
     upload.offset = size;
-    d.attach(assemblyId, upload, { digests: Promise.resolve(digests), head });
-    // The parts' bytes are in the final upload now (the first part's file became it: only its record is left).
-    await d.store.configstore.delete(ids[0]!).catch(() => undefined);
-    await Promise.all(ids.slice(1).map((p) => d.store.remove(p).catch(() => undefined)));
+    d.attach(assemblyId, upload, { digests: Promise.resolve(digests), head: await headOf(finalPath, Math.min(SNIFF_BYTES, size)) });
+    // The parts' bytes are in the final upload now.
+    await Promise.all(ids.map((p) => d.store.remove(p).catch(() => undefined)));
     baseHeaders(res);
     res.writeHead(201, { Location: `${d.tusUrl()}${id}`, 'Upload-Concat': `final;${ids.map((p) => `${d.tusUrl()}${p}`).join(' ')}` });
     res.end();
@@ -219,32 +213,5 @@ async function headOf(path: string, n: number): Promise<Buffer> {
     return buf.subarray(0, bytesRead);
   } finally {
     await f.close();
-  }
-}
-
-/**
- * Joins the parts, in order, into the final upload's file without copying the first: it is renamed to the
- * final upload's, the others are appended. The file's first SNIFF_BYTES bytes, or null when the parts
- * could not be joined (the first part is then put back, so the final upload can be sent again).
- */
-async function join(directory: string, partIds: string[], finalId: string, size: number): Promise<Buffer | null> {
-  const finalPath = resolveInside(directory, finalId);
-  const firstPath = resolveInside(directory, partIds[0]!);
-  try {
-    await rename(firstPath, finalPath);
-  } catch {
-    return null;
-  }
-  const firstSize = (await stat(finalPath).catch(() => null))?.size ?? 0;
-  try {
-    for (const id of partIds.slice(1)) {
-      await pipeline(createReadStream(resolveInside(directory, id), { highWaterMark: 1024 * 1024 }), createWriteStream(finalPath, { flags: 'a', highWaterMark: 1024 * 1024 }));
-    }
-    if ((await stat(finalPath)).size !== size) throw new Error('joined size differs');
-    return await headOf(finalPath, Math.min(SNIFF_BYTES, size));
-  } catch {
-    await truncate(finalPath, firstSize).catch(() => undefined);
-    await rename(finalPath, firstPath).catch(() => undefined);
-    return null;
   }
 }

@@ -13,7 +13,7 @@ import { startFaultProxy, type FaultProxy, type ProxiedRequest } from '../../../
 import { PRESETS } from '../../../shared/api/presets';
 import { feedOf } from './draft-feed';
 import { assembliesOf, makeFiles, openEngine, until } from './testing/engine-fixture';
-import { DEFAULT_PARALLEL, decodeParts, encodeParts, mapUploadUrls, partRanges, plannedParts } from './tus-parts';
+import { DEFAULT_PARALLEL, decodeParts, encodeParts, isStaggered, mapUploadUrls, partRanges, plannedParts, plannedPieces, staggeredRanges } from './tus-parts';
 
 const steps = PRESETS.find((p) => p.id === 'store-originals')!.steps;
 const MiB = 1024 * 1024;
@@ -68,6 +68,22 @@ describe('parallel tus parts', () => {
         expect(decodeParts(mapUploadUrls(encodeParts(urls), (u) => `${u}#x`))).toEqual(urls.map((u) => (u === null ? null : `${u}#x`)));
       }),
     );
+    // Pieces: more than lanes for a large file, the first ones growing so lanes finish one after another.
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 40 }), fc.integer({ min: 1, max: 32 }), (size, pieces) => {
+        const r = staggeredRanges(size, pieces);
+        expect(r).toHaveLength(Math.min(pieces, size));
+        expect(r[0]!.start).toBe(0);
+        expect(r.at(-1)!.end).toBe(size);
+        for (let i = 1; i < r.length; i++) expect(r[i]!.start).toBe(r[i - 1]!.end);
+        for (const x of r) expect(x.end).toBeGreaterThan(x.start);
+        expect(staggeredRanges(size, pieces)).toEqual(r);
+      }),
+    );
+    expect(staggeredRanges(1000, 5).map((x) => x.end - x.start)).toEqual([71, 143, 214, 286, 286]);
+    expect([plannedPieces(12 * MiB, 4), plannedPieces(256 * MiB, 4), plannedPieces(1024 * MiB, 4), plannedPieces(100 * 1024 * MiB, 4)]).toEqual([4, 16, 32, 32]);
+    expect(decodeParts(encodeParts(['a', null], true))).toEqual(['a', null]);
+    expect([isStaggered(encodeParts(['a', null], true)), isStaggered(encodeParts(['a', null])), isStaggered(mapUploadUrls(encodeParts(['a', null], true), (u) => u))]).toEqual([true, false, true]);
     expect(decodeParts('http://127.0.0.1:1/resumable/files/a_b')).toBeNull();
     expect(mapUploadUrls('http://a/x', (u) => `${u}y`)).toBe('http://a/xy');
   });

@@ -3,14 +3,17 @@
 // it must) over its byte range, read from disk by path through the bandwidth limit; the queue keeps the
 // parts' URLs in the file's `uploadUrl` (tus-parts.ts), so after a crash each part resumes from the server's
 // offset, and once the final upload exists its URL replaces them (the Assembly's upload carries it).
-// The md5 follows the bytes in order where it can (the first part), and reads the rest once at the end.
+// The file is cut into more pieces than lanes (connections), sent in order, the first ones growing so the
+// lanes finish one after another (tus-parts.ts staggeredRanges): the service hashes the pieces in order as
+// they arrive, and so does the md5 here, reading each piece again once those before it are sent, so little
+// is left to hash after the last byte.
 
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { Upload } from 'tus-js-client';
 import { digestOf, hashPrefix, newCursor, readRange, type HashCursor } from './hashing-reader';
 import { classifyTusError, describeTusError } from './tus-failure';
-import { decodeParts, encodeMetadata, encodeParts, partRanges } from './tus-parts';
+import { decodeParts, encodeMetadata, encodeParts, isStaggered, partRanges, plannedPieces, staggeredRanges } from './tus-parts';
 import { tusHttpStack, type TusJob, type TusOutcome, type TusRun } from './tus-worker';
 
 /** The file reader tus-js-client asks slices of: bytes [offset, offset + length) of the file. */
@@ -32,12 +35,23 @@ function rangeReader(job: TusJob, offset: number, length: number, cursor: HashCu
   };
 }
 
-/** The file in `count` parts side by side, then the final upload; same outcomes as one stream. */
-export function uploadParts(job: TusJob, count: number): TusRun {
+/** The file in pieces sent over `lanes` connections side by side, then the final upload; same outcomes as one stream. */
+export function uploadParts(job: TusJob, lanes: number): TusRun {
   const cursor = newCursor();
-  const ranges = partRanges(job.size, count);
   const prior = decodeParts(job.uploadUrl);
+  // A resume cuts the pieces it stored as they were cut (older queues: equal parts).
+  const staggered = prior ? isStaggered(job.uploadUrl) : true;
+  const pieces = prior ? prior.length : plannedPieces(job.size, lanes);
+  const ranges = staggered ? staggeredRanges(job.size, pieces) : partRanges(job.size, pieces);
   const urls: (string | null)[] = ranges.map((_, i) => (prior && prior.length === ranges.length ? (prior[i] ?? null) : null));
+  const sentWhole = ranges.map(() => false);
+  // The md5 here follows the pieces sent whole, in order, reading each again (from the page cache).
+  let hashing: Promise<void> = Promise.resolve();
+  const followHash = () => {
+    let end = 0;
+    for (let i = 0; i < ranges.length && sentWhole[i]; i++) end = ranges[i]!.end;
+    hashing = hashing.then(() => hashPrefix(job.path, cursor, end)).catch(() => undefined);
+  };
   const accepted = ranges.map(() => 0);
   const uploads: Upload[] = [];
   let settle!: (o: TusOutcome) => void;
@@ -82,7 +96,7 @@ export function uploadParts(job: TusJob, count: number): TusRun {
         removeFingerprintOnSuccess: false,
         onUploadUrlAvailable: () => {
           urls[i] = upload.url;
-          job.onUploadUrl(encodeParts(urls));
+          job.onUploadUrl(encodeParts(urls, staggered));
         },
         onProgress: () => armStall(),
         onChunkComplete: (_chunk, bytes) => {
@@ -91,6 +105,8 @@ export function uploadParts(job: TusJob, count: number): TusRun {
         },
         onSuccess: () => {
           accepted[i] = length;
+          sentWhole[i] = true;
+          followHash();
           resolve();
         },
         onError: reject,
@@ -113,21 +129,27 @@ export function uploadParts(job: TusJob, count: number): TusRun {
       const body = (await res.text()).slice(0, 200).trim();
       const failure = res.status === 429 || res.status >= 500 ? 'transient' : res.status === 404 ? 'transient' : 'fatal';
       // A part that is gone (joined by a final whose answer was lost, or removed) is sent again from scratch.
-      if (res.status === 404) job.onUploadUrl(encodeParts(urls.map(() => null)));
+      if (res.status === 404) job.onUploadUrl(encodeParts(urls.map(() => null), staggered));
       throw Object.assign(new Error(`Upload failed: the server answered HTTP ${res.status}${body ? ` (${body})` : ''}.`), { failure });
     }
     return new URL(location, job.tusUrl).toString();
   };
 
   armStall();
-  void Promise.all(ranges.map((_, i) => sendPart(i)))
+  // Each lane takes the next piece in order.
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < ranges.length && !settled) await sendPart(next++);
+  };
+  void Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, ranges.length)) }, lane))
     .then(async () => {
       if (settled) return;
       armStall();
       const finalUrl = await sendFinal();
       job.onUploadUrl(finalUrl);
       job.onProgress(job.size);
-      // What the parts past the first read went by unhashed: read once now, in order.
+      // What the pieces sent left unhashed (little: the md5 followed them): read once now, in order.
+      await hashing;
       await hashPrefix(job.path, cursor, job.size).catch((cause: Error) => {
         throw Object.assign(new Error(`Could not read the file to check it: ${cause.message}`), { failure: 'fatal' });
       });

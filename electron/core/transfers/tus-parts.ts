@@ -54,16 +54,55 @@ export function partRanges(size: number, parts: number): { start: number; end: n
   return out;
 }
 
+/** A piece is about this big: the file is cut into more pieces than lanes, sent in order (tus-parallel.ts). */
+export const PIECE_BYTES = 16 * 1024 * 1024;
+/** Pieces per file at most (the service takes (files + 8) × 32 partial uploads per Assembly). */
+const MAX_PIECES = 32;
+/** The first this many pieces grow from a quarter of a piece to a whole one, so the lanes finish one after another. */
+const STAGGER = 4;
+
+/** How many pieces a file of `size` bytes sent over `lanes` connections is cut into: at least one per lane. Pure. */
+export const plannedPieces = (size: number, lanes: number): number => Math.max(lanes, Math.min(MAX_PIECES, Math.round(size / PIECE_BYTES), Math.max(1, size)));
+
+/**
+ * `pieces` contiguous ranges covering [0, size): the first STAGGER grow (¼, ½, ¾, 1 of the others), so lanes
+ * that start together finish one after another and the service, and the md5 here, can follow the file in
+ * order while it is sent instead of after the last byte. A function of (size, pieces) only: a resume cuts
+ * the same ranges. Pure.
+ */
+export function staggeredRanges(size: number, pieces: number): { start: number; end: number }[] {
+  const n = Math.max(1, Math.min(pieces, Math.max(1, size)));
+  const weights = Array.from({ length: n }, (_, i) => (i < STAGGER ? i + 1 : STAGGER));
+  const total = weights.reduce((a, b) => a + b, 0);
+  const out: { start: number; end: number }[] = [];
+  let start = 0;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    sum += weights[i]!;
+    // Never an empty piece: each ends at least a byte after it starts (n ≤ size).
+    const end = i === n - 1 ? size : Math.max(start + 1, Math.min(size - (n - 1 - i), Math.floor((size * sum) / total)));
+    out.push({ start, end });
+    start = end;
+  }
+  return out;
+}
+
 const PARTS_PREFIX = 'tus-parts:';
+/** Pieces cut by staggeredRanges; `tus-parts:` values (equal parts, partRanges) are resumed as they were cut. */
+const PIECES_PREFIX = 'tus-pieces:';
 
 /** The parts' upload URLs (null: not created yet) as the one stored `uploadUrl` value. Pure. */
-export const encodeParts = (urls: readonly (string | null)[]): string => `${PARTS_PREFIX}${JSON.stringify(urls)}`;
+export const encodeParts = (urls: readonly (string | null)[], staggered = false): string => `${staggered ? PIECES_PREFIX : PARTS_PREFIX}${JSON.stringify(urls)}`;
+
+/** Whether a stored `uploadUrl` holds pieces cut by staggeredRanges. Pure. */
+export const isStaggered = (stored: string | null): boolean => stored?.startsWith(PIECES_PREFIX) ?? false;
 
 /** The parts' URLs of a stored `uploadUrl`, or null when it is a single upload's URL (or none). Pure. */
 export function decodeParts(stored: string | null): (string | null)[] | null {
-  if (!stored?.startsWith(PARTS_PREFIX)) return null;
+  const prefix = stored?.startsWith(PIECES_PREFIX) ? PIECES_PREFIX : PARTS_PREFIX;
+  if (!stored?.startsWith(prefix)) return null;
   try {
-    const v = JSON.parse(stored.slice(PARTS_PREFIX.length)) as unknown;
+    const v = JSON.parse(stored.slice(prefix.length)) as unknown;
     if (!Array.isArray(v) || v.length < 2 || !v.every((u) => u === null || typeof u === 'string')) return null;
     return v as (string | null)[];
   } catch {
@@ -74,7 +113,7 @@ export function decodeParts(stored: string | null): (string | null)[] | null {
 /** A stored `uploadUrl` with every URL in it mapped (a loopback service that came back on another port). Pure. */
 export function mapUploadUrls(stored: string, map: (url: string) => string): string {
   const parts = decodeParts(stored);
-  return parts ? encodeParts(parts.map((u) => (u === null ? null : map(u)))) : map(stored);
+  return parts ? encodeParts(parts.map((u) => (u === null ? null : map(u))), isStaggered(stored)) : map(stored);
 }
 
 /** Whether a tus endpoint lists `concatenation` in its OPTIONS answer; false when it cannot be asked. */

@@ -6,7 +6,7 @@ import type { Clock } from '../uploads/clock';
 import { digestOf, hashPrefix, newCursor, readRange, type HashCursor } from './hashing-reader';
 import type { TokenBucket } from './token-bucket';
 import { classifyTusError, type TusFailure } from './tus-failure';
-import { decodeParts, plannedParts, type ParallelPolicy } from './tus-parts';
+import { decodeParts, DEFAULT_PARALLEL, plannedParts, type ParallelPolicy } from './tus-parts';
 import { uploadParts } from './tus-parallel';
 
 export { classifyTusError, describeTusError, isUnreachable } from './tus-failure';
@@ -60,7 +60,8 @@ export interface TusRun {
  */
 export function uploadTus(job: TusJob): TusRun {
   const prior = decodeParts(job.uploadUrl);
-  if (prior) return uploadParts(job, prior.length);
+  // A resume sends the stored pieces over as many lanes as the policy says (every piece was a lane before pieces).
+  if (prior) return uploadParts(job, Math.min(prior.length, job.parallel?.policy.parts ?? DEFAULT_PARALLEL.parts));
   const parallel = job.parallel;
   const parts = parallel && !job.uploadUrl ? plannedParts(job.size, job.tusUrl, parallel.policy) : 1;
   if (!parallel || parts <= 1) return uploadSingle(job);
