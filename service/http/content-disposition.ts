@@ -123,8 +123,11 @@ export function parseDispositionParams(value: string): { type: string; params: M
   return { type, params };
 }
 
-/** What a browser escapes in a form's names (WHATWG "multipart/form-data encoding algorithm"). */
-const undoBrowserEscapes = (s: string): string => s.replace(/%22/g, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n');
+/**
+ * What a browser escapes in a form's names (WHATWG "multipart/form-data encoding algorithm"), spelled as it
+ * spells them (upper case): a name's own `%0a` is not one of them.
+ */
+const undoBrowserEscapes = (s: string): string => s.replace(/%22|%0D|%0A/g, (e) => (e === '%22' ? '"' : e === '%0D' ? '\r' : '\n'));
 
 export type DispositionResult = { ok: true; disposition: Disposition } | { ok: false; reason: string };
 
