@@ -23,6 +23,7 @@ import {
   templateInputSchema,
   templateListQuerySchema,
   templateListSchema,
+  templateTrialSchema,
   templateSchema,
 } from './template-models';
 import { runUpdateSchema } from './run-update';
@@ -394,6 +395,16 @@ export const channels = {
     response: templateSchema,
   },
   'templates:delete': { request: z.object({ workspaceId: z.string().optional(), id: z.string().min(1) }), response: z.object({}) },
+  /**
+   * "Try this Template here first": core copies a remote workspace's Template to the Local workspace
+   * (remote-only storage swapped for stored assets, each change said), and runs the picked files on both.
+   */
+  'templates:tryHere': {
+    request: z.object({ workspaceId: z.string().min(1), id: z.string().min(1), files: z.array(selectedFileSchema).min(1).max(100) }),
+    response: templateTrialSchema,
+  },
+  /** A try as it stands: both runs' states and the comparison per step (results, sizes, dimensions, durations, errors). */
+  'templates:trial': { request: z.object({ trialId: z.string().min(1) }), response: templateTrialSchema },
 
   /** Template credentials. Secret values go in (create, edit) and never come back out. */
   'credentials:list': { request: z.object({ workspaceId: z.string().optional() }), response: z.array(credentialSchema) },

@@ -164,3 +164,51 @@ export const cdnPreviewSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
 });
 export type CdnPreviewResult = z.infer<typeof cdnPreviewSchema>;
+
+/** What "Try this Template here first" changed in the Local workspace's copy (shared/api/template-trial). */
+export const trialChangeSchema = z.object({
+  step: z.string().nullable(),
+  kind: z.enum(['swapped', 'removed', 'kept-needs-credentials']),
+  from: z.string(),
+  to: z.string().nullable(),
+  reason: z.string(),
+});
+
+const trialStepSideSchema = z.object({
+  results: z.number().int().nonnegative(),
+  bytes: z.number().nonnegative(),
+  dimensions: z.array(z.string()),
+  mediaSeconds: z.number().nullable(),
+  error: z.string().nullable(),
+});
+
+/** One side of a try: the run this app started on that workspace (its Assembly view: #/assemblies/<id>). */
+const trialRunSchema = z.object({
+  workspaceId: z.string(),
+  runId: z.string(),
+  assemblyId: z.string().nullable(),
+  /** The run's state: CREATING, ASSEMBLY_UPLOADING, ASSEMBLY_COMPLETED, or the error code. */
+  state: z.string(),
+  ended: z.boolean(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** The Assembly's execution_duration (seconds) once it ran. */
+  executionSeconds: z.number().nullable(),
+});
+
+/** A try: the remote Template, its local copy, both runs, and the comparison per step so far. */
+export const templateTrialSchema = z.object({
+  id: z.string(),
+  templateId: z.string(),
+  templateName: z.string(),
+  localTemplateId: z.string(),
+  files: z.number().int().nonnegative(),
+  changes: z.array(trialChangeSchema),
+  remote: trialRunSchema,
+  local: trialRunSchema,
+  /** Both runs ended. */
+  ended: z.boolean(),
+  steps: z.array(
+    z.object({ step: z.string(), remoteRobot: z.string().nullable(), localRobot: z.string().nullable(), remote: trialStepSideSchema.nullable(), local: trialStepSideSchema.nullable() }),
+  ),
+});
+export type TemplateTrial = z.infer<typeof templateTrialSchema>;

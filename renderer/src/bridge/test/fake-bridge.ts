@@ -4,7 +4,7 @@ import type { AssemblyListItem } from '../../../../shared/ipc/assembly-models';
 import type { Asset } from '../../../../shared/ipc/asset-models';
 import type { AppInfo, Run, SelectedFile } from '../../../../shared/ipc/models';
 import type { RunUpdate } from '../../../../shared/ipc/run-update';
-import type { Template } from '../../../../shared/ipc/template-models';
+import type { Template, TemplateTrial } from '../../../../shared/ipc/template-models';
 import { ok, type Result } from '../../../../shared/result';
 import { createFakeTransfers, type FakeTransfers } from './fake-transfers';
 import { sampleBill, sampleStats } from './fake-account';
@@ -327,6 +327,8 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'templates:create': (req) => ok(sampleTemplate({ name: req.name, content: req.content })),
     'templates:update': (req) => ok(sampleTemplate({ id: req.id, ...(req.name ? { name: req.name } : {}) })),
     'templates:delete': () => ok({}),
+    'templates:tryHere': (req) => ok(sampleTrial(req.id, false)),
+    'templates:trial': () => ok(sampleTrial('tpl_sample', true)),
     'credentials:list': () => ok([]),
     'credentials:create': (req) => ok({ id: 'c1', name: req.name, type: req.type, values: {}, secretsSet: [], created: null, modified: null }),
     'credentials:update': (req) => ok({ id: req.id, name: req.name, type: req.type, values: {}, secretsSet: [], created: null, modified: null }),
@@ -391,3 +393,37 @@ export const withRun = (bridge: FakeBridge, run: Run): FakeBridge => {
   bridge.emit('run:updated', { run, delta: null });
   return bridge;
 };
+
+/** A try of a remote Template: one store step swapped; ended shows both runs completed with figures. */
+function sampleTrial(templateId: string, ended: boolean): TemplateTrial {
+  const side = (workspaceId: string, runId: string) => ({
+    workspaceId,
+    runId,
+    assemblyId: ended ? `asm_${runId}` : null,
+    state: ended ? 'ASSEMBLY_COMPLETED' : 'ASSEMBLY_UPLOADING',
+    ended,
+    error: null,
+    executionSeconds: ended ? 1.5 : null,
+  });
+  return {
+    id: 'trial_1',
+    templateId,
+    templateName: 'Thumbnails to S3',
+    localTemplateId: 'tpl_local_copy',
+    files: 1,
+    changes: [{ step: 'store', kind: 'swapped', from: '/s3/store', to: '/transloadit/store', reason: 'The Local workspace has no Template Credentials named "prod_s3": the files are kept as this computer\'s stored assets instead.' }],
+    remote: side('ws_remote', 'run_remote'),
+    local: side('local', 'run_local'),
+    ended,
+    steps: [
+      {
+        step: 'thumb',
+        remoteRobot: '/image/resize',
+        localRobot: '/image/resize',
+        remote: ended ? { results: 1, bytes: 2048, dimensions: ['256×171'], mediaSeconds: null, error: null } : null,
+        local: ended ? { results: 1, bytes: 2000, dimensions: ['256×171'], mediaSeconds: null, error: null } : null,
+      },
+      { step: 'store', remoteRobot: '/s3/store', localRobot: '/transloadit/store', remote: ended ? { results: 1, bytes: 2048, dimensions: ['256×171'], mediaSeconds: null, error: null } : null, local: ended ? { results: 1, bytes: 2000, dimensions: ['256×171'], mediaSeconds: null, error: null } : null },
+    ],
+  };
+}

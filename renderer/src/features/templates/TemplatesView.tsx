@@ -27,6 +27,7 @@ import {
   type TemplateSort,
 } from '../../lib/template-list-params';
 import './templates.css';
+import { TemplateTrialPanel } from './TemplateTrialPanel';
 import { DateTime } from '../../components/DateTime';
 
 const PAGE_SIZE = 25;
@@ -230,6 +231,11 @@ const TemplateDetail = ({ template, onDeleted }: { template: Template; onDeleted
     },
   });
   const builtin = template.builtinVersion !== null;
+  // "Try this Template here first" is for a remote workspace's Templates: the Local one would try itself.
+  const info = useBridgeQuery('app:info', {}, { staleTime: Infinity });
+  const workspaces = useBridgeQuery('workspaces:list', {}, { staleTime: 30_000 });
+  const active = workspaces.data?.find((w) => w.id === info.data?.activeWorkspaceId);
+  const [trying, setTrying] = useState(false);
   return (
     <div className="template-detail" data-testid="template-detail">
       <div className="template-detail-head">
@@ -269,12 +275,18 @@ const TemplateDetail = ({ template, onDeleted }: { template: Template; onDeleted
         </Button>
         {!builtin && <Button onClick={() => navigate({ name: 'template-editor', id: template.id })}>Edit</Button>}
         <Button onClick={() => navigate({ name: 'template-editor', id: template.id, copy: true })}>Duplicate</Button>
+        {active?.kind === 'remote' && (
+          <Button onClick={() => setTrying((t) => !t)} aria-expanded={trying}>
+            Try this Template here first
+          </Button>
+        )}
         {!builtin && (
           <Button variant="danger" onClick={() => setConfirming(true)}>
             Delete
           </Button>
         )}
       </div>
+      {trying && active?.kind === 'remote' && <TemplateTrialPanel key={`${active.id}/${template.id}`} templateId={template.id} workspaceId={active.id} workspaceName={active.name} />}
       {remove.error && <ErrorPanel title="Could not delete the Template" code={remove.error.code} message={remove.error.message} httpCode={remove.error.httpCode} />}
       <CodeEditor key={template.id} value={formatContent(template.content)} readOnly label={`Content of ${template.name}`} height="420px" data-testid="template-content" />
       <ConfirmDialog
