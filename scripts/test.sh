@@ -109,6 +109,8 @@ run_playwright() {
     bash scripts/with-keyring.sh npx playwright test --config e2e/playwright.config.ts --reporter=list,json >test-results/playwright.log 2>&1 || { echo "$(($(date +%s) - started))" >test-results/playwright.seconds; return 1; }
   echo "$(($(date +%s) - started))" >test-results/playwright.seconds
 }
+# A report left by an earlier run must not stand in for one this run failed to write.
+rm -f test-results/vitest.json test-results/playwright.json
 : >test-results/vitest.log
 : >test-results/playwright.log
 tests_start=$(date +%s)
