@@ -2,7 +2,7 @@
 // the shared catalog's, shared/api/robot-params/robots-document.ts): a missing program
 // (`<ROBOT>_TOOL_MISSING`), page lists, and what it does not run (encrypted PDFs, cloud OCR providers).
 
-import { missingDocumentTool } from '../robots/document/tools';
+import { CHROMIUM_MISSING, chromiumPath, missingDocumentTool } from '../robots/document/tools';
 import { pageEntries, parsePageSpec } from '../robots/document/pdf-pages';
 
 type Params = Record<string, unknown>;
@@ -44,19 +44,38 @@ const noPasswords: Rule = (p) => {
   return typeof p.output_password === 'string' && p.output_password !== '' ? 'output_password is not supported by the local service: it does not encrypt PDFs' : null;
 };
 
+const htmlUrl: Rule = (p, final) => {
+  const v = p.url;
+  if (!set(v) || v === '' || deferred(final, v)) return null;
+  let url: URL;
+  try {
+    url = new URL(String(v));
+  } catch {
+    return `url must be an http or https URL (got ${show(v)})`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `url must be an http or https URL (got ${show(v)})`;
+  return url.username || url.password ? 'url must not hold a user name or password; put credentials in headers' : null;
+};
+const htmlHeaders: Rule = (p) => {
+  const v = p.headers;
+  if (!set(v)) return null;
+  return typeof v === 'object' && !Array.isArray(v) && Object.values(v as object).every((x) => typeof x === 'string') ? null : `headers must be an object of header names to text values, such as {"Authorization": "Bearer …"} (got ${show(v)})`;
+};
+
 const RULES: Record<string, Rule[]> = {
   '/document/thumbs': [thumbsPages, density, colorspace],
   '/document/merge': [noPasswords],
   '/document/split': [splitPages],
   '/document/ocr': [],
   '/image/ocr': [],
+  '/html/convert': [htmlUrl, htmlHeaders],
 };
 
 /** The first problem of a document step's parameters by this service's rules, or null (other robots: null). */
 export function documentParamProblem(robot: string, params: Params, final: boolean): DocumentParamProblem | null {
   const rules = RULES[robot];
   if (!rules) return null;
-  const missing = missingDocumentTool(robot);
+  const missing = robot === '/html/convert' ? (chromiumPath() ? null : CHROMIUM_MISSING) : missingDocumentTool(robot);
   if (missing) return { code: `${robot.replace(/^\//, '').replace(/[/-]/g, '_').toUpperCase()}_TOOL_MISSING`, problem: missing };
   for (const rule of rules) {
     const problem = rule(params, final);

@@ -28,7 +28,7 @@ import { runS3Store } from './storage/s3-store';
 import { S3_PROVIDERS } from './storage/s3-target';
 import { runSftpImport } from './storage/sftp-import';
 import { runVideoThumbs } from './video-thumbs';
-import { DOCUMENT_BUNDLE_RUNNERS, DOCUMENT_FILE_RUNNERS } from './document/document-robots';
+import { DOCUMENT_BUNDLE_RUNNERS, DOCUMENT_FILE_RUNNERS, DOCUMENT_SOURCE_RUNNERS } from './document/document-robots';
 import { MEDIA_BUNDLE_RUNNERS, MEDIA_FILE_RUNNERS, MEDIA_SOURCE_RUNNERS } from './media/media-robots';
 
 export const ROBOT_RUNNERS: Record<string, RobotRunner> = {
@@ -73,4 +73,5 @@ export const SOURCE_RUNNERS: Record<string, SourceRunner> = {
   '/sftp/import': runSftpImport,
   ...Object.fromEntries(S3_PROVIDERS.map((p) => [`/${p}/import`, runS3Import])),
   ...MEDIA_SOURCE_RUNNERS,
+  ...DOCUMENT_SOURCE_RUNNERS,
 };

@@ -58,6 +58,7 @@ export const KNOWN_ROBOTS = [
   '/document/split',
   '/document/ocr',
   '/image/ocr',
+  '/html/convert',
 ] as const;
 
 /** One line per robot, for the instruction editor. */
@@ -116,13 +117,14 @@ export const ROBOT_SUMMARIES: Record<KnownRobot, string> = {
   '/document/split': 'Keeps the pages of a PDF that pages selects ("5", "5-10", a list) as one new PDF.',
   '/document/ocr': 'Reads the text of every PDF page with Tesseract (format json: lines with page, confidence and box; list; text; meta: meta.recognized_text).',
   '/image/ocr': 'Reads the text of an image with Tesseract (format json: lines with confidence and box; list; text; meta: meta.recognized_text).',
+  '/html/convert': 'Draws a web page (url, no input needed) or each HTML file with headless Chromium as png, jpg or pdf (width, height, fullpage, delay, wait_until, headers); URLs through the service\'s address policy.',
 };
 
 export type KnownRobot = (typeof KNOWN_ROBOTS)[number];
 
 /** Robots that connect to servers the step names (storage and imports): never run by the fuzzers. */
 export const reachesOtherServers = (robot: string): boolean =>
-  /^\/(sftp|ftp|http|s3|minio|wasabi|digitalocean|backblaze|cloudflare|tigris)\/(store|import)$/.test(robot);
+  /^\/(sftp|ftp|http|s3|minio|wasabi|digitalocean|backblaze|cloudflare|tigris)\/(store|import)$/.test(robot) || robot === '/html/convert';
 
 export const isKnownRobot = (robot: string): robot is KnownRobot =>
   (KNOWN_ROBOTS as readonly string[]).includes(robot);
