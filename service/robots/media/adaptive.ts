@@ -3,11 +3,12 @@
 // chunk segments), hls (playlist.m3u8, a master over one media playlist per rendition, MPEG-TS segments)
 // or cmaf (fMP4 with both manifests). H.264 video and AAC audio are copied (segments then start at the
 // input's keyframes); anything else is encoded to them with a keyframe every `segment_duration` seconds.
-// Every file written is a result with `meta.relative_path` (its path next to the playlist), so a storage
-// step with `path: "…/${file.meta.relative_path}"` keeps the playlist playable.
+// Every file written is a result with `meta.relative_path`, the folder it sits in beside the playlist ('' for
+// the playlist itself), as the vendor gives it and as /file/decompress does: a storage step with
+// `path: "…/${file.meta.relative_path}/${file.name}"` (the vendor's example) keeps the playlist playable.
 
 import { mkdir, readdir } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join, posix, relative } from 'node:path';
 import { describeResult, type StoredFile } from '../file-record';
 import { outputDir } from '../output-path';
 import type { BundleRunner, RobotFileOutcome } from '../robot-types';
@@ -75,7 +76,8 @@ export const runVideoAdaptive: BundleRunner = async (job): Promise<RobotFileOutc
   const files: StoredFile[] = [];
   for (const path of written) {
     const relativePath = relative(dir, path).split('\\').join('/');
-    files.push(await describeResult(lead, path, relativePath.split('/').pop()!, { relative_path: relativePath, technique }));
+    const folder = posix.dirname(relativePath);
+    files.push(await describeResult(lead, path, posix.basename(relativePath), { relative_path: folder === '.' ? '' : folder, technique }));
   }
   return { ok: true, files };
 };

@@ -116,6 +116,16 @@ describe('/video/concat', () => {
     expect(moving.get('joined')?.length).toBeGreaterThan(0);
   });
 
+  it('joins one file named twice (video_1 and video_2 both :original) twice, as the Template says', async () => {
+    const { outcome, files } = await run({
+      twice: { robot: '/video/concat', use: { steps: [{ name: ':original', as: 'video_1' }, { name: ':original', as: 'video_2' }] } },
+    }, [b]);
+    expect(outcome).toEqual({ ok: true });
+    expect(files[0]).toMatchObject({ meta: { concatenated_files: 2 } });
+    // b lasts 2 s: played twice, 4 s.
+    expect(files[0]!.meta.duration as number).toBeCloseTo(4, 0);
+  });
+
   it('overlaps the parts by the crossfade, and scales to width × height', async () => {
     const { outcome, files } = await run({ joined: { robot: '/video/concat', use: ':original', transition: 'crossfade', transition_duration: 1, width: 240, height: 180 } }, [a, b]);
     expect(outcome).toEqual({ ok: true });
@@ -223,11 +233,12 @@ describe('/video/adaptive', () => {
     const { outcome, files } = await run({ hls: { robot: '/video/adaptive', use: { steps: [':original'], bundle_steps: true }, technique: 'hls', segment_duration: 1 } }, [a, b]);
     expect(outcome).toEqual({ ok: true });
     const master = files.find((f) => f.name === 'playlist.m3u8')!;
-    expect(master.meta.relative_path).toBe('playlist.m3u8');
+    // The folder beside the playlist, as the vendor and /file/decompress give it: '' at the top.
+    expect(master.meta.relative_path).toBe('');
     expect(await readFile(master.localPath, 'utf8')).toMatch(/#EXT-X-STREAM-INF:.*RESOLUTION=320x240[\s\S]*RESOLUTION=160x120/);
     const segments = files.filter((f) => f.ext === 'ts');
     expect(segments.length).toBeGreaterThanOrEqual(5);
-    expect(segments.every((f) => /^stream_[01]\/segment_\d{5}\.ts$/.test(String(f.meta.relative_path)))).toBe(true);
+    expect(segments.every((f) => /^stream_[01]$/.test(String(f.meta.relative_path)) && /^segment_\d{5}\.ts$/.test(f.name))).toBe(true);
     const played = await probe(master.localPath);
     expect(played.streams.filter((s) => s.codec_type === 'video').map((s) => s.width).sort()).toEqual([160, 320]);
     expect(played.duration).toBeCloseTo(3, 0);

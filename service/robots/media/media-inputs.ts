@@ -21,6 +21,21 @@ export function withRoles(use: unknown, inputs: readonly { file: StoredFile; fro
   });
 }
 
+/**
+ * Each input once per `use` entry that takes it, with that entry's role: the joiners' inputs. The service
+ * hands a robot each file once, so a Template naming one step twice (`video_1` and `video_2` both
+ * `:original`, to play a clip twice) would otherwise join it once.
+ */
+export function withEveryRole(use: unknown, inputs: readonly { file: StoredFile; fromStep: string }[]): RoledFile[] {
+  const parsed = parseUse(use);
+  const refs = parsed.ok ? parsed.use.refs : [];
+  return inputs.flatMap(({ file, fromStep }) => {
+    const taking = refs.filter((r) => r.name === fromStep && (!r.fields || r.fields.includes(file.field ?? '')));
+    const roles = [...new Set(taking.map((r) => r.as ?? null))];
+    return roles.length > 1 ? roles.map((role) => ({ file, role })) : [{ file, role: roles[0] ?? null }];
+  });
+}
+
 const natural = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 /**

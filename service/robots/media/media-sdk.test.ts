@@ -81,7 +81,8 @@ describe('the vendor Node SDK drives the media robots', () => {
     // The HLS files stored where relative_path says, then played over HTTP.
     const site = join(dir, 'site');
     for (const file of results.hls ?? []) {
-      const target = join(site, String((file.meta as Record<string, unknown>).relative_path));
+      // The vendor's storage path: `${file.meta.relative_path}/${file.name}`.
+      const target = join(site, String((file.meta as Record<string, unknown>).relative_path), String(file.name));
       await mkdir(dirname(target), { recursive: true });
       await writeFile(target, Buffer.from(await (await fetch(String(file.ssl_url))).arrayBuffer()));
     }

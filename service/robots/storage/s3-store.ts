@@ -33,8 +33,12 @@ const HEADER_FIELDS: Record<string, keyof PutObjectCommandInput> = {
 
 const fail = (code: string, message: string): RobotFileOutcome => ({ ok: false, code, message });
 
-/** The object key for a `path`: no leading slash (S3 keys are relative to the bucket). */
-export const objectKey = (path: string): string => path.replace(/^\/+/, '');
+/**
+ * The object key for a `path`: no leading slash (S3 keys are relative to the bucket), and no empty folder:
+ * the vendor's `…/${file.meta.relative_path}/${file.name}` with a top-level file's empty relative_path
+ * would otherwise make `…//playlist.m3u8`, a key the playlist's relative links never reach.
+ */
+export const objectKey = (path: string): string => path.replace(/^\/+/, '').replace(/\/{2,}/g, '/');
 
 /** `headers` (interpolated) → SDK fields, user metadata (`x-amz-meta-*`) and other raw headers. Pure. */
 export function putHeaders(headers: Record<string, unknown>): { fields: Partial<PutObjectCommandInput>; metadata: Record<string, string>; raw: Record<string, string> } {
