@@ -271,6 +271,10 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     transfers,
     runs,
     announce: (id, removed) => events.emit('watch-folders:changed', { id, ...(removed ? { removed } : {}) }),
+    fetchFor: (workspaceId) => {
+      const client = clientFor(workspaceId);
+      return client.ok ? client.value.api.transport.fetch : undefined;
+    },
     notify: (notice) => {
       events.emit('app:notification', notice);
       ports.desktop.notify?.(notice);

@@ -48,6 +48,17 @@ function sourceOfRun(ctx: HandlerContext, run: Run): Result<MirrorSource> {
   return ok({ assemblyId: run.assemblyId, status: run.status, inputs: matchInputs(localOfRun(ctx, run), run.status) });
 }
 
+/**
+ * The fetch for a scope's result files: the workspace of its run (a batch's or a run's), else the active
+ * one (Activity lists the active workspace's Assemblies) — its deployment's hosts, under its CA file.
+ */
+function fetchOf(ctx: HandlerContext, scope: MirrorScope): typeof fetch | undefined {
+  const runId = scope.kind === 'run' ? scope.runId : scope.kind === 'batch' ? ctx.transfers.overview().batches.find((b) => b.id === scope.batchId)?.runId : undefined;
+  const run = runId ? ctx.runs.get(runId) : null;
+  const client = ctx.clientFor(run?.ok ? run.value.workspaceId : undefined);
+  return client.ok ? client.value.api.transport.fetch : undefined;
+}
+
 /** The status records (and what the app knows of their inputs) of a scope. */
 async function sourcesOf(ctx: HandlerContext, scope: MirrorScope): Promise<Result<MirrorSource[]>> {
   if (scope.kind === 'run') {
@@ -130,7 +141,8 @@ export function createMirrorHandlers(ctx: HandlerContext, mirrors: MirrorService
       if (!sources.ok) return sources;
       await mirrors.store.saveSettings({ layout, conflict });
       downloads.record(folder);
-      const started = mirrors.start(sources.value, { outputDir: folder, layout, conflict });
+      const fetch = fetchOf(ctx, scope);
+      const started = mirrors.start(sources.value, { outputDir: folder, layout, conflict, ...(fetch ? { fetch } : {}) });
       return ok({ mirrorId: started.mirrorId, folder });
     },
     'results:mirrorCancel': async ({ mirrorId }) => ok({ canceled: mirrors.cancel(mirrorId) }),

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHostedDeployment, type HostedDeployment } from '../../../service/testing/hosted-deployment';
 import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import { downloadToDir } from '../files/download';
+import { matchInputs } from '../results-mirror/mirror-plan';
+import { mirrorResults } from '../results-mirror/mirror-run';
 import { uploadTus } from '../transfers/tus-worker';
 import { systemClock } from '../uploads/clock';
 import { watchAssembly } from '../watch/assembly-watcher';
@@ -91,6 +93,13 @@ describe('a deployment like the hosted one', () => {
     expect(createHash('md5').update(await readFile(saved)).digest('hex')).toBe(md5);
     expect(d.fronts.regional.counts.forwarded).toBeGreaterThan(0);
     expect(d.fronts.results.counts.forwarded).toBe(1);
+
+    // "Save results to folder" goes through the workspace's CA too; without it the file is said to be untrusted.
+    const sources = [{ assemblyId: last.assembly_id!, status: last, inputs: matchInputs(null, last) }];
+    const mirrored = await mirrorResults(sources, { outputDir: path.join(dir, 'mirror'), layout: 'flat', conflict: 'skip', fetch: api.transport.fetch });
+    expect(mirrored).toMatchObject({ written: 1, verified: 1, failed: 0 });
+    const refused = await mirrorResults(sources, { outputDir: path.join(dir, 'mirror-untrusted'), layout: 'flat', conflict: 'skip' });
+    expect(refused).toMatchObject({ written: 0, failed: 1, errors: [{ code: TLS_CERT_UNTRUSTED, message: expect.stringMatching(/does not trust the certificate/) }] });
   });
 
   it('status fetches the regional host rate-limits (429, info.retryIn) are waited out, then answered', async () => {

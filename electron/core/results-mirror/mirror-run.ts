@@ -6,6 +6,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { ConflictPolicy, MirrorLayout, MirrorProgress } from '../../../shared/ipc/mirror-models';
+import { tlsProblem } from '../net/transport';
 import { insideRoot, numberedName } from './mirror-paths';
 import { planMirror, type MirrorEntry, type MirrorSource } from './mirror-plan';
 
@@ -85,7 +86,8 @@ async function download(entry: MirrorEntry, temp: string, opts: MirrorOptions, o
     response = await (opts.fetch ?? fetch)(entry.url, { signal: opts.signal ?? null });
   } catch (cause) {
     if (opts.signal?.aborted) throw cause;
-    throw new MirrorFileError(MirrorErrorCode.download, `Could not download: ${cause instanceof Error ? cause.message : String(cause)}`);
+    const tls = tlsProblem(cause, entry.url);
+    throw new MirrorFileError(tls?.code ?? MirrorErrorCode.download, tls?.message ?? `Could not download: ${cause instanceof Error ? cause.message : String(cause)}`);
   }
   if (!response.ok || !response.body) {
     await response.body?.cancel();

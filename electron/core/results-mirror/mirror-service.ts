@@ -7,7 +7,11 @@ import { openMirrorStore, type MirrorStore } from './mirror-store';
 export interface MirrorService {
   readonly store: MirrorStore;
   /** Starts mirroring in the background; progress (and the end) goes to `onProgress` with the mirror's id. */
-  start(sources: readonly MirrorSource[], options: { outputDir: string; layout: MirrorLayout; conflict: ConflictPolicy }): { mirrorId: string; done: Promise<MirrorProgress> };
+  /** `fetch`: the workspace's (its deployment's CA file); default the system's. */
+  start(
+    sources: readonly MirrorSource[],
+    options: { outputDir: string; layout: MirrorLayout; conflict: ConflictPolicy; fetch?: typeof fetch },
+  ): { mirrorId: string; done: Promise<MirrorProgress> };
   cancel(mirrorId: string): boolean;
   /** Cancels every mirror and waits for their temp files to be gone. */
   close(): Promise<void>;
@@ -19,7 +23,7 @@ export function createMirrorService(dataDir: string, onProgress: (progress: Mirr
   const running = new Map<string, { abort: AbortController; done: Promise<MirrorProgress> }>();
   return {
     store,
-    start(sources, { outputDir, layout, conflict }) {
+    start(sources, { outputDir, layout, conflict, fetch }) {
       const mirrorId = randomUUID();
       const abort = new AbortController();
       const done = mirrorResults(sources, {
@@ -27,6 +31,7 @@ export function createMirrorService(dataDir: string, onProgress: (progress: Mirr
         layout,
         conflict,
         concurrency: options.concurrency ?? 4,
+        ...(fetch ? { fetch } : {}),
         signal: abort.signal,
         onProgress: (p) => onProgress({ mirrorId, ...p }),
         onFile: (entry, outcome) => {

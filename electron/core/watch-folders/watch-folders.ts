@@ -33,6 +33,8 @@ export interface WatchFoldersDeps {
   notify(notice: DesktopNotice): void;
   now?: () => number;
   fetch?: typeof fetch;
+  /** The fetch of a watch's workspace (its deployment's CA file), for its result files; wins over `fetch`. */
+  fetchFor?: (workspaceId: string | undefined) => typeof fetch | undefined;
 }
 
 export interface AddWatchInput {
@@ -319,7 +321,8 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
       return failed(`${error.code}: ${error.message}`, batch.assemblyId);
     }
     const sent = sentSettings(rt, rel);
-    const results = await writeResultsForWatch({ status, relativePath: rel, output: sent.output, conflict: sent.conflict, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+    const fetch = deps.fetchFor?.(rt.def.workspaceId) ?? deps.fetch;
+    const results = await writeResultsForWatch({ status, relativePath: rel, output: sent.output, conflict: sent.conflict, ...(fetch ? { fetch } : {}) });
     // A watch removed or restarted meanwhile: its ledger is gone or reloaded.
     if (generation !== rt.generation && !runtimes.has(rt.def.id)) return;
     apply(rt, { type: 'finished', relativePath: rel, assemblyId: batch.assemblyId, results: results.written, keptBeside: results.keptBeside, skippedResults: results.skipped, now: now() });
