@@ -78,6 +78,7 @@ import {
 } from './asset-models';
 import {
   caFileSchema,
+  caPemInputSchema,
   clientKeySchema,
   connectionReportSchema,
   connectionTestRequestSchema,
@@ -121,7 +122,8 @@ export const channels = {
   'workspaces:readCaFile': { request: z.object({ handle: fileHandleSchema }), response: caFileSchema },
   /** Whether a deployment offers "Sign in with browser" (it publishes OAuth metadata). */
   'workspaces:signInAvailable': {
-    request: z.object({ endpoint: z.string().url() }),
+    /** `caPem` (the form's CA file) or else the CA of workspace `id`: the discovery trusts what the workspace would. */
+    request: z.object({ endpoint: z.string().url(), id: z.string().optional(), caPem: caPemInputSchema }),
     /** `privateKeyJwt`: its metadata says it takes client assertions signed with a private key. */
     response: z.object({ available: z.boolean(), privateKeyJwt: z.boolean().default(false) }),
   },
@@ -134,6 +136,8 @@ export const channels = {
       slug: z.string().max(100).default(''),
       /** Sign in with this key (from workspaces:clientKeyCreate): client assertions instead of the app's plain client id. */
       clientKeyId: z.string().min(1).max(100).optional(),
+      /** The deployment's own CA (as in workspaces:save): absent keeps the workspace's, null none. */
+      caPem: caPemInputSchema,
     }),
     response: workspaceSchema,
   },

@@ -13,6 +13,9 @@ export type AuthMode = z.infer<typeof authModeSchema>;
 
 const signatureAlgoSchema = z.enum(['sha1', 'sha256', 'sha384']);
 
+/** A workspace's CA file as PEM text: absent keeps the stored one, null removes it. */
+export const caPemInputSchema = z.string().max(262_144, 'The CA file is too large for a certificate (over 256 KiB).').nullable().optional();
+
 /** Add or edit a remote workspace. The secret is write-only: empty on edit keeps the stored one. */
 export const workspaceInputSchema = z.object({
   id: z.string().min(1).optional(),
@@ -35,7 +38,7 @@ export const workspaceInputSchema = z.object({
    * A company deployment's own certificate authority: the PEM text of its CA file, trusted for this
    * workspace's requests only. Absent keeps the stored one; null removes it.
    */
-  caPem: z.string().max(262_144, 'The CA file is too large for a certificate (over 256 KiB).').nullable().optional(),
+  caPem: caPemInputSchema,
 });
 export type WorkspaceInput = z.input<typeof workspaceInputSchema>;
 

@@ -93,6 +93,12 @@ describe('a workspace CA file picked in the form', () => {
     const templates = await call('templates:list', { workspaceId: saved.value.id });
     expect(codeOf(templates)).toBe('ok');
 
+    // Browser sign-in is discovered through the same CA (the form's, or the saved workspace's); without it the
+    // deployment's metadata cannot be read.
+    expect(await call('workspaces:signInAvailable', { endpoint: d.endpoint })).toMatchObject({ ok: true, value: { available: false } });
+    expect(await call('workspaces:signInAvailable', { endpoint: d.endpoint, caPem: read.value.pem })).toMatchObject({ ok: true, value: { available: true } });
+    expect(await call('workspaces:signInAvailable', { endpoint: d.endpoint, id: saved.value.id })).toMatchObject({ ok: true, value: { available: true } });
+
     // Edited without a CA in the request keeps it; null removes it, and the deployment is untrusted again.
     const renamed = await call('workspaces:save', { ...draft, id: saved.value.id, name: 'Company EU' });
     expect(renamed).toMatchObject({ ok: true, value: { name: 'Company EU', ca: { subject: 'Assemblyline Hosted Test CA' } } });

@@ -5,6 +5,7 @@ import type { ClientKey } from '../../../shared/ipc/workspace-models';
 import type { ClientAssertionSigner } from '../auth/client-credentials';
 import { discoverSignIn, offersPrivateKeyJwt, signInWithBrowser } from '../sign-in/browser-sign-in';
 import { clientKeyAccount, createClientKey, publicView, signClientAssertion } from '../sign-in/client-key';
+import { CA_FILE_INVALID, parseCaPem, transportFor } from '../net/transport';
 import { LOCAL_WORKSPACE_ID } from '../workspaces/workspace-store';
 import { refreshTokenAccount } from '../workspaces/workspace-client';
 import type { HandlerContext } from './context';
@@ -33,8 +34,10 @@ const toClientKey = (v: Awaited<ReturnType<typeof publicView>>): ClientKey => ({
 export function createSignInHandlers(ctx: HandlerContext): Pick<Handlers, Channels> {
   let running: AbortController | null = null;
   return {
-    'workspaces:signInAvailable': async ({ endpoint }) => {
-      const meta = await discoverSignIn(endpoint.replace(/\/+$/, ''));
+    'workspaces:signInAvailable': async ({ endpoint, id, caPem }) => {
+      // A company deployment's metadata is behind its own CA: discover it as the workspace would reach it.
+      const ca = caPem !== undefined ? caPem : id ? ctx.workspaces.get(id)?.caPem : null;
+      const meta = await discoverSignIn(endpoint.replace(/\/+$/, ''), transportFor(ca).fetch);
       return ok({ available: meta !== null, privateKeyJwt: offersPrivateKeyJwt(meta) });
     },
 
@@ -74,7 +77,7 @@ export function createSignInHandlers(ctx: HandlerContext): Pick<Handlers, Channe
       return ok({});
     },
 
-    'workspaces:signIn': async ({ id, name, endpoint, slug, clientKeyId }) => {
+    'workspaces:signIn': async ({ id, name, endpoint, slug, clientKeyId, caPem }) => {
       const status = await ctx.vault.status();
       if (!status.secure) return err(AppErrorCode.vaultUnavailable, `Signing in keeps a refresh token in the system keychain, which is not available: ${status.detail}`);
       const existing = id ? ctx.workspaces.get(id) : null;
@@ -82,6 +85,11 @@ export function createSignInHandlers(ctx: HandlerContext): Pick<Handlers, Channe
       // Signing in again renews a browser sign-in; it never replaces a workspace's key and secret.
       if (existing && (existing.authMode !== 'browser' || existing.endpoint !== endpoint.replace(/\/+$/, ''))) {
         return err(AppErrorCode.invalidRequest, 'Only a browser sign-in at the same endpoint can be renewed; add a new workspace to sign in elsewhere.');
+      }
+      const ca = caPem !== undefined ? caPem || null : (existing?.caPem ?? null);
+      if (ca) {
+        const parsed = parseCaPem(ca);
+        if (!parsed.ok) return err(CA_FILE_INVALID, parsed.error.message);
       }
       let clientKey: (ClientAssertionSigner & { kid: string }) | undefined;
       if (clientKeyId) {
@@ -98,6 +106,7 @@ export function createSignInHandlers(ctx: HandlerContext): Pick<Handlers, Channe
         endpoint: base,
         openExternal: (url) => ctx.desktop.openExternal(url),
         signal: controller.signal,
+        fetch: transportFor(ca).fetch,
         ...(clientKey ? { clientKey } : {}),
       });
       if (running === controller) running = null;
@@ -114,6 +123,7 @@ export function createSignInHandlers(ctx: HandlerContext): Pick<Handlers, Channe
         slug,
         authMode: 'browser',
         tokenScopes: null,
+        ...(ca ? { caPem: ca } : {}),
         ...(clientKey ? { clientKey: { clientId: clientKey.clientId, kid: clientKey.kid } } : {}),
       });
       if (!saved.ok) return saved;

@@ -75,7 +75,7 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
   const probeEndpoint = useDebounced(endpoint.trim(), 500);
   const offersSignIn = useBridgeQuery(
     'workspaces:signInAvailable',
-    { endpoint: probeEndpoint },
+    { endpoint: probeEndpoint, ...(existing ? { id: existing.id } : {}), ...caPemOf(ca) },
     { enabled: !local && /^https?:\/\/[^/\s]+/.test(probeEndpoint), retry: false, staleTime: 60_000 },
   );
   const signIn = useBridgeMutation('workspaces:signIn', {
@@ -148,6 +148,7 @@ export const WorkspaceForm = ({ existing, onDone }: { existing: Workspace | null
                         endpoint: endpoint.trim(),
                         slug: slug.trim(),
                         ...(clientKeyId ? { clientKeyId } : {}),
+                        ...caPemOf(ca),
                       })
                     }
                   >
