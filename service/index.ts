@@ -220,7 +220,10 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   };
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const notifier = new Notifier(db, runtime, options.notifications);
-  runtime.onEnded = () => notifier.schedule();
+  runtime.onEnded = (s) => {
+    notifier.schedule();
+    tus.assemblyEnded(s.id);
+  };
   const ctx = {
     urls,
     notifier,

@@ -138,4 +138,24 @@ describe('a file\'s md5 from parts sent in any order, across a restart', () => {
     expect(left).toEqual([]);
     // Each run sends a few hundred KB in tens of requests and may restart the service: minutes on a loaded machine.
   }, 240_000);
+
+  it('drops the file joined from an Assembly\'s parts when the Assembly ends without its final upload (no disk left behind)', async () => {
+    const created = await postAssembly(service.url, buildForm({ params: { auth: { key: service.authKey }, steps: { ':original': { robot: '/upload/handle' } } }, fields: { tus_num_expected_upload_files: '1' } }));
+    const assemblyUrl = String(created.body.assembly_ssl_url);
+    const data = bytes(200_000, 7);
+    const part = await fetch(String(created.body.tus_url), {
+      method: 'POST',
+      headers: { ...TUS, 'Upload-Concat': 'partial', 'Upload-Length': String(data.length), 'Upload-Metadata': meta({ assembly_url: assemblyUrl, part_offset: '0' }) },
+    });
+    expect(part.status).toBe(201);
+    const patched = await fetch(part.headers.get('location')!, { method: 'PATCH', headers: { ...TUS, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body: data });
+    expect(patched.status).toBe(204);
+    const joins = async (): Promise<string[]> => (await readdir(join(dataDir, 'tus'))).filter((f) => f.includes('_join_'));
+    // The chain copies the part into its joined file as it hashes it.
+    while ((await joins()).length === 0) await new Promise((r) => setTimeout(r, 50));
+    const canceled = (await (await fetch(assemblyUrl, { method: 'DELETE' })).json()) as Record<string, unknown>;
+    expect(canceled.ok).toBe('ASSEMBLY_CANCELED');
+    while ((await joins()).length > 0) await new Promise((r) => setTimeout(r, 50));
+    expect(await joins()).toEqual([]);
+  }, 60_000);
 });

@@ -61,6 +61,8 @@ class JsonErrorServer extends Server {
 
 export interface TusEndpoint {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** The Assembly ended: no final upload will join its parts, so the file hashed from them is dropped. */
+  assemblyEnded(assemblyId: string): void;
 }
 
 /** tus 1.0.0 at /resumable/files/ (@tus/server + @tus/file-store), attached to Assemblies through metadata. */
@@ -174,5 +176,6 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
       if (uploadId && (await plainPatch(plain, req, res, uploadId))) return;
       return server.handle(req, res);
     },
+    assemblyEnded: (assemblyId) => store.parts.forget(assemblyId),
   };
 }
