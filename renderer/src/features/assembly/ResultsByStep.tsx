@@ -6,7 +6,7 @@ import { Button } from '../../components/Button';
 import { ResultThumbnail } from '../../components/Thumbnail';
 import { formatBytes } from '../../lib/format';
 import { mediaKindOf } from '../../lib/selection';
-import { useResultDrag } from '../../hooks/use-result-drag';
+import { useResultDrag } from './use-result-drag';
 import { useToasts } from '../../state/toast-store';
 import { FileDetailsToggle } from './FileDetails';
 import { metaLine, resultNameOf, resultUrlOf } from './file-meta';
@@ -87,7 +87,7 @@ export const ResultsByStep = ({ assemblyId, results, order, busy }: Props) => {
             <h3 className="group-title">
               <code>{step}</code> <span className="muted">· {files.length.toLocaleString('en-US')}</span>
             </h3>
-            <ul className="asm-results" aria-label={`Results of ${step}`}>
+            <ul className="boxed-list asm-results" aria-label={`Results of ${step}`}>
               {files.slice(0, limit).map((file, i) => {
                 const name = resultNameOf(file);
                 const url = resultUrlOf(file);

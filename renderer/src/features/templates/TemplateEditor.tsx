@@ -9,7 +9,7 @@ import { DiffView } from '../../components/DiffView';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
 import { checkTemplateText, lineOfProblem, templateNotes } from './template-checks';
-import { formatContent } from '../../lib/template-dates';
+import { formatContent } from './template-dates';
 import { isDirty } from '../../lib/form-dirty';
 import { useNavigation, useUnsavedChanges } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';

@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
-import { dayBound, formatContent } from '../../lib/template-dates';
+import { dayBound, formatContent } from './template-dates';
 import { useNavigation } from '../../state/navigation-store';
 import { useStepsChoice } from '../../state/steps-store';
 import { useToasts } from '../../state/toast-store';
@@ -178,7 +178,7 @@ export const TemplatesView = ({ selectedId, list: listParams }: { selectedId?: s
             </EmptyState>
           )}
           {items.length > 0 && (
-            <ul className="template-list" aria-label="Template list">
+            <ul className="boxed-list template-list" aria-label="Template list">
               {items.map((t) => (
                 <li key={t.id}>
                   <button type="button" className="template-row" aria-current={t.id === selected ? 'true' : undefined} onClick={() => setSelected(t.id)}>

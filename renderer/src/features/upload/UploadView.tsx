@@ -20,7 +20,7 @@ import { useNavigation } from '../../state/navigation-store';
 import { CUSTOM_PRESET, TEMPLATE_PRESET, useStepsChoice } from '../../state/steps-store';
 import { TransferSettingsForm } from '../transfers/TransferSettingsForm';
 import { useDebounced } from '../../hooks/use-debounced';
-import { useThrottled } from '../../hooks/use-throttled';
+import { useThrottled } from './use-throttled';
 import { DraftFileList } from './DraftFileList';
 import { DropZone } from './DropZone';
 import { PreflightSummary } from './PreflightSummary';

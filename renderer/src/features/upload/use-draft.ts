@@ -7,7 +7,7 @@ import { useBridge } from '../../bridge/BridgeProvider';
 import { draftKey } from '../../bridge/transfer-events';
 import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { emptyCache, markAllStale, pagesToFetch, putPage, type RowCache } from '../../lib/row-pages';
-import { useThrottled } from '../../hooks/use-throttled';
+import { useThrottled } from './use-throttled';
 
 /** The contract takes at most this many picked roots per drafts:add. */
 const MAX_HANDLES = 10_000;

@@ -1,9 +1,9 @@
 import type { DragEvent } from 'react';
-import { toAppError, unwrap } from '../bridge/bridge-error';
-import { useBridge } from '../bridge/BridgeProvider';
-import { useBridgeQuery } from '../bridge/use-bridge';
-import { dragOutData } from '../lib/drag-out';
-import { useToasts } from '../state/toast-store';
+import { toAppError, unwrap } from '../../bridge/bridge-error';
+import { useBridge } from '../../bridge/BridgeProvider';
+import { useBridgeQuery } from '../../bridge/use-bridge';
+import { dragOutData } from './drag-out';
+import { useToasts } from '../../state/toast-store';
 
 export interface DraggedResult {
   /** The run's or the Assembly's id: core fetches only URLs of its own status record. */

@@ -1,10 +1,10 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AssemblyFile } from '../../../shared/api/assembly-status';
-import { ok } from '../../../shared/result';
-import { createFakeBridge, sampleAppInfo } from '../bridge/test/fake-bridge';
-import { renderWithBridge } from '../bridge/test/render-with-bridge';
-import { ResultsByStep } from '../features/assembly/ResultsByStep';
+import type { AssemblyFile } from '../../../../shared/api/assembly-status';
+import { ok } from '../../../../shared/result';
+import { createFakeBridge, sampleAppInfo } from '../../bridge/test/fake-bridge';
+import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { ResultsByStep } from './ResultsByStep';
 
 const ASSEMBLY = 'a'.repeat(32);
 const card = (f: AssemblyFile) => <ResultsByStep assemblyId={ASSEMBLY} results={{ small: [f] }} order={['small']} busy={false} />;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dayBound } from './template-dates';
-import { formatDateTime } from './date-time';
+import { formatDateTime } from '../../lib/date-time';
 
 describe('Template dates', () => {
   it('reads both the UTC dates of Templates and the ISO dates of Auth Keys as the same instant, in the one app format', () => {
