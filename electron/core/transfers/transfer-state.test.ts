@@ -31,6 +31,23 @@ function created(s: EngineState, now = 0, extra: Partial<Extract<EngineEvent, { 
   };
 }
 
+/** A drop whose walk ended, its batch 0's Assembly created (`created`): the setup most tests share. */
+function started(...args: Parameters<typeof queue>): EngineState {
+  const s = queue(...args);
+  reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+  created(s);
+  return s;
+}
+
+/** Files `ns` of batch 0 sent whole by tus, each with its upload URL (u<n>) and the md5 the client computed. */
+function sentByTus(s: EngineState, ns: number[], md5 = 'x'): void {
+  pump(s, 0);
+  for (const n of ns) {
+    reduce(s, { kind: 'tus-url', fileId: `${T}:${n}`, url: `http://svc/resumable/files/u${n}` }, 0);
+    reduce(s, { kind: 'file-uploaded', fileId: `${T}:${n}`, md5 }, 0);
+  }
+}
+
 describe('batching and starting', () => {
   it('creates nothing until a batch is closed, then one create request carrying the small files, the big one for tus', () => {
     const s = queue();
@@ -69,9 +86,7 @@ describe('batching and starting', () => {
 
 describe('pacing', () => {
   it('413 RATE_LIMIT_REACHED gates everything for retryIn, then goes on; the file is not counted as an attempt', () => {
-    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
-    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
-    created(s);
+    const s = started({ multipartMaxFileBytes: 0 }, [5, 5]);
     pump(s, 0);
     reduce(s, { kind: 'file-failed', fileId: `${T}:0`, error: '413', failure: 'rate-limit', retryInMs: 2_000 }, 100);
     expect(file(s, 0)).toMatchObject({ state: 'queued', attempts: 0 });
@@ -83,9 +98,7 @@ describe('pacing', () => {
   });
 
   it('429 and network errors halve the requests allowed, back off the file, then probe back up one at a time', () => {
-    const s = queue({ concurrency: 8, multipartMaxFileBytes: 0 }, Array.from({ length: 30 }, () => 5));
-    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
-    created(s);
+    const s = started({ concurrency: 8, multipartMaxFileBytes: 0 }, Array.from({ length: 30 }, () => 5));
     pump(s, 0);
     reduce(s, { kind: 'file-failed', fileId: `${T}:0`, error: 'HTTP 429', failure: 'transient' }, 0);
     expect(s.effective).toBe(4);
@@ -100,9 +113,7 @@ describe('pacing', () => {
   });
 
   it('fails a file for the user after the last attempt, keeping its batch waiting', () => {
-    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
-    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
-    created(s);
+    const s = started({ multipartMaxFileBytes: 0 }, [5, 5]);
     pump(s, 0);
     reduce(s, { kind: 'file-uploaded', fileId: `${T}:1`, md5: 'x' }, 0);
     let now = 0;
@@ -158,12 +169,8 @@ describe('pacing', () => {
 
 describe('checksums', () => {
   it('a mismatch before the end cancels the Assembly and sends the batch again, saying so on the row; the completed Assembly verifies', () => {
-    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
-    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
-    created(s);
-    pump(s, 0);
-    reduce(s, { kind: 'tus-url', fileId: `${T}:0`, url: 'http://svc/resumable/files/u0' }, 0);
-    reduce(s, { kind: 'file-uploaded', fileId: `${T}:0`, md5: 'good' }, 0);
+    const s = started({ multipartMaxFileBytes: 0 }, [5, 5]);
+    sentByTus(s, [0], 'good');
     reduce(s, { kind: 'file-uploaded', fileId: `${T}:1`, md5: 'fine' }, 0);
     expect(batch(s).state).toBe('processing');
     const step = reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [{ fileId: `${T}:1`, serviceMd5: 'fine', delivered: true }, { fileId: `${T}:0`, serviceMd5: 'bad', delivered: true }], terminal: false, error: null, uploads: null }, 0);
@@ -186,9 +193,7 @@ describe('checksums', () => {
   });
 
   it('trusts the service for an upload it received whole after a restart, and hashes the file to verify it', () => {
-    const s = queue({ multipartMaxFileBytes: 0 }, [5]);
-    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
-    created(s);
+    const s = started({ multipartMaxFileBytes: 0 }, [5]);
     pump(s, 0);
     reduce(s, { kind: 'tus-url', fileId: `${T}:0`, url: 'http://svc/resumable/files/u0' }, 0);
     restored(s);
@@ -203,9 +208,7 @@ describe('checksums', () => {
 
 describe('controls', () => {
   it('pause stops a tus upload (abort) and resume queues it again; pause all holds everything', () => {
-    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
-    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
-    created(s);
+    const s = started({ multipartMaxFileBytes: 0 }, [5, 5]);
     pump(s, 0);
     const paused = control(s, 'pause', { kind: 'files', ids: [`${T}:0`] }, 0);
     expect([paused.affected, kinds(paused.commands)]).toEqual([1, ['abort-file']]);
@@ -220,9 +223,7 @@ describe('controls', () => {
   });
 
   it('canceling a file its Assembly waits for asks first (what goes again), then creates the batch again without it', () => {
-    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5, 5]);
-    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
-    created(s);
+    const s = started({ multipartMaxFileBytes: 0 }, [5, 5, 5]);
     pump(s, 0);
     reduce(s, { kind: 'file-uploaded', fileId: `${T}:0`, md5: 'x' }, 0);
     const asked = control(s, 'cancel', { kind: 'files', ids: [`${T}:2`] }, 0);
@@ -282,9 +283,7 @@ describe('controls', () => {
   });
 
   it('"send without the failed files" (cancel the failed ones) re-creates the batch; retry of a canceled file makes a batch of its own', () => {
-    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
-    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
-    created(s);
+    const s = started({ multipartMaxFileBytes: 0 }, [5, 5]);
     pump(s, 0);
     reduce(s, { kind: 'file-failed', fileId: `${T}:1`, error: 'HTTP 400', failure: 'fatal' }, 0);
     reduce(s, { kind: 'file-uploaded', fileId: `${T}:0`, md5: 'x' }, 0);
@@ -298,9 +297,7 @@ describe('controls', () => {
   });
 
   it('cancel of a batch cancels its Assembly; retry of the batch sends it again', () => {
-    const s = queue({ multipartMaxFileBytes: 0 }, [5]);
-    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
-    created(s);
+    const s = started({ multipartMaxFileBytes: 0 }, [5]);
     const step = control(s, 'cancel', { kind: 'batch', id: batch(s).id }, 0);
     expect(kinds(step.commands)).toEqual(['cancel-assembly']);
     expect([batch(s).state, file(s, 0).state]).toEqual(['canceled', 'canceled']);
@@ -323,14 +320,8 @@ describe('controls', () => {
 
 describe('a service that gives no md5hash', () => {
   it('ends a completed batch with its files "unverified" and says so once, for the batch, not per row', () => {
-    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
-    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
-    created(s);
-    pump(s, 0);
-    for (const n of [0, 1]) {
-      reduce(s, { kind: 'tus-url', fileId: `${T}:${n}`, url: `http://svc/resumable/files/u${n}` }, 0);
-      reduce(s, { kind: 'file-uploaded', fileId: `${T}:${n}`, md5: 'x' }, 0);
-    }
+    const s = started({ multipartMaxFileBytes: 0 }, [5, 5]);
+    sentByTus(s, [0, 1]);
     const last = reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [], terminal: true, error: null, uploads: [tusUp('u0', 5, null), tusUp('u1', 5, null)] }, 0);
     expect([file(s, 0).state, file(s, 1).state, batch(s).state]).toEqual(['unverified', 'unverified', 'completed']);
     expect(batch(s).note).toMatch(/^Not verified: this service records no checksums/);
@@ -340,14 +331,8 @@ describe('a service that gives no md5hash', () => {
   });
 
   it('a file without a checksum where the others have one is not "not verified": it is sent again', () => {
-    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
-    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
-    created(s);
-    pump(s, 0);
-    for (const n of [0, 1]) {
-      reduce(s, { kind: 'tus-url', fileId: `${T}:${n}`, url: `http://svc/resumable/files/u${n}` }, 0);
-      reduce(s, { kind: 'file-uploaded', fileId: `${T}:${n}`, md5: 'x' }, 0);
-    }
+    const s = started({ multipartMaxFileBytes: 0 }, [5, 5]);
+    sentByTus(s, [0, 1]);
     reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [], terminal: true, error: null, uploads: [tusUp('u0', 5, 'x'), tusUp('u1', 5, null)] }, 0);
     expect([file(s, 0).state, file(s, 1).state, batch(s).note]).toEqual(['verified', 'queued', null]);
     expect(file(s, 1).note).toMatch(/no checksum for this file .* though it did for the others/);
@@ -356,12 +341,7 @@ describe('a service that gives no md5hash', () => {
 
 describe('the invariant: every file sent is in its completed Assembly once, with its size and md5', () => {
   /** Batch 0 of three small files, all sent in the create request (file_0…file_2), its Assembly created. */
-  function sentByMultipart() {
-    const s = queue({}, [10, 20, 30]);
-    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
-    created(s);
-    return s;
-  }
+  const sentByMultipart = () => started({}, [10, 20, 30]);
   const complete = (s: EngineState, uploads: SeenUpload[], now = 0, seq = 0) => reduce(s, { kind: 'assembly-status', batchId: batch(s, seq).id, checks: [], terminal: true, error: null, uploads }, now);
 
   it('verifies the files listed once with their size and md5, and never calls one done before the Assembly completes', () => {
@@ -396,9 +376,7 @@ describe('the invariant: every file sent is in its completed Assembly once, with
   });
 
   it(`after ${MAX_RESENDS} resends a file that is still missing is Failed with the reason, never done`, () => {
-    const s = queue({}, [10, 20]);
-    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
-    created(s);
+    const s = started({}, [10, 20]);
     let now = 0;
     complete(s, [partUp('file_0', 10, 'm')], now);
     for (let seq = 1; seq <= MAX_RESENDS; seq++) {
@@ -415,12 +393,8 @@ describe('the invariant: every file sent is in its completed Assembly once, with
   });
 
   it('a tus file whose upload the Assembly does not list (or whose upload URL was never learned) is missing', () => {
-    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
-    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
-    created(s);
-    pump(s, 0);
-    reduce(s, { kind: 'tus-url', fileId: `${T}:0`, url: 'http://svc/resumable/files/u0' }, 0);
-    reduce(s, { kind: 'file-uploaded', fileId: `${T}:0`, md5: 'x' }, 0);
+    const s = started({ multipartMaxFileBytes: 0 }, [5, 5]);
+    sentByTus(s, [0]);
     complete(s, [tusUp('u0', 5, 'x'), tusUp('elsewhere', 5, 'x')]);
     expect([file(s, 0).state, file(s, 1).state]).toEqual(['verified', 'queued']);
     expect(file(s, 1).batchId).toBe(batch(s, 1).id);
@@ -457,9 +431,7 @@ describe('what the rows and the answers say', () => {
   });
 
   it('drops "Retrying: …" once the file arrived, however the engine learned it', () => {
-    const s = queue({ multipartMaxFileBytes: 0 }, [5, 5]);
-    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
-    created(s);
+    const s = started({ multipartMaxFileBytes: 0 }, [5, 5]);
     pump(s, 0);
     for (const n of [0, 1]) reduce(s, { kind: 'file-failed', fileId: `${T}:${n}`, error: 'connect ECONNREFUSED 127.0.0.1:4000', failure: 'transient' }, 0);
     expect(file(s, 0).note).toBe('Retrying: connect ECONNREFUSED 127.0.0.1:4000');

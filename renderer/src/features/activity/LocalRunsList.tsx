@@ -21,7 +21,7 @@ export const LocalRunsList = () => {
       {runs.isError && <ErrorPanel title="Could not load the runs of this app" code={runs.error.code} message={runs.error.message} />}
       {runs.data && runs.data.length === 0 && <p className="muted">None yet.</p>}
       {runs.data && runs.data.length > 0 && (
-        <ul className="run-list" aria-label="Runs of this app">
+        <ul className="boxed-list run-list" aria-label="Runs of this app">
           {runs.data.map((run) => {
             const view = describeRunState(run);
             return (

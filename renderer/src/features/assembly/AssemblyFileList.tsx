@@ -76,7 +76,7 @@ export const AssemblyFileList = ({ assemblyId, status, local, localTotal, perFil
           {status?.ok === 'ASSEMBLY_UPLOADING' ? 'No file has arrived yet.' : 'No files were uploaded to this Assembly.'}
         </p>
       ) : (
-        <ul className="asm-files" aria-label="Files">
+        <ul className="boxed-list asm-files" aria-label="Files">
           {rows.slice(0, shown).map((row) => (
             <Row key={row.key} assemblyId={assemblyId} row={row} />
           ))}

@@ -45,7 +45,7 @@ export const StepPipeline = ({ status, perStep, stepTimes, now }: Props) => {
       <h2 id="asm-steps-title" className="section-title">
         Steps <span className="muted num">· {rows.length}</span>
       </h2>
-      <ol className="asm-pipeline" aria-label="Steps">
+      <ol className="boxed-list asm-pipeline" aria-label="Steps">
         {rows.map((row) => {
           const inputs = inputsOf(declared[row.step]?.use);
           const duration = stepDuration(stepTimes.get(row.step), status.results?.[row.step], now);

@@ -132,7 +132,7 @@ export const AuthKeysView = () => {
           {list.isPending && <Spinner size={24} label="Loading Auth Keys" />}
           {list.data && list.data.length === 0 && <EmptyState title="No keys">Create one to give a tool or a colleague its own access.</EmptyState>}
           {list.data && list.data.length > 0 && (
-            <ul className="template-list" aria-label="Auth Key list">
+            <ul className="boxed-list template-list" aria-label="Auth Key list">
               {list.data.map((k) => (
                 <li key={k.id} className="auth-key-row" data-testid="auth-key-row" data-key={k.authKey}>
                   <span className="template-row-main">

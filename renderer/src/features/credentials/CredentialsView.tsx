@@ -58,7 +58,7 @@ export const CredentialsView = () => {
           {list.isPending && <Spinner size={24} label="Loading credentials" />}
           {list.data && list.data.length === 0 && <EmptyState title="No credentials yet">Add an SFTP server, an S3 bucket or another storage, then use it from a Template.</EmptyState>}
           {list.data && list.data.length > 0 && (
-            <ul className="template-list" aria-label="Credential list">
+            <ul className="boxed-list template-list" aria-label="Credential list">
               {list.data.map((c) => (
                 <li key={c.id} className="credential-row" data-testid="credential-row">
                   <span className="template-row-main">

@@ -195,6 +195,28 @@ export const TransferSettingsForm = ({
   const s = settings.data;
   const put = (patch: Partial<TransferSettings>) => save.mutate(patch);
   const putSkip = (patch: Partial<TransferSettings['skip']>) => save.mutate({ skip: { ...s.skip, ...patch } });
+  // Smallest and Largest file: one shape, each refusing a value past the other (every file would be left out).
+  const sizeBound = (which: 'minBytes' | 'maxBytes') => {
+    const smallest = which === 'minBytes';
+    const other = smallest ? s.skip.maxBytes : s.skip.minBytes;
+    const past = (v: number | null): v is number => v !== null && other !== null && (smallest ? v > other : v < other);
+    return (
+      <NumberField
+        onUnsaved={onUnsaved}
+        field={which}
+        label={smallest ? 'Smallest file' : 'Largest file'}
+        value={s.skip[which]}
+        scale={MB}
+        min={0}
+        nullable
+        unit="MB"
+        hint="Empty = no limit."
+        check={(v) => (past(v) ? `${smallest ? 'Larger than the largest' : 'Smaller than the smallest'} file (${shown(other, MB)} MB): every file would be left out.` : null)}
+        onCommit={(v) => putSkip({ [which]: v })}
+        warnings={warnings}
+      />
+    );
+  };
 
   return (
     <div className="settings-form" aria-busy={save.isPending || undefined}>
@@ -250,34 +272,8 @@ export const TransferSettingsForm = ({
             <input type="checkbox" checked={s.skip.skipUnchanged} onChange={(e) => putSkip({ skipUnchanged: e.currentTarget.checked })} /> Skip files uploaded before, unchanged
           </label>
           <div className="settings-row">
-            <NumberField
-              onUnsaved={onUnsaved}
-              field="minBytes"
-              label="Smallest file"
-              value={s.skip.minBytes}
-              scale={MB}
-              min={0}
-              nullable
-              unit="MB"
-              hint="Empty = no limit."
-              check={(v) => (v !== null && s.skip.maxBytes !== null && v > s.skip.maxBytes ? `Larger than the largest file (${shown(s.skip.maxBytes, MB)} MB): every file would be left out.` : null)}
-              onCommit={(minBytes) => putSkip({ minBytes })}
-              warnings={warnings}
-            />
-            <NumberField
-              onUnsaved={onUnsaved}
-              field="maxBytes"
-              label="Largest file"
-              value={s.skip.maxBytes}
-              scale={MB}
-              min={0}
-              nullable
-              unit="MB"
-              hint="Empty = no limit."
-              check={(v) => (v !== null && s.skip.minBytes !== null && v < s.skip.minBytes ? `Smaller than the smallest file (${shown(s.skip.minBytes, MB)} MB): every file would be left out.` : null)}
-              onCommit={(maxBytes) => putSkip({ maxBytes })}
-              warnings={warnings}
-            />
+            {sizeBound('minBytes')}
+            {sizeBound('maxBytes')}
           </div>
         </fieldset>
       )}

@@ -86,7 +86,7 @@ export const WorkspacesView = () => {
       <div className="templates-split">
         <section className="templates-list-pane" aria-label="Workspaces">
           {list.isPending && <Spinner size={24} label="Loading workspaces" />}
-          <ul className="template-list" aria-label="Workspace list">
+          <ul className="boxed-list template-list" aria-label="Workspace list">
             {(list.data ?? []).map((w) => (
               <li key={w.id} className="workspace-row" data-testid="workspace-row" aria-current={w.id === activeId ? 'true' : undefined}>
                 <span className="template-row-main">
