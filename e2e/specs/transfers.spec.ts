@@ -105,9 +105,11 @@ test('a media team queues a folder tree and a large file, steers the transfer an
   await expect(list.getByTestId('transfer-row')).toHaveCount(1);
   const cancelBatch = list.getByRole('button', { name: /^Cancel batch / });
   await expect(cancelBatch).toHaveCount(1);
-  const batchName = ((await cancelBatch.getAttribute('aria-label')) ?? '').replace(/^Cancel batch /, '');
+  // Its header line says which Assembly of the drop it is ("Assembly 4 of 5 · Files 1,501–2,000"): found by that once canceled.
+  const which = (await list.getByTestId('transfer-batch').filter({ has: ui.getByRole('button', { name: /^Cancel batch / }) }).getByTestId('batch-which').textContent()) ?? '';
+  expect(which).toMatch(/^Assembly \d of \d · Files /);
   await cancelBatch.click();
-  const canceledBatch = list.getByTestId('transfer-batch').filter({ hasText: batchName });
+  const canceledBatch = list.getByTestId('transfer-batch').filter({ has: ui.getByText(which, { exact: true }) });
   await expect(canceledBatch.getByTestId('batch-state')).toHaveText('Canceled');
   await expect(ui.getByRole('button', { name: /^Canceled [1-9]/ })).toBeVisible();
   await search.fill('');
