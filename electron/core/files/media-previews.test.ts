@@ -1,17 +1,21 @@
 import { execFileSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { rootCertificates } from 'node:tls';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLimiter, createMediaPreviewer, posterOffset } from './media-previews';
+import { createTestCa } from '../../../service/testing/test-ca';
 import { previewFile, previewUrl } from './thumbnails';
 
 let dir = '';
 let server: Server;
+let serve: RequestListener;
 let base = '';
 const ranges: string[] = [];
 
@@ -34,7 +38,7 @@ beforeAll(async () => {
   ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=330:duration=2', '-c:a', 'aac', path.join(dir, 'podcast.mp4'));
   await writeFile(path.join(dir, 'corrupt.mp4'), Buffer.alloc(64 * 1024, 7));
   await writeFile(path.join(dir, 'empty.mp3'), '');
-  server = createServer((req, res) => {
+  serve = (req, res) => {
     const file = path.join(dir, (req.url ?? '/').slice(1));
     if (req.headers.range) ranges.push(req.headers.range);
     stat(file).then(
@@ -55,7 +59,8 @@ beforeAll(async () => {
         res.end('missing');
       },
     );
-  });
+  };
+  server = createServer(serve);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }, 60_000);
@@ -141,6 +146,24 @@ describe('video and audio previews', () => {
     expect((await decode(audio.dataUrl)).format).toBe('png');
     // A missing result: no preview, the icon, and no error for the page to show.
     expect(await previewUrl(`${base}/gone.mp4`, 96, { mime: 'video/mp4', duration: 4 }, { previewer })).toEqual({ kind: 'video', duration: 4, dataUrl: null });
+  });
+
+  it('reads an https result only from a server the workspace trusts: its CA file, never an unverified one', async () => {
+    const ca = await createTestCa('Media preview test CA');
+    const tls = createHttpsServer(await ca.issue({ ips: ['127.0.0.1'] }), serve);
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/clip.mp4`;
+      // A company deployment's certificate: without its CA, ffmpeg must refuse it (its own default is to not check).
+      const untrusted = await previewUrl(url, 96, { mime: 'video/mp4', duration: 2 }, { previewer: createMediaPreviewer() });
+      expect(untrusted.dataUrl).toBeNull();
+      // With the workspace's CA list (the system's plus its CA file), as core's fetch trusts it.
+      const trusted = await previewUrl(url, 96, { mime: 'video/mp4', duration: 2 }, { previewer: createMediaPreviewer(), ca: [...rootCertificates, ca.caPem] });
+      expect((await decode(trusted.dataUrl)).width).toBe(96);
+    } finally {
+      tls.closeAllConnections();
+      await new Promise<void>((resolve) => tls.close(() => resolve()));
+    }
   });
 });
 

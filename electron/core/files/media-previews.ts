@@ -3,6 +3,10 @@
 // than reads, and answers are cached so scrolling back never runs ffmpeg again.
 
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
 
 export type MediaKind = 'image' | 'video' | 'audio' | 'other';
@@ -15,8 +19,11 @@ export interface MediaPreview {
   readonly duration: number | null;
 }
 
-/** A local path, or an http(s) URL ffmpeg reads itself (with range requests: only what it needs). */
-export type MediaSource = { readonly path: string } | { readonly url: string };
+/**
+ * A local path, or an http(s) URL ffmpeg reads itself (with range requests: only what it needs), trusting
+ * `ca` (the workspace's CA list: the system's plus its own CA file) or, when null, the system's.
+ */
+export type MediaSource = { readonly path: string } | { readonly url: string; readonly ca?: readonly string[] | null };
 
 export interface MediaPreviewerOptions {
   readonly ffmpeg?: string;
@@ -126,7 +133,7 @@ export function createMediaPreviewer(options: MediaPreviewerOptions = {}): Media
   };
 
   const make = async (source: MediaSource, kind: 'video' | 'audio', size: number, knownDuration: number | null): Promise<MediaPreview> => {
-    const input = inputArgs(source);
+    const input = inputArgs(source, 'url' in source && source.ca ? await caFileOf(source.ca) : null);
     const facts = await probe(input);
     const duration = facts.duration ?? knownDuration;
     if (kind === 'video' && facts.video) return { kind, duration, dataUrl: await poster(input, posterOffset(duration), size) };
@@ -157,11 +164,34 @@ export function createMediaPreviewer(options: MediaPreviewerOptions = {}): Media
 
 /**
  * ffmpeg input options. Local paths go through the `file:` protocol (a name like `concat:a|b` stays a
- * name); URLs may use only http(s), with an I/O timeout so a stalled server cannot hold a slot.
+ * name); URLs may use only http(s), with an I/O timeout so a stalled server cannot hold a slot, and the
+ * server's certificate is verified (ffmpeg's default is not to): against `caFile`, else the system's.
  */
-function inputArgs(source: MediaSource): string[] {
+function inputArgs(source: MediaSource, caFile: string | null): string[] {
   if ('path' in source) return ['-protocol_whitelist', 'file', '-i', `file:${source.path}`];
-  return ['-protocol_whitelist', 'http,https,tcp,tls', '-rw_timeout', '10000000', '-i', source.url];
+  // Only for https: ffmpeg refuses an option no protocol of the input takes.
+  const tls = /^https:/i.test(source.url) ? ['-tls_verify', '1', ...(caFile ? ['-ca_file', caFile] : [])] : [];
+  return ['-protocol_whitelist', 'http,https,tcp,tls', '-rw_timeout', '10000000', ...tls, '-i', source.url];
+}
+
+const caFiles = new Map<string, Promise<string>>();
+
+/** A file holding a CA list for ffmpeg's -ca_file: one per list, private to this user, written once. */
+function caFileOf(ca: readonly string[]): Promise<string> {
+  const text = ca.join('\n');
+  const name = createHash('sha256').update(text).digest('hex').slice(0, 32);
+  let file = caFiles.get(name);
+  if (!file) {
+    file = (async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'assemblyline-ca-'));
+      const path = join(dir, `${name}.pem`);
+      await writeFile(path, text, { mode: 0o600 });
+      return path;
+    })();
+    file.catch(() => caFiles.delete(name));
+    caFiles.set(name, file);
+  }
+  return file;
 }
 
 async function encode(png: Buffer, as: 'jpeg' | 'png'): Promise<string | null> {

@@ -35,9 +35,10 @@ export interface ResultFacts {
 }
 
 /** The preview of a result URL; video and audio are read by ffmpeg over HTTP (it seeks with ranges). */
-export async function previewUrl(url: string, size: number, facts: ResultFacts = {}, options: RemoteThumbnailOptions & { previewer?: MediaPreviewer } = {}): Promise<MediaPreview> {
+export async function previewUrl(url: string, size: number, facts: ResultFacts = {}, options: RemoteThumbnailOptions & { previewer?: MediaPreviewer; ca?: readonly string[] | null } = {}): Promise<MediaPreview> {
   const kind = mediaKindOf(facts.mime ?? mimeFromName(new URL(url).pathname));
-  if (kind === 'video' || kind === 'audio') return (options.previewer ?? mediaPreviewer).preview({ url }, kind, size, url, facts.duration ?? null);
+  // ffmpeg trusts what `fetch` trusts: the workspace's CA list (its CA file), else the system's.
+  if (kind === 'video' || kind === 'audio') return (options.previewer ?? mediaPreviewer).preview({ url, ca: options.ca ?? null }, kind, size, url, facts.duration ?? null);
   // Images, and files of no known type (the response's own type decides): the existing sharp path.
   const dataUrl = await thumbnailFromUrl(url, size, options);
   return { kind: dataUrl ? 'image' : kind, duration: null, dataUrl };

@@ -43,11 +43,12 @@ export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLed
   };
   const dragCache = createDragCache(path.join(ctx.dataDir, 'drag-cache'));
   /** The fetch of the run's (or the active) workspace: result files are on its deployment's hosts, under its CA file. */
-  const fetchFor = (runId: string | undefined): typeof fetch => {
+  const transportFor = (runId: string | undefined) => {
     const run = runId !== undefined ? ctx.runs.get(runId) : null;
     const client = ctx.clientFor(run?.ok ? run.value.workspaceId : undefined);
-    return client.ok ? client.value.api.transport.fetch : fetch;
+    return client.ok ? client.value.api.transport : null;
   };
+  const fetchFor = (runId: string | undefined): typeof fetch => transportFor(runId)?.fetch ?? fetch;
   const failed = (what: string, url: string, cause: unknown) =>
     err(tlsProblem(cause, url)?.code ?? AppErrorCode.network, `${what}: ${tlsProblem(cause, url)?.message ?? (cause instanceof Error ? cause.message : String(cause))}`);
   return {
@@ -90,7 +91,7 @@ export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLed
         // The status record's type and duration choose the preview (poster frame, waveform, image).
         const file = allowed.value;
         const duration = typeof file.meta?.duration === 'number' ? file.meta.duration : null;
-        return ok(await previewUrl(url, size, { mime: file.mime ?? null, duration }, { fetch: fetchFor(runId) }));
+        return ok(await previewUrl(url, size, { mime: file.mime ?? null, duration }, { fetch: fetchFor(runId), ca: transportFor(runId)?.ca ?? null }));
       } catch (cause) {
         return failed('Could not load the preview', url, cause);
       }
