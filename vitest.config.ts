@@ -55,6 +55,9 @@ export default defineConfig({
           // happy-dom environment per file in its own worker cost ~0.8 s (the project took 94 s, now ~30 s).
           // `isolate: false` was faster still but let state leak between files (UploadView hung now and then).
           pool: 'vmThreads',
+          // `npm test` runs Vitest beside Playwright's two browsers on two cores: a test that renders the whole
+          // App waits for React and happy-dom, and Vitest's 5 s default then fails it on load, not on a bug.
+          testTimeout: 20_000,
           server: { deps: { inline: ['recharts'] } },
         },
       },

@@ -97,6 +97,8 @@ test('quit mid-transfer and start again: the queue continues from disk and every
     await expect(ui.getByRole('button', { name: /^Done 400$/ })).toBeVisible();
     await expect(ui.getByRole('button', { name: /^Failed 0$/ })).toBeVisible();
     await expect(transferList(ui).getByTestId('batch-state').first()).toHaveText('Completed');
+    // A file is Done once its Assembly holds it, verified; that Assembly may still be processing then.
+    await expect.poll(async () => (await accounting(ui)).map((b) => b.state), { timeout: 60_000 }).toEqual(['completed', 'completed', 'completed', 'completed']);
 
     // Each batch's Assembly holds exactly its files, once each, with the bytes on disk.
     const batches = await accounting(ui);
