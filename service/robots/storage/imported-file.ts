@@ -53,6 +53,10 @@ function limitBytes(limit: number): Transform {
  * TooLarge past it, and nothing of the file is kept.
  */
 export async function keepImported(outDir: string, name: string, body: Readable, o: { maxBytes?: number; signal?: AbortSignal } = {}): Promise<StoredFile> {
+  // The body may fail while the folder is made (an FTP server's 550 arrives at once): heard here, the error
+  // reaches the pipeline below through the destroyed stream instead of ending the process as uncaught.
+  const early = (): void => undefined;
+  body.on('error', early);
   const id = newFileId();
   const localPath = outputFile(await outputDir(outDir, id), name);
   try {
@@ -62,6 +66,8 @@ export async function keepImported(outDir: string, name: string, body: Readable,
   } catch (e) {
     await rm(localPath, { force: true });
     throw e;
+  } finally {
+    body.off('error', early);
   }
   return describeUpload({ localPath, name, id });
 }
