@@ -24,6 +24,10 @@ timed() { timings+=("$(printf '  %-30s %5s s' "$1" "$2")${3:+$(printf '  %6s s C
 print_timings() {
   child_cpu
   timed 'total' "$(($(date +%s) - run_start))" "$cpu"
+  # Under .ci/run the install came first: the figure the 15-minute goal is about includes it.
+  if [ -n "${ASSEMBLYLINE_INSTALL_SECONDS:-}" ]; then
+    timed 'total with install' "$(($(date +%s) - run_start + ASSEMBLYLINE_INSTALL_SECONDS))" "$((cpu + ${ASSEMBLYLINE_INSTALL_CPU_SECONDS:-0}))"
+  fi
   echo "== phase times (wall clock, CPU; load average now: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'))"
   printf '%s\n' "${timings[@]}"
 }
