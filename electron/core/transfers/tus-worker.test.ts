@@ -118,7 +118,8 @@ describe('one file by tus, hashed while read', () => {
   it('a stalled request is aborted and reported; resumed from its URL, it finishes from the offset with the right md5', async () => {
     const f = await makeFile('stall.bin', 400_000);
     hangPatches = 0;
-    const first = job(f, 'stall.bin', 400_000, { stallMs: 300 });
+    // Long enough that a PATCH on a loaded machine is not taken for the stall; the hung one is.
+    const first = job(f, 'stall.bin', 400_000, { stallMs: 1_500 });
     // Let the first chunks through, then hang.
     const run = uploadTus({ ...first, onProgress: (b) => void (b >= 128 * 1024 && (hangPatches = 1)) });
     const outcome = await run.done;
