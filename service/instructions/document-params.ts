@@ -5,18 +5,9 @@
 import { CHROMIUM_MISSING, chromiumPath, missingDocumentTool } from '../robots/document/tools';
 import { pageEntries, parsePageSpec } from '../robots/document/pdf-pages';
 
-type Params = Record<string, unknown>;
-export interface DocumentParamProblem {
-  /** Absent: `<ROBOT>_VALIDATION`. */
-  code?: string;
-  problem: string;
-}
+import { deferred, set, show, type ParamProblem, type Params, type Rule } from './param-rules';
 
-const deferred = (final: boolean, v: unknown): boolean => !final && typeof v === 'string' && v.includes('${');
-const set = (v: unknown): boolean => v !== undefined && v !== null;
-const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
-
-type Rule = (p: Params, final: boolean) => string | null;
+export type DocumentParamProblem = ParamProblem;
 
 const thumbsPages: Rule = (p, final) => {
   if (set(p.page) && set(p.page_range)) return 'page_range cannot be used together with page: give one of them';

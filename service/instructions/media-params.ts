@@ -6,18 +6,9 @@ import { AUDIO_PRESET_CODECS } from '../robots/audio-encode';
 import { parseTime } from '../robots/media/media-inputs';
 import { espeakVoiceFor, missingToolMessage } from '../robots/media/tools';
 
-type Params = Record<string, unknown>;
-export interface MediaParamProblem {
-  /** Absent: `<ROBOT>_VALIDATION`. */
-  code?: string;
-  problem: string;
-}
+import { deferred, set, show, type ParamProblem, type Params, type Rule } from './param-rules';
 
-const deferred = (final: boolean, v: unknown): boolean => !final && typeof v === 'string' && v.includes('${');
-const set = (v: unknown): boolean => v !== undefined && v !== null;
-const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
-
-type Rule = (p: Params, final: boolean) => string | null;
+export type MediaParamProblem = ParamProblem;
 
 const noFfmpeg: Rule = (p) => (set(p.ffmpeg) ? 'ffmpeg (the free-form passthrough) is not supported by the local service; use the documented parameters' : null);
 const noVideoPreset = (robot: string): Rule => (p) =>

@@ -12,26 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalService, type LocalService } from '../index';
 import { buildForm, postAssembly, tempDir, waitForEnd } from '../testing/service-fixture';
 import { nextPartOf, partOffsetOf } from './part-chain';
+import { distinctBytes as bytes, uploadMetadata as meta } from '../testing/tus-test-data';
 
 const TUS = { 'Tus-Resumable': '1.0.0' };
 const hex = (algorithm: string, b: Buffer): string => createHash(algorithm).update(b).digest('hex');
-const meta = (fields: Record<string, string>): string =>
-  Object.entries(fields)
-    .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
-    .join(',');
-
-/** Bytes that differ everywhere (a part in the wrong place changes the md5). */
-function bytes(size: number, seed: number): Buffer {
-  const b = Buffer.alloc(size);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < size; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    b[i] = x & 255;
-  }
-  return b;
-}
 
 describe('the order a file\'s parts are hashed in', () => {
   it('reads a part\'s claimed offset only when it is a plain decimal', () => {

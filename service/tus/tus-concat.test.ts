@@ -9,26 +9,10 @@ import fc from 'fast-check';
 import { Upload } from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildForm, jpeg, postAssembly, startFixture, waitForEnd, type Fixture } from '../testing/service-fixture';
+import { distinctBytes as bytes, uploadMetadata as meta } from '../testing/tus-test-data';
 
 const TUS = { 'Tus-Resumable': '1.0.0' };
 const md5 = (b: Buffer): string => createHash('md5').update(b).digest('hex');
-const meta = (fields: Record<string, string>): string =>
-  Object.entries(fields)
-    .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
-    .join(',');
-
-/** Bytes that differ everywhere (a shifted part would change the md5). */
-function bytes(size: number, seed: number): Buffer {
-  const b = Buffer.alloc(size);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < size; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    b[i] = x & 255;
-  }
-  return b;
-}
 
 /** tus-js-client as a foreign client runs it with parallelUploads; partials name their Assembly. */
 function parallelUpload(assembly: Record<string, unknown>, data: Buffer, name: string, o: { parts: number; boundaries?: { start: number; end: number }[]; chunkSize?: number }): Promise<string> {
