@@ -1,15 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FFMPEG_MISSING, runFfmpeg } from './ffmpeg';
-
-const path = process.env.PATH;
-afterEach(() => {
-  process.env.PATH = path;
-});
+import { withoutTools } from './test-files';
 
 describe('ffmpeg as a system requirement', () => {
   it('a machine without ffmpeg gets a step error that says to install it, not "spawn ffmpeg ENOENT"', async () => {
-    process.env.PATH = '/nonexistent-assemblyline-path';
-    const outcome = await runFfmpeg(['-version'], new AbortController().signal);
+    const outcome = await withoutTools(() => runFfmpeg(['-version'], new AbortController().signal));
     expect(outcome).toEqual({ ok: false, aborted: false, message: FFMPEG_MISSING });
     expect(FFMPEG_MISSING).toMatch(/apt install ffmpeg/);
   });

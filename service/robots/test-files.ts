@@ -1,4 +1,5 @@
-// Test helpers: real image/video/audio files generated into temp dirs (used by *.test.ts only).
+// Test helpers: real image, video, audio and PDF files generated into temp dirs, and a machine without the
+// robots' programs (used by *.test.ts only).
 
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -13,6 +14,22 @@ const run = promisify(execFile);
 export async function makeTempDir(prefix = 'robots-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Runs `check` as on a machine where no program the robots call (ffmpeg, poppler, Tesseract, espeak-ng…)
+ * is installed: PATH is an empty folder until `check` ends.
+ */
+export async function withoutTools<T>(check: () => T | Promise<T>): Promise<T> {
+  const path = process.env.PATH;
+  const { dir, cleanup } = await makeTempDir('no-tools-');
+  process.env.PATH = dir;
+  try {
+    return await check();
+  } finally {
+    process.env.PATH = path;
+    await cleanup();
+  }
 }
 
 export interface ImageSpec {
@@ -56,15 +73,11 @@ export async function writeAudio(path: string, seconds = 1): Promise<string> {
   return path;
 }
 
-/** A tiny valid PDF of `pages` empty pages with an Info dictionary (offsets computed, so readers accept it). */
-export async function writePdf(path: string, pages: number, info = '/Producer(Hand Written)/Author(Ada)/Title(Pages)'): Promise<string> {
-  const kids = Array.from({ length: pages }, (_, i) => `${i + 3} 0 R`).join(' ');
-  const objects = [
-    '<</Type/Catalog/Pages 2 0 R>>',
-    `<</Type/Pages/Kids[${kids}]/Count ${pages}>>`,
-    ...Array.from({ length: pages }, () => '<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]>>'),
-    `<<${info}>>`,
-  ];
+/**
+ * A PDF of `objects` (numbered from 1; the first the catalog, the last the Info dictionary), with the
+ * cross-reference table's offsets computed so poppler and ExifTool accept it.
+ */
+async function writePdfObjects(path: string, objects: readonly string[]): Promise<string> {
   let body = '%PDF-1.4\n';
   const offsets: number[] = [];
   objects.forEach((o, i) => {
@@ -76,4 +89,47 @@ export async function writePdf(path: string, pages: number, info = '/Producer(Ha
   body += `trailer<</Size ${objects.length + 1}/Root 1 0 R/Info ${objects.length} 0 R>>\nstartxref\n${xref}\n%%EOF\n`;
   await writeFile(path, body);
   return path;
+}
+
+/** A tiny valid PDF of `pages` empty pages with an Info dictionary. */
+export async function writePdf(path: string, pages: number, info = '/Producer(Hand Written)/Author(Ada)/Title(Pages)'): Promise<string> {
+  const kids = Array.from({ length: pages }, (_, i) => `${i + 3} 0 R`).join(' ');
+  return writePdfObjects(path, [
+    '<</Type/Catalog/Pages 2 0 R>>',
+    `<</Type/Pages/Kids[${kids}]/Count ${pages}>>`,
+    ...Array.from({ length: pages }, () => '<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]>>'),
+    `<<${info}>>`,
+  ]);
+}
+
+export interface PdfPage {
+  /** Lines of text, drawn large from the top left. */
+  lines: string[];
+  width?: number;
+  height?: number;
+}
+
+const escapePdf = (s: string): string => s.replace(/[\\()]/g, (c) => `\\${c}`);
+
+/**
+ * A PDF whose pages carry `lines` in 36 pt Helvetica (one of the 14 standard fonts every reader has),
+ * black on white, 72 pt from the top left: words for the document robots' tests to find.
+ */
+export async function writeTextPdf(path: string, pages: readonly PdfPage[], title = 'Words'): Promise<string> {
+  // 1 catalog, 2 pages, 3 font, then per page: the page and its content stream, then the info.
+  const pageObj = (i: number) => 4 + i * 2;
+  const objects: string[] = [
+    '<</Type/Catalog/Pages 2 0 R>>',
+    `<</Type/Pages/Kids[${pages.map((_, i) => `${pageObj(i)} 0 R`).join(' ')}]/Count ${pages.length}>>`,
+    '<</Type/Font/Subtype/Type1/BaseFont/Helvetica/Encoding/WinAnsiEncoding>>',
+  ];
+  for (const [i, page] of pages.entries()) {
+    const w = page.width ?? 612;
+    const h = page.height ?? 792;
+    const text = page.lines.map((line, j) => `BT /F1 36 Tf 72 ${h - 108 - j * 48} Td (${escapePdf(line)}) Tj ET`).join('\n');
+    objects.push(`<</Type/Page/Parent 2 0 R/MediaBox[0 0 ${w} ${h}]/Resources<</Font<</F1 3 0 R>>>>/Contents ${pageObj(i) + 1} 0 R>>`);
+    objects.push(`<</Length ${Buffer.byteLength(text)}>>stream\n${text}\nendstream\n`);
+  }
+  objects.push(`<</Producer(Assemblyline tests)/Title(${escapePdf(title)})>>`);
+  return writePdfObjects(path, objects);
 }

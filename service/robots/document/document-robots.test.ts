@@ -3,7 +3,6 @@
 // by sharp.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
@@ -12,9 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateInstructions } from '../../instructions/validate-instructions';
 import { executeSteps, type ExecuteContext } from '../execute-steps';
 import { describeUpload, type StoredFile } from '../file-record';
-import { makeTempDir, textUpload } from '../test-files';
+import { makeTempDir, textUpload, withoutTools, writeTextPdf, type PdfPage } from '../test-files';
 import { selectPages } from './pdf-pages';
-import { writeTextPdf, type PdfPage } from './test-pdfs';
 import { pagesToDraw } from './thumbs';
 
 const exec = promisify(execFile);
@@ -148,14 +146,10 @@ describe('/document/merge and /document/split', () => {
   });
 
   it('is refused with <ROBOT>_TOOL_MISSING, saying what to install, where poppler is not installed', async () => {
-    const path = process.env.PATH;
-    process.env.PATH = await mkdtemp(join(tmpdir(), 'no-tools-'));
-    try {
+    await withoutTools(() => {
       expect(validateInstructions({ t: { robot: '/document/thumbs', use: ':original' } })).toMatchObject({ code: 'DOCUMENT_THUMBS_TOOL_MISSING', message: expect.stringContaining('apt install poppler-utils') });
       expect(validateInstructions({ m: { robot: '/document/merge', use: ':original' } })).toMatchObject({ code: 'DOCUMENT_MERGE_TOOL_MISSING' });
-    } finally {
-      process.env.PATH = path;
-    }
+    });
   });
 });
 
@@ -195,12 +189,8 @@ describe('/document/ocr and /image/ocr (Tesseract)', () => {
     const notPdf = await run({ ocr: { robot: '/document/ocr', use: ':original' } }, [await textUpload(dir, 'plain.txt', 'words')]);
     expect(notPdf.outcome).toMatchObject({ ok: false, code: 'INVALID_INPUT_ERROR', message: expect.stringContaining('Not a PDF') });
     expect(validateInstructions({ o: { robot: '/image/ocr', use: ':original', format: 'xml' } })).toMatchObject({ code: 'IMAGE_OCR_VALIDATION', parameter: 'format' });
-    const path = process.env.PATH;
-    process.env.PATH = await mkdtemp(join(tmpdir(), 'no-tools-'));
-    try {
+    await withoutTools(() => {
       expect(validateInstructions({ o: { robot: '/image/ocr', use: ':original' } })).toMatchObject({ code: 'IMAGE_OCR_TOOL_MISSING', message: expect.stringContaining('apt install tesseract-ocr') });
-    } finally {
-      process.env.PATH = path;
-    }
+    });
   });
 });

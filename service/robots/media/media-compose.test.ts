@@ -2,7 +2,6 @@
 // sharp and espeak-ng; every result is read back by ffprobe or sharp.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
@@ -10,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateInstructions } from '../../instructions/validate-instructions';
 import { executeSteps, type ExecuteContext } from '../execute-steps';
 import { describeUpload, type StoredFile } from '../file-record';
-import { imageUpload, makeTempDir, textUpload, writeAudio, writeVideo } from '../test-files';
+import { imageUpload, makeTempDir, textUpload, withoutTools, writeAudio, writeVideo } from '../test-files';
 import { gridShape, layout } from './image-merge';
 import { joinOrder, parseTime } from './media-inputs';
 
@@ -285,14 +284,10 @@ describe('/text/speak', () => {
   });
 
   it('is refused with TEXT_SPEAK_TOOL_MISSING where espeak-ng is not installed', async () => {
-    const path = process.env.PATH;
-    process.env.PATH = await mkdtemp(join(tmpdir(), 'no-tools-'));
-    try {
+    await withoutTools(() => {
       expect(validateInstructions({ say: { robot: '/text/speak', prompt: 'x' } })).toMatchObject({ code: 'TEXT_SPEAK_TOOL_MISSING', message: expect.stringContaining('apt install espeak-ng') });
       expect(validateInstructions({ c: { robot: '/video/concat', use: ':original' } })).toMatchObject({ code: 'VIDEO_CONCAT_TOOL_MISSING' });
-    } finally {
-      process.env.PATH = path;
-    }
+    });
     expect(validateInstructions({ say: { robot: '/text/speak', prompt: 'x' } })).toBeNull();
   });
 });
