@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test';
 import type { CreateAssemblyParams } from '@transloadit/node';
 import { expect, test } from '../fixtures/app';
 import { screenshotPath } from '../fixtures/paths';
-import { setStepsText } from '../fixtures/steps-editor';
+import { useCustomSteps } from '../fixtures/steps-editor';
 import { openAssembly, startTransfer } from '../fixtures/transfers';
 import { localSdk } from '../fixtures/vendor-sdk';
 
@@ -75,9 +75,7 @@ test('a long encode opened from Transfers, Activity and its notification: one li
   ffmpeg('-f', 'lavfi', '-i', 'testsrc=duration=60:size=320x180:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=60', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path.join(dir, 'talk.mp4'));
   await ui.getByLabel('Choose folder').setInputFiles(dir);
   await expect(ui.getByTestId('file-row')).toHaveCount(1);
-  await ui.getByText('Custom steps (JSON)').click();
-  await setStepsText(ui, JSON.stringify(STEPS, null, 2));
-  await expect(ui.getByTestId('steps-error')).toHaveCount(0);
+  await useCustomSteps(ui, STEPS);
   await ui.evaluate(() => (globalThis as unknown as { dispatchEvent(e: Event): void }).dispatchEvent(new Event('blur')));
   await startTransfer(ui, 'Start · 1 file');
 

@@ -5,8 +5,8 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/app';
 import { screenshotPath } from '../fixtures/paths';
-import { setStepsText } from '../fixtures/steps-editor';
-import { openAssembly, startTransfer } from '../fixtures/transfers';
+import { useCustomSteps } from '../fixtures/steps-editor';
+import { startAndOpenAssembly } from '../fixtures/transfers';
 
 const chatSteps = (extra: Record<string, unknown> = {}) => ({
   ':original': { robot: '/upload/handle' },
@@ -18,11 +18,8 @@ async function uploadNotesWithChat(ui: Page, workDir: string, steps: unknown): P
   await writeFile(notes, 'Shot list for Saturday: harbour at dawn, market at noon.\n');
   await ui.getByLabel('Choose files').setInputFiles(notes);
   await expect(ui.getByTestId('file-row')).toHaveCount(1);
-  await ui.getByText('Custom steps (JSON)').click();
-  await setStepsText(ui, JSON.stringify(steps, null, 2));
-  await expect(ui.getByTestId('steps-error')).toHaveCount(0);
-  await startTransfer(ui, 'Start · 1 file');
-  await openAssembly(ui);
+  await useCustomSteps(ui, steps);
+  await startAndOpenAssembly(ui, 'Start · 1 file');
 }
 
 const readBody = async (req: IncomingMessage): Promise<string> => {

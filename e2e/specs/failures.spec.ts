@@ -1,18 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, test } from '../fixtures/app';
 import { screenshotPath } from '../fixtures/paths';
-import { openAssembly, startTransfer } from '../fixtures/transfers';
-import { setStepsText } from '../fixtures/steps-editor';
-
-/** Custom steps in the Upload view, as a user pastes them. */
-async function useCustomSteps(ui: Page, steps: unknown): Promise<void> {
-  await ui.getByText('Custom steps (JSON)').click();
-  await setStepsText(ui, JSON.stringify(steps, null, 2));
-  await expect(ui.getByTestId('steps-error')).toHaveCount(0);
-}
+import { startAndOpenAssembly } from '../fixtures/transfers';
+import { useCustomSteps } from '../fixtures/steps-editor';
 
 async function photo(workDir: string, name: string): Promise<string> {
   const file = path.join(workDir, name);
@@ -28,8 +20,7 @@ test('a failed Assembly shows the service code, message and step in the Assembly
     ':original': { robot: '/upload/handle' },
     small_only: { robot: '/file/filter', use: ':original', accepts: [['${file.size}', '<', 1024]], error_on_decline: true, error_msg: 'Only files under 1 KB are accepted.' },
   });
-  await startTransfer(ui, 'Start · 1 file');
-  await openAssembly(ui);
+  await startAndOpenAssembly(ui, 'Start · 1 file');
 
   await expect(ui.getByTestId('assembly-state')).toHaveText('Failed');
   const panel = ui.getByTestId('assembly-error');
@@ -55,8 +46,7 @@ test('an empty file and a text file each say why they produced no result', async
   await ui.getByLabel('Choose files').setInputFiles([await photo(workDir, 'photo.jpg'), empty, notes]);
   await expect(ui.getByTestId('file-row')).toHaveCount(3);
   await useCustomSteps(ui, { ':original': { robot: '/upload/handle' }, resized: { robot: '/image/resize', use: ':original', width: 320 } });
-  await startTransfer(ui, 'Start · 3 files');
-  await openAssembly(ui);
+  await startAndOpenAssembly(ui, 'Start · 3 files');
 
   await expect(ui.getByTestId('assembly-state')).toHaveText('Completed');
   await expect(ui.getByTestId('result-card')).toHaveCount(1);

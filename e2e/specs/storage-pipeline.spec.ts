@@ -5,8 +5,8 @@ import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/clien
 import { writePdf, writeVideo } from '../../service/robots/test-files';
 import { startS3Server, type S3Server } from '../../service/testing/s3-server';
 import { expect, test } from '../fixtures/app';
-import { setStepsText } from '../fixtures/steps-editor';
-import { openAssembly, startTransfer } from '../fixtures/transfers';
+import { useCustomSteps } from '../fixtures/steps-editor';
+import { startAndOpenAssembly } from '../fixtures/transfers';
 
 // A Template as real accounts write them, run from the app on the local service: a video imported over HTTP
 // (a test server on loopback) cut into HLS renditions, a thumbnail of each page of the uploaded PDF, all
@@ -45,11 +45,8 @@ test('a Template imports a video over HTTP, makes PDF page thumbnails and HLS re
   };
   await ui.getByLabel('Choose folder').setInputFiles(path.join(workDir, 'docs'));
   await expect(ui.getByTestId('file-row')).toHaveCount(1);
-  await ui.getByText('Custom steps (JSON)').click();
-  await setStepsText(ui, JSON.stringify(steps, null, 2));
-  await expect(ui.getByTestId('steps-error')).toHaveCount(0);
-  await startTransfer(ui, 'Start · 1 file');
-  await openAssembly(ui);
+  await useCustomSteps(ui, steps);
+  await startAndOpenAssembly(ui, 'Start · 1 file');
   await expect(ui.getByTestId('assembly-state')).toHaveText('Completed', { timeout: 120_000 });
 
   // In the bucket: the preview, the master playlist at the top, each rendition's playlist and segments beside it.

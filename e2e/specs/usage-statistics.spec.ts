@@ -7,7 +7,7 @@ import { runUsageAssemblies } from '../../service/testing/usage-runs';
 import { priceListSchema } from '../../service/usage/price-list';
 import { expect, test, type RunningApp } from '../fixtures/app';
 import { screenshotPath } from '../fixtures/paths';
-import { setStepsText } from '../fixtures/steps-editor';
+import { useCustomSteps } from '../fixtures/steps-editor';
 import { startTransfer } from '../fixtures/transfers';
 
 /**
@@ -37,9 +37,7 @@ async function runSteps(ui: Page, files: string[], steps: unknown, label: string
   await nav(ui, 'Upload').click();
   await ui.getByLabel('Choose files').setInputFiles(files);
   await expect(ui.getByTestId('file-row')).toHaveCount(files.length);
-  await ui.getByText('Custom steps (JSON)').click();
-  await setStepsText(ui, JSON.stringify(steps, null, 2));
-  await expect(ui.getByTestId('steps-error')).toHaveCount(0);
+  await useCustomSteps(ui, steps);
   await startTransfer(ui, label);
 }
 
