@@ -4,6 +4,7 @@ import type { AssetListRequest } from '../../../../shared/ipc/asset-models';
 import { App } from '../../App';
 import { createFakeBridge, sampleAsset } from '../../bridge/test/fake-bridge';
 import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { answerDiscard, leaveAndStay } from '../../bridge/test/unsaved-questions';
 import { useNavigation } from '../../state/navigation-store';
 
 const id = (n: number) => `${n.toString(36).padStart(21, '0')}A`;
@@ -91,15 +92,10 @@ describe('Assets: the stored-asset browser', () => {
   it('Move to…: a destination typed is asked about before Cancel or leaving the screen throws it away; Cancel and Stay keep it', async () => {
     const { move, field } = await typeDestination(createFakeBridge({ 'assets:list': serviceList(3) }));
     fireEvent.click(within(move).getByRole('button', { name: 'Cancel' }));
-    const ask = await screen.findByRole('dialog', { name: 'Discard your changes?' });
-    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    await answerDiscard('Cancel');
     expect(field.value).toBe('archive/2026');
     // Leaving the screen asks too; Stay keeps the dialog and what is typed.
-    fireEvent.click(screen.getByRole('button', { name: 'Activity' }));
-    const leave = await screen.findByRole('dialog', { name: 'Leave without saving?' });
-    expect(leave.textContent).toContain('the destination folder typed for the move');
-    fireEvent.click(within(leave).getByRole('button', { name: 'Stay' }));
-    expect(useNavigation.getState().route.name).toBe('assets');
+    await leaveAndStay('the destination folder typed for the move', 'assets');
     expect(field.value).toBe('archive/2026');
   });
 
@@ -107,7 +103,7 @@ describe('Assets: the stored-asset browser', () => {
     const bridge = createFakeBridge({ 'assets:list': serviceList(3) });
     const { move } = await typeDestination(bridge);
     fireEvent(move, new Event('cancel', { cancelable: true }));
-    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard changes' }));
+    await answerDiscard('Discard changes');
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Move 3 assets and 2 folders' })).toBeNull());
     expect(bridge.calls.some((c) => c.channel.startsWith('assets:move'))).toBe(false);
     expect(useNavigation.getState().unsaved.size).toBe(0);

@@ -5,6 +5,7 @@ import { ALLOWED_SCOPES } from '../../../../shared/api/scopes';
 import { err, ok } from '../../../../shared/result';
 import { createFakeBridge } from '../../bridge/test/fake-bridge';
 import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { answerDiscard } from '../../bridge/test/unsaved-questions';
 import { AuthKeysView } from './AuthKeysView';
 import { SecretReveal } from './SecretReveal';
 
@@ -121,7 +122,7 @@ describe('Auth Keys: the key form and the keyboard', () => {
     expect(document.activeElement).toBe(description);
     fireEvent.change(description, { target: { value: 'CI uploads' } });
     fireEvent.keyDown(description, { key: 'Escape' });
-    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard changes' }));
+    await answerDiscard('Discard changes');
     expect(screen.queryByRole('form', { name: 'New Auth Key' })).toBeNull();
     expect(document.activeElement).toBe(create);
     expect(bridge.calls.some((c) => c.channel === 'authKeys:create')).toBe(false);

@@ -4,6 +4,7 @@ import { CREDENTIAL_TYPES } from '../../../../shared/api/credential-types';
 import { ok } from '../../../../shared/result';
 import { createFakeBridge } from '../../bridge/test/fake-bridge';
 import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { answerDiscard } from '../../bridge/test/unsaved-questions';
 import { CredentialsView } from './CredentialsView';
 
 const openForm = async () => {
@@ -164,12 +165,11 @@ describe('Credentials form and the keyboard', () => {
     const form = screen.getByRole('form', { name: 'New credentials' });
     fireEvent.change(screen.getByTestId('credential-name'), { target: { value: 'media_sftp' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Cancel' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Discard your changes?' });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await answerDiscard('Cancel');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect((screen.getByTestId('credential-name') as HTMLInputElement).value).toBe('media_sftp');
     fireEvent.click(within(form).getByRole('button', { name: 'Cancel' }));
-    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard changes' }));
+    await answerDiscard('Discard changes');
     await waitFor(() => expect(screen.queryByRole('form', { name: 'New credentials' })).toBeNull());
     expect(bridge.calls.some((c) => c.channel === 'credentials:create')).toBe(false);
     // Nothing typed: Cancel closes at once.
@@ -186,8 +186,7 @@ describe('Credentials form and the keyboard', () => {
     fireEvent.change(screen.getByTestId('credential-name'), { target: { value: 'media_sftp' } });
     // Escape with a typed name: nothing is lost without a question.
     fireEvent.keyDown(screen.getByTestId('credential-name'), { key: 'Escape' });
-    const dialog = await screen.findByRole('dialog', { name: 'Discard your changes?' });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Discard changes' }));
+    await answerDiscard('Discard changes');
     expect(screen.queryByRole('form', { name: 'New credentials' })).toBeNull();
     expect(bridge.calls.some((c) => c.channel === 'credentials:create')).toBe(false);
   });

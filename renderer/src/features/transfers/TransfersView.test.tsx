@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../App';
 import { createFakeBridge, type FakeBridge } from '../../bridge/test/fake-bridge';
 import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { answerDiscard, leaveAndStay } from '../../bridge/test/unsaved-questions';
 import { useNavigation } from '../../state/navigation-store';
 import { resetTransfers } from './transfer-store';
 
@@ -233,6 +234,13 @@ describe('Transfers view', () => {
     await waitFor(() => expect(within(bar).getByRole('button', { name: 'Retry batch' })).toBeTruthy());
     fireEvent.keyDown(list, { key: 'R' });
     await waitFor(() => expect(controls().at(-1)).toEqual({ action: 'retry', scope: { kind: 'batch', id: batchId } }));
+    // Cancel all asks the same way, and its confirmation cancels every transfer.
+    await nextFrame();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel all' }));
+    const all = await screen.findByRole('dialog', { name: 'Cancel every transfer?' });
+    expect(all.textContent).toContain('Files already done are kept.');
+    fireEvent.click(within(all).getByRole('button', { name: 'Cancel all' }));
+    await waitFor(() => expect(controls().at(-1)).toEqual({ action: 'cancel', scope: { kind: 'all' } }));
   });
 
   it('acts on the focused file when nothing is selected, with the bar\'s buttons too', async () => {
@@ -322,16 +330,11 @@ describe('Transfers view', () => {
     fireEvent.blur(field);
     // Refused at the field, so not saved: Close asks, and Cancel keeps it with its reason.
     fireEvent.click(within(panel).getByRole('button', { name: 'Close' }));
-    const ask = await screen.findByRole('dialog', { name: 'Discard your changes?' });
-    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    await answerDiscard('Cancel');
     expect(field.value).toBe('99');
     expect(screen.getByText('99 is too large: at most 32. Not saved.')).toBeTruthy();
     // Leaving the screen asks through the navigation guard; Stay keeps it.
-    fireEvent.click(screen.getByRole('button', { name: 'Activity' }));
-    const leave = await screen.findByRole('dialog', { name: 'Leave without saving?' });
-    expect(leave.textContent).toContain('the transfer settings');
-    fireEvent.click(within(leave).getByRole('button', { name: 'Stay' }));
-    expect(useNavigation.getState().route.name).toBe('transfers');
+    await leaveAndStay('the transfer settings', 'transfers');
     expect(field.value).toBe('99');
   });
 
@@ -340,7 +343,7 @@ describe('Transfers view', () => {
     const only = within(panel).getByLabelText('Only files matching');
     fireEvent.change(only, { target: { value: '*.jpg' } });
     fireEvent.keyDown(only, { key: 'Escape' });
-    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard changes' }));
+    await answerDiscard('Discard changes');
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Transfer settings' })).toBeNull());
     expect(bridge.calls.some((c) => c.channel === 'transfers:saveSettings')).toBe(false);
     expect(useNavigation.getState().unsaved.size).toBe(0);

@@ -21,7 +21,7 @@ import { useNavigation } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
 import { useDebounced } from '../../hooks/use-debounced';
 import { useNow } from '../../hooks/use-now';
-import { itemsAt, keyTarget, scopeOf, shortcutFor, targetName, type KeyTarget } from './key-target';
+import { cancelQuestion, itemsAt, keyTarget, scopeOf, shortcutFor, type CancelTarget } from './key-target';
 import { ResendDialog, type ResendAsk } from './ResendDialog';
 import { SelectionBar } from './SelectionBar';
 import { TransferList } from './TransferList';
@@ -127,7 +127,6 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
     settingsButton.current?.focus();
   }, []);
   const { ask: askCloseSettings, question: settingsQuestion } = useDiscardQuestion(settingsUnsaved, closeSettings);
-  const [confirmCancel, setConfirmCancel] = useState(false);
   // The batch whose results are being saved or listed (its dialogs outlive the focus moving in the list).
   const [resultsOf, setResultsOf] = useState<{ batch: TransferBatch; what: 'save' | 'manifest' } | null>(null);
 
@@ -167,7 +166,7 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
   }, []);
 
   // P, R and Delete in the list act on the selection, else on the focused batch or file (key-target.ts).
-  const [askCancel, setAskCancel] = useState<KeyTarget | null>(null);
+  const [askCancel, setAskCancel] = useState<CancelTarget | null>(null);
   const onShortcut = (key: string): boolean => {
     const target = keyTarget([...selection.selected], itemsAt(useTransfers.getState(), selection.focus));
     const action = target && shortcutFor(key, target.actions);
@@ -193,6 +192,7 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
     );
   }
   const empty = !totals || totals.filesTotal === 0;
+  const cancelAsk = askCancel && cancelQuestion(askCancel);
 
   return (
     <div className="transfers-view">
@@ -212,7 +212,7 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
             <Button size="sm" icon={<RetryIcon />} onClick={() => onControl('retry', { kind: 'all' })} disabled={(totals?.filesFailed ?? 0) === 0}>
               Retry failed
             </Button>
-            <Button size="sm" variant="danger" icon={<CloseIcon />} onClick={() => setConfirmCancel(true)} disabled={empty || (totals?.filesActive ?? 0) + (totals?.filesQueued ?? 0) === 0}>
+            <Button size="sm" variant="danger" icon={<CloseIcon />} onClick={() => setAskCancel({ kind: 'all' })} disabled={empty || (totals?.filesActive ?? 0) + (totals?.filesQueued ?? 0) === 0}>
               Cancel all
             </Button>
             <Button size="sm" variant="ghost" onClick={() => clearFinished.mutate({})} disabled={!anyFinished || clearFinished.isPending} data-testid="clear-finished">
@@ -271,18 +271,17 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
       )}
       {settingsQuestion}
       <ConfirmDialog
-        open={askCancel !== null}
-        title={askCancel ? `Cancel ${askCancel.kind === 'batch' ? 'the batch ' : ''}${targetName(askCancel)}?` : ''}
-        confirmLabel={askCancel?.kind === 'batch' ? 'Cancel batch' : askCancel?.kind === 'file' ? 'Cancel file' : 'Cancel files'}
+        open={cancelAsk !== null}
+        title={cancelAsk?.title ?? ''}
+        confirmLabel={cancelAsk?.confirmLabel ?? ''}
         tone="danger"
         onConfirm={() => {
-          if (askCancel) onControl('cancel', scopeOf(askCancel));
+          if (cancelAsk) onControl('cancel', cancelAsk.scope);
           setAskCancel(null);
         }}
         onCancel={() => setAskCancel(null)}
       >
-        {askCancel?.kind === 'batch' ? 'Its files not yet sent stay on your disk and its Assembly is canceled.' : 'Files not yet sent stay on your disk.'} Files already done are
-        kept. Retry brings canceled files back.
+        {cancelAsk?.body}
       </ConfirmDialog>
       {resultsOf && (
         <>
@@ -308,19 +307,6 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
         }}
         onCancel={() => setResendAsk(null)}
       />
-      <ConfirmDialog
-        open={confirmCancel}
-        title="Cancel every transfer?"
-        confirmLabel="Cancel all"
-        tone="danger"
-        onConfirm={() => {
-          setConfirmCancel(false);
-          onControl('cancel', { kind: 'all' });
-        }}
-        onCancel={() => setConfirmCancel(false)}
-      >
-        Files not yet sent stay on your disk; their Assemblies are canceled. Files already done are kept.
-      </ConfirmDialog>
     </div>
   );
 };

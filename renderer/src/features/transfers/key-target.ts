@@ -46,6 +46,27 @@ export const targetName = (target: KeyTarget): string =>
       ? `Assembly ${target.batch.seq} · ${target.batch.label}`
       : target.row.relativePath;
 
+/** What a cancel is asked about: a key target, or every transfer (the toolbar's Cancel all). */
+export type CancelTarget = KeyTarget | { readonly kind: 'all' };
+
+export interface CancelQuestion {
+  readonly title: string;
+  readonly confirmLabel: string;
+  readonly body: string;
+  readonly scope: TransferScope;
+}
+
+/** The one question before a cancel (Delete, the bar's Cancel, Cancel all): what it cancels and what is kept. */
+export const cancelQuestion = (target: CancelTarget): CancelQuestion => {
+  if (target.kind === 'all') {
+    return { title: 'Cancel every transfer?', confirmLabel: 'Cancel all', body: 'Files not yet sent stay on your disk; their Assemblies are canceled. Files already done are kept.', scope: { kind: 'all' } };
+  }
+  const kept = 'Files already done are kept. Retry brings canceled files back.';
+  return target.kind === 'batch'
+    ? { title: `Cancel the batch ${targetName(target)}?`, confirmLabel: 'Cancel batch', body: `Its files not yet sent stay on your disk and its Assembly is canceled. ${kept}`, scope: scopeOf(target) }
+    : { title: `Cancel ${targetName(target)}?`, confirmLabel: target.kind === 'file' ? 'Cancel file' : 'Cancel files', body: `Files not yet sent stay on your disk. ${kept}`, scope: scopeOf(target) };
+};
+
 /**
  * The action a key asks for: P pauses, R resumes (or retries what failed or was canceled), Delete or
  * Backspace cancels (after a confirmation). Null when the key is no shortcut or the action does not apply

@@ -1,8 +1,9 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { err, ok } from '../../../../shared/result';
 import { createFakeBridge } from '../../bridge/test/fake-bridge';
 import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { answerDiscard } from '../../bridge/test/unsaved-questions';
 import { WorkspacesView } from './WorkspacesView';
 
 const KEY = {
@@ -92,7 +93,7 @@ describe('Workspaces: sign in with a private key', () => {
 
     // The form holds what was typed: Cancel asks first, and discarding lets every generated key go.
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
-    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard changes' }));
+    await answerDiscard('Discard changes');
     await waitFor(() => expect(screen.queryByTestId('client-key-panel')).toBeNull());
     expect(discarded()).toEqual([{ kid: 'first-kid' }, { kid: 'second-kid' }]);
   });

@@ -4,6 +4,7 @@ import type { Workspace } from '../../../../shared/ipc/models';
 import { err, ok } from '../../../../shared/result';
 import { createFakeBridge } from '../../bridge/test/fake-bridge';
 import { renderWithBridge } from '../../bridge/test/render-with-bridge';
+import { answerDiscard } from '../../bridge/test/unsaved-questions';
 import { WorkspacesView } from './WorkspacesView';
 
 const local = (over: Partial<Workspace> = {}): Workspace => ({
@@ -108,7 +109,7 @@ describe('Workspaces: the inline form and the keyboard', () => {
     expect(document.activeElement).toBe(screen.getByLabelText('Workspace name'));
 
     fireEvent.keyDown(screen.getByLabelText('Workspace name'), { key: 'Escape' });
-    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard changes' }));
+    await answerDiscard('Discard changes');
     expect(screen.queryByRole('form', { name: 'Add a workspace' })).toBeNull();
     expect(document.activeElement).toBe(add);
   });
