@@ -2,6 +2,7 @@ import { memo, type MouseEvent } from 'react';
 import type { BatchState, Transfer, TransferAction, TransferBatch, TransferFileState, TransferRow, TransferScope } from '../../../../shared/ipc/transfer-models';
 import { batchTitle } from './batch-title';
 import { Badge } from '../../components/Badge';
+import { DateTime } from '../../components/DateTime';
 import { IconButton } from '../../components/IconButton';
 import { CloseIcon, PauseIcon, PlayIcon, RetryIcon } from '../../components/Icons';
 import { ProgressBar } from '../../components/ProgressBar';
@@ -177,7 +178,15 @@ export const BatchLine = memo(({ batchId, batch, transfer, rowsShown, line, focu
         {title ? (
           <>
             <span className="tx-batch-drop" data-testid="batch-drop">
-              {title.drop}
+              {title.dropParts ? (
+                <>
+                  {title.dropParts.label && `${title.dropParts.label} · `}
+                  <DateTime value={title.dropParts.createdAt} timeOnly={title.dropParts.timeOnly} />
+                  {title.dropParts.recipe && ` · ${title.dropParts.recipe}`}
+                </>
+              ) : (
+                title.drop
+              )}
             </span>
             <span className="tx-batch-which muted" data-testid="batch-which">
               {title.assembly}
