@@ -6,7 +6,8 @@ import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
 import { resolveInside } from '../files/inside-dir';
 import { NO_FAULTS, type TestFaults } from '../files/test-faults';
 import { HashingFileStore } from './hashing-file-store';
-import { isPlainPatch, plainPatch, type PlainPatchDeps } from './plain-patch';
+import { keyNotText, notTextMessage } from './metadata-text';
+import { isPlainPatch, plainPatch, sendTusError, type PlainPatchDeps } from './plain-patch';
 import { isPartialUploadId, TusCode } from './tus-acceptance';
 import { concatPost, type ConcatDeps } from './tus-concat';
 import type { TusUploadEntry } from '../assemblies/assembly-state';
@@ -171,6 +172,12 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
     handle: async (req, res) => {
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Tus-Resumable', '1.0.0');
+      // A value that is not UTF-8 text would be recorded with U+FFFD in place of its bytes: refused first.
+      const notText = req.method === 'POST' && req.headers['tus-resumable'] === '1.0.0' ? keyNotText(req.headers['upload-metadata']) : null;
+      if (notText !== null) {
+        req.resume();
+        return sendTusError(res, reject(400, 'TUS_INVALID_METADATA', notTextMessage(notText)));
+      }
       if (req.method === 'POST' && req.headers['upload-concat'] !== undefined && req.headers['x-http-method-override'] === undefined) return concatPost(concat, req, res);
       const uploadId = isPlainPatch(req.method, req.headers) ? uploadIdOfPath(req.url) : null;
       if (uploadId && (await plainPatch(plain, req, res, uploadId))) return;
