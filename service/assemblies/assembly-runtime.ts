@@ -342,6 +342,12 @@ export class AssemblyRuntime {
     return this.live.get(id)?.tusIndex.get(uploadId)?.filename ?? null;
   }
 
+  /** A tus upload of a live Assembly that has not been marked finished (its bytes may all be in, though). */
+  tusUnfinished(id: string, uploadId: string): boolean {
+    const entry = this.live.get(id)?.tusIndex.get(uploadId);
+    return entry !== undefined && !entry.finished;
+  }
+
   /** Journaled before the client hears 201, so the upload is known after a crash; the whole write is coalesced. */
   tusCreated(id: string, entry: TusUploadEntry): void {
     const live = this.live.get(id);

@@ -132,6 +132,9 @@ export async function plainPatch(d: PlainPatchDeps, req: IncomingMessage, res: S
       // A client that went away hears nothing; the bytes that reached the disk stay (HEAD reports them).
       if (stop.signal.aborted || req.destroyed || req.readableAborted) {
         res.destroy();
+        // Cut after its last byte reached the disk: the file is whole, its Assembly need not wait for a HEAD.
+        const whole = await d.store.getUpload(uploadId).catch(() => null);
+        if (whole?.size !== undefined && whole.offset === whole.size && !isPartialUploadId(uploadId)) d.finished(assemblyId, whole, whole.size);
         return true;
       }
       sendTusError(res, e instanceof TooManyBytes ? ERRORS.ERR_MAX_SIZE_EXCEEDED : isTusError(e) ? e : ERRORS.FILE_WRITE_ERROR, true);

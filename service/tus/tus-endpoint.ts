@@ -85,6 +85,17 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
     // The md5 was computed as the bytes were written: the file is not read again.
     runtime.tusFinished(assemblyId, upload.id, size, store.takeDigest(upload.id, size));
   };
+  /**
+   * Every byte of an upload on disk, yet not finished: the PATCH that carried the last ones was cut before
+   * its end (the client quit, the connection dropped). A client resuming asks HEAD, learns offset = size and
+   * sends nothing more: the upload is finished here, or its Assembly would wait for it forever.
+   */
+  const finishIfWhole = async (uploadId: string | null): Promise<void> => {
+    const assemblyId = uploadId && !isPartialUploadId(uploadId) ? assemblyIdFromUploadId(uploadId) : null;
+    if (!uploadId || !assemblyId || !runtime.tusUnfinished(assemblyId, uploadId)) return;
+    const upload = await store.getUpload(uploadId).catch(() => null);
+    if (upload?.size !== undefined && upload.offset === upload.size) finished(assemblyId, upload, upload.size);
+  };
   // The record keeps the client's name as sent; files are stored under the upload id, and robots
   // write results under safe names (service/files).
   const entryOf = (upload: Upload): TusUploadEntry => {
@@ -179,6 +190,7 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
         return sendTusError(res, reject(400, 'TUS_INVALID_METADATA', notTextMessage(notText)));
       }
       if (req.method === 'POST' && req.headers['upload-concat'] !== undefined && req.headers['x-http-method-override'] === undefined) return concatPost(concat, req, res);
+      if (req.method === 'HEAD') await finishIfWhole(uploadIdOfPath(req.url));
       const uploadId = isPlainPatch(req.method, req.headers) ? uploadIdOfPath(req.url) : null;
       if (uploadId && (await plainPatch(plain, req, res, uploadId))) return;
       return server.handle(req, res);

@@ -1,7 +1,7 @@
 // tus uploads with tus-js-client (Node) into Assemblies, followed over SSE and by polling.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { appendFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EventSource } from 'eventsource';
 import { Upload } from 'tus-js-client';
@@ -202,6 +202,31 @@ describe('tus uploads into Assemblies', () => {
     const served = Buffer.from(await (await fetch(String(upload.ssl_url))).arrayBuffer());
     expect(served.equals(data)).toBe(true);
     expect((done.results as Record<string, unknown[]>)[':original']).toHaveLength(1);
+  });
+
+  it('finishes an upload whose every byte reached the disk though the PATCH carrying them was cut (a client quitting): the resume finds it complete and the Assembly completes', async () => {
+    const created = await postAssembly(fx.service.url, buildForm({ params: { auth: { key }, steps: { ':original': { robot: '/upload/handle', result: true } } }, fields: { tus_num_expected_upload_files: '1' } }));
+    const data = Buffer.alloc(48 * 1024, 'every byte, no answer ');
+    const metadata = { assembly_url: String(created.body.assembly_url), fieldname: 'file', filename: 'cut.bin' };
+    const encoded = Object.entries(metadata)
+      .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+      .join(',');
+    const made = await fetch(String(created.body.tus_url), { method: 'POST', headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': String(data.length), 'Upload-Metadata': encoded } });
+    expect(made.status).toBe(201);
+    const uploadUrl = made.headers.get('location')!;
+    // What a PATCH cut after its last byte leaves: the bytes on disk, no answer, the upload not marked finished.
+    await appendFile(join(fx.dataDir, 'tus', uploadUrl.split('/').pop()!), data);
+    expect((await getJson(String(created.body.assembly_ssl_url))).body.ok).toBe('ASSEMBLY_UPLOADING');
+
+    // The client comes back (tus-js-client: HEAD, offset = size, nothing left to send).
+    await new Promise<void>((resolve, reject) => {
+      const again = new Upload(data, { endpoint: String(created.body.tus_url), uploadUrl, metadata, retryDelays: [], onError: reject, onSuccess: () => resolve() });
+      again.start();
+    });
+    const done = await waitForEnd(String(created.body.assembly_ssl_url));
+    expect(done.ok).toBe('ASSEMBLY_COMPLETED');
+    const upload = (done.uploads as Record<string, unknown>[])[0]!;
+    expect([upload.name, upload.size, upload.md5hash]).toEqual(['cut.bin', data.length, createHash('md5').update(data).digest('hex')]);
   });
 
   it('works with a standard EventSource client (named events and unnamed messages)', async () => {

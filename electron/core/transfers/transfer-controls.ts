@@ -1,5 +1,5 @@
 import type { CancelCost, TransferAction, TransferScope } from '../../../shared/ipc/transfer-models';
-import { DONE_FILE_STATES, OUT_FILE_STATES, TERMINAL_BATCH_STATES, type BatchRec, type EngineState, type FileRec } from './transfer-model';
+import { SENT_FILE_STATES, OUT_FILE_STATES, TERMINAL_BATCH_STATES, type BatchRec, type EngineState, type FileRec } from './transfer-model';
 import { hasLiveAssembly, newBatch, noChanges, recreate, settleBatch, touchBatch, touchFile, type Ctx, type Step } from './transfer-state';
 
 /**
@@ -77,7 +77,7 @@ function abandonCreate(c: Ctx, b: BatchRec, to: 'queued' | 'paused'): number {
 }
 
 function cancelFile(c: Ctx, f: FileRec): boolean {
-  if (DONE_FILE_STATES.has(f.state) || f.state === 'canceled') return false;
+  if (SENT_FILE_STATES.has(f.state) || f.state === 'canceled') return false;
   if (c.s.inFlight.delete(`f:${f.id}`)) c.out.commands.push({ kind: 'abort-file', fileId: f.id });
   const b = f.batchId ? c.s.batches.get(f.batchId) : undefined;
   // A create request on the wire names the file (in its body, or announced for tus): that request is
@@ -123,7 +123,7 @@ function retryFile(c: Ctx, f: FileRec): boolean {
 }
 
 /** Files that canceling would stop (not done, not already out). */
-const cancelable = (f: FileRec) => !DONE_FILE_STATES.has(f.state) && f.state !== 'canceled';
+const cancelable = (f: FileRec) => !SENT_FILE_STATES.has(f.state) && f.state !== 'canceled';
 
 /**
  * What canceling these files costs the rest of their batches: a batch whose Assembly exists (or whose
@@ -148,7 +148,7 @@ export function cancelCost(s: EngineState, scope: TransferScope): CancelCost {
     // Every file out: the batch (and its Assembly) is simply canceled, as the user asked.
     if (rest.length === 0) continue;
     // A create on the wire loses what its body carried so far; an Assembly that exists, everything sent to it.
-    const lost = rest.filter((f) => f.bytesSent > 0 || DONE_FILE_STATES.has(f.state));
+    const lost = rest.filter((f) => f.bytesSent > 0 || SENT_FILE_STATES.has(f.state));
     if (creating && lost.length === 0) continue;
     const t = s.transfers.get(b.transferId);
     out.batches.push({
@@ -158,8 +158,8 @@ export function cancelCost(s: EngineState, scope: TransferScope): CancelCost {
       assemblyId: waitedFor ? b.assemblyId : null,
       resendFiles: lost.length,
       resendBytes: lost.reduce((n, f) => n + f.size, 0),
-      lostBytes: lost.reduce((n, f) => n + (DONE_FILE_STATES.has(f.state) ? f.size : f.bytesSent), 0),
-      files: lost.slice(0, 20).map((f) => ({ relativePath: f.relativePath, size: f.size, bytesSent: DONE_FILE_STATES.has(f.state) ? f.size : f.bytesSent, done: DONE_FILE_STATES.has(f.state) })),
+      lostBytes: lost.reduce((n, f) => n + (SENT_FILE_STATES.has(f.state) ? f.size : f.bytesSent), 0),
+      files: lost.slice(0, 20).map((f) => ({ relativePath: f.relativePath, size: f.size, bytesSent: SENT_FILE_STATES.has(f.state) ? f.size : f.bytesSent, done: SENT_FILE_STATES.has(f.state) })),
     });
   }
   return out;

@@ -37,7 +37,7 @@ import { batchIdOf, emptyState, fileIdOf, finishedTransfers, markerOf, runStartO
 import { control as controlStep } from './transfer-controls';
 import { nextWake, pump, reduce, restored, type Changes, type Step } from './transfer-state';
 import { openTransferStore, type TransferStore } from './transfer-store';
-import { createSpeedMeter, queryRows, toBatch, toRow, totalsOf, toTransfer } from './transfer-views';
+import { createSpeedMeter, filesSentOf, queryRows, toBatch, toRow, totalsOf, toTransfer } from './transfer-views';
 import { uploadTus, type TusRun } from './tus-worker';
 import { concatenationProbe, DEFAULT_PARALLEL, mapUploadUrls, type ParallelPolicy } from './tus-parts';
 
@@ -232,7 +232,8 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
         bytesTotal: b.bytesTotal,
         bytesUploaded: b.bytesSent,
         filesTotal: b.filesTotal,
-        filesUploaded: b.filesDone,
+        // Uploaded: with the service, verified or not yet (the batch's Done counts only verified ones).
+        filesUploaded: filesSentOf(state.batches.get(b.id), state),
         speedBps: 0,
         etaSeconds: null,
       });

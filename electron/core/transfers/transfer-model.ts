@@ -233,7 +233,13 @@ export type EngineEvent =
   | { kind: 'assembly-status'; batchId: string; checks: ServiceCheck[]; terminal: boolean; error: AppError | null; uploads: SeenUpload[] | null }
   | { kind: 'settings'; settings: TransferSettings };
 
-export const DONE_FILE_STATES: ReadonlySet<TransferFileState> = new Set(['uploaded', 'verified', 'unverified', 'skipped']);
+/** States in which the service has a file's bytes (or needs none): nothing more to send for it. */
+export const SENT_FILE_STATES: ReadonlySet<TransferFileState> = new Set(['uploaded', 'verified', 'unverified', 'skipped']);
+/**
+ * States a user is told are Done: checked in a completed Assembly (or on a deployment that records no md5,
+ * said so, or skipped). `uploaded` is not among them: its Assembly has not answered yet ("Verifying").
+ */
+export const DONE_FILE_STATES: ReadonlySet<TransferFileState> = new Set(['verified', 'unverified', 'skipped']);
 /** States in which a file takes no more part in its batch's current Assembly. */
 export const OUT_FILE_STATES: ReadonlySet<TransferFileState> = new Set(['canceled', 'skipped']);
 export const TERMINAL_BATCH_STATES: ReadonlySet<BatchState> = new Set(['completed', 'failed', 'canceled']);

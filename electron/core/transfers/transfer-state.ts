@@ -5,7 +5,7 @@ import { closeAll, finalLabel, placeFile, type OpenBatch } from './batching';
 import {
   backoffMs,
   batchIdOf,
-  DONE_FILE_STATES,
+  SENT_FILE_STATES,
   fileIdOf,
   finishedTransfers,
   MAX_ATTEMPTS,
@@ -180,7 +180,7 @@ export function settleBatch(c: Ctx, b: BatchRec) {
     touchBatch(c, b);
     return;
   }
-  if (b.state === 'uploading' && b.assemblyFiles.every((id) => DONE_FILE_STATES.has(c.s.files.get(id)!.state))) {
+  if (b.state === 'uploading' && b.assemblyFiles.every((id) => SENT_FILE_STATES.has(c.s.files.get(id)!.state))) {
     b.state = b.assemblyDone ? 'completed' : 'processing';
     touchBatch(c, b);
   }
@@ -566,7 +566,7 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
       for (const check of event.checks) {
         const f = s.files.get(check.fileId);
         if (!f || f.batchId !== b.id) continue;
-        if (check.delivered && !DONE_FILE_STATES.has(f.state) && !OUT_FILE_STATES.has(f.state)) {
+        if (check.delivered && !SENT_FILE_STATES.has(f.state) && !OUT_FILE_STATES.has(f.state)) {
           // The service has it whole (the app stopped before it learned so): trust the service, hash ours.
           if (s.inFlight.delete(`f:${f.id}`)) c.out.commands.push({ kind: 'abort-file', fileId: f.id });
           f.state = 'uploaded';
@@ -595,7 +595,7 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
           for (const id of b.assemblyFiles) {
             const f = s.files.get(id)!;
             if (c.s.inFlight.delete(`f:${id}`)) c.out.commands.push({ kind: 'abort-file', fileId: id });
-            if (!DONE_FILE_STATES.has(f.state) && f.state !== 'canceled') {
+            if (!SENT_FILE_STATES.has(f.state) && f.state !== 'canceled') {
               f.state = 'failed';
               f.error = `${b.error.code}: ${b.error.message}`;
               touchFile(c, f);

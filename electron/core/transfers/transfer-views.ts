@@ -8,7 +8,7 @@ import type {
   TransferRowsQuery,
   TransferTotals,
 } from '../../../shared/ipc/transfer-models';
-import { DONE_FILE_STATES, finishedTransfers, TERMINAL_BATCH_STATES, type BatchRec, type EngineState, type FileRec, type TransferRec } from './transfer-model';
+import { DONE_FILE_STATES, finishedTransfers, SENT_FILE_STATES, TERMINAL_BATCH_STATES, type BatchRec, type EngineState, type FileRec, type TransferRec } from './transfer-model';
 
 /** What the renderer sees of the engine's records. Pure. */
 
@@ -62,6 +62,13 @@ export function toBatch(b: BatchRec, s: EngineState): TransferBatch {
     error: b.error,
     note: b.note ?? null,
   };
+}
+
+/** Files of a batch the service has (verified or still verifying). */
+export function filesSentOf(b: BatchRec | undefined, s: EngineState): number {
+  let n = 0;
+  for (const id of b?.fileIds ?? []) if (SENT_FILE_STATES.has(s.files.get(id)!.state)) n++;
+  return n;
 }
 
 export function toTransfer(t: TransferRec, s: EngineState): Transfer {
@@ -131,10 +138,11 @@ export function totalsOf(s: EngineState, speedBps: number, etaSeconds: number | 
       case 'paused':
         totals.filesQueued++;
         break;
+      // Verifying: its bytes are in, its Assembly has not answered yet. Active (the filter shows it there).
       case 'uploading':
+      case 'uploaded':
         totals.filesActive++;
         break;
-      case 'uploaded':
       case 'verified':
       case 'unverified':
         totals.filesDone++;
@@ -165,7 +173,7 @@ function countCurrent(cur: CurrentWork, f: FileRec) {
   else if (DONE_FILE_STATES.has(f.state)) cur.filesDone++;
   else if (f.state === 'failed') cur.filesFailed++;
   else cur.filesLeft++;
-  if (DONE_FILE_STATES.has(f.state) || (f.state === 'uploading' && f.bytesSent >= f.size)) cur.filesSent++;
+  if (SENT_FILE_STATES.has(f.state) || (f.state === 'uploading' && f.bytesSent >= f.size)) cur.filesSent++;
 }
 
 /** Batches in the list's order: the newest drop first, each drop's Assemblies in their order. */

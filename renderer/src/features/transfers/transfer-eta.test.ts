@@ -52,6 +52,15 @@ describe('ETA', () => {
     expect(totalsText({ ...input, totals: totals({ filesQueued: 0, filesActive: 0, filesDone: 2_000 }) }, 4).eta).toBe('Done');
   });
 
+  it('never says Done while files wait for their Assembly to verify them: every byte in, it says Verifying', () => {
+    const input = { measuredSince: 0, now: 100_000 };
+    // 100 files' bytes are in (active: "Verifying"), their Assembly has not answered yet.
+    const cur = { transfers: 1, filesTotal: 2_000, filesDone: 1_900, filesFailed: 0, filesCanceled: 0, filesSkipped: 0, filesSent: 2_000, filesLeft: 100, bytesTotal: 10_000_000, bytesSent: 10_000_000 };
+    const verifying = totals({ filesQueued: 0, filesActive: 100, filesDone: 1_900, bytesSent: 10_000_000, speedBps: 0, etaSeconds: null, current: cur });
+    expect(totalsText({ ...input, totals: verifying }, 4).eta).toBe('Verifying…');
+    expect(totalsText({ ...input, totals: verifying }, 4).files).toBe('1,900 of 2,000 files · 100 more sent');
+  });
+
   it('counts the files that arrived of those meant to go: canceled ones are left out, failed ones said apart', () => {
     const input = { measuredSince: 0, now: 100_000 };
     const start = totals({ filesTotal: 2_001, filesQueued: 1_501, filesActive: 0, filesDone: 0, filesCanceled: 500 });

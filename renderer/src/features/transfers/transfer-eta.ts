@@ -66,6 +66,8 @@ export const totalsText = (input: EtaInput, concurrencySetting: number | null): 
   if (totals.waitingUntil) eta = `Waiting for the service until ${clock(totals.waitingUntil)}`;
   else if (totals.paused) eta = 'Paused';
   else if (!busy) eta = totals.filesTotal > 0 ? 'Done' : '—';
+  // Every byte is in; the Assemblies have yet to answer for the last files (never "Done" before that).
+  else if (totals.filesQueued === 0 && totals.bytesSent >= totals.bytesTotal) eta = 'Verifying…';
   else {
     const seconds = etaSeconds(input);
     eta = seconds === null ? 'Estimating…' : formatEta(seconds);
