@@ -79,6 +79,12 @@ describe('names through the API client into the local service', () => {
     expect((status.uploads ?? []).map((u) => [u.field, u.name, u.size])).toEqual(names.map((n, i) => [`file_${i}`, n, `bytes of ${i}`.length]));
   });
 
+  it('delivers names that differ only in case, of the same size, each under its own name (Uppy would keep one)', async () => {
+    const names = ['Photo.JPG', 'photo.jpg', 'PHOTO.jpg', '\u212A.txt', 'k.txt'];
+    const status = await send(names);
+    expect((status.uploads ?? []).map((u) => [u.name, u.size])).toEqual(names.map((n, i) => [n, `bytes of ${i}`.length]));
+  });
+
   it('delivers the names every OS gives to copies, and names nobody chose, each once under its own name', async () => {
     expect((await send(COPIES_AND_APOSTROPHES)).uploads?.map((u) => u.name)).toEqual([...COPIES_AND_APOSTROPHES]);
     await fc.assert(

@@ -25,6 +25,15 @@ describe('the draft list', () => {
     });
   }
 
+  it('keeps names that differ only in case (or fold alike) as separate files: a duplicate is the same path, byte for byte', () => {
+    // Uppy's file ids lower-case the name, so it refuses the second of these at the same size and date
+    // (docs/local-service.md); the app sends every one.
+    const list = new DraftList();
+    const names = ['card/Photo.JPG', 'card/photo.jpg', 'card/PHOTO.JPG', 'card/\u212A.txt', 'card/k.txt', 'Card/photo.jpg', 'card/caf\u00e9.txt', 'card/cafe\u0301.txt'];
+    for (const p of names) list.add(root, p, p, 10, 0);
+    expect([list.length, list.duplicates]).toEqual([names.length, 0]);
+  });
+
   it('keeps the name the user knows beside the one on disk', () => {
     const list = new DraftList();
     list.add(root, 'card/Interview_ take 2~0123abcd.jpg', 'card/Interview: take 2.jpg', 5, 1);
