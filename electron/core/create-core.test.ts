@@ -14,6 +14,7 @@ import type { Result } from '../../shared/result';
 import { createRecordingDesktop } from './ports/recording-desktop';
 import { until } from './transfers/testing/engine-fixture';
 import { createCore, type Core } from './create-core';
+import { testCorePorts } from './testing/test-core';
 import { dispatch } from './ipc/dispatch';
 import { createKeyringSecretStore } from './vault/keyring-secret-store';
 
@@ -29,14 +30,13 @@ const storeOriginals = PRESETS.find((p) => p.id === 'store-originals')!;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'al-core-'));
-  core = await createCore({
-    dataDir: path.join(dir, 'data'),
-    downloadsDir: path.join(dir, 'downloads'),
-    secretStore: createKeyringSecretStore('assemblyline-core-test'),
-    desktop: { ...createRecordingDesktop(), openPath: async (p) => void opened.push(p), revealPath: async (p) => void revealed.push(p) },
-    host: 'browser',
-    version: '9.9.9',
-  });
+  core = await createCore(
+    testCorePorts(dir, {
+      secretStore: createKeyringSecretStore('assemblyline-core-test'),
+      desktop: { ...createRecordingDesktop(), openPath: async (p) => void opened.push(p), revealPath: async (p) => void revealed.push(p) },
+      version: '9.9.9',
+    }),
+  );
   core.onEvent((name, payload) => received.push({ name, payload, at: Date.now() }));
 }, 60_000);
 

@@ -10,8 +10,8 @@ import { BYTES_PER_GB } from '../../../shared/api/account-records';
 import type { Bill, Stats } from '../../../shared/ipc/account-models';
 import type { Workspace } from '../../../shared/ipc/models';
 import { createCore, type Core } from '../create-core';
+import { testCorePorts } from '../testing/test-core';
 import { channelCaller } from '../ipc/dispatch-testing';
-import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
 
 let dir = '';
@@ -22,14 +22,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'al-account-'));
   remote = await startLocalService({ dataDir: path.join(dir, 'remote-service') });
   run = await runUsageAssemblies(remote);
-  core = await createCore({
-    dataDir: path.join(dir, 'data'),
-    downloadsDir: path.join(dir, 'downloads'),
-    secretStore: createKeyringSecretStore('assemblyline-account-test'),
-    desktop: createRecordingDesktop(),
-    host: 'browser',
-    version: '0.0.0',
-  });
+  core = await createCore(testCorePorts(dir, { secretStore: createKeyringSecretStore('assemblyline-account-test') }));
 }, 60_000);
 afterAll(async () => {
   await core?.close();

@@ -15,6 +15,7 @@ import type { MediaPreview, Workspace } from '../../../shared/ipc/models';
 import type { Result } from '../../../shared/result';
 import { createApiClient, type ApiClient } from '../api/api-client';
 import { createCore, type Core } from '../create-core';
+import { testCorePorts } from '../testing/test-core';
 import { dispatch } from '../ipc/dispatch';
 import { channelCaller } from '../ipc/dispatch-testing';
 import { createRecordingDesktop } from '../ports/recording-desktop';
@@ -32,14 +33,12 @@ const updates: AssemblyUpdate[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'al-assemblies-'));
-  core = await createCore({
-    dataDir: path.join(dir, 'data'),
-    downloadsDir: path.join(dir, 'downloads'),
-    secretStore: createKeyringSecretStore('assemblyline-assemblies-test'),
-    desktop,
-    host: 'browser',
-    version: '0.0.0',
-  });
+  core = await createCore(
+    testCorePorts(dir, {
+      secretStore: createKeyringSecretStore('assemblyline-assemblies-test'),
+      desktop,
+    }),
+  );
   core.onEvent((name, payload) => {
     if (name === 'assembly:updated') updates.push(payload as AssemblyUpdate);
   });

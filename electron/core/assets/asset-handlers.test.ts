@@ -14,8 +14,8 @@ import type { Asset, AssetBulkResult, AssetDetail, AssetListPage } from '../../.
 import type { AssemblyDetail } from '../../../shared/ipc/assembly-models';
 import type { MediaPreview, Workspace } from '../../../shared/ipc/models';
 import { createCore, type Core } from '../create-core';
+import { testCorePorts } from '../testing/test-core';
 import { channelCaller } from '../ipc/dispatch-testing';
-import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
 
 let dir = '';
@@ -43,14 +43,7 @@ beforeAll(async () => {
   const serviceDir = path.join(dir, 'remote-service');
   await seed(serviceDir);
   remote = await startLocalService({ dataDir: serviceDir });
-  core = await createCore({
-    dataDir: path.join(dir, 'data'),
-    downloadsDir: path.join(dir, 'downloads'),
-    secretStore: createKeyringSecretStore('assemblyline-assets-test'),
-    desktop: createRecordingDesktop(),
-    host: 'browser',
-    version: '0.0.0',
-  });
+  core = await createCore(testCorePorts(dir, { secretStore: createKeyringSecretStore('assemblyline-assets-test') }));
   const saved = await call<Workspace>('workspaces:save', { name: 'Stored assets', endpoint: remote.url, authKey: remote.authKey, authSecret: remote.authSecret, slug: 'assets', authMode: 'signature', tokenScopes: null });
   ws = saved.id;
 }, 60_000);

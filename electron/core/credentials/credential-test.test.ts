@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credential, CredentialTestReport } from '../../../shared/ipc/template-models';
 import { startSftpServer, type SftpServer } from '../../../service/testing/sftp-server';
 import { createCore, type Core } from '../create-core';
+import { testCorePorts } from '../testing/test-core';
 import { dispatch } from '../ipc/dispatch';
-import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
 
 let dir = '';
@@ -18,14 +18,7 @@ let sftp: SftpServer;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'al-credential-test-'));
   [core, sftp] = await Promise.all([
-    createCore({
-      dataDir: path.join(dir, 'data'),
-      downloadsDir: path.join(dir, 'downloads'),
-      secretStore: createKeyringSecretStore('assemblyline-credential-test-test'),
-      desktop: createRecordingDesktop(),
-      host: 'browser',
-      version: '0.0.0',
-    }),
+    createCore(testCorePorts(dir, { secretStore: createKeyringSecretStore('assemblyline-credential-test-test') })),
     startSftpServer(),
   ]);
 }, 60_000);

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credential, CredentialTestReport } from '../../../shared/ipc/template-models';
 import { createApiClient } from '../api/api-client';
 import { createCore, type Core } from '../create-core';
+import { testCorePorts } from '../testing/test-core';
 import { channelCaller } from '../ipc/dispatch-testing';
-import { createRecordingDesktop } from '../ports/recording-desktop';
 import { startRecordingListener, type RecordingListener } from '../security/testing/recording-listener';
 import { readCredentialContent } from '../templates/credential-api';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
@@ -33,14 +33,7 @@ const all = () => [a, b, c, d, sshA, sshB];
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'al-stored-secrets-'));
   [core, a, b, sshA, sshB] = await Promise.all([
-    createCore({
-      dataDir: path.join(dir, 'data'),
-      downloadsDir: path.join(dir, 'downloads'),
-      secretStore: createKeyringSecretStore('assemblyline-stored-secrets-test'),
-      desktop: createRecordingDesktop(),
-      host: 'browser',
-      version: '0.0.0',
-    }),
+    createCore(testCorePorts(dir, { secretStore: createKeyringSecretStore('assemblyline-stored-secrets-test') })),
     startRecordingListener(),
     startRecordingListener(),
     startRecordingListener({ greeting: 'SSH-2.0-OpenSSH_9.2\r\n' }),

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DraftRow, DraftSkip, DraftSummary, TransferPlan } from '../../../shared/ipc/transfer-models';
 import type { Template } from '../../../shared/ipc/template-models';
 import { createCore, type Core } from '../create-core';
+import { callCore, testCorePorts } from '../testing/test-core';
 import { dispatch } from '../ipc/dispatch';
-import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createFileSecretStore } from '../vault/file-secret-store';
 import type { DraftFile } from './draft-feed';
 
@@ -15,11 +15,7 @@ let dir = '';
 let core: Core;
 const updates: { at: number; summary: DraftSummary }[] = [];
 
-async function call<T>(channel: string, request: object): Promise<T> {
-  const result = await dispatch(core.handlers, channel, request);
-  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
-}
+const call = <T>(channel: string, request: object): Promise<T> => callCore<T>(core, channel, request);
 
 /** A tree of `folders` × `perFolder` files below `root`, plus OS litter. */
 async function makeTree(root: string, folders: number, perFolder: number): Promise<void> {
@@ -33,14 +29,13 @@ async function makeTree(root: string, folders: number, perFolder: number): Promi
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'al-drafts-'));
-  core = await createCore({
-    dataDir: path.join(dir, 'data'),
-    downloadsDir: path.join(dir, 'downloads'),
-    secretStore: createFileSecretStore(path.join(dir, 'secrets.json')),
-    desktop: createRecordingDesktop(),
-    host: 'electron',
-    version: 'test',
-  });
+  core = await createCore(
+    testCorePorts(dir, {
+      secretStore: createFileSecretStore(path.join(dir, 'secrets.json')),
+      host: 'electron',
+      version: 'test',
+    }),
+  );
   core.onEvent((name, payload) => {
     if (name === 'draft:updated') updates.push({ at: Date.now(), summary: payload as DraftSummary });
   });

@@ -6,28 +6,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppErrorCode } from '../../../shared/result';
 import type { DraftChoice } from '../../../shared/ipc/draft-choice';
 import type { DraftRow, DraftSummary } from '../../../shared/ipc/transfer-models';
-import { createCore, type Core } from '../create-core';
+import { createCore } from '../create-core';
+import { callCore, testCorePorts } from '../testing/test-core';
 import { dispatch } from '../ipc/dispatch';
-import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createFileSecretStore } from '../vault/file-secret-store';
 
 let dir = '';
 
 const start = () =>
-  createCore({
-    dataDir: path.join(dir, 'data'),
-    downloadsDir: path.join(dir, 'downloads'),
-    secretStore: createFileSecretStore(path.join(dir, 'secrets.json')),
-    desktop: createRecordingDesktop(),
-    host: 'browser',
-    version: 'test',
-  });
+  createCore(
+    testCorePorts(dir, {
+      secretStore: createFileSecretStore(path.join(dir, 'secrets.json')),
+      version: 'test',
+    }),
+  );
 
-async function call<T>(core: Core, channel: string, request: object): Promise<T> {
-  const result = await dispatch(core.handlers, channel, request);
-  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
-}
 
 const exists = (p: string) => stat(p).then(() => true, () => false);
 
@@ -48,9 +41,9 @@ describe('the saved draft and the staging folder', () => {
     await writeFile(path.join(picked, 'a.jpg'), 'a');
     await writeFile(path.join(picked, 'b.jpg'), 'b');
     await writeFile(path.join(stale, 'x.jpg'), 'x');
-    await call(core, 'drafts:add', { handles: [core.files.register(picked)] });
+    await callCore(core, 'drafts:add', { handles: [core.files.register(picked)] });
     await core.drafts.idle();
-    await call(core, 'drafts:saveChoice', { choice });
+    await callCore(core, 'drafts:saveChoice', { choice });
     await core.close();
 
     core = await start();
@@ -58,15 +51,15 @@ describe('the saved draft and the staging folder', () => {
       expect(await exists(picked)).toBe(true);
       expect(await exists(stale)).toBe(false);
       await core.drafts.idle();
-      expect(await call<DraftSummary>(core, 'drafts:get', {})).toMatchObject({ files: 2, scanning: false });
-      const rows = await call<{ rows: DraftRow[] }>(core, 'drafts:rows', { offset: 0, limit: 10 });
+      expect(await callCore<DraftSummary>(core, 'drafts:get', {})).toMatchObject({ files: 2, scanning: false });
+      const rows = await callCore<{ rows: DraftRow[] }>(core, 'drafts:rows', { offset: 0, limit: 10 });
       expect(rows.rows.map((r) => r.relativePath)).toEqual(['photos/a.jpg', 'photos/b.jpg']);
-      expect(await call(core, 'drafts:choice', {})).toEqual(choice);
+      expect(await callCore(core, 'drafts:choice', {})).toEqual(choice);
       // A choice that is not one is refused with the contract's code, and changes nothing.
       const bad = await dispatch(core.handlers, 'drafts:saveChoice', { choice: { presetId: '', customText: 3 } });
       expect(bad.ok ? null : bad.error.code).toBe(AppErrorCode.invalidRequest);
-      expect(await call(core, 'drafts:choice', {})).toEqual(choice);
-      await call(core, 'drafts:clear', {});
+      expect(await callCore(core, 'drafts:choice', {})).toEqual(choice);
+      await callCore(core, 'drafts:clear', {});
     } finally {
       await core.close();
     }
@@ -74,9 +67,9 @@ describe('the saved draft and the staging folder', () => {
     core = await start();
     try {
       expect(await exists(picked)).toBe(false);
-      expect(await call<DraftSummary>(core, 'drafts:get', {})).toMatchObject({ files: 0 });
+      expect(await callCore<DraftSummary>(core, 'drafts:get', {})).toMatchObject({ files: 0 });
       // The choice is what to do with files, not the files: Clear keeps it.
-      expect(await call(core, 'drafts:choice', {})).toEqual(choice);
+      expect(await callCore(core, 'drafts:choice', {})).toEqual(choice);
     } finally {
       await core.close();
     }

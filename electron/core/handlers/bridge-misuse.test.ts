@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRESETS } from '../../../shared/api/presets';
 import type { Run } from '../../../shared/ipc/models';
 import { createCore, type Core } from '../create-core';
+import { testCorePorts } from '../testing/test-core';
 import { dispatch } from '../ipc/dispatch';
 import { createRecordingDesktop, type RecordingDesktop } from '../ports/recording-desktop';
 import { createFileSecretStore } from '../vault/file-secret-store';
@@ -27,14 +28,13 @@ const codeOf = async (channel: string, request: unknown): Promise<string> => {
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'al-bridge-misuse-'));
   desktop = createRecordingDesktop();
-  core = await createCore({
-    dataDir: path.join(dir, 'data'),
-    downloadsDir: path.join(dir, 'downloads'),
-    secretStore: createFileSecretStore(path.join(dir, 'secrets.json')),
-    desktop,
-    host: 'browser',
-    version: 'test',
-  });
+  core = await createCore(
+    testCorePorts(dir, {
+      secretStore: createFileSecretStore(path.join(dir, 'secrets.json')),
+      desktop,
+      version: 'test',
+    }),
+  );
   serviceDb = path.join(dir, 'data', 'local-service', 'service.sqlite');
   photos = path.join(dir, 'in', 'photos');
   await mkdir(photos, { recursive: true });

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHostedDeployment, type HostedDeployment } from '../../../service/testing/hosted-deployment';
 import { createTestCa } from '../../../service/testing/test-ca';
 import { createCore, type Core } from '../create-core';
+import { testCorePorts } from '../testing/test-core';
 import { dispatch } from '../ipc/dispatch';
-import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
 import type { ChannelName, ChannelRequest, ChannelResponse } from '../../../shared/ipc/contract';
 import type { Result } from '../../../shared/result';
@@ -23,14 +23,12 @@ let d: HostedDeployment;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'al-ca-file-'));
   [core, d] = await Promise.all([
-    createCore({
-      dataDir: path.join(dir, 'data'),
-      downloadsDir: path.join(dir, 'downloads'),
-      secretStore: createKeyringSecretStore(`assemblyline-ca-file-test-${process.pid}`),
-      desktop: createRecordingDesktop(),
-      host: 'browser',
-      version: 'test',
-    }),
+    createCore(
+      testCorePorts(dir, {
+        secretStore: createKeyringSecretStore(`assemblyline-ca-file-test-${process.pid}`),
+        version: 'test',
+      }),
+    ),
     startHostedDeployment({ dataDir: path.join(dir, 'service') }),
   ]);
 }, 60_000);

@@ -8,8 +8,8 @@ import type { ChatSettingsView } from '../../../shared/ipc/chat-settings-models'
 import type { Run } from '../../../shared/ipc/models';
 import type { Result } from '../../../shared/result';
 import { createCore, type Core } from '../create-core';
+import { testCorePorts } from '../testing/test-core';
 import { dispatch } from '../ipc/dispatch';
-import { createRecordingDesktop } from '../ports/recording-desktop';
 import { until } from '../transfers/testing/engine-fixture';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
 import { CHAT_API_KEY_ACCOUNT } from './chat-settings';
@@ -66,7 +66,7 @@ let other = '';
 let core: Core;
 const secretStore = createKeyringSecretStore('assemblyline-chatcfg-test');
 const open = (extra: Partial<Parameters<typeof createCore>[0]> = {}) =>
-  createCore({ dataDir: path.join(dir, 'data'), downloadsDir: path.join(dir, 'downloads'), secretStore, desktop: createRecordingDesktop(), host: 'browser', version: '0.0.0', ...extra });
+  createCore(testCorePorts(dir, { secretStore, ...extra }));
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'al-chatcfg-'));

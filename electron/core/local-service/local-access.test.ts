@@ -11,6 +11,7 @@ import type { AuthKey } from '../../../shared/ipc/template-models';
 import type { KeyChoice } from '../../../shared/ipc/workspace-models';
 import type { Result } from '../../../shared/result';
 import { createCore, type Core, type CorePorts } from '../create-core';
+import { callCore, testCorePorts } from '../testing/test-core';
 import { dispatch } from '../ipc/dispatch';
 import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
@@ -20,15 +21,13 @@ let core: Core;
 let remote: LocalService;
 
 const startCore = (extra: Partial<CorePorts> = {}) =>
-  createCore({
-    dataDir: path.join(dir, 'data'),
-    downloadsDir: path.join(dir, 'downloads'),
-    secretStore: createKeyringSecretStore('assemblyline-local-access-test'),
-    desktop: createRecordingDesktop(undefined, { clipboard: false }),
-    host: 'browser',
-    version: '0.0.0',
-    ...extra,
-  });
+  createCore(
+    testCorePorts(dir, {
+      secretStore: createKeyringSecretStore('assemblyline-local-access-test'),
+      desktop: createRecordingDesktop(undefined, { clipboard: false }),
+      ...extra,
+    }),
+  );
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'al-access-'));
@@ -42,11 +41,7 @@ afterAll(async () => {
 });
 
 const answer = (channel: string, request: unknown = {}) => dispatch(core.handlers, channel, request) as Promise<Result<unknown>>;
-async function call<T>(channel: string, request: unknown = {}): Promise<T> {
-  const a = await answer(channel, request);
-  if (!a.ok) throw new Error(`${channel}: ${a.error.code} ${a.error.message}`);
-  return a.value as T;
-}
+const call = <T>(channel: string, request: unknown = {}): Promise<T> => callCore<T>(core, channel, request);
 const local = async () => (await call<Workspace[]>('workspaces:list')).find((w) => w.id === 'local')!;
 const keys = () => call<AuthKey[]>('authKeys:list', { workspaceId: 'local' });
 

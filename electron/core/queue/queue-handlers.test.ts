@@ -8,24 +8,21 @@ import type { JobSlots, SlotStats } from '../../../shared/ipc/queue-models';
 import type { Workspace } from '../../../shared/ipc/models';
 import { startLocalService, type LocalService } from '../../../service/index';
 import { createCore, type Core } from '../create-core';
+import { testCorePorts } from '../testing/test-core';
 import { dispatch } from '../ipc/dispatch';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
-import { createRecordingDesktop } from '../ports/recording-desktop';
 
 let dir = '';
 let core: Core;
 let remote: LocalService;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'al-queue-'));
-  core = await createCore({
-    dataDir: path.join(dir, 'data'),
-    downloadsDir: path.join(dir, 'downloads'),
-    secretStore: createKeyringSecretStore('assemblyline-queue-test'),
-    desktop: createRecordingDesktop(),
-    host: 'browser',
-    version: '0.0.0',
-    localService: { jobSlots: 3 },
-  });
+  core = await createCore(
+    testCorePorts(dir, {
+      secretStore: createKeyringSecretStore('assemblyline-queue-test'),
+      localService: { jobSlots: 3 },
+    }),
+  );
   remote = await startLocalService({ dataDir: path.join(dir, 'remote-service'), jobSlots: 2 });
 }, 60_000);
 afterAll(async () => {

@@ -8,6 +8,7 @@ import { PRESETS } from '../../../shared/api/presets';
 import type { MirrorProgress } from '../../../shared/ipc/mirror-models';
 import type { Run } from '../../../shared/ipc/models';
 import { createCore, type Core } from '../create-core';
+import { testCorePorts } from '../testing/test-core';
 import { channelCaller } from '../ipc/dispatch-testing';
 import { createRecordingDesktop, type RecordingDesktop } from '../ports/recording-desktop';
 import { createFileSecretStore } from '../vault/file-secret-store';
@@ -40,14 +41,13 @@ const finished = (mirrorId: string, timeoutMs = 30_000) =>
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'al-mirror-'));
   desktop = createRecordingDesktop();
-  core = await createCore({
-    dataDir: path.join(dir, 'data'),
-    downloadsDir: path.join(dir, 'downloads'),
-    secretStore: createFileSecretStore(path.join(dir, 'secrets.json')),
-    desktop,
-    host: 'browser',
-    version: '9.9.9',
-  });
+  core = await createCore(
+    testCorePorts(dir, {
+      secretStore: createFileSecretStore(path.join(dir, 'secrets.json')),
+      desktop,
+      version: '9.9.9',
+    }),
+  );
   core.onEvent((name, payload) => {
     if (name === 'results:mirrorProgress') progress.push(payload as MirrorProgress);
   });

@@ -10,6 +10,7 @@ import { startLocalService, type LocalService } from '../../../service/index';
 import { answerConsent } from '../../../service/testing/consent-user';
 import type { Workspace } from '../../../shared/ipc/models';
 import { createCore, type Core } from '../create-core';
+import { testCorePorts } from '../testing/test-core';
 import { dispatch } from '../ipc/dispatch';
 import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
@@ -59,14 +60,7 @@ describe('browser sign-in', () => {
 
   it('adds a workspace that holds no secret and keeps working on refreshed tokens', async () => {
     const desktop = createRecordingDesktop(async (url) => void (await answerConsent(url, 'allow')));
-    const core: Core = await createCore({
-      dataDir: path.join(dir, 'app'),
-      downloadsDir: path.join(dir, 'downloads'),
-      secretStore: createKeyringSecretStore('assemblyline-signin-test'),
-      desktop,
-      host: 'browser',
-      version: '0.0.0',
-    });
+    const core: Core = await createCore(testCorePorts(dir, { dataDir: path.join(dir, 'app'), secretStore: createKeyringSecretStore('assemblyline-signin-test'), desktop }));
     try {
       const available = await dispatch(core.handlers, 'workspaces:signInAvailable', { endpoint: remote.url });
       expect(available.ok && available.value).toEqual({ available: true, privateKeyJwt: true });

@@ -11,6 +11,7 @@ import type { Workspace } from '../../../shared/ipc/models';
 import type { ClientKey } from '../../../shared/ipc/workspace-models';
 import { mintWithRefreshToken } from '../auth/client-credentials';
 import { createCore, type Core } from '../create-core';
+import { testCorePorts } from '../testing/test-core';
 import { dispatch } from '../ipc/dispatch';
 import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
@@ -56,14 +57,7 @@ afterAll(async () => {
 });
 
 const openCore = (desktop = createRecordingDesktop()) =>
-  createCore({
-    dataDir: path.join(dir, 'app'),
-    downloadsDir: path.join(dir, 'downloads'),
-    secretStore: createKeyringSecretStore('assemblyline-clientkey-test'),
-    desktop,
-    host: 'browser',
-    version: '0.0.0',
-  });
+  createCore(testCorePorts(dir, { dataDir: path.join(dir, 'app'), secretStore: createKeyringSecretStore('assemblyline-clientkey-test'), desktop }));
 
 describe.runIf(keyringExpected)('signing in with a private key (real keyring, real local service)', () => {
   it('keeps the private key in the vault, registers the public one, signs in and refreshes with assertions', async () => {

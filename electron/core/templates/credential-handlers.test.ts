@@ -7,23 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Credential } from '../../../shared/ipc/template-models';
 import { createApiClient } from '../api/api-client';
 import { createCore, type Core } from '../create-core';
+import { testCorePorts } from '../testing/test-core';
 import { dispatch } from '../ipc/dispatch';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
 import { mergeCredentialContent, toCredential } from './credential-api';
-import { createRecordingDesktop } from '../ports/recording-desktop';
 
 let dir = '';
 let core: Core;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'al-credentials-'));
-  core = await createCore({
-    dataDir: path.join(dir, 'data'),
-    downloadsDir: path.join(dir, 'downloads'),
-    secretStore: createKeyringSecretStore('assemblyline-credentials-test'),
-    desktop: createRecordingDesktop(),
-    host: 'browser',
-    version: '0.0.0',
-  });
+  core = await createCore(testCorePorts(dir, { secretStore: createKeyringSecretStore('assemblyline-credentials-test') }));
 }, 60_000);
 afterAll(async () => {
   await core.close();

@@ -5,22 +5,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Template, TemplateList } from '../../../shared/ipc/template-models';
 import { createCore, type Core } from '../create-core';
+import { testCorePorts } from '../testing/test-core';
 import { dispatch } from '../ipc/dispatch';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
-import { createRecordingDesktop } from '../ports/recording-desktop';
 
 let dir = '';
 let core: Core;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'al-templates-'));
-  core = await createCore({
-    dataDir: path.join(dir, 'data'),
-    downloadsDir: path.join(dir, 'downloads'),
-    secretStore: createKeyringSecretStore('assemblyline-templates-test'),
-    desktop: createRecordingDesktop(),
-    host: 'browser',
-    version: '0.0.0',
-  });
+  core = await createCore(testCorePorts(dir, { secretStore: createKeyringSecretStore('assemblyline-templates-test') }));
 }, 60_000);
 afterAll(async () => {
   await core.close();

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventName } from '../../../shared/ipc/contract';
 import { createCore, type Core } from '../create-core';
+import { callCore, testCorePorts } from '../testing/test-core';
 import { dispatch } from '../ipc/dispatch';
 import { createRecordingDesktop } from '../ports/recording-desktop';
 import { until } from '../transfers/testing/engine-fixture';
@@ -24,14 +25,13 @@ const notices: string[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'al-watch-'));
-  core = await createCore({
-    dataDir: path.join(dir, 'data'),
-    downloadsDir: path.join(dir, 'downloads'),
-    secretStore: createUnavailableSecretStore('tests'),
-    desktop: { ...createRecordingDesktop(), notify: (n) => void notices.push(n.title) },
-    host: 'browser',
-    version: '9.9.9',
-  });
+  core = await createCore(
+    testCorePorts(dir, {
+      secretStore: createUnavailableSecretStore('tests'),
+      desktop: { ...createRecordingDesktop(), notify: (n) => void notices.push(n.title) },
+      version: '9.9.9',
+    }),
+  );
   core.onEvent((name) => events.push(name));
 }, 60_000);
 
@@ -47,11 +47,7 @@ const failure = async (channel: Parameters<typeof dispatch>[1], request: unknown
   return { code: answer.error.code, message: answer.error.message, field: answer.error.details?.field };
 };
 
-const call = async <T>(channel: Parameters<typeof dispatch>[1], request: unknown): Promise<T> => {
-  const answer = await dispatch(core.handlers, channel, request);
-  if (!answer.ok) throw new Error(`${answer.error.code}: ${answer.error.message}`);
-  return answer.value as T;
-};
+const call = <T>(channel: string, request: unknown): Promise<T> => callCore<T>(core, channel, request);
 
 describe('watch folders', () => {
   it('refuses a folder that does not exist or lies inside the output folder', async () => {

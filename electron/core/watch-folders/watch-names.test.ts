@@ -9,8 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileName } from '../../../service/testing/file-names';
 import { createCore, type Core } from '../create-core';
-import { dispatch } from '../ipc/dispatch';
-import { createRecordingDesktop } from '../ports/recording-desktop';
+import { callCore, testCorePorts } from '../testing/test-core';
 import { safeSegment } from '../results-mirror/mirror-paths';
 import { until } from '../transfers/testing/engine-fixture';
 import { createUnavailableSecretStore } from '../vault/unavailable-secret-store';
@@ -28,14 +27,12 @@ beforeAll(async () => {
   // The embedded service is forked with this environment (Vitest's NODE_ENV=test lets it act).
   process.env[DROP_FAULT_ENV] = NEVER_THERE;
   try {
-    core = await createCore({
-      dataDir: path.join(dir, 'data'),
-      downloadsDir: path.join(dir, 'downloads'),
-      secretStore: createUnavailableSecretStore('tests'),
-      desktop: createRecordingDesktop(),
-      host: 'browser',
-      version: '9.9.9',
-    });
+    core = await createCore(
+      testCorePorts(dir, {
+        secretStore: createUnavailableSecretStore('tests'),
+        version: '9.9.9',
+      }),
+    );
   } finally {
     delete process.env[DROP_FAULT_ENV];
   }
@@ -46,11 +43,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const call = async <T>(channel: Parameters<typeof dispatch>[1], request: unknown): Promise<T> => {
-  const answer = await dispatch(core.handlers, channel, request);
-  if (!answer.ok) throw new Error(`${answer.error.code}: ${answer.error.message}`);
-  return answer.value as T;
-};
+const call = <T>(channel: string, request: unknown): Promise<T> => callCore<T>(core, channel, request);
 
 interface Item {
   relativePath: string;

@@ -12,9 +12,9 @@ import type { Workspace } from '../../../shared/ipc/models';
 import type { ReceivedWebhook, WebhookTester } from '../../../shared/ipc/webhook-models';
 import { createApiClient, type ApiClient } from '../api/api-client';
 import { createCore, type Core } from '../create-core';
+import { testCorePorts } from '../testing/test-core';
 import { dispatch } from '../ipc/dispatch';
 import { channelCaller } from '../ipc/dispatch-testing';
-import { createRecordingDesktop } from '../ports/recording-desktop';
 import { createKeyringSecretStore } from '../vault/keyring-secret-store';
 
 let dir = '';
@@ -27,16 +27,13 @@ const webhooks: ReceivedWebhook[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'al-webhooks-'));
-  core = await createCore({
-    dataDir: path.join(dir, 'data'),
-    downloadsDir: path.join(dir, 'downloads'),
-    secretStore: createKeyringSecretStore('assemblyline-webhooks-test'),
-    desktop: createRecordingDesktop(),
-    host: 'browser',
-    version: '0.0.0',
-    // Short retries: they reach the service's own process through the start message.
-    localService: { notifications: { retryDelaysMs: [300, 300, 300] } },
-  });
+  core = await createCore(
+    testCorePorts(dir, {
+      secretStore: createKeyringSecretStore('assemblyline-webhooks-test'),
+      // Short retries: they reach the service's own process through the start message.
+      localService: { notifications: { retryDelaysMs: [300, 300, 300] } },
+    }),
+  );
   core.onEvent((name, payload) => {
     if (name === 'webhooks:received') webhooks.push(payload as ReceivedWebhook);
   });

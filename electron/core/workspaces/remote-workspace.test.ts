@@ -12,6 +12,7 @@ import type { AuthKey } from '../../../shared/ipc/template-models';
 import type { ConnectionReport, Rotation } from '../../../shared/ipc/workspace-models';
 import { createApiClient } from '../api/api-client';
 import { createCore, type Core, type CorePorts } from '../create-core';
+import { testCorePorts } from '../testing/test-core';
 import { dispatch } from '../ipc/dispatch';
 import { channelCaller } from '../ipc/dispatch-testing';
 import { createRecordingDesktop } from '../ports/recording-desktop';
@@ -26,15 +27,7 @@ const desktop = createRecordingDesktop();
 
 /** A core on a data dir under the test folder, with the keyring, the recording desktop and `extra`. */
 const startCore = (dataDir: string, extra: Partial<CorePorts> = {}) =>
-  createCore({
-    dataDir: path.join(dir, dataDir),
-    downloadsDir: path.join(dir, 'downloads'),
-    secretStore: createKeyringSecretStore('assemblyline-remote-test'),
-    desktop,
-    host: 'browser',
-    version: '0.0.0',
-    ...extra,
-  });
+  createCore(testCorePorts(dir, { dataDir: path.join(dir, dataDir), secretStore: createKeyringSecretStore('assemblyline-remote-test'), desktop, ...extra }));
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'al-remote-'));

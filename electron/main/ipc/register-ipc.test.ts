@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../core/create-core';
+import { testCorePorts } from '../../core/testing/test-core';
 import { createFileSecretStore } from '../../core/vault/file-secret-store';
 import { handleInvoke, handlePick, handlePickFolder, SENDER_REJECTED } from './register-ipc';
-import { createRecordingDesktop } from '../../core/ports/recording-desktop';
 
 /** What Electron's IpcMainInvokeEvent carries about the sender frame (only the fields the check reads). */
 const frame = (url: string, parent: object | null = null) => ({ senderFrame: { url, parent } }) as never;
@@ -15,14 +15,13 @@ describe('Electron IPC entry (handleInvoke) against the real core', () => {
   let core: Core;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'register-ipc-'));
-    core = await createCore({
-      dataDir: path.join(dir, 'data'),
-      downloadsDir: path.join(dir, 'downloads'),
-      secretStore: createFileSecretStore(path.join(dir, 'secrets.json')),
-      desktop: createRecordingDesktop(),
-      host: 'electron',
-      version: 'test',
-    });
+    core = await createCore(
+      testCorePorts(dir, {
+        secretStore: createFileSecretStore(path.join(dir, 'secrets.json')),
+        host: 'electron',
+        version: 'test',
+      }),
+    );
   });
   afterAll(async () => {
     await core?.close();
