@@ -2,7 +2,10 @@
 // the shared catalog's, shared/api/robot-params/robots-document.ts): a missing program
 // (`<ROBOT>_TOOL_MISSING`), page lists, and what it does not run (encrypted PDFs, cloud OCR providers).
 
-import { CHROMIUM_MISSING, chromiumPath, missingDocumentTool } from '../robots/document/tools';
+import { LOCAL_TARGETS, OFFICE_ONLY_TARGETS } from '../robots/document/convert-formats';
+import { parseMargins } from '../robots/document/html-convert';
+import { CHROMIUM_MISSING, LIBREOFFICE, chromiumPath, missingDocumentTool, missingMessage } from '../robots/document/tools';
+import { toolInstalled } from '../robots/media/tools';
 import { pageEntries, parsePageSpec } from '../robots/document/pdf-pages';
 
 import { deferred, set, show, type ParamProblem, type Params, type Rule } from './param-rules';
@@ -53,6 +56,18 @@ const htmlHeaders: Rule = (p) => {
   return typeof v === 'object' && !Array.isArray(v) && Object.values(v as object).every((x) => typeof x === 'string') ? null : `headers must be an object of header names to text values, such as {"Authorization": "Bearer …"} (got ${show(v)})`;
 };
 
+const convertFormat: Rule = (p, final) => {
+  const v = p.format;
+  if (!set(v) || v === '') return 'format is required: the format to convert into, such as "pdf"';
+  if (deferred(final, v)) return null;
+  return LOCAL_TARGETS.has(String(v)) ? null : `format ${show(v)} is not made by the local service; it converts into ${[...LOCAL_TARGETS].join(', ')}`;
+};
+const pdfMargin: Rule = (p, final) => {
+  const v = p.pdf_margin;
+  if (!set(v) || deferred(final, v)) return null;
+  return typeof v === 'string' && parseMargins(v) ? null : `pdf_margin must be four lengths with units (px, in, cm, mm) for top, right, bottom and left, such as "6.25mm,6.25mm,14.11mm,6.25mm" (got ${show(v)})`;
+};
+
 const RULES: Record<string, Rule[]> = {
   '/document/thumbs': [thumbsPages, density, colorspace],
   '/document/merge': [noPasswords],
@@ -60,13 +75,25 @@ const RULES: Record<string, Rule[]> = {
   '/document/ocr': [],
   '/image/ocr': [],
   '/html/convert': [htmlUrl, htmlHeaders],
+  '/document/convert': [convertFormat, pdfMargin],
 };
+
+/**
+ * The program a step misses, said for a person, or null. /document/convert's converter depends on the input
+ * (Chromium for HTML, LibreOffice for office files), so only a format nothing but LibreOffice makes (docx,
+ * xlsx…) is refused here; the rest is said at the file when it runs.
+ */
+function missingTool(robot: string, params: Params): string | null {
+  if (robot === '/html/convert') return chromiumPath() ? null : CHROMIUM_MISSING;
+  if (robot === '/document/convert') return OFFICE_ONLY_TARGETS.has(String(params.format)) && !toolInstalled(LIBREOFFICE.command) ? missingMessage(robot, LIBREOFFICE) : null;
+  return missingDocumentTool(robot);
+}
 
 /** The first problem of a document step's parameters by this service's rules, or null (other robots: null). */
 export function documentParamProblem(robot: string, params: Params, final: boolean): DocumentParamProblem | null {
   const rules = RULES[robot];
   if (!rules) return null;
-  const missing = robot === '/html/convert' ? (chromiumPath() ? null : CHROMIUM_MISSING) : missingDocumentTool(robot);
+  const missing = missingTool(robot, params);
   if (missing) return { code: `${robot.replace(/^\//, '').replace(/[/-]/g, '_').toUpperCase()}_TOOL_MISSING`, problem: missing };
   for (const rule of rules) {
     const problem = rule(params, final);

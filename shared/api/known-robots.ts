@@ -59,6 +59,7 @@ export const KNOWN_ROBOTS = [
   '/document/ocr',
   '/image/ocr',
   '/html/convert',
+  '/document/convert',
 ] as const;
 
 /** One line per robot, for the instruction editor. */
@@ -118,13 +119,14 @@ export const ROBOT_SUMMARIES: Record<KnownRobot, string> = {
   '/document/ocr': 'Reads the text of every PDF page with Tesseract (format json: lines with page, confidence and box; list; text; meta: meta.recognized_text).',
   '/image/ocr': 'Reads the text of an image with Tesseract (format json: lines with confidence and box; list; text; meta: meta.recognized_text).',
   '/html/convert': 'Draws a web page (url, no input needed) or each HTML file with headless Chromium as png, jpg or pdf (width, height, fullpage, delay, wait_until, headers); URLs through the service\'s address policy.',
+  '/document/convert': 'Converts each file into format: HTML or text to pdf, png or jpg (Chromium; pdf_format, pdf_margin, header and footer), SubRip ↔ WebVTT, and office files (Word, Excel, PowerPoint, OpenDocument) to pdf or each other where LibreOffice is installed.',
 };
 
 export type KnownRobot = (typeof KNOWN_ROBOTS)[number];
 
-/** Robots that connect to servers the step names (storage and imports): never run by the fuzzers. */
+/** Robots that connect to servers the step or its files name (storage, imports, HTML's pictures): never run by the fuzzers. */
 export const reachesOtherServers = (robot: string): boolean =>
-  /^\/(sftp|ftp|http|s3|minio|wasabi|digitalocean|backblaze|cloudflare|tigris)\/(store|import)$/.test(robot) || robot === '/html/convert';
+  /^\/(sftp|ftp|http|s3|minio|wasabi|digitalocean|backblaze|cloudflare|tigris)\/(store|import)$/.test(robot) || robot === '/html/convert' || robot === '/document/convert';
 
 export const isKnownRobot = (robot: string): robot is KnownRobot =>
   (KNOWN_ROBOTS as readonly string[]).includes(robot);

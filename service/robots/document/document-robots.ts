@@ -1,6 +1,7 @@
 // The document robots of this folder, spread into robots/robot-registry.ts.
 
 import type { BundleRunner, RobotRunner, SourceRunner } from '../robot-types';
+import { runDocumentConvert } from './convert';
 import { runHtmlConvert, runHtmlConvertUrl } from './html-convert';
 import { runDocumentMerge, runDocumentSplit } from './merge-split';
 import { runDocumentOcr, runImageOcr } from './ocr';
@@ -12,6 +13,7 @@ export const DOCUMENT_FILE_RUNNERS: Record<string, RobotRunner> = {
   '/document/ocr': runDocumentOcr,
   '/image/ocr': runImageOcr,
   '/html/convert': runHtmlConvert,
+  '/document/convert': runDocumentConvert,
 };
 
 export const DOCUMENT_BUNDLE_RUNNERS: Record<string, BundleRunner> = {
