@@ -70,6 +70,12 @@ describe('a restart at any moment', () => {
           ),
         ]);
         doneNotAhead();
+        const rows = b.engine.rows({ transferId: t.value.id, offset: 0, limit: 1_000 }).rows;
+        const notCompleted = b.engine.batchesOf(t.value.id).filter((x) => x.state !== 'completed');
+        expect({
+          files: rows.filter((r) => r.state !== 'verified').map((r) => [r.relativePath, r.state, r.method, r.error, r.note]),
+          batches: notCompleted.map((x) => [x.label, x.state, x.error?.code, x.error?.message]),
+        }).toEqual({ files: [], batches: [] });
         expect([done.state, done.filesDone, done.filesFailed]).toEqual(['done', files.length, 0]);
         const statuses = await assembliesOf(b, t.value.id);
         expect(statuses.map((s) => s.ok)).toEqual(statuses.map(() => 'ASSEMBLY_COMPLETED'));
@@ -78,7 +84,7 @@ describe('a restart at any moment', () => {
         await b.close();
         await rm(root, { recursive: true, force: true });
       }),
-      { numRuns: Number(process.env.ASSEMBLYLINE_FUZZ_RUNS ?? 8), endOnFailure: true },
+      { numRuns: Number(process.env.ASSEMBLYLINE_FUZZ_RUNS ?? 8), endOnFailure: true, ...(process.env.ASSEMBLYLINE_FUZZ_SEED ? { seed: Number(process.env.ASSEMBLYLINE_FUZZ_SEED), path: process.env.ASSEMBLYLINE_FUZZ_PATH } : {}) },
     );
   }, 600_000);
 });

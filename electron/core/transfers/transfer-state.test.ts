@@ -401,6 +401,43 @@ describe('the invariant: every file sent is in its completed Assembly once, with
   });
 });
 
+describe('an Assembly that ends in an error', () => {
+  const ended = (s: EngineState, code: string, now = 0) =>
+    reduce(s, { kind: 'assembly-status', batchId: batch(s).id, checks: [], terminal: true, error: { code, message: `${code} happened` }, uploads: null }, now);
+
+  it('fails the batch and every file of it not done with the reason: none is left Verifying', () => {
+    const s = started({}, [10, 20]);
+    expect([file(s, 0).state, file(s, 1).state]).toEqual(['uploaded', 'uploaded']);
+    ended(s, 'ROBOT_FAILED');
+    expect(batch(s)).toMatchObject({ state: 'failed', error: { code: 'ROBOT_FAILED' } });
+    for (const n of [0, 1]) expect(file(s, n)).toMatchObject({ state: 'failed', error: 'ROBOT_FAILED: ROBOT_FAILED happened' });
+  });
+
+  it('sends the batch again as a new Assembly when the service stopped while it ran (ASSEMBLY_CRASHED), and fails it after the resends', () => {
+    const s = started({}, [10, 20]);
+    let now = 0;
+    for (let round = 1; round <= MAX_RESENDS; round++) {
+      ended(s, 'ASSEMBLY_CRASHED', now);
+      expect(batch(s)).toMatchObject({ state: 'queued', generation: round, assemblyId: null, error: null });
+      for (const n of [0, 1]) expect(file(s, n)).toMatchObject({ state: 'queued', resends: round, bytesSent: 0, md5: null });
+      expect(file(s, 0).note).toBe('Sent again with its batch: ASSEMBLY_CRASHED happened (ASSEMBLY_CRASHED)');
+      now += 1_000;
+      created(s, now, { generation: round });
+    }
+    ended(s, 'ASSEMBLY_CRASHED', now);
+    expect(batch(s)).toMatchObject({ state: 'failed', error: { code: 'ASSEMBLY_CRASHED' } });
+    for (const n of [0, 1]) expect(file(s, n).state).toBe('failed');
+  });
+
+  it('a create answered with an Assembly that had already failed fails its files too', () => {
+    const s = queue({}, [10, 20]);
+    reduce(s, { kind: 'scan-ended', transferId: T }, 0);
+    created(s, 0, { terminal: true, error: { code: 'INVALID_FILE_META_DATA', message: 'bad' } });
+    expect(batch(s).state).toBe('failed');
+    for (const n of [0, 1]) expect(file(s, n)).toMatchObject({ state: 'failed', error: 'INVALID_FILE_META_DATA: bad' });
+  });
+});
+
 describe('restore', () => {
   it('a create that was on the wire is looked for by its marker; uploads resume from their stored URL', () => {
     const s = queue({ multipartMaxFileBytes: 0 }, [5, 5], 'every-n', 1);

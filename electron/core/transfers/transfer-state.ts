@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../../shared/api/codes';
 import type { TransferSettings } from '../../../shared/ipc/transfer-models';
 import type { AppError } from '../../../shared/result';
 import { checkUploads, checksumMismatch, NOT_VERIFIED_NOTE, uploadIdOf, type SeenUpload, type SentKey } from './assembly-check';
@@ -5,13 +6,14 @@ import { closeAll, finalLabel, placeFile, type OpenBatch } from './batching';
 import {
   backoffMs,
   batchIdOf,
-  SENT_FILE_STATES,
+  DONE_FILE_STATES,
   fileIdOf,
   finishedTransfers,
   MAX_ATTEMPTS,
   MAX_RESENDS,
   newFileRec,
   OUT_FILE_STATES,
+  SENT_FILE_STATES,
   TERMINAL_BATCH_STATES,
   type BatchRec,
   type Command,
@@ -206,6 +208,34 @@ function earlyMismatch(c: Ctx, f: FileRec) {
   }
   f.note = `Sent again: the service's checksum did not match (${f.resends}×).`;
   recreate(c, b, 'Sent again with its batch: another file’s checksum did not match.');
+}
+
+/**
+ * The batch's Assembly ended in an error. ASSEMBLY_CRASHED (the service stopped while it ran: the app quit
+ * with its embedded service, a deployment restarted) is no fault of the files: the batch goes again as a
+ * new Assembly, bounded like a resend. Any other error fails the batch and each of its files not done,
+ * with the reason — never left "Verifying" under an Assembly that ended.
+ */
+function assemblyFailed(c: Ctx, b: BatchRec, error: AppError) {
+  if (error.code === ErrorCode.assemblyCrashed) {
+    const again = b.fileIds.map((id) => c.s.files.get(id)!).filter((f) => !OUT_FILE_STATES.has(f.state) && !DONE_FILE_STATES.has(f.state));
+    for (const f of again) f.resends++;
+    if (again.length > 0 && again.every((f) => f.resends <= MAX_RESENDS)) {
+      return recreate(c, b, `Sent again with its batch: ${error.message} (${error.code})`);
+    }
+  }
+  b.state = 'failed';
+  b.error = error;
+  for (const id of b.assemblyFiles) {
+    const f = c.s.files.get(id)!;
+    if (c.s.inFlight.delete(`f:${id}`)) c.out.commands.push({ kind: 'abort-file', fileId: id });
+    if (!DONE_FILE_STATES.has(f.state) && f.state !== 'canceled') {
+      f.state = 'failed';
+      f.error = `${error.code}: ${error.message}`;
+      touchFile(c, f);
+    }
+  }
+  touchBatch(c, b);
 }
 
 /** How a file of the batch's Assembly is found among its uploads. */
@@ -434,8 +464,7 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
         if (d.serviceMd5 && d.serviceMd5 !== d.md5) mismatch = true;
       }
       if (event.terminal && event.error) {
-        b.state = 'failed';
-        b.error = event.error;
+        assemblyFailed(c, b, event.error);
         break;
       }
       if (event.terminal) {
@@ -590,18 +619,7 @@ export function reduce(s: EngineState, event: EngineEvent, now: number): Step {
       } else {
         b.assemblyDone = true;
         if (event.error) {
-          b.state = 'failed';
-          b.error = event.error;
-          for (const id of b.assemblyFiles) {
-            const f = s.files.get(id)!;
-            if (c.s.inFlight.delete(`f:${id}`)) c.out.commands.push({ kind: 'abort-file', fileId: id });
-            if (!SENT_FILE_STATES.has(f.state) && f.state !== 'canceled') {
-              f.state = 'failed';
-              f.error = `${b.error.code}: ${b.error.message}`;
-              touchFile(c, f);
-            }
-          }
-          touchBatch(c, b);
+          assemblyFailed(c, b, event.error);
         } else {
           completeAssembly(c, b, event.uploads ?? []);
         }
