@@ -133,6 +133,13 @@ describe('/document/merge and /document/split', () => {
     expect(await pageTexts(merged.localPath)).toEqual(['Page one', 'Page two', 'Page three', 'Dear reader']);
   });
 
+  it('merges one PDF named twice (document_1 and document_2 both :original) twice', async () => {
+    const { outcome, files } = await run({ merged: { robot: '/document/merge', use: [{ name: ':original', as: 'document_1' }, { name: ':original', as: 'document_2' }] } }, [letter]);
+    expect(outcome).toMatchObject({ ok: true });
+    expect(files.map((f) => [f.name, f.meta.page_count])).toEqual([['letter.pdf', 2]]);
+    expect(await pageTexts(files[0]!.localPath)).toEqual(['Dear reader', 'Dear reader']);
+  });
+
   it('keeps the pages `pages` selects, in the order given, as one PDF', async () => {
     const some = await run({ cut: { robot: '/document/split', use: ':original', pages: ['3', '1'] } }, [report]);
     expect(some.files.map((f) => [f.name, f.meta.page_count])).toEqual([['report.pdf', 2]]);

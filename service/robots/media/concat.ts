@@ -9,7 +9,7 @@ import { outputDir, outputFile, scratchFile } from '../output-path';
 import type { BundleJob, BundleRunner, RobotFileOutcome } from '../robot-types';
 import { unsuitable } from '../unsuitable-input';
 import { AAC, MP4_VIDEO, audioOutput, boolParam, even, ffmpegStep, numParam, secs } from './media-job';
-import { durationOf, hasAudio, isVideo, joinOrder, withEveryRole } from './media-inputs';
+import { durationOf, hasAudio, isVideo, joinOrder, withRoles } from './media-inputs';
 
 const AUDIO_FORMAT = 'aresample=44100,aformat=sample_fmts=fltp:channel_layouts=stereo';
 
@@ -30,7 +30,7 @@ const chapters = (parts: { title: string; start: number; end: number }[]): strin
 
 async function concat(job: BundleJob, kind: 'video' | 'audio'): Promise<RobotFileOutcome> {
   const { robot, params, outDir } = job;
-  const ordered = joinOrder(withEveryRole(params.use, job.inputs), params.sort_by).map((r) => r.file);
+  const ordered = joinOrder(withRoles(params.use, job.inputs), params.sort_by).map((r) => r.file);
   const usable = ordered.filter((f) => (kind === 'video' ? isVideo(f) : hasAudio(f)) && durationOf(f) !== null);
   if (usable.length === 0) return unsuitable(`Not ${kind === 'video' ? 'a video' : 'audio'}: ${robot} needs ${kind === 'video' ? 'videos' : 'audio files'} to join`);
   const lead = usable[0]!;

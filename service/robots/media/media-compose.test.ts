@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateInstructions } from '../../instructions/validate-instructions';
@@ -11,7 +12,7 @@ import { executeSteps, type ExecuteContext } from '../execute-steps';
 import { describeUpload, type StoredFile } from '../file-record';
 import { imageUpload, makeTempDir, textUpload, withoutTools, writeAudio, writeVideo } from '../test-files';
 import { gridShape, layout } from './image-merge';
-import { joinOrder, parseTime } from './media-inputs';
+import { joinOrder, parseTime, withRoles } from './media-inputs';
 
 const exec = promisify(execFile);
 
@@ -61,6 +62,23 @@ describe('join order and times (pure)', () => {
     const files = [{ file: f('b10.mp4'), role: null }, { file: f('x.mp4'), role: 'video_2' }, { file: f('b9.mp4'), role: null }, { file: f('y.mp4'), role: 'video_1' }];
     expect(joinOrder(files, undefined).map((r) => r.file.name)).toEqual(['y.mp4', 'x.mp4', 'b9.mp4', 'b10.mp4']);
     expect(joinOrder(files, 'import_order').map((r) => r.file.name)).toEqual(['y.mp4', 'x.mp4', 'b10.mp4', 'b9.mp4']);
+  });
+  it('hands a bundle robot each file once per distinct role its step is named with, as the vendor tags inputs (any use lists)', () => {
+    const f = (id: string) => ({ id, name: `${id}.png`, field: 'file' }) as StoredFile;
+    const entry = fc.record({ name: fc.constantFrom(':original', 'resized'), as: fc.option(fc.constantFrom('image', 'mask', 'image_1', 'image_2'), { nil: undefined }) });
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 6 }), (refs) => {
+        const inputs = [{ file: f('a'), fromStep: ':original' }, { file: f('b'), fromStep: 'resized' }];
+        const use = refs.map((r) => (r.as === undefined ? { name: r.name } : r));
+        const got = withRoles(use, inputs);
+        for (const { file, fromStep } of inputs) {
+          const named = refs.filter((r) => r.name === fromStep);
+          const roles = new Set(named.map((r) => r.as ?? null));
+          const expected = named.length === 0 ? [null] : [...roles];
+          expect(got.filter((g) => g.file === file).map((g) => g.role)).toEqual(expected);
+        }
+      }),
+    );
   });
   it('reads seconds and timecodes', () => {
     expect([parseTime(2.5), parseTime('00:01:30.500'), parseTime('1:05'), parseTime('7')]).toEqual([2.5, 90.5, 65, 7]);
@@ -170,6 +188,13 @@ describe('/video/merge', () => {
     expect(files[0]!.meta.duration as number).toBeCloseTo(4, 0);
   });
 
+  it('takes the sound of a video named both as video and as audio (one file, two parts)', async () => {
+    const { outcome, files } = await run({ m: { robot: '/video/merge', use: [{ name: ':original', as: 'video' }, { name: ':original', as: 'audio' }], replace_audio: true } }, [b]);
+    expect(outcome).toEqual({ ok: true });
+    expect(files[0]).toMatchObject({ name: 'b.mp4', meta: { num_video_streams: 1, num_audio_streams: 1 } });
+    expect(files[0]!.meta.duration as number).toBeCloseTo(2, 0);
+  });
+
   it('fails when there is nothing to add a sound to', async () => {
     const { outcome } = await run({ m: { robot: '/video/merge', use: ':original' } }, [toneLong]);
     expect(outcome).toMatchObject({ ok: false, code: 'INVALID_INPUT_ERROR' });
@@ -203,6 +228,13 @@ describe('/image/merge', () => {
     const grid = await run({ m: { robot: '/image/merge', use: ':original', direction: 'grid', columns: 1, cell_width: 10, cell_height: 10, format: 'jpg' } }, [red, blue]);
     expect(grid.files[0]).toMatchObject({ mime: 'image/jpeg', meta: { width: 10, height: 20 } });
     expect(validateInstructions({ m: { robot: '/image/merge', use: ':original', effect: 'mosaic' } })).toMatchObject({ code: 'IMAGE_MERGE_VALIDATION', parameter: 'effect' });
+  });
+
+  it('puts one image named twice (image_1 and image_2 both :original) in twice', async () => {
+    const red = await imageUpload(dir, 'once.png', { width: 40, height: 30, color: { r: 255, g: 0, b: 0 } });
+    const { outcome, files } = await run({ m: { robot: '/image/merge', use: [{ name: ':original', as: 'image_1' }, { name: ':original', as: 'image_2' }], border: 4 } }, [red]);
+    expect(outcome).toEqual({ ok: true });
+    expect(files[0]).toMatchObject({ meta: { width: 84, height: 30, merged_files: 2 } });
   });
 });
 

@@ -11,22 +11,15 @@ export interface RoledFile {
   role: string | null;
 }
 
-/** Each input with its role: the first `use` entry of its step whose `fields` take the file (as collectTaggedInputs picks). */
-export function withRoles(use: unknown, inputs: readonly { file: StoredFile; fromStep: string }[]): RoledFile[] {
-  const parsed = parseUse(use);
-  const refs = parsed.ok ? parsed.use.refs : [];
-  return inputs.map(({ file, fromStep }) => {
-    const ref = refs.find((r) => r.name === fromStep && (!r.fields || r.fields.includes(file.field ?? '')));
-    return { file, role: ref?.as ?? null };
-  });
-}
-
 /**
- * Each input once per `use` entry that takes it, with that entry's role: the joiners' inputs. The service
- * hands a robot each file once, so a Template naming one step twice (`video_1` and `video_2` both
- * `:original`, to play a clip twice) would otherwise join it once.
+ * Each input once per `use` entry that takes it, with that entry's role (`as`), as the vendor tags inputs:
+ * its docs name one step twice to give its files two parts (`{"name": ":original", "as": "image"}` and
+ * `{"name": ":original", "as": "mask"}`). The service hands a bundle each file once, so without this a file
+ * named as `video_1` and `video_2` would be joined once, a video named as `video` and `audio` would lend no
+ * sound, and a PDF named as `document_1` and `document_2` would be merged once. Entries without `as` (or
+ * with the same one) give the file once.
  */
-export function withEveryRole(use: unknown, inputs: readonly { file: StoredFile; fromStep: string }[]): RoledFile[] {
+export function withRoles(use: unknown, inputs: readonly { file: StoredFile; fromStep: string }[]): RoledFile[] {
   const parsed = parseUse(use);
   const refs = parsed.ok ? parsed.use.refs : [];
   return inputs.flatMap(({ file, fromStep }) => {
