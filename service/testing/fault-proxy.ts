@@ -9,6 +9,7 @@
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { Transform } from 'node:stream';
 import { createLink, shapedPipe, type LinkOptions } from './link-shaper';
 
 export type FaultAction =
@@ -25,7 +26,14 @@ export type FaultAction =
   /** 404 SERVER_404 "unknown method / url", not forwarded: a deployment without the route. */
   | { kind: 'status-404' }
   /** Forward and let the service answer, then cut the client's connection instead of passing the answer on. */
-  | { kind: 'reset-after-response' };
+  | { kind: 'reset-after-response' }
+  /**
+   * Forward; pass the answer's head and first `afterBytes` of a streamed (non-JSON) body, then nothing more
+   * while the connection stays open: an update stream that goes silent.
+   */
+  | { kind: 'stall-response'; afterBytes: number }
+  /** As stall-response, then cut the connection: an update stream that drops midway. */
+  | { kind: 'cut-response'; afterBytes: number };
 
 export type FaultKind = FaultAction['kind'];
 
@@ -118,6 +126,8 @@ const newCounts = (): FaultCounts => ({
   'status-413': 0,
   'status-404': 0,
   'reset-after-response': 0,
+  'stall-response': 0,
+  'cut-response': 0,
   forwarded: 0,
   requests: 0,
 });
@@ -131,6 +141,24 @@ function sendRateLimit(res: ServerResponse, action: Extract<FaultAction, { kind:
   const text = JSON.stringify(body);
   res.writeHead(action.kind === 'status-429' ? 429 : 413, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+/** Passes the first `afterBytes`, then holds the rest back for good (stall) or cuts the connection (cut). */
+function firstBytes(action: Extract<FaultAction, { kind: 'stall-response' | 'cut-response' }>, cut: () => void): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      const room = action.afterBytes - seen;
+      seen += chunk.length;
+      if (room > 0) this.push(room >= chunk.length ? chunk : chunk.subarray(0, room));
+      if (action.kind === 'cut-response' && seen >= action.afterBytes && room > 0) setTimeout(cut, 20);
+      callback();
+    },
+    // A stalled answer never ends: the client hears nothing more until it gives up.
+    flush(callback) {
+      if (action.kind === 'cut-response') callback();
+    },
+  });
 }
 
 export async function startFaultProxy(o: FaultProxyOptions): Promise<FaultProxy> {
@@ -175,8 +203,12 @@ export async function startFaultProxy(o: FaultProxyOptions): Promise<FaultProxy>
       // A HEAD answer has no body to rewrite (its Content-Length describes the GET's).
       if (req.method === 'HEAD' || !/^application\/json/i.test(up.headers['content-type'] ?? '')) {
         res.writeHead(up.statusCode ?? 502, out);
-        if (link) shapedPipe(up, res, link.down, link.options.windowBytes);
-        else up.pipe(res);
+        const limited = action?.kind === 'stall-response' || action?.kind === 'cut-response';
+        // The head goes out now even when no byte of the body will follow.
+        if (limited) res.flushHeaders();
+        const body = limited ? up.pipe(firstBytes(action, () => req.socket.destroy())) : up;
+        if (link) shapedPipe(body, res, link.down, link.options.windowBytes);
+        else body.pipe(res);
         return;
       }
       const chunks: Buffer[] = [];

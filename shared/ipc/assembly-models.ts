@@ -154,6 +154,18 @@ export const stepProgressSchema = z.object({
 });
 export type StepProgress = z.infer<typeof stepProgressSchema>;
 
+/**
+ * How core follows a running Assembly right now: its update stream, or polling its status because the
+ * deployment offers no stream, the stream dropped, or it went silent (`reason`); `rateLimitedMs` while a
+ * status fetch waits out the deployment's rate limit (413 RATE_LIMIT_REACHED / 429: the wait it asked for).
+ */
+export const followStateSchema = z.object({
+  via: z.enum(['stream', 'polling']),
+  reason: z.enum(['no-stream', 'stream-dropped', 'stream-stalled']).nullable(),
+  rateLimitedMs: z.number().nonnegative().nullable(),
+});
+export type FollowState = z.infer<typeof followStateSchema>;
+
 /** Live news of an Assembly core follows for a detail view (`assemblies:follow`). */
 export const assemblyUpdateSchema = z.object({
   assemblyId: z.string(),
@@ -169,5 +181,7 @@ export const assemblyUpdateSchema = z.object({
       perStep: z.array(stepProgressSchema).nullable().default(null),
     })
     .nullable(),
+  /** How core follows it, sent when that changes (a rate-limit wait, the stream dropped or stalled). */
+  follow: followStateSchema.optional(),
 });
 export type AssemblyUpdate = z.infer<typeof assemblyUpdateSchema>;

@@ -52,6 +52,11 @@ export interface CreateAssemblyInput {
   assemblyId?: string;
 }
 
+export interface StatusFetchHooks {
+  /** The deployment rate-limited the fetch (413 RATE_LIMIT_REACHED / 429): it is retried after `waitMs`. */
+  onRateLimited?: (waitMs: number) => void;
+}
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface ApiClient {
@@ -66,7 +71,7 @@ export interface ApiClient {
    * Unsigned GET of an absolute status URL (signatures are not supported on single-Assembly GET). A failed
    * Assembly's record (HTTP 200 with `error`) is a value here: it is that Assembly's final status.
    */
-  getAssembly(url: string): Promise<Result<AssemblyStatus>>;
+  getAssembly(url: string, hooks?: StatusFetchHooks): Promise<Result<AssemblyStatus>>;
   /** Signed DELETE of the Assembly URL; answers the status with `ASSEMBLY_CANCELED`. */
   cancelAssembly(url: string): Promise<Result<AssemblyStatus>>;
   /** Any other endpoint: `path` is relative to the endpoint, or an absolute URL. */
@@ -127,6 +132,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     build: () => Promise<{ url: string; init?: RequestInit }>,
     statusRecord = false,
     retries = maxRetries,
+    onRateLimited?: (waitMs: number) => void,
   ): Promise<Result<Record<string, unknown>>> {
     let renewed = false;
     for (let attempt = 0; ; attempt++) {
@@ -157,6 +163,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       const delay = retryDelayMs(response.status, response.headers.get('retry-after'), json, random);
       if (delay !== null && attempt < retries) {
+        onRateLimited?.(delay);
         await sleep(delay);
         continue;
       }
@@ -233,8 +240,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }, false, retries ?? maxRetries);
       return result.ok ? parseStatus(result.value) : result;
     },
-    async getAssembly(url) {
-      const result = await send('GET', async () => ({ url }), true);
+    async getAssembly(url, hooks) {
+      const result = await send('GET', async () => ({ url }), true, maxRetries, hooks?.onRateLimited);
       return result.ok ? parseStatus(result.value) : result;
     },
     async cancelAssembly(url) {

@@ -2,11 +2,12 @@ import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import { isAssemblyBusy, SseEvent } from '../../../shared/api/codes';
 import type { AssemblyUpdate, StepProgress } from '../../../shared/ipc/assembly-models';
 import type { Result } from '../../../shared/result';
+import type { StatusFetchHooks } from '../api/api-client';
 import { watchAssembly, type AssemblyWatcher } from '../watch/assembly-watcher';
 
 export interface AssemblyFollower {
   /** Follow a busy Assembly until it ends (once per key); false when it has already ended. */
-  follow(key: string, initial: AssemblyStatus, getStatus: (url: string) => Promise<Result<AssemblyStatus>>, doFetch?: typeof fetch): boolean;
+  follow(key: string, initial: AssemblyStatus, getStatus: (url: string, hooks?: StatusFetchHooks) => Promise<Result<AssemblyStatus>>, doFetch?: typeof fetch): boolean;
   close(): void;
 }
 
@@ -37,6 +38,7 @@ export function createAssemblyFollower(emit: (update: AssemblyUpdate) => void): 
         getStatus,
         ...(doFetch ? { fetch: doFetch } : {}),
         onStatus: (status) => emit({ assemblyId, status, progress: null }),
+        onFollow: (follow) => emit({ assemblyId, status: null, progress: null, follow }),
         onEvent: (name, data) => {
           if (name !== SseEvent.executionProgress) return;
           const progress = executionProgress(data);

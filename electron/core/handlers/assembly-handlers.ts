@@ -126,8 +126,8 @@ export function createAssemblyHandlers(ctx: HandlerContext, statuses: StatusMemo
         const status = await getAssemblyStatus(api, assemblyId);
         if (!status.ok) return status;
         statuses.set(id, assemblyId, status.value);
-        const following = ctx.assemblyFollower.follow(`${id}:${assemblyId.toLowerCase()}`, status.value, async (url) => {
-          const next = await api.getAssembly(url);
+        const following = ctx.assemblyFollower.follow(`${id}:${assemblyId.toLowerCase()}`, status.value, async (url, hooks) => {
+          const next = await api.getAssembly(url, hooks);
           if (next.ok) statuses.set(id, assemblyId, next.value);
           return next;
         }, api.transport.fetch);

@@ -256,9 +256,14 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     const api = active.api!;
     active.watcher = watchAssembly({
       initial: status,
-      getStatus: (url) => api.getAssembly(url),
+      getStatus: (url, hooks) => api.getAssembly(url, hooks),
       fetch: api.transport.fetch,
       onStatus: (s) => applyStatus(active, s),
+      // A rate-limit wait, a dropped or stalled stream: the Assembly view says how it is followed, not an error.
+      onFollow: (follow) => {
+        const assemblyId = active.run.assemblyId;
+        if (assemblyId && !closing) deps.events.emit('assembly:updated', { assemblyId, status: null, progress: null, follow });
+      },
       // `emit_execution_progress` (asked by the steps or the Template): the Assembly view shows it as the
       // detail view does, so it travels as the same event rather than a run:updated per percent.
       onEvent: (name, data) => {

@@ -155,6 +155,31 @@ describe('Assembly detail', () => {
     await waitFor(() => expect(screen.getByTestId('assembly-state').textContent).toBe('Completed'));
   });
 
+  it('says a rate-limited status check is a wait that counts down, not an error, and when the update stream dropped', async () => {
+    const bridge = createFakeBridge({
+      'assemblies:get': () => ({ ok: true, value: { status: status({ ok: 'ASSEMBLY_EXECUTING', results: {} }), runId: null, replays: [] } }),
+      'assemblies:follow': () => ({ ok: true, value: { following: true } }),
+    });
+    renderWithBridge(<App />, bridge);
+    expect((await screen.findByTestId('assembly-state')).textContent).toBe('Processing');
+    await waitFor(() => expect(bridge.calls.some((c) => c.channel === 'assemblies:follow')).toBe(true));
+    expect(screen.queryByTestId('follow-note')).toBeNull();
+    bridge.emit('assembly:updated', { assemblyId: ID, status: null, progress: null, follow: { via: 'stream', reason: null, rateLimitedMs: 4_200 } });
+    const note = await screen.findByTestId('follow-note');
+    expect(note.textContent).toMatch(/^waiting [1-5] s \(rate limited\)$/);
+    expect(screen.getByTestId('assembly-state').textContent).toBe('Processing');
+    expect(screen.queryByRole('alert')).toBeNull();
+    bridge.emit('assembly:updated', { assemblyId: ID, status: null, progress: null, follow: { via: 'polling', reason: 'stream-dropped', rateLimitedMs: null } });
+    await waitFor(() => expect(screen.getByTestId('follow-note').textContent).toBe('update stream dropped · checking every 2 s'));
+    bridge.emit('assembly:updated', { assemblyId: ID, status: null, progress: null, follow: { via: 'stream', reason: null, rateLimitedMs: null } });
+    await waitFor(() => expect(screen.queryByTestId('follow-note')).toBeNull());
+    bridge.emit('assembly:updated', { assemblyId: ID, status: null, progress: null, follow: { via: 'polling', reason: 'stream-stalled', rateLimitedMs: null } });
+    await waitFor(() => expect(screen.getByTestId('follow-note').textContent).toBe('update stream silent · checking every 2 s'));
+    bridge.emit('assembly:updated', { assemblyId: ID, status: status(), progress: null });
+    await waitFor(() => expect(screen.getByTestId('assembly-state').textContent).toBe('Completed'));
+    expect(screen.queryByTestId('follow-note')).toBeNull();
+  });
+
   it('shows each step with its own bar while it runs (the service\'s per-step progress), then every step done', async () => {
     const params = JSON.stringify({ steps: { encoded: { use: ':original', robot: '/video/encode' }, thumbs: { use: 'encoded', robot: '/video/thumbs' } } });
     const bridge = createFakeBridge({

@@ -295,7 +295,7 @@ export const AssemblyView = ({ assemblyId }: { assemblyId: string }) => {
         </div>
       )}
 
-      <LiveProgress status={status} run={run} progress={progress} now={now} duration={total} resultCount={resultCount} />
+      <LiveProgress status={status} run={run} progress={progress} follow={live.follow} now={now} duration={total} resultCount={resultCount} />
       <StepPipeline status={status} perStep={live.lastPerStep} stepTimes={stepTimes} now={now} />
       <ResultsByStep assemblyId={assemblyId} results={status.results ?? {}} order={order} busy={busy} />
 

@@ -5,7 +5,7 @@ import { ProgressBar } from '../../components/ProgressBar';
 import { formatBytes, formatDuration, formatEta, formatPercent, formatSpeed, percentOf } from '../../lib/format';
 import { uploadsDone } from '../../lib/run-state';
 import { endOf } from './assembly-files';
-import { liveLine } from './live-line';
+import { followNote, liveLine, type HeldFollow } from './live-line';
 
 interface Props {
   readonly status: AssemblyStatus | null;
@@ -15,8 +15,18 @@ interface Props {
   /** This app's run: its upload totals while it sends. */
   readonly run: Run | null;
   readonly progress: AssemblyUpdate['progress'];
+  /** How core follows it (a rate-limit wait, a dropped or silent update stream). */
+  readonly follow?: HeldFollow | null;
   readonly now: number;
 }
+
+/** A wait or a fallback said beside the line, in the warning tone: the Assembly is fine, only slower to hear from. */
+const FollowNote = ({ text }: { readonly text: string | null }) =>
+  text === null ? null : (
+    <span className="asm-live-note tone-warning" data-testid="follow-note" role="status">
+      {text}
+    </span>
+  );
 
 /**
  * What the Assembly is doing now, in one fixed-height block: this app's upload (bytes, files, speed, time
@@ -24,10 +34,11 @@ interface Props {
  * reports none, a moving bar with what is known — how long it has run and the results so far — never a
  * grey bar that says nothing.
  */
-export const LiveProgress = ({ status, run, progress, now, duration, resultCount }: Props) => {
+export const LiveProgress = ({ status, run, progress, follow = null, now, duration, resultCount }: Props) => {
   const totals = run?.totals ?? null;
   const sending = run !== null && totals !== null && run.state !== 'CREATING' && !uploadsDone(totals) && (totals.bytesTotal > 0 || totals.filesTotal > 0);
   const line = liveLine(status, progress, now);
+  const note = line || sending ? followNote(follow, now) : null;
   if (sending && totals) {
     const bytes = `${formatBytes(totals.bytesUploaded)} of ${formatBytes(totals.bytesTotal)}`;
     return (
@@ -37,6 +48,7 @@ export const LiveProgress = ({ status, run, progress, now, duration, resultCount
           <span className="asm-live-text" data-testid="live-line">
             Uploading · {bytes} · {totals.filesUploaded.toLocaleString('en-US')} of {totals.filesTotal.toLocaleString('en-US')} files · {formatSpeed(totals.speedBps)} · {formatEta(totals.etaSeconds)}
           </span>
+          <FollowNote text={note} />
         </div>
         <ProgressBar value={percentOf(totals.bytesUploaded, totals.bytesTotal)} label="Upload progress" valueText={`${formatPercent(totals.bytesUploaded, totals.bytesTotal)}, ${bytes}`} />
       </div>
@@ -70,6 +82,7 @@ export const LiveProgress = ({ status, run, progress, now, duration, resultCount
         <span className="asm-live-text" data-testid="live-line">
           {line.text}
         </span>
+        <FollowNote text={note} />
       </div>
       <ProgressBar value={line.percent} label="Processing progress" valueText={line.percent === null ? line.text : `${line.percent} % processed`} />
     </div>

@@ -3,7 +3,7 @@
 
 import type { AssemblyStatus } from '../../../../shared/api/assembly-status';
 import { isAssemblyBusy } from '../../../../shared/api/codes';
-import type { AssemblyUpdate } from '../../../../shared/ipc/assembly-models';
+import type { AssemblyUpdate, FollowState } from '../../../../shared/ipc/assembly-models';
 import { parseInstant } from '../../lib/date-time';
 import { formatBytes, formatDuration } from '../../lib/format';
 
@@ -46,4 +46,27 @@ export function liveLine(status: AssemblyStatus | null, progress: AssemblyUpdate
   // Honest: a deployment that sends no execution progress gets no invented percentage.
   if (!progress) parts.push('this service reports no progress');
   return { phase: 'executing', percent: progress ? Math.max(0, Math.min(100, Math.round(progress.combined))) : null, elapsed, text: parts.join(' · ') };
+}
+
+/** How core follows the Assembly, as core said it at `since` (this page's clock). */
+export interface HeldFollow {
+  readonly state: FollowState;
+  readonly since: number;
+}
+
+/**
+ * What the user should know about how the Assembly is followed, or null when all is as usual: a rate limit
+ * is a wait that counts down ("waiting 4 s (rate limited)"), never an error; a dropped or silent update
+ * stream means the view now moves by polling.
+ */
+export function followNote(follow: HeldFollow | null, now: number): string | null {
+  if (!follow) return null;
+  const { state, since } = follow;
+  if (state.rateLimitedMs !== null) {
+    const left = Math.max(1, Math.ceil((since + state.rateLimitedMs - now) / 1000));
+    return `waiting ${left.toLocaleString('en-US')} s (rate limited)`;
+  }
+  if (state.reason === 'stream-dropped') return 'update stream dropped · checking every 2 s';
+  if (state.reason === 'stream-stalled') return 'update stream silent · checking every 2 s';
+  return null;
 }

@@ -6,6 +6,7 @@ import type { AssemblyDetail, AssemblyUpdate, StepProgress } from '../../../../s
 import type { Run } from '../../../../shared/ipc/models';
 import { useBridge } from '../../bridge/BridgeProvider';
 import { bridgeKey, useBridgeQuery } from '../../bridge/use-bridge';
+import type { HeldFollow } from './live-line';
 import { trackSteps, type StepTimes } from './step-timing';
 
 export interface AssemblyLive {
@@ -21,6 +22,8 @@ export interface AssemblyLive {
   readonly stepTimes: ReadonlyMap<string, StepTimes>;
   /** The last per-step progress the service sent, kept once it ended (each step's files done). */
   readonly lastPerStep: readonly StepProgress[] | null;
+  /** How core follows it now (stream or polling, a rate-limit wait), when it said so; null once it ended. */
+  readonly follow: HeldFollow | null;
 }
 
 /**
@@ -44,11 +47,14 @@ export function useAssemblyLive(assemblyId: string): AssemblyLive {
 
   const [live, setLive] = useState<{ assemblyId: string; progress: AssemblyUpdate['progress']; stepTimes: ReadonlyMap<string, StepTimes> }>({ assemblyId, progress: null, stepTimes: new Map() });
   const mine = live.assemblyId === assemblyId ? live : { assemblyId, progress: null, stepTimes: new Map<string, StepTimes>() };
+  const [follow, setFollow] = useState<{ assemblyId: string; held: HeldFollow } | null>(null);
 
   useEffect(() => {
     if (!busy) return;
     const off = bridge.on('assembly:updated', (update) => {
       if (update.assemblyId.toLowerCase() !== assemblyId.toLowerCase()) return;
+      const state = update.follow;
+      if (state) setFollow({ assemblyId, held: { state, since: Date.now() } });
       if (update.progress) {
         const progress = update.progress;
         setLive((held) => {
@@ -79,5 +85,14 @@ export function useAssemblyLive(assemblyId: string): AssemblyLive {
     void client.invalidateQueries({ queryKey: bridgeKey('assemblies:notifications', { assemblyId }) });
   }, [client, assemblyId, runId, busy, detail.data]);
 
-  return { detail, run, status, busy, progress: busy ? mine.progress : null, stepTimes: mine.stepTimes, lastPerStep: mine.progress?.perStep ?? null };
+  return {
+    detail,
+    run,
+    status,
+    busy,
+    progress: busy ? mine.progress : null,
+    stepTimes: mine.stepTimes,
+    lastPerStep: mine.progress?.perStep ?? null,
+    follow: busy && follow?.assemblyId === assemblyId ? follow.held : null,
+  };
 }
