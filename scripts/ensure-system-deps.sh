@@ -21,6 +21,10 @@ command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 command -v espeak-ng >/dev/null 2>&1 || need+=(espeak-ng)
 # /document/ocr and /image/ocr read text with Tesseract (its English data comes with it).
 command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
+# OCR reads every language of the vendor's list installed (German, French, Spanish: under 1 MB each; the test reads German).
+for lang in deu fra spa; do
+  tesseract --list-langs 2>/dev/null | grep -qx "$lang" || need+=("tesseract-ocr-$lang")
+done
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "Installing system packages: ${need[*]}"
 sudo_cmd=""

@@ -192,6 +192,29 @@ describe('/document/ocr and /image/ocr (Tesseract)', () => {
     for (const f of results) expect(JSON.parse(await readFile(f.localPath, 'utf8'))).toEqual(['Dear reader']);
   });
 
+  it('reads German with its letters (ß, ö, ü) where its language pack is installed, as the vendor detects the language without being told', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="160"><rect width="100%" height="100%" fill="#fff"/><text x="20" y="70" font-family="DejaVu Sans, sans-serif" font-size="44">Größe der Straße</text><text x="20" y="130" font-family="DejaVu Sans, sans-serif" font-size="44">Übung für Müller</text></svg>`;
+    const path = join(dir, 'schild.png');
+    await sharp(Buffer.from(svg)).png().toFile(path);
+    const sign = await describeUpload({ localPath: path, name: 'schild.png', field: 'file' });
+    const { outcome, files } = await run({ ocr: { robot: '/image/ocr', use: ':original', granularity: 'list' } }, [sign]);
+    expect(outcome).toMatchObject({ ok: true });
+    expect(JSON.parse(await readFile(files[0]!.localPath, 'utf8'))).toEqual(['Größe der Straße', 'Übung für Müller']);
+  });
+
+  it('refuses OCR at creation, saying what to install, where Tesseract has no English pack', async () => {
+    const { dir: empty, cleanup: done } = await makeTempDir('tessdata-');
+    const before = process.env.TESSDATA_PREFIX;
+    process.env.TESSDATA_PREFIX = empty;
+    try {
+      expect(validateInstructions({ o: { robot: '/image/ocr', use: ':original' } })).toMatchObject({ code: 'IMAGE_OCR_TOOL_MISSING', message: expect.stringContaining('apt install tesseract-ocr-eng') });
+    } finally {
+      if (before === undefined) delete process.env.TESSDATA_PREFIX;
+      else process.env.TESSDATA_PREFIX = before;
+      await done();
+    }
+  });
+
   it('skips what it cannot read, and is refused with <ROBOT>_TOOL_MISSING where Tesseract is not installed', async () => {
     const notPdf = await run({ ocr: { robot: '/document/ocr', use: ':original' } }, [await textUpload(dir, 'plain.txt', 'words')]);
     expect(notPdf.outcome).toMatchObject({ ok: false, code: 'INVALID_INPUT_ERROR', message: expect.stringContaining('Not a PDF') });

@@ -1,5 +1,6 @@
 // /document/ocr and /image/ocr: the text of each PDF page (drawn by poppler at 200 dpi) or image, read by
-// Tesseract (English; the vendor's cloud `provider`s are not called). `format` json (default: the lines,
+// Tesseract in the languages the vendor's OCR detects, those installed here (tools.ts ocrLanguageArg; English
+// always; the vendor's cloud `provider`s are not called). `format` json (default: the lines,
 // with granularity full each with its page, confidence and box in pixels; list: the lines alone), text
 // (one UTF-8 file, pages separated by a form feed) or meta (no new content: the input passes on with
 // meta.recognized_text, the lines).
@@ -12,7 +13,7 @@ import { outputDir, outputFile } from '../output-path';
 import type { RobotFileOutcome, RobotJob, RobotRunner } from '../robot-types';
 import { wrongKind } from '../unsuitable-input';
 import { isPdf, pageCount } from './pdf-pages';
-import { prefixOf, runTool } from './tools';
+import { ocrLanguageArg, prefixOf, runTool } from './tools';
 
 export interface OcrLine {
   text: string;
@@ -50,7 +51,7 @@ export function linesFromTsv(tsv: string, page: number): OcrLine[] {
 type Read = { ok: true; lines: OcrLine[] } | { ok: false; outcome: RobotFileOutcome };
 
 async function tesseract(job: RobotJob, image: string, page: number): Promise<Read> {
-  const run = await runTool('tesseract', [image, '-', '-l', 'eng', 'tsv'], job.signal, 5 * 60_000, { ...process.env, OMP_THREAD_LIMIT: '1' });
+  const run = await runTool('tesseract', [image, '-', '-l', ocrLanguageArg(), 'tsv'], job.signal, 5 * 60_000, { ...process.env, OMP_THREAD_LIMIT: '1' });
   if (run.ok) return { ok: true, lines: linesFromTsv(run.stdout, page) };
   if (run.aborted) return { ok: false, outcome: { ok: false, code: 'ASSEMBLY_CANCELED', message: 'canceled' } };
   return { ok: false, outcome: { ok: false, code: `${prefixOf(job.robot)}_ERROR`, message: `Reading the text of "${job.input.name}" failed: ${run.message}` } };

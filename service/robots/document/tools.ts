@@ -3,7 +3,7 @@
 // Poppler (pdftoppm, pdfinfo, pdfseparate, pdfunite) draws, counts, cuts and joins PDF pages; Tesseract
 // reads text; LibreOffice converts office files; Chromium draws HTML.
 
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { toolInstalled, type Tool } from '../media/tools';
 
@@ -26,10 +26,38 @@ const installHint = (tool: Tool): string => `Debian/Ubuntu: apt install ${tool.d
 export const missingMessage = (robot: string, tool: Tool): string =>
   `${tool.command} is not installed on this computer (or not on PATH), and ${robot} needs it. Install it (${installHint(tool)}) and try again`;
 
-/** The first program a robot misses, said for a person; null when it has them all. */
+/**
+ * The languages the vendor's OCR detects without being told (its docs: English, Arabic, Russian, German,
+ * French, Italian, Portuguese, Spanish), as Tesseract's language packs. Its schema takes no language, so
+ * Tesseract reads with every one of them installed here (English always).
+ */
+export const OCR_LANGUAGES = ['eng', 'ara', 'rus', 'deu', 'fra', 'ita', 'por', 'spa'] as const;
+
+let packs: { key: string; installed: Set<string> } | null = null;
+
+/** The language packs Tesseract has here ("eng", "deu"…); empty when it is missing. Looked up once per PATH. */
+export function tesseractLanguages(): Set<string> {
+  const key = `${process.env.PATH ?? ''}\0${process.env.TESSDATA_PREFIX ?? ''}`;
+  if (packs?.key !== key) {
+    const out = spawnSync(TESSERACT.command, ['--list-langs'], { encoding: 'utf8', timeout: 10_000 });
+    // Older versions print the list on stderr.
+    const lines = `${out.stdout ?? ''}\n${out.stderr ?? ''}`.split('\n').map((l) => l.trim());
+    packs = { key, installed: new Set(lines.filter((l) => /^[a-z_]{3,}$/i.test(l))) };
+  }
+  return packs.installed;
+}
+
+/** Tesseract's `-l`: the vendor's languages installed here, English first ("eng+deu+fra"). */
+export const ocrLanguageArg = (): string => OCR_LANGUAGES.filter((l) => tesseractLanguages().has(l)).join('+') || 'eng';
+
+/** The first program a robot misses, said for a person; null when it has them all (for OCR: and English). */
 export function missingDocumentTool(robot: string): string | null {
   const tool = (DOCUMENT_ROBOT_TOOLS[robot] ?? []).find((t) => !toolInstalled(t.command));
-  return tool ? missingMessage(robot, tool) : null;
+  if (tool) return missingMessage(robot, tool);
+  if ((DOCUMENT_ROBOT_TOOLS[robot] ?? []).includes(TESSERACT) && !tesseractLanguages().has('eng')) {
+    return `Tesseract has no English language pack here (eng.traineddata), and ${robot} reads with it. Install it (Debian/Ubuntu: apt install tesseract-ocr-eng; macOS: brew install tesseract) or point TESSDATA_PREFIX at a folder that has it, and try again`;
+  }
+  return null;
 }
 
 /** The Chromium to draw HTML with: ASSEMBLYLINE_CHROMIUM, else the first of the usual names on PATH or in /usr/bin; null when none. */
