@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { err, ok, type Result } from '../../shared/result';
 import { encodeStagingUrl } from './page/page-bridge-logic';
 import { resolveStagingPath } from './staging-path';
+import { distinctSpelling } from './staging-spellings';
 import { commitStaged, type StagingCore } from './staging-upload';
 
 /**
@@ -67,7 +68,7 @@ export async function stageBundle(core: StagingCore, batchId: string, body: Buff
       slice.map(async ({ relativePath, bytes }) => {
         const target = resolveStagingPath(core.stagingDir, encodeStagingUrl(batchId, relativePath));
         if (!target.ok) return target;
-        return commitStaged(core, target.value, async (partPath) => {
+        return commitStaged(core, distinctSpelling(target.value), async (partPath) => {
           await writeFile(partPath, bytes, { flag: 'wx' });
           return bytes.length;
         });

@@ -108,6 +108,29 @@ describe('browser host staging: every name a file system allows', () => {
     expect((await send('POST', encodeStagingUrl('unread3', 'card'), 'not json')).status).toBe(400);
   });
 
+  it('stages names that differ only in case or normalization as files of their own, so a disk that folds them loses none; a PUT sent again replaces its own copy', async () => {
+    // A drop from a case-sensitive disk onto a data dir on macOS or Windows: on Linux they are distinct
+    // anyway, so what is checked is that no two staged paths fold alike there.
+    const paths = ['case/Photo.JPG', 'case/photo.jpg', 'case/caf\u00e9.txt', 'case/cafe\u0301.txt'];
+    let handle = '';
+    for (const [i, relativePath] of paths.entries()) handle = handleOf(await send('PUT', encodeStagingUrl('case1', relativePath), 'x'.repeat(i + 1)));
+    // Sent again (the answer was lost): the same bytes in the same place, not a second file.
+    expect((await send('PUT', encodeStagingUrl('case1', 'case/photo.jpg'), 'xx')).status).toBe(201);
+    // A bundle of the same drop: its spellings are told apart the same way.
+    const more = [{ relativePath: 'case/PHOTO.jpg', bytes: Buffer.from('x'.repeat(5)) }];
+    const manifest = JSON.stringify({ files: more.map((f) => ({ relativePath: f.relativePath, size: f.bytes.length })) });
+    const bundled = await send('POST', '/staging-bundle/case1', Buffer.concat([Buffer.from(`${manifest}\n`), ...more.map((f) => f.bytes)]));
+    expect(bundled.status, bundled.body).toBe(200);
+    await invoke('drafts:clear', {});
+    await invoke('drafts:add', { handles: [handle] });
+    await t.core.drafts.idle();
+    const rows = await invoke<{ rows: DraftRow[] }>('drafts:rows', { offset: 0, limit: 10 });
+    expect(rows.rows.map((r) => [r.relativePath, r.size]).sort()).toEqual([...paths.map((p, i) => [p, i + 1]), ['case/PHOTO.jpg', 5]].sort());
+    const onDisk = await readdir(path.join(t.core.stagingDir, 'case1', 'case'));
+    expect(onDisk).toHaveLength(5);
+    expect(new Set(onDisk.map((n) => n.normalize('NFC').toLowerCase())).size).toBe(5);
+  });
+
   it('stages many small files in one bundle, each answered on its own, and refuses a bundle whose bytes do not add up', async () => {
     const files = [
       { relativePath: 'bundle/a: one.jpg', bytes: Buffer.from('first') },

@@ -95,6 +95,11 @@ export function resolveStagingPath(stagingDir: string, urlPath: string): Result<
 export function diskNameFor(segment: string): string {
   const reserved = RESERVED_CHARS.test(segment) || /[. ]$/.test(segment);
   if (!reserved && Buffer.byteLength(segment) <= MAX_DISK_NAME_BYTES) return segment;
+  return hashedDiskName(segment);
+}
+
+/** A readable prefix of `segment`, `~`, a hash of the whole of it and its extension: a name of its own on any disk. */
+export function hashedDiskName(segment: string): string {
   const hash = createHash('sha256').update(segment).digest('hex').slice(0, 12);
   const dot = segment.lastIndexOf('.');
   const rawExt = dot > 0 ? segment.slice(dot) : '';

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { err, ok, type Result } from '../../shared/result';
 import type { FileHandleRegistry } from '../core/files/file-handles';
 import { resolveStagingPath, StagingErrorCode, type StagingTarget } from './staging-path';
+import { distinctSpelling } from './staging-spellings';
 
 /** Where staging writes and where it registers what it staged (core's `Core` satisfies it). */
 export interface StagingCore {
@@ -33,7 +34,7 @@ export const PARTS_DIR = '.parts';
 export async function stageUpload(core: StagingCore, urlPath: string, body: IncomingMessage): Promise<Result<StagedFile>> {
   const target = resolveStagingPath(core.stagingDir, urlPath);
   if (!target.ok) return target;
-  return commitStaged(core, target.value, async (partPath) => {
+  return commitStaged(core, distinctSpelling(target.value), async (partPath) => {
     const out = createWriteStream(partPath, { flags: 'wx' });
     await pipeline(body, out);
     return out.bytesWritten;
