@@ -224,7 +224,7 @@ describe('Transfers view', () => {
     // Delete asks first (Cancel focused); only the confirmation cancels.
     fireEvent.keyDown(list, { key: 'Delete' });
     const dialog = await screen.findByRole('dialog', { name: 'Cancel the batch Assembly 1 · Files 1–10?' });
-    expect(document.activeElement?.textContent).toBe('Cancel');
+    expect(document.activeElement?.textContent).toBe('Keep sending');
     expect(controls().some((c) => (c as { action: string }).action === 'cancel')).toBe(false);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel batch' }));
     await waitFor(() => expect(controls().at(-1)).toEqual({ action: 'cancel', scope: { kind: 'batch', id: batchId } }));
@@ -256,11 +256,12 @@ describe('Transfers view', () => {
     expect(bar.textContent).toContain(file?.relativePath);
     fireEvent.click(within(bar).getByRole('button', { name: 'Pause file' }));
     await waitFor(() => expect(bridge.calls.find((c) => c.channel === 'transfers:control')?.request).toEqual({ action: 'pause', scope: { kind: 'files', ids: [file?.id] } }));
-    // Backspace (Delete on a Mac) on the paused file asks first; Cancel in the question keeps it.
+    // Backspace (Delete on a Mac) on the paused file asks first; "Keep sending" in the question keeps it.
     await nextFrame();
     fireEvent.keyDown(list, { key: 'Backspace' });
     const dialog = await screen.findByRole('dialog', { name: `Cancel ${file?.relativePath}?` });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(within(dialog).queryByRole('button', { name: 'Cancel' })).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep sending' }));
     expect(bridge.calls.filter((c) => c.channel === 'transfers:control')).toHaveLength(1);
   });
 

@@ -274,6 +274,8 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
         open={cancelAsk !== null}
         title={cancelAsk?.title ?? ''}
         confirmLabel={cancelAsk?.confirmLabel ?? ''}
+        // "Cancel" beside "Cancel batch" would read as the same thing: the way out says what it keeps doing.
+        cancelLabel="Keep sending"
         tone="danger"
         onConfirm={() => {
           if (cancelAsk) onControl('cancel', cancelAsk.scope);
