@@ -30,8 +30,11 @@ interface LiveAssembly {
   lastProgressEmitMs: number;
   /** The steps as last reported (the completion event marks them all done). */
   lastPerStep: StepProgress[];
-  /** Progress held back by the emit interval, sent when the interval is over (so the last state shows). */
-  trailingProgress: { timer: NodeJS.Timeout; data: ExecutionProgressData } | null;
+  /**
+   * Progress held back by the emit interval, sent when the interval is over (so the last state shows); its
+   * per-upload list is built then.
+   */
+  trailingProgress: { timer: NodeJS.Timeout; data: () => ExecutionProgressData } | null;
   /** The progress last sent, sent again when nothing moved for PROGRESS_HEARTBEAT_MS (see execute). */
   lastProgress: ExecutionProgressData | null;
   /** state.tusUploads by upload id: a PATCH must not scan every upload of the Assembly. */
@@ -539,14 +542,16 @@ export class AssemblyRuntime {
   }
 
   /** Real progress from the robots (steps done, ffmpeg's encoded time, files done), sent at most every PROGRESS_EMIT_INTERVAL_MS. */
-  private onProgress(live: LiveAssembly, progress: number, perFile: OriginalProgress[], perStep: StepProgress[]): void {
+  private onProgress(live: LiveAssembly, progress: number, perFile: () => OriginalProgress[], perStep: StepProgress[]): void {
     const s = live.state;
-    s.progressCombined = Math.max(0, Math.min(100, progress));
+    const combined = (s.progressCombined = Math.max(0, Math.min(100, progress)));
     if (!s.emitExecutionProgress) return;
-    const data = executionProgressData(s.progressCombined, perFile, perStep);
-    live.lastPerStep = data.progress_per_step;
+    const steps = executionProgressData(combined, [], perStep).progress_per_step;
+    live.lastPerStep = steps;
+    // The per-upload list (O(uploads)) only for an event that is sent: one a second, not one per file.
+    const data = (): ExecutionProgressData => executionProgressData(combined, perFile(), steps);
     const wait = live.lastProgressEmitMs + PROGRESS_EMIT_INTERVAL_MS - Date.now();
-    if (wait <= 0) return this.sendProgress(live, data);
+    if (wait <= 0) return this.sendProgress(live, data());
     // Held back, not dropped: a step that ended just after an event would otherwise show unfinished
     // for as long as the next step runs without reporting.
     if (live.trailingProgress) live.trailingProgress.data = data;
@@ -554,7 +559,7 @@ export class AssemblyRuntime {
       const timer = setTimeout(() => {
         const held = live.trailingProgress;
         live.trailingProgress = null;
-        if (held && !this.closed && this.live.get(s.id) === live && isRunning(s)) this.sendProgress(live, held.data);
+        if (held && !this.closed && this.live.get(s.id) === live && isRunning(s)) this.sendProgress(live, held.data());
       }, wait);
       timer.unref();
       live.trailingProgress = { timer, data };

@@ -108,7 +108,7 @@ describe('executeSteps', () => {
     await run(
       { a: { robot: '/image/resize', use: ':original', width: 20 }, b: { robot: '/image/resize', use: 'a', width: 10 } },
       [photo, logo],
-      { onProgress: (p, per, steps) => { overall.push(p); perFile.push(per); perStep.push(structuredClone(steps)); } },
+      { onProgress: (p, per, steps) => { overall.push(p); perFile.push(per()); perStep.push(structuredClone(steps)); } },
     );
     expect(overall.at(-1)).toBe(100);
     expect(overall).toEqual([...overall].sort((x, y) => x - y));
