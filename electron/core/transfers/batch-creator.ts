@@ -6,6 +6,7 @@ import type { Instructions } from '../../../shared/api/instructions';
 import { AppErrorCode, type AppError, type Result } from '../../../shared/result';
 import type { ApiClient } from '../api/api-client';
 import { digestOf, feed, newCursor, readRange, type HashCursor } from './hashing-reader';
+import { readSmallFile } from './small-file-read';
 import type { Excluded, FailureKind, FileRec } from './transfer-model';
 import { assemblyIdOf, MARKER_FIELD } from './transfer-model';
 import type { LedgerEntry } from './transfer-store';
@@ -73,28 +74,25 @@ export const HELD_FILE_BYTES = 64 * 1024;
 /** At most this much of one batch is held so. */
 const HELD_BATCH_BYTES = 16 * 1024 * 1024;
 
+const changedSince = (f: FileRec, now: number): string => `Changed since it was added (${f.size} bytes then, ${now} now). Add it again to send it.`;
+
 /**
  * Can the file still be opened, with the size it had when it was added? Null when it can. With `hold`, the
- * bytes of a file that can (read in the same open: one open, stat, read and close per small file instead of
- * a check and a stream).
+ * bytes of a file that can, read in the same open (readSmallFile: open, read, close) instead of a check and
+ * a stream.
  */
 async function unreadable(f: FileRec, hold?: (bytes: Buffer) => void): Promise<string | null> {
   try {
+    if (hold) {
+      const read = await readSmallFile(f.path, f.size);
+      if (!read.ok) return changedSince(f, read.sizeNow);
+      hold(read.bytes);
+      return null;
+    }
     const handle = await open(f.path, 'r');
     try {
       const st = await handle.stat();
-      if (st.size !== f.size) return `Changed since it was added (${f.size} bytes then, ${st.size} now). Add it again to send it.`;
-      if (hold) {
-        const bytes = Buffer.allocUnsafe(f.size);
-        let at = 0;
-        while (at < f.size) {
-          const { bytesRead } = await handle.read(bytes, at, f.size - at, at);
-          if (bytesRead === 0) return `Changed since it was added (${f.size} bytes then, fewer now). Add it again to send it.`;
-          at += bytesRead;
-        }
-        hold(bytes);
-      }
-      return null;
+      return st.size === f.size ? null : changedSince(f, st.size);
     } finally {
       await handle.close();
     }

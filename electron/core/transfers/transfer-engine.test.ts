@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm, truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,21 +111,29 @@ describe('batching, unreadable files and controls', () => {
     await h.close();
   }, 30_000);
 
-  it('leaves an unreadable file out of its Assembly with the reason, and sends the rest', async () => {
+  it('leaves an unreadable or changed file out of its Assembly with the reason, and sends the rest', async () => {
     const root = await mkdtemp(path.join(dir, 'unreadable-'));
     const files = await makeFiles(root, Array.from({ length: 6 }, (_, i) => ({ relativePath: `set/${i}.txt`, size: 100 + i })));
-    const big = await makeFiles(root, [{ relativePath: 'set/gone.mov', size: 2 * 1024 * 1024 }]);
+    const big = await makeFiles(root, [{ relativePath: 'set/gone.mov', size: 2 * 1024 * 1024 }, { relativePath: 'set/grew.mov', size: 2 * 1024 * 1024 }]);
     await rm(files[2]!.path);
     await rm(big[0]!.path);
+    // Changed after they were added: a small file (read whole before the request) grown and one shrunk, and a large one (tus) grown.
+    await appendFile(files[3]!.path, 'x'.repeat(47));
+    await truncate(files[4]!.path, 10);
+    await appendFile(big[1]!.path, 'more');
     const h = await openEngine(service, await mkdtemp(path.join(dir, 'data-')), { batchMode: 'per-drop', multipartMaxFileBytes: 1024 });
     const t = await h.engine.start({ instructions: { steps }, feed: feedOf('set', [...files, ...big]) });
     if (!t.ok) throw new Error(t.error.message);
     await h.engine.settled(t.value.id);
-    const failed = h.engine.rows({ offset: 0, limit: 10, states: ['failed'] }).rows;
-    expect(failed.map((r) => r.relativePath).sort()).toEqual(['set/2.txt', 'set/gone.mov']);
-    expect(failed.every((r) => /no longer exists/.test(r.error ?? ''))).toBe(true);
+    const failed = new Map(h.engine.rows({ offset: 0, limit: 10, states: ['failed'] }).rows.map((r) => [r.relativePath, r.error ?? '']));
+    expect([...failed.keys()].sort()).toEqual(['set/2.txt', 'set/3.txt', 'set/4.txt', 'set/gone.mov', 'set/grew.mov']);
+    expect(failed.get('set/2.txt')).toMatch(/no longer exists/);
+    expect(failed.get('set/gone.mov')).toMatch(/no longer exists/);
+    expect(failed.get('set/3.txt')).toMatch(/Changed since it was added \(103 bytes then, 150 now\)/);
+    expect(failed.get('set/4.txt')).toMatch(/Changed since it was added \(104 bytes then, 10 now\)/);
+    expect(failed.get('set/grew.mov')).toMatch(/Changed since it was added \(2097152 bytes then, 2097156 now\)/);
     expect(h.engine.batchesOf(t.value.id)[0]!.state).toBe('completed');
-    expectDeliveredOnce(await assembliesOf(h, t.value.id), files.filter((_, i) => i !== 2));
+    expectDeliveredOnce(await assembliesOf(h, t.value.id), files.filter((_, i) => i !== 2 && i !== 3 && i !== 4));
     await h.close();
   }, 30_000);
 
