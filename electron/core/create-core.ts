@@ -31,6 +31,7 @@ import { openRotationLog } from './rotation/rotation-log';
 import { createClipboardGuard } from './ports/clipboard-guard';
 import { createRunManager, type RunManager } from './runs/run-manager';
 import { openRunStore } from './runs/run-store';
+import { openTrialStore } from './templates/trial-store';
 import { createTransferEngine, type TransferEngine } from './transfers/transfer-engine';
 import { createVault, type Vault } from './vault/vault';
 import { clientKeyAccount } from './sign-in/client-key';
@@ -296,6 +297,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     onReceived: (webhook) => events.emit('webhooks:received', webhook),
   });
   const mirrors = createMirrorService(ports.dataDir, (progress) => events.emit('results:mirrorProgress', progress));
+  const trialStore = openTrialStore(ports.dataDir);
   const ctx: HandlerContext = {
     version: ports.version,
     host: ports.host,
@@ -312,6 +314,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     workspaces,
     clientKeys,
     runs,
+    trialStore,
     assemblyFollower,
     mirrors,
     transfers,
@@ -364,6 +367,7 @@ export async function createCore(ports: CorePorts): Promise<Core> {
       drafts.close();
       await draftStore.flush();
       await runs.close();
+      trialStore.close();
       await supervisor.close();
     },
   };

@@ -409,6 +409,8 @@ export const channels = {
   },
   /** A try as it stands: both runs' states and the comparison per step (results, sizes, dimensions, durations, errors). */
   'templates:trial': { request: z.object({ trialId: z.string().min(1) }), response: templateTrialSchema },
+  /** The newest try of a remote workspace's Template, kept across restarts; null when it was never tried. */
+  'templates:lastTrial': { request: z.object({ workspaceId: z.string().min(1), id: z.string().min(1) }), response: templateTrialSchema.nullable() },
 
   /** Template credentials. Secret values go in (create, edit) and never come back out. */
   'credentials:list': { request: z.object({ workspaceId: z.string().optional() }), response: z.array(credentialSchema) },

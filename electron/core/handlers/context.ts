@@ -13,6 +13,7 @@ import type { ChatSettingsStore } from '../local-service/chat-settings';
 import type { ChatRestarter } from '../local-service/chat-restart';
 import type { KeyRotation } from '../rotation/key-rotation';
 import type { RunManager } from '../runs/run-manager';
+import type { TrialStore } from '../templates/trial-store';
 import type { MirrorService } from '../results-mirror/mirror-service';
 import type { TransferEngine } from '../transfers/transfer-engine';
 import type { Vault } from '../vault/vault';
@@ -40,6 +41,8 @@ export interface HandlerContext {
   /** Sign-in keys core generated: deletes the ones no workspace uses (workspaces:clientKeyDiscard, core start). */
   clientKeys: ClientKeyStore;
   runs: RunManager;
+  /** "Try this Template here first": the tries and the Local copies they made (template-trials.sqlite). */
+  trialStore: TrialStore;
   /** Follows Assemblies a detail view shows (not runs of this app) → `assembly:updated`. */
   assemblyFollower: AssemblyFollower;
   /** Results mirrored to disk (results:mirror), with the remembered folder, layout and policy. */

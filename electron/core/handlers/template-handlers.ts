@@ -4,10 +4,10 @@ import { createTemplateTrials } from '../templates/template-trial';
 import { withApi, type HandlerContext } from './context';
 import { resolveSelectedFiles } from './run-handlers';
 
-type TemplateChannels = 'templates:list' | 'templates:get' | 'templates:create' | 'templates:update' | 'templates:delete' | 'templates:tryHere' | 'templates:trial';
+type TemplateChannels = 'templates:list' | 'templates:get' | 'templates:create' | 'templates:update' | 'templates:delete' | 'templates:tryHere' | 'templates:trial' | 'templates:lastTrial';
 
 export function createTemplateHandlers(ctx: HandlerContext): Pick<Handlers, TemplateChannels> {
-  const trials = createTemplateTrials({ clientFor: (id) => ctx.clientFor(id), startRun: (input) => ctx.transfers.startRun(input), runs: ctx.runs });
+  const trials = createTemplateTrials({ clientFor: (id) => ctx.clientFor(id), startRun: (input) => ctx.transfers.startRun(input), runs: ctx.runs, store: ctx.trialStore });
   return {
     'templates:list': ({ workspaceId, ...query }) => withApi(ctx, workspaceId, (api) => listTemplates(api, query)),
     'templates:get': ({ workspaceId, id }) => withApi(ctx, workspaceId, (api) => getTemplate(api, id)),
@@ -19,5 +19,6 @@ export function createTemplateHandlers(ctx: HandlerContext): Pick<Handlers, Temp
       return local.ok ? trials.start({ workspaceId, templateId: id, files: local.value }) : local;
     },
     'templates:trial': async ({ trialId }) => trials.get(trialId),
+    'templates:lastTrial': async ({ workspaceId, id }) => trials.latest({ workspaceId, templateId: id }),
   };
 }

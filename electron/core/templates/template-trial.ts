@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isAssemblyBusy } from '../../../shared/api/codes';
-import { compareTrialRuns, localCopyOfTemplate, type TrialChange } from '../../../shared/api/template-trial';
+import { compareTrialRuns, localCopyOfTemplate } from '../../../shared/api/template-trial';
 import type { LocalFile, Run } from '../../../shared/ipc/models';
 import type { TemplateTrial } from '../../../shared/ipc/template-models';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
@@ -11,31 +11,25 @@ import type { StartRunInput } from '../transfers/transfer-engine';
 import { LOCAL_WORKSPACE_ID } from '../workspaces/workspace-store';
 import { listCredentials } from './credential-api';
 import { createTemplate, getTemplate, updateTemplate } from './template-api';
+import type { StoredTrial, TrialStore } from './trial-store';
 
 export interface TemplateTrialDeps {
   clientFor(workspaceId: string | undefined): Result<{ workspaceId: string; api: ApiClient }>;
   startRun(input: StartRunInput): Promise<Result<Run>>;
   runs: Pick<RunManager, 'get'>;
+  /** Tries and the Local copies they made, kept across restarts. */
+  store: TrialStore;
 }
 
-interface Trial {
-  id: string;
-  templateId: string;
-  templateName: string;
-  localTemplateId: string;
-  remoteContent: unknown;
-  localContent: unknown;
-  changes: TrialChange[];
-  files: number;
-  remote: { workspaceId: string; runId: string };
-  local: { workspaceId: string; runId: string };
-}
+type Trial = StoredTrial;
 
 export interface TemplateTrials {
   /** Copy the remote Template to the Local workspace and run the same files on both. */
   start(input: { workspaceId: string; templateId: string; files: LocalFile[] }): Promise<Result<TemplateTrial>>;
   /** A try as it stands now (both runs, the comparison so far). */
   get(trialId: string): Result<TemplateTrial>;
+  /** The newest try of a remote workspace's Template (also one made before a restart), or null. */
+  latest(input: { workspaceId: string; templateId: string }): Result<TemplateTrial | null>;
 }
 
 /** A run's state as a try shows it: ended once its Assembly is no longer busy (or it never got one). */
@@ -67,9 +61,7 @@ function sideOf(runs: TemplateTrialDeps['runs'], side: { workspaceId: string; ru
  * The page only ever sees the copy's changes and the figures; every secret stays here.
  */
 export function createTemplateTrials(deps: TemplateTrialDeps): TemplateTrials {
-  const trials = new Map<string, Trial>();
-  // The Local copy of each remote Template (workspace + id): a second try updates it instead of adding another.
-  const copies = new Map<string, string>();
+  const { store } = deps;
 
   const view = (t: Trial): TemplateTrial => {
     const remote = sideOf(deps.runs, t.remote);
@@ -101,13 +93,13 @@ export function createTemplateTrials(deps: TemplateTrialDeps): TemplateTrials {
       if (!credentials.ok) return credentials;
       const copy = localCopyOfTemplate(template.value.content, new Set(credentials.value.map((c) => c.name)));
       const description = `A copy of "${template.value.name}" (${templateId}) from another workspace, made by "Try this Template here first".`;
-      const key = `${workspaceId}\n${templateId}`;
-      const known = copies.get(key);
+      // The Local copy of this remote Template: a second try updates it instead of adding another.
+      const known = store.copyOf(workspaceId, templateId);
       const change = { name: `${template.value.name} (tried here)`.slice(0, 255), content: copy.content, description, requireSignatureAuth: 0 as const };
       let saved = known ? await updateTemplate(local.value.api, known, change) : null;
       if (!saved?.ok) saved = await createTemplate(local.value.api, change);
       if (!saved.ok) return saved;
-      copies.set(key, saved.value.id);
+      store.setCopy(workspaceId, templateId, saved.value.id);
 
       const remoteRun = await deps.startRun({ workspaceId, instructions: { template_id: templateId }, files });
       if (!remoteRun.ok) return remoteRun;
@@ -115,6 +107,7 @@ export function createTemplateTrials(deps: TemplateTrialDeps): TemplateTrials {
       if (!localRun.ok) return localRun;
       const trial: Trial = {
         id: randomUUID(),
+        createdAt: new Date().toISOString(),
         templateId,
         templateName: template.value.name,
         localTemplateId: saved.value.id,
@@ -125,12 +118,16 @@ export function createTemplateTrials(deps: TemplateTrialDeps): TemplateTrials {
         remote: { workspaceId, runId: remoteRun.value.runId },
         local: { workspaceId: LOCAL_WORKSPACE_ID, runId: localRun.value.runId },
       };
-      trials.set(trial.id, trial);
+      store.save(trial);
       return ok(view(trial));
     },
     get(trialId) {
-      const trial = trials.get(trialId);
-      return trial ? ok(view(trial)) : err(AppErrorCode.notFound, `No try with id ${trialId} (tries are kept until the app quits).`);
+      const trial = store.get(trialId);
+      return trial ? ok(view(trial)) : err(AppErrorCode.notFound, `No try with id ${trialId}.`);
+    },
+    latest({ workspaceId, templateId }) {
+      const trial = store.latest(workspaceId, templateId);
+      return ok(trial ? view(trial) : null);
     },
   };
 }

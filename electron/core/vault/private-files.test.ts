@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Rotation } from '../../../shared/ipc/workspace-models';
 import { openRotationLog } from '../rotation/rotation-log';
 import { openRunStore } from '../runs/run-store';
+import { openTrialStore } from '../templates/trial-store';
 import { createWorkspaceStore } from '../workspaces/workspace-store';
 import { createUnavailableSecretStore } from './unavailable-secret-store';
 import { createVault } from './vault';
@@ -29,6 +30,7 @@ const rotation: Rotation = {
 async function openAll(write: boolean): Promise<void> {
   const workspaces = await createWorkspaceStore(dataDir);
   const runs = openRunStore(dataDir);
+  const trials = openTrialStore(dataDir);
   const log = await openRotationLog(dataDir);
   const vault = await createVault({ secure: createUnavailableSecretStore('no keyring in this test'), dir: path.join(dataDir, 'vault') });
   if (write) {
@@ -38,6 +40,7 @@ async function openAll(write: boolean): Promise<void> {
     expect((await vault.set('local', 'the-local-secret')).ok).toBe(true);
   }
   runs.close();
+  trials.close();
 }
 
 /** Mode of every entry, relative path → octal string (the run store is closed, so no -wal/-shm remain). */
@@ -55,6 +58,7 @@ const PRIVATE = {
   '.': '700',
   'workspaces.json': '600',
   'core.sqlite': '600',
+  'template-trials.sqlite': '600',
   'rotations.json': '600',
   vault: '700',
   'vault/vault.json': '600',

@@ -329,6 +329,7 @@ export const createFakeBridge = (handlers: FakeHandlers = {}): FakeBridge => {
     'templates:delete': () => ok({}),
     'templates:tryHere': (req) => ok(sampleTrial(req.id, false)),
     'templates:trial': () => ok(sampleTrial('tpl_sample', true)),
+    'templates:lastTrial': () => ok(null),
     'credentials:list': () => ok([]),
     'credentials:create': (req) => ok({ id: 'c1', name: req.name, type: req.type, values: {}, secretsSet: [], created: null, modified: null }),
     'credentials:update': (req) => ok({ id: req.id, name: req.name, type: req.type, values: {}, secretsSet: [], created: null, modified: null }),
@@ -395,7 +396,7 @@ export const withRun = (bridge: FakeBridge, run: Run): FakeBridge => {
 };
 
 /** A try of a remote Template: one store step swapped; ended shows both runs completed with figures. */
-function sampleTrial(templateId: string, ended: boolean): TemplateTrial {
+export function sampleTrial(templateId: string, ended: boolean): TemplateTrial {
   const side = (workspaceId: string, runId: string) => ({
     workspaceId,
     runId,

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useRef, useState, type MouseEvent } from 'react';
 import type { SelectedFile } from '../../../../shared/ipc/models';
 import type { TemplateTrial } from '../../../../shared/ipc/template-models';
 import { unwrap, type BridgeError } from '../../bridge/bridge-error';
@@ -10,6 +10,8 @@ import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Spinner } from '../../components/Spinner';
 import { formatBytes, formatCount, formatDuration, formatPlayTime } from '../../lib/format';
+import { formatRoute } from '../../lib/route-url';
+import { useNavigation } from '../../state/navigation-store';
 import { pickedFromInput } from '../upload/dropped-items';
 
 /** A try runs a few sample files, not a batch: the service side keeps the same cap. */
@@ -60,8 +62,11 @@ export const TemplateTrialPanel = ({ templateId, workspaceId, workspaceName }: {
     mutationFn: async (files) => unwrap(await bridge.invoke('templates:tryHere', { workspaceId, id: templateId, files })),
     onSuccess: (trial) => setTrialId(trial.id),
   });
-  const trial = useBridgeQuery('templates:trial', { trialId: trialId ?? '' }, { enabled: trialId !== null, refetchInterval: (q) => (q.state.data?.ended ? false : 1000) });
-  const shown = trial.data ?? start.data ?? null;
+  // The newest try of this Template, also one made before the app restarted: shown until another starts.
+  const last = useBridgeQuery('templates:lastTrial', { workspaceId, id: templateId });
+  const currentId = trialId ?? last.data?.id ?? null;
+  const trial = useBridgeQuery('templates:trial', { trialId: currentId ?? '' }, { enabled: currentId !== null, refetchInterval: (q) => (q.state.data?.ended ? false : 1000) });
+  const shown = trial.data ?? start.data ?? last.data ?? null;
   const canStart = chosen.length > 0 && chosen.length <= MAX_TRIAL_FILES && !start.isPending && !choose.isPending;
 
   return (
@@ -143,12 +148,14 @@ const TrialResults = ({ trial, workspaceName }: { trial: TemplateTrial; workspac
             <div className="small muted" data-testid="trial-remote-state">
               {runLabel(trial.remote)}
             </div>
+            <RunLink run={trial.remote} where={workspaceName} />
           </th>
           <th scope="col">
             This computer
             <div className="small muted" data-testid="trial-local-state">
               {runLabel(trial.local)}
             </div>
+            <RunLink run={trial.local} where="this computer" />
           </th>
         </tr>
       </thead>
@@ -173,6 +180,26 @@ const TrialResults = ({ trial, workspaceName }: { trial: TemplateTrial; workspac
     {trial.local.error && <ErrorPanel title="The run on this computer failed" code={trial.local.error.code} message={trial.local.error.message} />}
   </div>
 );
+
+/** A real link to one side's Assembly view (through its run, so it works before the Assembly exists). */
+const RunLink = ({ run, where }: { run: RunSide; where: string }) => {
+  const navigate = useNavigation((s) => s.navigate);
+  const route = { name: 'run', runId: run.runId } as const;
+  return (
+    <a
+      className="small"
+      href={formatRoute(route)}
+      aria-label={`Open the Assembly on ${where}`}
+      data-testid="trial-run-link"
+      onClick={(e: MouseEvent) => {
+        e.preventDefault();
+        navigate(route);
+      }}
+    >
+      Open Assembly
+    </a>
+  );
+};
 
 const StepCell = ({ side, run, testId }: { side: StepSide | null; run: RunSide; testId: string }) => (
   <td data-testid={testId}>
