@@ -7,6 +7,7 @@ import { sftpTargetFromContent, type SftpTarget } from '../../shared/api/sftp-ta
 import { interpolateString } from '../instructions/interpolation';
 import type { CredentialLookup, RobotFileOutcome, RobotRunner } from './robot-types';
 import { connectionSource } from './storage/connection-source';
+import { collapseSlashes } from './storage/store-path';
 
 const DEFAULT_PATH = '${unique_prefix}/${file.url_name}';
 const CONNECT_TIMEOUT_MS = 15_000;
@@ -58,7 +59,7 @@ async function makeDir(client: SftpClient, dir: string): Promise<void> {
 export const runSftpStore: RobotRunner = async ({ params, input, scope, credentials, signal }) => {
   const target = sftpTarget(params, credentials);
   if (typeof target === 'string') return fail('SFTP_STORE_VALIDATION', `/sftp/store: ${target}.`);
-  const remotePath = String(typeof params.path === 'string' ? params.path : interpolateString(DEFAULT_PATH, scope));
+  const remotePath = collapseSlashes(String(typeof params.path === 'string' ? params.path : interpolateString(DEFAULT_PATH, scope)));
   const client = await connectSftp('/sftp/store', { denied: 'SFTP_STORE_AUTH_FAILED', failure: 'SFTP_STORE_CONNECTION_ERROR' }, target, signal);
   if (!(client instanceof SftpClient)) return client;
   try {

@@ -9,15 +9,16 @@ import { DamError } from '../assets/asset-params';
 import type { ConflictStrategy } from '../assets/asset-store';
 import { digestFile, newFileId } from './file-record';
 import type { RobotFileOutcome, RobotRunner } from './robot-types';
+import { collapseSlashes } from './storage/store-path';
 
 export const CONFLICT_STRATEGIES = ['error', 'rename', 'overwrite'] as const;
 
 const fail = (code: string, message: string): RobotFileOutcome => ({ ok: false, code, message });
 
-/** The asset path a store step asks for: `path` as given (leading "/" dropped), else the file's name. Pure. */
+/** The asset path a store step asks for: `path` as given (empty folders and a leading "/" dropped), else the file's name. Pure. */
 export function storePath(params: Record<string, unknown>, fileName: string): string {
   const asked = typeof params.path === 'string' && params.path !== '' ? params.path : fileName;
-  return asked.replace(/^\/+/, '');
+  return collapseSlashes(asked).replace(/^\//, '');
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : null);

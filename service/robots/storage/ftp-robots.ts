@@ -12,6 +12,7 @@ import type { CredentialLookup, RobotFileOutcome, RobotRunner, SourceRunner } fr
 import { connectionSource } from './connection-source';
 import { baseNameOf, ignoresErrors, importName, keepImported } from './imported-file';
 import { DEFAULT_STORE_PATH } from './s3-store';
+import { collapseSlashes } from './store-path';
 
 const TIMEOUT_MS = 15_000;
 const MAX_LISTED = 10_000;
@@ -81,7 +82,7 @@ async function downloadFile(client: Client, remote: string, keep: (body: PassThr
 export const runFtpStore: RobotRunner = async ({ robot, params, input, scope, credentials, signal }) => {
   const target = ftpTarget(params, credentials);
   if (typeof target === 'string') return fail('FTP_STORE_VALIDATION', `${robot}: ${target}.`);
-  const path = String(typeof params.path === 'string' ? params.path : interpolateString(DEFAULT_STORE_PATH, scope as Scope));
+  const path = collapseSlashes(String(typeof params.path === 'string' ? params.path : interpolateString(DEFAULT_STORE_PATH, scope as Scope)));
   if (path === '' || path.endsWith('/')) return fail('FTP_STORE_VALIDATION', `${robot}: path "${path}" names a folder; it must end with a file name.`);
   let client: Client;
   try {

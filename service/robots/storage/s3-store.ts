@@ -13,6 +13,7 @@ import { robotCodePrefix } from '../../instructions/known-robots';
 import type { RobotFileOutcome, RobotRunner } from '../robot-types';
 import { isAuthError, s3Client, s3ErrorCode, s3ErrorText } from './s3-client';
 import { objectUrl, s3ProviderOf, s3Target } from './s3-target';
+import { collapseSlashes } from './store-path';
 
 export const DEFAULT_STORE_PATH = '${unique_prefix}/${file.url_name}';
 /** Files up to this size go in one PUT (with Content-MD5 when asked); larger ones in parallel parts. */
@@ -38,7 +39,7 @@ const fail = (code: string, message: string): RobotFileOutcome => ({ ok: false, 
  * the vendor's `…/${file.meta.relative_path}/${file.name}` with a top-level file's empty relative_path
  * would otherwise make `…//playlist.m3u8`, a key the playlist's relative links never reach.
  */
-export const objectKey = (path: string): string => path.replace(/^\/+/, '').replace(/\/{2,}/g, '/');
+export const objectKey = (path: string): string => collapseSlashes(path).replace(/^\//, '');
 
 /** `headers` (interpolated) → SDK fields, user metadata (`x-amz-meta-*`) and other raw headers. Pure. */
 export function putHeaders(headers: Record<string, unknown>): { fields: Partial<PutObjectCommandInput>; metadata: Record<string, string>; raw: Record<string, string> } {

@@ -247,12 +247,12 @@ describe('/http/import against a real HTTP server', () => {
 describe('/ftp/store and /ftp/import against a real FTP server', () => {
   const ftpInline = () => ({ host: ftp.host, port: ftp.port, user: ftp.user, password: ftp.password });
 
-  it('stores files into folders it makes, with url_template URLs, and imports the folder back', async () => {
+  it('stores files into folders it makes (an empty folder of the path dropped, as S3 does), with url_template URLs, and imports the folder back', async () => {
     const files = [
       { name: 'scan(3).pdf', data: Buffer.from('%PDF-1.4 not really') },
       { name: 'holiday (copy).JPG', data: Buffer.alloc(70_000, 7) },
     ];
-    const stored = await run({ ':original': { robot: '/upload/handle' }, exported: { robot: '/ftp/store', use: ':original', ...ftpInline(), path: 'incoming/2026/${file.name}', url_template: 'https://cdn.example.com/{PATH}' } }, files);
+    const stored = await run({ ':original': { robot: '/upload/handle' }, exported: { robot: '/ftp/store', use: ':original', ...ftpInline(), path: 'incoming/${file.meta.relative_path}/2026/${file.name}', url_template: 'https://cdn.example.com/{PATH}' } }, files);
     expect(stored.ok, JSON.stringify(stored.message)).toBe('ASSEMBLY_COMPLETED');
     for (const f of files) expect(md5(readFileSync(join(ftp.root, 'incoming', '2026', f.name))), f.name).toBe(md5(f.data));
     expect(results(stored, 'exported').map((r) => r.url).sort()).toEqual(files.map((f) => `https://cdn.example.com/incoming/2026/${encodeURIComponent(f.name)}`).sort());

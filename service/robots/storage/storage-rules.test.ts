@@ -4,7 +4,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dispositionName, importHeaders, importUrls } from './http-import';
 import { byteRanges, importName } from './imported-file';
+import { storePath } from '../transloadit-store';
+import { objectKey } from './s3-store';
 import { endpointOf, s3ProviderOf, s3Target, type S3Target } from './s3-target';
+import { collapseSlashes } from './store-path';
 
 const saved = { key: 'AKIA-SAVED', secret: 'saved-secret', bucket: 'media', host: 'https://s3.saved.example', bucket_region: 'eu-west-1' };
 const lookup = (name: string) => (name === 'media-bucket' ? { name, type: 's3', content: saved } : null);
@@ -76,5 +79,25 @@ describe('import requests', () => {
     expect(byteRanges(['0-99', '200-'])).toEqual(['bytes=0-99', 'bytes=200-']);
     expect(byteRanges('-500')).toEqual(['bytes=-500']);
     for (const bad of ['a-b', '1,2', 5, ['0-1', 'x']]) expect(byteRanges(bad), JSON.stringify(bad)).toBeNull();
+  });
+});
+
+describe('store paths', () => {
+  it('every store drops the empty folders of a path and keeps its named ones in order (any paths)', () => {
+    const segment = fc.oneof(fc.constant(''), fc.stringMatching(/^[A-Za-z0-9 ._()-]{1,12}$/));
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 8 }).filter((s) => s.some((x) => x !== '')), fc.boolean(), (segments, leading) => {
+        const path = `${leading ? '/' : ''}${segments.join('/')}`;
+        const absolute = path.startsWith('/');
+        const named = segments.filter((s) => s !== '');
+        for (const stored of [collapseSlashes(path), objectKey(path), storePath({ path }, 'x')]) {
+          expect(stored).not.toContain('//');
+          expect(stored.split('/').filter((s) => s !== '')).toEqual(named);
+        }
+        // S3 keys and asset paths are relative to their bucket or workspace; FTP and SFTP keep an absolute path absolute.
+        expect([objectKey(path).startsWith('/'), storePath({ path }, 'x').startsWith('/'), collapseSlashes(path).startsWith('/')]).toEqual([false, false, absolute]);
+      }),
+    );
+    expect([objectKey('/hls//playlist.m3u8'), storePath({ path: 'hls//stream_0/a.ts' }, 'x'), collapseSlashes('/srv//hls/a.ts')]).toEqual(['hls/playlist.m3u8', 'hls/stream_0/a.ts', '/srv/hls/a.ts']);
   });
 });
