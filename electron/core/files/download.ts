@@ -20,6 +20,14 @@ export function candidateName(name: string, attempt: number): string {
   return `${name.slice(0, name.length - ext.length)} (${attempt})${ext}`;
 }
 
+/** A download the server answered with an HTTP error (its status kept: 403/404/410 may mean an expired URL). */
+export class DownloadHttpError extends Error {
+  constructor(readonly status: number) {
+    super(`The download failed: HTTP ${status}.`);
+    this.name = 'DownloadHttpError';
+  }
+}
+
 /**
  * Streams a URL into `dir` under a name that does not exist yet (reserved with O_EXCL so two downloads
  * never pick the same one). The body goes to a `.part` file first, so a broken download never looks done.
@@ -28,7 +36,7 @@ export async function downloadToDir(url: string, dir: string, name: string, opti
   const response = await (options.fetch ?? fetch)(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 10 * 60_000) });
   if (!response.ok || !response.body) {
     await response.body?.cancel();
-    throw new Error(`The download failed: HTTP ${response.status}.`);
+    throw new DownloadHttpError(response.status);
   }
   return saveResponseToDir(response, dir, name);
 }

@@ -2,13 +2,13 @@ import path from 'node:path';
 import { BridgeErrorCode } from '../../../shared/ipc/bridge-errors';
 import type { Handlers } from '../ipc/handlers';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
-import { downloadToDir } from '../files/download';
+import { downloadResult } from '../files/result-download';
 import { tlsProblem } from '../net/transport';
 import { createDragCache } from '../files/drag-cache';
 import type { DownloadLedger } from '../files/download-ledger';
 import { resultFileOfRun } from '../files/result-urls';
 import { previewUrl } from '../files/thumbnails';
-import type { AssemblyFile } from '../../../shared/api/assembly-status';
+import type { AssemblyFile, AssemblyStatus } from '../../../shared/api/assembly-status';
 import { getAssemblyStatus } from '../assemblies/assembly-api';
 import type { StatusMemo } from './assembly-handlers';
 import type { HandlerContext } from './context';
@@ -49,6 +49,20 @@ export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLed
     return client.ok ? client.value.api.transport : null;
   };
   const fetchFor = (runId: string | undefined): typeof fetch => transportFor(runId)?.fetch ?? fetch;
+  /** The Assembly's status read again (an expired result URL): the run's, or the active workspace's Assembly's. */
+  const readStatusFor = async (runId: string | undefined, assemblyId: string | undefined): Promise<Result<AssemblyStatus>> => {
+    const run = runId !== undefined ? ctx.runs.get(runId) : null;
+    if (run && !run.ok) return run;
+    const client = ctx.clientFor(run?.ok ? run.value.workspaceId : undefined);
+    if (!client.ok) return client;
+    const { api, workspaceId } = client.value;
+    const statusUrl = run?.ok ? (run.value.status?.assembly_ssl_url ?? run.value.status?.assembly_url) : undefined;
+    const id = run?.ok ? run.value.assemblyId : (assemblyId ?? null);
+    if (!statusUrl && !id) return err(AppErrorCode.invalidRequest, 'No Assembly to read again.');
+    const fresh = statusUrl ? await api.getAssembly(statusUrl) : await getAssemblyStatus(api, id!);
+    if (fresh.ok && id && !run) statuses.set(workspaceId, id, fresh.value);
+    return fresh;
+  };
   const failed = (what: string, url: string, cause: unknown) =>
     err(tlsProblem(cause, url)?.code ?? AppErrorCode.network, `${what}: ${tlsProblem(cause, url)?.message ?? (cause instanceof Error ? cause.message : String(cause))}`);
   return {
@@ -57,9 +71,10 @@ export function createResultHandlers(ctx: HandlerContext, downloads: DownloadLed
       const allowed = runId !== undefined ? checkUrl(runId, url) : await checkAssemblyUrl(assemblyId ?? '', url);
       if (!allowed.ok) return allowed;
       try {
-        const saved = await downloadToDir(url, ctx.downloadsDir, name, { fetch: fetchFor(runId) });
-        downloads.record(saved);
-        return ok({ path: saved });
+        const saved = await downloadResult({ url, file: allowed.value, dir: ctx.downloadsDir, name, fetch: fetchFor(runId), readStatus: () => readStatusFor(runId, assemblyId) });
+        if (!saved.ok) return saved;
+        downloads.record(saved.value.path);
+        return ok({ path: saved.value.path });
       } catch (cause) {
         return failed(`Could not download ${name}`, url, cause);
       }

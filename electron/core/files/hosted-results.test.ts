@@ -1,0 +1,86 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startHostedDeployment, type HostedDeployment } from '../../../service/testing/hosted-deployment';
+import type { AssemblyStatus } from '../../../shared/api/assembly-status';
+import { isAssemblyBusy } from '../../../shared/api/codes';
+import { createWorkspaceClient } from '../workspaces/workspace-client';
+import type { StoredWorkspace } from '../workspaces/workspace-store';
+import { downloadResult, RESULT_EXPIRED } from './result-download';
+
+// Result URLs that expire, on a deployment like the hosted one (results on their own TLS host): a result
+// host that answers 404/403 gets the Assembly's status read again and the fresh URL tried once; when that
+// is refused too, or the record no longer lists the file, the user is told plainly it expired.
+let dir = '';
+let d: HostedDeployment;
+let done: AssemblyStatus;
+const bytes = randomBytes(50_000);
+
+const api = () => {
+  const workspace: StoredWorkspace = { id: 'ws-hosted', name: 'Hosted', kind: 'remote', endpoint: d.endpoint, authKey: d.service.authKey, signatureAlgo: 'sha384', slug: '', authMode: 'signature', tokenScopes: null, caPem: d.caPem };
+  return createWorkspaceClient(workspace, { getSecret: async () => d.service.authSecret, maxRetries: 2 }).api;
+};
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'al-hosted-results-'));
+  d = await startHostedDeployment({ dataDir: path.join(dir, 'service'), requireSignature: true, rttMs: 10 });
+  const client = api();
+  const created = await client.createAssembly({
+    instructions: { steps: { ':original': { robot: '/upload/handle' }, kept: { robot: '/file/filter', use: ':original', accepts: [['${file.size}', '>', 0]] } } },
+    expectedUploads: 0,
+    files: [{ field: 'file', name: 'clip.bin', data: new Blob([bytes]) }],
+  });
+  if (!created.ok) throw new Error(created.error.message);
+  done = created.value;
+  while (isAssemblyBusy(done)) {
+    await new Promise((r) => setTimeout(r, 100));
+    const next = await client.getAssembly(done.assembly_ssl_url!);
+    if (next.ok) done = next.value;
+  }
+});
+afterEach(() => d.clearFaults());
+afterAll(async () => {
+  await d?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
+
+describe('result URLs that expire', () => {
+  it('a result host that answers 404 once: the status is read again on the regional host and the fresh URL downloads the file', async () => {
+    const client = api();
+    const file = done.results!.kept![0]!;
+    expect(new URL(file.ssl_url!).host).toBe(new URL(d.fronts.results.url).host);
+    d.fault('results', { kind: 'status-404' }, { times: 1 });
+    let reads = 0;
+    const saved = await downloadResult({
+      url: file.ssl_url!, file, dir: path.join(dir, 'once'), name: 'clip.bin', fetch: client.transport.fetch,
+      readStatus: () => {
+        reads++;
+        return client.getAssembly(done.assembly_ssl_url!);
+      },
+    });
+    expect(saved.ok).toBe(true);
+    if (!saved.ok) return;
+    expect(md5(await readFile(saved.value.path))).toBe(md5(bytes));
+    expect(reads).toBe(1);
+    expect(d.fronts.results.counts['status-404']).toBe(1);
+  });
+
+  it('still refused at the fresh URL, or gone from the record: RESULT_EXPIRED, said plainly, and no file left behind', async () => {
+    const client = api();
+    const file = done.results!.kept![0]!;
+    d.fault('results', { kind: 'status-404' });
+    const out = path.join(dir, 'expired');
+    const refused = await downloadResult({ url: file.ssl_url!, file, dir: out, name: 'clip.bin', fetch: client.transport.fetch, readStatus: () => client.getAssembly(done.assembly_ssl_url!) });
+    expect(refused.ok || refused.error).toMatchObject({ code: RESULT_EXPIRED, message: expect.stringMatching(/^clip\.bin has expired on the service: .*HTTP 404, also at the fresh URL.*replay the Assembly/) });
+    const gone = await downloadResult({
+      url: file.ssl_url!, file, dir: out, name: 'clip.bin', fetch: client.transport.fetch,
+      readStatus: async () => ({ ok: true, value: { ...done, results: { kept: [] }, uploads: [] } }),
+    });
+    expect(gone.ok || gone.error).toMatchObject({ code: RESULT_EXPIRED, message: expect.stringMatching(/no longer lists it/) });
+    expect(await readdir(out).catch(() => [])).toEqual([]);
+  });
+});
