@@ -84,6 +84,11 @@ test('an admin tries a remote Template on this computer first: the S3 step is sw
 
   // Only the remote run wrote to the bucket; the try kept its copy on this computer.
   expect(await bucketKeys()).toEqual(['thumbs/harbour.jpg']);
+  // Each side links to its Assembly view: the one on this computer opens, completed, at its Assembly's URL.
+  await expect(panel.getByRole('link', { name: 'Open the Assembly on Studio' })).toHaveAttribute('href', /^#\/run\//);
+  await panel.getByRole('link', { name: 'Open the Assembly on this computer' }).click();
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed');
+  await expect(ui).toHaveURL(/#\/assemblies\/[0-9a-f]{32}$/);
   // The Local workspace now has the copy, swapped step and all.
   await ui.getByLabel('Switch workspace').selectOption({ index: 0 });
   await ui.getByRole('button', { name: 'Templates' }).click();

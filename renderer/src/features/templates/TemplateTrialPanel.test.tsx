@@ -11,10 +11,15 @@ afterEach(cleanup);
 describe('TemplateTrialPanel', () => {
   it("shows the Template's last try as core kept it (a restart keeps it), with a link to each side's Assembly", async () => {
     const asked: unknown[] = [];
+    const activated: string[] = [];
     const bridge = createFakeBridge({
       'templates:lastTrial': (req) => {
         asked.push(req);
         return ok(sampleTrial(req.id, true));
+      },
+      'workspaces:activate': (req) => {
+        activated.push(req.id);
+        return ok({});
       },
     });
     renderWithBridge(<TemplateTrialPanel templateId="tpl_thumbs" workspaceId="ws_remote" workspaceName="Production" />, bridge);
@@ -24,8 +29,10 @@ describe('TemplateTrialPanel', () => {
     const remote = screen.getByRole('link', { name: 'Open the Assembly on Production' });
     const local = screen.getByRole('link', { name: 'Open the Assembly on this computer' });
     expect([remote.getAttribute('href'), local.getAttribute('href')]).toEqual(['#/run/run_remote', '#/run/run_local']);
+    // The Assembly view reads the active workspace: the link makes the run's own active, then opens it.
     fireEvent.click(local);
-    expect(useNavigation.getState().route).toEqual({ name: 'run', runId: 'run_local' });
+    await waitFor(() => expect(useNavigation.getState().route).toEqual({ name: 'run', runId: 'run_local' }));
+    expect(activated).toEqual(['local']);
   });
 
   it('shows nothing but the picker for a Template never tried', async () => {

@@ -1,10 +1,10 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type MouseEvent } from 'react';
 import type { SelectedFile } from '../../../../shared/ipc/models';
 import type { TemplateTrial } from '../../../../shared/ipc/template-models';
 import { unwrap, type BridgeError } from '../../bridge/bridge-error';
 import { useBridge } from '../../bridge/BridgeProvider';
-import { useBridgeQuery } from '../../bridge/use-bridge';
+import { useBridgeMutation, useBridgeQuery } from '../../bridge/use-bridge';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { ErrorPanel } from '../../components/ErrorPanel';
@@ -181,10 +181,20 @@ const TrialResults = ({ trial, workspaceName }: { trial: TemplateTrial; workspac
   </div>
 );
 
-/** A real link to one side's Assembly view (through its run, so it works before the Assembly exists). */
+/**
+ * A real link to one side's Assembly view (through its run, so it works before the Assembly exists). The view
+ * reads the Assembly from the active workspace, so the link makes the run's workspace active first.
+ */
 const RunLink = ({ run, where }: { run: RunSide; where: string }) => {
+  const client = useQueryClient();
   const navigate = useNavigation((s) => s.navigate);
   const route = { name: 'run', runId: run.runId } as const;
+  const activate = useBridgeMutation('workspaces:activate', {
+    onSuccess: () => {
+      void client.invalidateQueries();
+      navigate(route);
+    },
+  });
   return (
     <a
       className="small"
@@ -193,7 +203,7 @@ const RunLink = ({ run, where }: { run: RunSide; where: string }) => {
       data-testid="trial-run-link"
       onClick={(e: MouseEvent) => {
         e.preventDefault();
-        navigate(route);
+        activate.mutate({ id: run.workspaceId });
       }}
     >
       Open Assembly
