@@ -33,7 +33,9 @@ export type FaultAction =
    */
   | { kind: 'stall-response'; afterBytes: number }
   /** As stall-response, then cut the connection: an update stream that drops midway. */
-  | { kind: 'cut-response'; afterBytes: number };
+  | { kind: 'cut-response'; afterBytes: number }
+  /** Forward; drop these keys wherever they occur in a JSON answer (a deployment that sends no md5hash). */
+  | { kind: 'strip-json-keys'; keys: string[] };
 
 export type FaultKind = FaultAction['kind'];
 
@@ -128,6 +130,7 @@ const newCounts = (): FaultCounts => ({
   'reset-after-response': 0,
   'stall-response': 0,
   'cut-response': 0,
+  'strip-json-keys': 0,
   forwarded: 0,
   requests: 0,
 });
@@ -141,6 +144,15 @@ function sendRateLimit(res: ServerResponse, action: Extract<FaultAction, { kind:
   const text = JSON.stringify(body);
   res.writeHead(action.kind === 'status-429' ? 429 : 413, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+/** The JSON text without those keys at any depth (not JSON: as it was). */
+function stripKeys(text: string, keys: ReadonlySet<string>): string {
+  try {
+    return JSON.stringify(JSON.parse(text, (key, value: unknown) => (keys.has(key) ? undefined : value)));
+  } catch {
+    return text;
+  }
 }
 
 /** Passes the first `afterBytes`, then holds the rest back for good (stall) or cuts the connection (cut). */
@@ -214,7 +226,8 @@ export async function startFaultProxy(o: FaultProxyOptions): Promise<FaultProxy>
       const chunks: Buffer[] = [];
       up.on('data', (c: Buffer) => chunks.push(c));
       up.once('end', () => {
-        const text = rewriteOrigin(Buffer.concat(chunks).toString('utf8'), targetOrigin, proxyOrigin);
+        const rewritten = rewriteOrigin(Buffer.concat(chunks).toString('utf8'), targetOrigin, proxyOrigin);
+        const text = action?.kind === 'strip-json-keys' ? stripKeys(rewritten, new Set(action.keys)) : rewritten;
         delete out['transfer-encoding'];
         out['content-length'] = String(Buffer.byteLength(text));
         const answer = () => {

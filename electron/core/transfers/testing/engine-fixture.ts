@@ -21,8 +21,9 @@ export interface EngineHarness {
   close(): Promise<void>;
 }
 
-export async function openEngine(service: Pick<LocalService, 'url' | 'authKey' | 'authSecret'>, dataDir: string, settings: Partial<TransferSettings> = {}, tus: NonNullable<TransferEngineDeps['tus']> = {}): Promise<EngineHarness> {
-  const api = createApiClient({ endpoint: service.url, authKey: service.authKey, getSecret: async () => service.authSecret });
+/** `client`: the workspace's own client (a deployment behind TLS with its CA file) instead of one made for `service`. */
+export async function openEngine(service: Pick<LocalService, 'url' | 'authKey' | 'authSecret'>, dataDir: string, settings: Partial<TransferSettings> = {}, tus: NonNullable<TransferEngineDeps['tus']> = {}, client?: ApiClient): Promise<EngineHarness> {
+  const api = client ?? createApiClient({ endpoint: service.url, authKey: service.authKey, getSecret: async () => service.authSecret });
   const events = createCoreEvents();
   const clientFor = () => ok({ workspaceId: 'local', api });
   const runs = createRunManager({ events, clientFor, store: openRunStore(dataDir), pollIntervalMs: 500 });
