@@ -118,6 +118,27 @@ describe('watchAssembly', () => {
     expect((await watcher.done).ok).toBe('ASSEMBLY_COMPLETED');
   });
 
+  it('sees the end at once after a burst: the last message is not held back by the spacing', async () => {
+    streamMode = 'ok';
+    streamRes = null;
+    current = initial();
+    const watcher = watchAssembly({
+      initial: initial(),
+      getStatus: (url) => api().getAssembly(url),
+      onStatus: () => undefined,
+      pollIntervalMs: 600_000,
+      // Longer than the test may run: a fetch that waited out the spacing would never come.
+      minRefreshIntervalMs: 600_000,
+    });
+    await waitFor(() => streamRes !== null && watcher.mode() === 'sse');
+    // The fetch on open is done, so these events wait for the spacing.
+    await waitFor(() => statusGets > 0);
+    for (let i = 0; i < 20; i++) streamRes!.write(`event: assembly_upload_finished\ndata: {"id":"u${i}"}\n\n`);
+    current = { ...initial(), ok: 'ASSEMBLY_COMPLETED' };
+    streamRes!.write('data: assembly_finished\n\n');
+    expect((await watcher.done).ok).toBe('ASSEMBLY_COMPLETED');
+  });
+
   it('falls back to polling when the stream cannot connect', async () => {
     streamMode = 'fail';
     current = initial();

@@ -85,6 +85,7 @@ export function watchAssembly(options: AssemblyWatcherOptions): AssemblyWatcher 
   let pollTimer: unknown = null;
   let inFlight = false;
   let again = false;
+  let urgent = false;
   let resolveDone!: (status: AssemblyStatus) => void;
   const done = new Promise<AssemblyStatus>((resolve) => (resolveDone = resolve));
 
@@ -174,13 +175,21 @@ export function watchAssembly(options: AssemblyWatcherOptions): AssemblyWatcher 
     if (!isAssemblyBusy(result.value)) stop();
   }
 
-  function refresh() {
-    if (stopped || spacingTimer !== null) return;
+  /** `now`: the Assembly ended (its last message): fetch without waiting out the spacing, which is for bursts. */
+  function refresh(now = false) {
+    if (stopped) return;
+    if (now) urgent = true;
     if (inFlight) {
       again = true;
       return;
     }
-    const wait = Math.max(lastFetchAt + minRefreshIntervalMs, backoffUntil) - clock.now();
+    if (spacingTimer !== null) {
+      if (!urgent) return;
+      clock.clearTimeout(spacingTimer);
+      spacingTimer = null;
+    }
+    // A rate limit's backoff holds for the last fetch too; the spacing meant for bursts does not.
+    const wait = Math.max(urgent ? 0 : lastFetchAt + minRefreshIntervalMs, backoffUntil) - clock.now();
     if (wait > 0) {
       spacingTimer = clock.setTimeout(() => {
         spacingTimer = null;
@@ -188,6 +197,7 @@ export function watchAssembly(options: AssemblyWatcherOptions): AssemblyWatcher 
       }, wait);
       return;
     }
+    urgent = false;
     lastFetchAt = clock.now();
     inFlight = true;
     void fetchOnce().finally(() => {
@@ -233,12 +243,12 @@ export function watchAssembly(options: AssemblyWatcherOptions): AssemblyWatcher 
     es.addEventListener('message', (event) => {
       const message = String(event.data).trim();
       if (message === SseMessage.finished) streamFinished = true;
-      if (REFRESH_MESSAGES.has(message)) refresh();
+      if (REFRESH_MESSAGES.has(message)) refresh(message === SseMessage.finished);
     });
     for (const name of REFRESH_EVENTS) {
       es.addEventListener(name, (event) => {
         options.onEvent?.(name, parseJson(event.data));
-        refresh();
+        refresh(name === SseEvent.error);
       });
     }
     es.addEventListener(SseEvent.executionProgress, (event) => options.onEvent?.(SseEvent.executionProgress, parseJson(event.data)));
