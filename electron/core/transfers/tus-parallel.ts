@@ -5,8 +5,7 @@
 // offset, and once the final upload exists its URL replaces them (the Assembly's upload carries it).
 // The file is cut into more pieces than lanes (connections), sent in order, the first ones growing so the
 // lanes finish one after another (tus-parts.ts staggeredRanges): the service hashes the pieces in order as
-// they arrive, and so does the md5 here, reading each piece again once those before it are sent, so little
-// is left to hash after the last byte.
+// they arrive; the md5 here reads the file ahead of the lanes, so nothing is left to hash after the last byte.
 
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
@@ -15,6 +14,9 @@ import { digestOf, hashPrefix, newCursor, readRange, type HashCursor } from './h
 import { classifyTusError, describeTusError } from './tus-failure';
 import { decodeParts, encodeMetadata, encodeParts, isStaggered, partRanges, plannedPieces, staggeredRanges } from './tus-parts';
 import { tusHttpStack, type TusJob, type TusOutcome, type TusRun } from './tus-worker';
+
+/** The md5 ahead of the lanes reads this much between checks that the upload still runs. */
+const HASH_STEP_BYTES = 8 * 1024 * 1024;
 
 /** The file reader tus-js-client asks slices of: bytes [offset, offset + length) of the file. */
 function rangeReader(job: TusJob, offset: number, length: number, cursor: HashCursor, catchUp: boolean, onFail: (error: Error) => void) {
@@ -44,14 +46,10 @@ export function uploadParts(job: TusJob, lanes: number): TusRun {
   const pieces = prior ? prior.length : plannedPieces(job.size, lanes);
   const ranges = staggered ? staggeredRanges(job.size, pieces) : partRanges(job.size, pieces);
   const urls: (string | null)[] = ranges.map((_, i) => (prior && prior.length === ranges.length ? (prior[i] ?? null) : null));
-  const sentWhole = ranges.map(() => false);
-  // The md5 here follows the pieces sent whole, in order, reading each again (from the page cache).
+  // The md5 here reads the file ahead of the lanes, in order, a step at a time (set going below), so next to
+  // nothing is left to hash after the last byte. Nothing needs it to wait for the pieces sent: either way it is
+  // of the bytes read here, and the service's md5 of what it received is compared with it.
   let hashing: Promise<void> = Promise.resolve();
-  const followHash = () => {
-    let end = 0;
-    for (let i = 0; i < ranges.length && sentWhole[i]; i++) end = ranges[i]!.end;
-    hashing = hashing.then(() => hashPrefix(job.path, cursor, end)).catch(() => undefined);
-  };
   const accepted = ranges.map(() => 0);
   const uploads: Upload[] = [];
   let settle!: (o: TusOutcome) => void;
@@ -108,8 +106,6 @@ export function uploadParts(job: TusJob, lanes: number): TusRun {
         },
         onSuccess: () => {
           accepted[i] = length;
-          sentWhole[i] = true;
-          followHash();
           resolve();
         },
         onError: reject,
@@ -139,6 +135,9 @@ export function uploadParts(job: TusJob, lanes: number): TusRun {
   };
 
   armStall();
+  hashing = (async () => {
+    while (!settled && cursor.upTo < job.size) await hashPrefix(job.path, cursor, Math.min(job.size, cursor.upTo + HASH_STEP_BYTES));
+  })().catch(() => undefined);
   // Each lane takes the next piece in order.
   let next = 0;
   const lane = async (): Promise<void> => {
@@ -151,7 +150,7 @@ export function uploadParts(job: TusJob, lanes: number): TusRun {
       const finalUrl = await sendFinal();
       job.onUploadUrl(finalUrl);
       job.onProgress(job.size);
-      // What the pieces sent left unhashed (little: the md5 followed them): read once now, in order.
+      // What the md5 ahead has not reached yet (little or nothing): read once now, in order.
       await hashing;
       await hashPrefix(job.path, cursor, job.size).catch((cause: Error) => {
         throw Object.assign(new Error(`Could not read the file to check it: ${cause.message}`), { failure: 'fatal' });
