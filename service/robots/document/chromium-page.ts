@@ -89,7 +89,15 @@ export async function openPage(opts: PageOptions) {
     ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
     'about:blank',
   ];
-  const child = spawn(opts.chromium, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+  // Its own process group: closing ends its helper processes too, not only the browser process.
+  const child = spawn(opts.chromium, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: true });
+  const killAll = () => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  };
   const toChrome = child.stdio[3] as NodeJS.WritableStream;
   const fromChrome = child.stdio[4] as NodeJS.ReadableStream;
   let stderr = '';
@@ -130,16 +138,19 @@ export async function openPage(opts: PageOptions) {
       toChrome.write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
     });
   };
-  const onAbort = () => child.kill('SIGKILL');
+  const onAbort = () => killAll();
   opts.signal.addEventListener('abort', onAbort, { once: true });
   const close = async () => {
     opts.signal.removeEventListener('abort', onAbort);
     if (child.exitCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGKILL');
+      killAll();
       await exited;
-    }
-    await rm(profile, { recursive: true, force: true });
+    } else killAll();
+    // A helper process may still be writing its last files into the profile: retried, and a profile that
+    // cannot be removed yet never fails the step whose output is already made (it is removed later).
+    const remove = () => rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    await remove().catch(() => setTimeout(() => void remove().catch(() => undefined), 10_000).unref());
   };
 
   try {
