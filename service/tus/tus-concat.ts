@@ -129,6 +129,9 @@ async function createPartial(d: ConcatDeps, req: IncomingMessage, res: ServerRes
     throw refuse(400, 'TUS_INVALID_LENGTH', 'A partial upload needs Upload-Length (its own bytes); deferred lengths are not taken for parts.');
   }
   const size = Number(lengthHeader);
+  // A body longer than the part, said by its Content-Length: refused before a byte is kept (as a PATCH is).
+  const bodyLength = req.headers['content-type'] === 'application/offset+octet-stream' ? Number(req.headers['content-length'] ?? '0') : 0;
+  if (bodyLength > size) throw refuse(413, 'MAX_SIZE_EXCEEDED', `This partial upload is created with Upload-Length ${size}; the request carries ${bodyLength} bytes.`);
   const why = d.runtime.tusPartialRejection(assemblyId, size);
   if (why) throw refuse(why.status, why.code, why.message);
   const id = `${assemblyId}_part_${randomBytes(16).toString('hex')}`;
