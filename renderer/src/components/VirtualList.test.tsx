@@ -1,5 +1,5 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VirtualList } from './VirtualList';
 
 describe('VirtualList', () => {
@@ -62,17 +62,23 @@ describe('VirtualList', () => {
 });
 
 describe('VirtualList while scrolling', () => {
-  afterEach(cleanup);
+  // The list stops "scrolling" 150 ms after the last scroll event: on the fake clock, so a loaded machine's
+  // pauses between two scroll events cannot end the scroll the test is making.
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+  });
 
   const scrollTo = async (list: HTMLElement, top: number) => {
     await act(async () => {
       list.scrollTop = top;
       list.dispatchEvent(new Event('scroll'));
-      await new Promise((r) => setTimeout(r, 0));
+      await vi.advanceTimersByTimeAsync(0);
     });
   };
 
   it('renders nothing again while a scroll stays inside the rendered chunks, but still reports the rows in view', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const rendered: number[] = [];
     const ranges: Array<[number, number]> = [];
     render(
@@ -110,5 +116,11 @@ describe('VirtualList while scrolling', () => {
     expect(rows[0]?.textContent).toBe('Row 8');
     expect(rows.at(-1)?.textContent).toBe('Row 23');
     expect(ranges.at(-1)).toEqual([10, 20]);
+
+    // 150 ms after the last scroll event the list is still again: rows take pointer events.
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(200);
+    });
+    expect(list.querySelector('.vlist-inner')?.classList.contains('scrolling')).toBe(false);
   });
 });
