@@ -140,7 +140,8 @@ describe('Assembly detail', () => {
     expect(await screen.findByText('It had already ended (completed): nothing was canceled.')).toBeTruthy();
   });
 
-  it('follows a running Assembly live: status and execution progress', async () => {
+  /** The view of a running Assembly, once it follows it. */
+  const renderFollowing = async () => {
     const bridge = createFakeBridge({
       'assemblies:get': () => ({ ok: true, value: { status: status({ ok: 'ASSEMBLY_EXECUTING', results: {} }), runId: null, replays: [] } }),
       'assemblies:follow': () => ({ ok: true, value: { following: true } }),
@@ -148,6 +149,11 @@ describe('Assembly detail', () => {
     renderWithBridge(<App />, bridge);
     expect((await screen.findByTestId('assembly-state')).textContent).toBe('Processing');
     await waitFor(() => expect(bridge.calls.some((c) => c.channel === 'assemblies:follow')).toBe(true));
+    return bridge;
+  };
+
+  it('follows a running Assembly live: status and execution progress', async () => {
+    const bridge = await renderFollowing();
     expect(screen.getByRole('button', { name: 'Replay…' }).hasAttribute('disabled')).toBe(true);
     bridge.emit('assembly:updated', { assemblyId: ID, status: null, progress: { combined: 40, perFile: [{ originalId: 'u1', progress: 40 }], perStep: null } });
     await waitFor(() => expect(screen.getByTestId('execution-progress').textContent).toContain('40 %'));
@@ -156,13 +162,7 @@ describe('Assembly detail', () => {
   });
 
   it('says a rate-limited status check is a wait that counts down, not an error, and when the update stream dropped', async () => {
-    const bridge = createFakeBridge({
-      'assemblies:get': () => ({ ok: true, value: { status: status({ ok: 'ASSEMBLY_EXECUTING', results: {} }), runId: null, replays: [] } }),
-      'assemblies:follow': () => ({ ok: true, value: { following: true } }),
-    });
-    renderWithBridge(<App />, bridge);
-    expect((await screen.findByTestId('assembly-state')).textContent).toBe('Processing');
-    await waitFor(() => expect(bridge.calls.some((c) => c.channel === 'assemblies:follow')).toBe(true));
+    const bridge = await renderFollowing();
     expect(screen.queryByTestId('follow-note')).toBeNull();
     bridge.emit('assembly:updated', { assemblyId: ID, status: null, progress: null, follow: { via: 'stream', reason: null, rateLimitedMs: 4_200 } });
     const note = await screen.findByTestId('follow-note');
