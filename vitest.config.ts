@@ -1,13 +1,48 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import react from '@vitejs/plugin-react';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Longest files first within each project, by the durations of a whole run kept in
+ * scripts/vitest-durations.json. Vitest orders by its cache of the last run, which a fresh clone (CI) does
+ * not have: there the files ran in the order they were found, and a 20–35 s file could start in the last
+ * minute and be the run's tail. A file the table does not know (a new one) goes first: it may be long.
+ * `node scripts/vitest-durations.mjs test-results/vitest.json` writes the table again after a whole run.
+ * Projects stay one after the other (Vitest's order), so the service project's long-lived workers
+ * (isolate: false) are handed one of its files after another and kept.
+ */
+class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    let seconds: Record<string, number> = {};
+    try {
+      seconds = JSON.parse(readFileSync(path.join(root, 'scripts', 'vitest-durations.json'), 'utf8')) as Record<string, number>;
+    } catch {
+      // No table: every file is new, and Vitest's order stands.
+    }
+    const duration = (spec: TestSpecification): number => seconds[path.relative(root, spec.moduleId).split(path.sep).join('/')] ?? Infinity;
+    return [...files].sort((a, b) => {
+      if (a.project.name !== b.project.name) return a.project.name < b.project.name ? -1 : 1;
+      const [da, db] = [duration(a), duration(b)];
+      return da === db ? 0 : db > da ? 1 : -1;
+    });
+  }
+}
 
 // Three projects: Node for electron/ and scripts/ (`node`) and for service/ and shared/ (`service`), with real
 // servers, real files and the real keyring; happy-dom for renderer components. Tests sit next to their source as *.test.ts(x).
 export default defineConfig({
   test: {
     // Vitest's default in a run is one worker less than the cores: one worker on a 2-core CI VM, which left
-    // the second core idle while files waited on servers and child processes. Two at once halves that.
-    maxWorkers: 2,
+    // the second core idle while files waited on servers and child processes. Most files spend their time
+    // waiting (a whole run: ~620 s of CPU in ~880 s with two workers, beside Playwright), so three at once.
+    maxWorkers: 3,
+    // Longest files first (the durations of a whole run), so that no long file starts last and is the tail.
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {
