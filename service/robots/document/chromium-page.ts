@@ -31,6 +31,8 @@ export interface PageOptions {
   headers: Record<string, string>;
   /** The HTML to serve at INPUT_ORIGIN/<inputPath>, when the page is a file. */
   html?: { path: string; body: Buffer };
+  /** Other files served from INPUT_ORIGIN (an image put on a page), by path. */
+  files?: ReadonlyMap<string, { type: string; body: Buffer }>;
 }
 
 interface Fetched {
@@ -175,8 +177,8 @@ export async function openPage(opts: PageOptions) {
       try {
         const url = new URL(request.url);
         if (url.origin === INPUT_ORIGIN) {
-          const found = opts.html && url.pathname === opts.html.path;
-          await page('Fetch.fulfillRequest', { requestId, responseCode: found ? 200 : 404, responseHeaders: [{ name: 'Content-Type', value: found ? 'text/html; charset=utf-8' : 'text/plain' }], body: (found ? opts.html!.body : Buffer.from('Not found')).toString('base64') });
+          const found = opts.html && url.pathname === opts.html.path ? { type: 'text/html; charset=utf-8', body: opts.html.body } : opts.files?.get(url.pathname);
+          await page('Fetch.fulfillRequest', { requestId, responseCode: found ? 200 : 404, responseHeaders: [{ name: 'Content-Type', value: found ? found.type : 'text/plain' }], body: (found ? found.body : Buffer.from('Not found')).toString('base64') });
           return;
         }
         if (request.method !== 'GET' && request.method !== 'HEAD') throw new PageFailure(`a ${request.method} request from the page was not sent (${url.href})`);

@@ -2,6 +2,9 @@
 // - HTML (and XHTML), plain text: drawn by headless Chromium (chromium-page.ts, every request through the
 //   service's address policy) as pdf — `pdf_format`, `pdf_margin`, `pdf_print_background`,
 //   `pdf_display_header_footer` with its templates — or png/jpg. Text also becomes html.
+// - Markdown (markdown.ts: `markdown_format`, `markdown_theme`, its HTML sanitised) as html, or drawn by
+//   Chromium like HTML as pdf, png or jpg.
+// - An image (png, jpg, gif, webp, svg) as a PDF page of `pdf_format`, fit within `pdf_margin`, never enlarged.
 // - SubRip ↔ WebVTT (subtitles.ts, pure).
 // - Office files (Word, Excel, PowerPoint, OpenDocument, RTF, CSV) by LibreOffice headless (`soffice`),
 //   into pdf or another office format, where it is installed; where not, DOCUMENT_CONVERT_TOOL_MISSING
@@ -21,14 +24,20 @@ import { readCues, writeSrt, writeVtt } from './subtitles';
 import { LIBREOFFICE, missingMessage, runTool } from './tools';
 import { toolInstalled } from '../media/tools';
 import { OFFICE_EXTS, OFFICE_TARGETS } from './convert-formats';
+import { markdownAsHtml } from './markdown';
 
 /** What kind of document an input is, by its extension (then its type). */
-export type SourceKind = 'html' | 'text' | 'subtitles' | 'office' | 'pdf' | 'other';
+export type SourceKind = 'html' | 'markdown' | 'text' | 'image' | 'subtitles' | 'office' | 'pdf' | 'other';
+
+/** The images Chromium puts on a page, by extension, with the type they are served as. */
+const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml' };
 
 export function sourceKind(file: Pick<StoredFile, 'ext' | 'mime'>): SourceKind {
   const ext = (file.ext ?? '').toLowerCase();
   if (ext === 'pdf' || file.mime === 'application/pdf') return 'pdf';
   if (['html', 'htm', 'xhtml'].includes(ext) || file.mime === 'text/html' || file.mime === 'application/xhtml+xml') return 'html';
+  if (['md', 'markdown', 'mdown', 'mkd'].includes(ext) || file.mime === 'text/markdown') return 'markdown';
+  if (ext in IMAGE_TYPES || Object.values(IMAGE_TYPES).includes(file.mime ?? '')) return 'image';
   if (ext === 'srt' || ext === 'vtt' || file.mime === 'text/vtt') return 'subtitles';
   if (OFFICE_EXTS.has(ext)) return 'office';
   if (['txt', 'text'].includes(ext) || file.mime === 'text/plain') return 'text';
@@ -41,10 +50,14 @@ export const targetExt = (format: string): string => (format === 'jpeg' ? 'jpg' 
 /** What each kind becomes here: used for the reason an input is passed over. */
 const TARGETS: Record<Exclude<SourceKind, 'pdf' | 'other'>, readonly string[]> = {
   html: ['pdf', 'png', 'jpg', 'jpeg'],
+  markdown: ['html', 'pdf', 'png', 'jpg', 'jpeg'],
   text: ['pdf', 'png', 'jpg', 'jpeg', 'html'],
+  image: ['pdf'],
   subtitles: ['srt', 'vtt'],
   office: [...OFFICE_TARGETS],
 };
+
+const KIND_NAMES: Record<keyof typeof TARGETS, string> = { html: 'HTML', markdown: 'Markdown', text: 'text', image: 'images', subtitles: 'subtitles', office: 'office files' };
 
 /** The PDF the step asks for: the vendor's defaults (Letter, 6.25mm,6.25mm,14.11mm,6.25mm, backgrounds printed). */
 export function pdfOptions(params: Record<string, unknown>): PdfOptions {
@@ -72,11 +85,26 @@ async function written(job: RobotJob, bytes: Buffer | string, ext: string, meta:
   return { ok: true, files: [await describeResult(job.input, target, `${job.input.basename}.${ext}`, meta)] };
 }
 
-/** HTML (or text made HTML) drawn by Chromium as pdf, png or jpg. */
-async function drawn(job: RobotJob, html: Buffer, format: string): Promise<RobotFileOutcome> {
-  const out = await drawPage(job, { html, name: `${job.input.basename}.html` }, { format, pdf: pdfOptions(job.params) });
+/** HTML (or text made HTML) drawn by Chromium as pdf, png or jpg; `files` are served beside it. */
+async function drawn(job: RobotJob, html: Buffer, format: string, files?: ReadonlyMap<string, { type: string; body: Buffer }>): Promise<RobotFileOutcome> {
+  const out = await drawPage(job, { html, name: `${job.input.basename}.html`, ...(files ? { files } : {}) }, { format, pdf: pdfOptions(job.params) });
   if (!out.ok) return out.outcome;
   return written(job, out.bytes, out.ext);
+}
+
+/** A page holding one image (served at `src`), centred and fit within the paper's printable area, never enlarged. */
+export function imagePageHtml(src: string, title: string, pdf: PdfOptions): string {
+  const height = Math.max(0.1, pdf.paper.height - pdf.margins.top - pdf.margins.bottom - 0.01);
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>html,body{margin:0;padding:0}img{display:block;margin:0 auto;max-width:100%;max-height:${height.toFixed(3)}in;object-fit:contain}img.vector{width:100%;height:${height.toFixed(3)}in}</style></head><body><img src="${escapeHtml(src)}" alt="${escapeHtml(title)}"${src.endsWith('.svg') ? ' class="vector"' : ''}></body></html>\n`;
+}
+
+/** An image as a one-page PDF: Chromium prints a page holding it (an SVG in an <img> runs no script and loads nothing). */
+async function imageAsPdf(job: RobotJob): Promise<RobotFileOutcome> {
+  const ext = (job.input.ext ?? '').toLowerCase();
+  const type = IMAGE_TYPES[ext] ?? job.input.mime ?? 'application/octet-stream';
+  const src = `/image.${Object.entries(IMAGE_TYPES).find(([, t]) => t === type)?.[0] ?? 'bin'}`;
+  const html = imagePageHtml(src, job.input.name, pdfOptions(job.params));
+  return drawn(job, Buffer.from(html), 'pdf', new Map([[src, { type, body: await readFile(job.input.localPath) }]]));
 }
 
 /** An office file converted by LibreOffice headless, in a scratch folder with a profile of its own (runs may overlap). */
@@ -115,8 +143,8 @@ export const runDocumentConvert: RobotRunner = async (job) => {
   const format = String(job.params.format ?? '');
   const kind = sourceKind(input);
   if (kind === 'pdf') return unsuitable(`A PDF: ${robot} converts files to PDF, not from it (use /document/thumbs for images of its pages)`);
-  if (kind === 'other') return unsuitable(`Not a document ${robot} converts here: ${input.mime ?? 'an unknown type'} (HTML, text, SubRip/WebVTT and, with LibreOffice, office files)`);
-  if (!TARGETS[kind].includes(format)) return unsuitable(`${robot} does not convert ${kind === 'office' ? 'office files' : kind === 'subtitles' ? 'subtitles' : kind === 'html' ? 'HTML' : 'text'} to ${format}: here they become ${TARGETS[kind].join(', ')}`);
+  if (kind === 'other') return unsuitable(`Not a document ${robot} converts here: ${input.mime ?? 'an unknown type'} (HTML, Markdown, text, images into PDF, SubRip/WebVTT and, with LibreOffice, office files)`);
+  if (!TARGETS[kind].includes(format)) return unsuitable(`${robot} does not convert ${KIND_NAMES[kind]} to ${format}: here they become ${TARGETS[kind].join(', ')}`);
   if (input.size > 50 * 1024 * 1024 && kind !== 'office') return { ok: false, code: 'DOCUMENT_CONVERT_VALIDATION', message: `"${input.name}" has ${input.size} bytes; documents up to 50 MB are converted.` };
 
   if (kind === 'subtitles') {
@@ -125,6 +153,15 @@ export const runDocumentConvert: RobotRunner = async (job) => {
     return written(job, format === 'vtt' ? writeVtt(cues) : writeSrt(cues), format, { cue_count: cues.length });
   }
   if (kind === 'html') return drawn(job, await readFile(input.localPath), format);
+  if (kind === 'image') return imageAsPdf(job);
+  if (kind === 'markdown') {
+    const html = markdownAsHtml(await readFile(input.localPath, 'utf8'), {
+      format: job.params.markdown_format === 'commonmark' ? 'commonmark' : 'gfm',
+      theme: job.params.markdown_theme === 'bare' ? 'bare' : 'github',
+      title: input.basename,
+    });
+    return format === 'html' ? written(job, html, 'html') : drawn(job, Buffer.from(html), format);
+  }
   if (kind === 'text') {
     const html = textAsHtml(await readFile(input.localPath, 'utf8'), input.name);
     return format === 'html' ? written(job, html, 'html') : drawn(job, Buffer.from(html), format);

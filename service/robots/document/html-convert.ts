@@ -12,7 +12,7 @@ import { boolParam } from '../media/media-job';
 import { outputDir, outputFile } from '../output-path';
 import type { RobotFileOutcome, RobotJob, RobotRunner, SourceRunner } from '../robot-types';
 import { wrongKind } from '../unsuitable-input';
-import { INPUT_ORIGIN, PageFailure, openPage } from './chromium-page';
+import { INPUT_ORIGIN, PageFailure, openPage, type PageOptions } from './chromium-page';
 import { CHROMIUM_MISSING, chromiumPath } from './tools';
 
 /** The tallest full page drawn, in CSS pixels (Chromium's own limit for one image is 16,384). */
@@ -53,7 +53,11 @@ export function parseMargins(v: string): PdfOptions['margins'] | null {
 type Drawn = { ok: true; bytes: Buffer; ext: string; width?: number; height?: number } | { ok: false; outcome: RobotFileOutcome };
 
 /** Opens the page (a URL, or HTML served from the input origin) and draws it as the step asks. */
-export async function drawPage(job: Omit<RobotJob, 'input'>, target: { url: string } | { html: Buffer; name: string }, out: { format: string; pdf?: PdfOptions }): Promise<Drawn> {
+export async function drawPage(
+  job: Omit<RobotJob, 'input'>,
+  target: { url: string } | { html: Buffer; name: string; files?: PageOptions['files'] },
+  out: { format: string; pdf?: PdfOptions },
+): Promise<Drawn> {
   const code = `${job.robot.replace(/^\//, '').replace(/[/-]/g, '_').toUpperCase()}_ERROR`;
   const chromium = chromiumPath();
   if (!chromium) return { ok: false, outcome: { ok: false, code: `${code.replace(/_ERROR$/, '')}_TOOL_MISSING`, message: CHROMIUM_MISSING } };
@@ -61,7 +65,7 @@ export async function drawPage(job: Omit<RobotJob, 'input'>, target: { url: stri
   const path = 'html' in target ? `/${encodeURIComponent(target.name)}` : '';
   let opened: Awaited<ReturnType<typeof openPage>> | null = null;
   try {
-    opened = await openPage({ chromium, network: job.network ?? { policy: {} }, signal: job.signal, headers: headersOf(params.headers), ...('html' in target ? { html: { path, body: target.html } } : {}) });
+    opened = await openPage({ chromium, network: job.network ?? { policy: {} }, signal: job.signal, headers: headersOf(params.headers), ...('html' in target ? { html: { path, body: target.html }, ...(target.files ? { files: target.files } : {}) } : {}) });
     const width = parseIntParam(params.width) ?? 1024;
     const height = parseIntParam(params.height) ?? 768;
     await opened.page('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false });
