@@ -35,7 +35,9 @@ export type FaultAction =
   /** As stall-response, then cut the connection: an update stream that drops midway. */
   | { kind: 'cut-response'; afterBytes: number }
   /** Forward; drop these keys wherever they occur in a JSON answer (a deployment that sends no md5hash). */
-  | { kind: 'strip-json-keys'; keys: string[] };
+  | { kind: 'strip-json-keys'; keys: string[] }
+  /** Forward; drop these headers (lower case) from the answer, `date` included (a deployment that sends no time). */
+  | { kind: 'strip-headers'; headers: string[] };
 
 export type FaultKind = FaultAction['kind'];
 
@@ -131,6 +133,7 @@ const newCounts = (): FaultCounts => ({
   'stall-response': 0,
   'cut-response': 0,
   'strip-json-keys': 0,
+  'strip-headers': 0,
   forwarded: 0,
   requests: 0,
 });
@@ -212,6 +215,11 @@ export async function startFaultProxy(o: FaultProxyOptions): Promise<FaultProxy>
       const out: OutgoingHttpHeaders = { ...up.headers };
       const location = up.headers.location;
       if (location?.startsWith(targetOrigin)) out.location = proxyOrigin + location.slice(targetOrigin.length);
+      if (action?.kind === 'strip-headers') {
+        for (const name of action.headers) delete out[name];
+        // Node adds its own Date to every answer unless told not to.
+        if (action.headers.includes('date')) res.sendDate = false;
+      }
       // A HEAD answer has no body to rewrite (its Content-Length describes the GET's).
       if (req.method === 'HEAD' || !/^application\/json/i.test(up.headers['content-type'] ?? '')) {
         res.writeHead(up.statusCode ?? 502, out);

@@ -2,6 +2,7 @@ import { assemblyStatusSchema, type AssemblyStatus } from '../../../shared/api/a
 import type { Instructions } from '../../../shared/api/instructions';
 import { requiredScope } from '../../../shared/api/required-scope';
 import { AppErrorCode, err, ok, type AppError, type Result } from '../../../shared/result';
+import { CLOCK_CODES, clockRefusalMessage, createServerClock, type ServerClock } from '../net/server-clock';
 import { SYSTEM_TRANSPORT, tlsProblem, type Transport } from '../net/transport';
 import { multipartStream, type StreamedPart } from './multipart-stream';
 import { buildParams, signParams, type SignatureAlgo } from './sign-params';
@@ -22,6 +23,11 @@ export interface ApiClientOptions {
   /** The workspace's trust (its CA file, net/transport.ts): its fetch serves when `fetch` is absent. */
   transport?: Transport;
   clock?: () => number;
+  /**
+   * The deployment's time (net/server-clock.ts), shared with the workspace's token minting: signatures
+   * expire by it, and every answer's Date corrects it. Default: one over `clock`.
+   */
+  serverClock?: ServerClock;
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
   maxRetries?: number;
@@ -96,7 +102,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const endpoint = options.endpoint.replace(/\/+$/, '');
   const transport: Transport = options.transport ?? (options.fetch ? { fetch: options.fetch, ca: null } : SYSTEM_TRANSPORT);
   const doFetch = options.fetch ?? transport.fetch;
-  const clock = options.clock ?? Date.now;
+  const serverClock = options.serverClock ?? createServerClock(options.clock ?? Date.now);
+  const clock = serverClock.now;
   const random = options.random ?? Math.random;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
@@ -135,10 +142,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     onRateLimited?: (waitMs: number) => void,
   ): Promise<Result<Record<string, unknown>>> {
     let renewed = false;
+    let reclocked = false;
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       let url = '';
       let bearer = false;
+      const offsetBefore = serverClock.offsetMs();
+      const sentAt = serverClock.local();
       try {
         const built = await build();
         url = built.url;
@@ -154,8 +164,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       } catch (cause) {
         return err(tlsProblem(cause, url)?.code ?? AppErrorCode.network, networkMessage(url, cause));
       }
+      serverClock.observe(response.headers.get('date'), sentAt, serverClock.local());
       const parsed = await readJson(response);
       const json = 'json' in parsed ? parsed.json : null;
+      if (CLOCK_CODES.has(String(json?.error ?? ''))) {
+        // Signed by a clock this answer shows to be off: sign again by the deployment's time, once.
+        if (!reclocked && serverClock.offsetMs() !== offsetBefore) {
+          reclocked = true;
+          attempt--;
+          continue;
+        }
+        return { ok: false, error: clockError(response.status, json!, response.headers.get('date') ? serverClock.offsetMs() : null) };
+      }
       // A token the service no longer takes (expired early, revoked): mint a fresh one once and retry.
       if (bearer && !renewed && response.status === 401 && /^BEARER_TOKEN_(EXPIRED|INVALID)$/.test(String(json?.error ?? ''))) {
         renewed = true;
@@ -199,9 +219,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     });
   }
 
-  async function openStream(path: string, params: Record<string, unknown> = {}, streamTimeoutMs = 10 * 60_000): Promise<Result<Response>> {
+  async function openStream(path: string, params: Record<string, unknown> = {}, streamTimeoutMs = 10 * 60_000, reclocked = false): Promise<Result<Response>> {
     const url = resolveUrl(path);
     let response: Response;
+    const offsetBefore = serverClock.offsetMs();
+    const sentAt = serverClock.local();
     try {
       const { params: json, signature } = await signed(params);
       const auth = await bearerHeader(scopeOf('GET', url), false);
@@ -215,8 +237,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } catch (cause) {
       return err(tlsProblem(cause, url)?.code ?? AppErrorCode.network, networkMessage(url, cause));
     }
+    serverClock.observe(response.headers.get('date'), sentAt, serverClock.local());
     if (response.ok && response.body) return ok(response);
-    const failed = toResult(response, await readJson(response));
+    const body = await readJson(response);
+    if ('json' in body && CLOCK_CODES.has(String(body.json.error ?? ''))) {
+      if (!reclocked && serverClock.offsetMs() !== offsetBefore) return openStream(path, params, streamTimeoutMs, true);
+      return { ok: false, error: clockError(response.status, body.json, response.headers.get('date') ? serverClock.offsetMs() : null) };
+    }
+    const failed = toResult(response, body);
     return failed.ok ? err(AppErrorCode.invalidResponse, `The service answered HTTP ${response.status} without a body.`) : failed;
   }
 
@@ -340,6 +368,12 @@ function toResult(response: Response, body: ParsedBody): Result<Record<string, u
     return { ok: false, error: toAppError(response.status, json) };
   }
   return ok(json);
+}
+
+/** A refusal of the request's expiry, its message saying what this computer's clock has to do with it. */
+function clockError(httpStatus: number, json: Record<string, unknown>, offsetMs: number | null): AppError {
+  const error = toAppError(httpStatus, json);
+  return { ...error, message: clockRefusalMessage(error.message, offsetMs) };
 }
 
 export function toAppError(httpStatus: number, json: Record<string, unknown>): AppError {

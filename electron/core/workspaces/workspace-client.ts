@@ -3,6 +3,7 @@ import { createApiClient, type ApiClient } from '../api/api-client';
 import { mintClientCredentials, mintWithRefreshToken, type ClientAssertionSigner, type MintedToken } from '../auth/client-credentials';
 import { signClientAssertion } from '../sign-in/client-key';
 import { createTokenBroker, type TokenBroker } from '../auth/token-broker';
+import { createServerClock, type ServerClock } from '../net/server-clock';
 import { transportFor } from '../net/transport';
 import type { StoredWorkspace } from './workspace-store';
 
@@ -19,16 +20,27 @@ export interface WorkspaceClientDeps {
   getClientKey?: (kid: string) => Promise<string | null>;
   fetch?: typeof fetch;
   clock?: () => number;
+  /** The deployment's time, learned from its answers (default: a new one over `clock`). */
+  serverClock?: ServerClock;
   maxRetries?: number;
   timeoutMs?: number;
 }
 
 /** The API client of a workspace in its auth mode; bearer and browser modes get a token broker. */
 export function createWorkspaceClient(w: StoredWorkspace, deps: WorkspaceClientDeps): { api: ApiClient; broker: TokenBroker | null } {
-  const clock = deps.clock ?? Date.now;
+  // Signatures and client assertions are judged by the deployment's clock: sign by its time (net/server-clock.ts).
+  const serverClock = deps.serverClock ?? createServerClock(deps.clock ?? Date.now);
+  const clock = serverClock.now;
   // The workspace's trust (its CA file) for every request of it, token minting included.
   const transport = deps.fetch ? { fetch: deps.fetch, ca: null } : transportFor(w.caPem);
-  deps = { ...deps, fetch: transport.fetch };
+  // Token answers correct the clock too (the API client reads its own answers' Date).
+  const observing: typeof fetch = async (input, init) => {
+    const sentAt = serverClock.local();
+    const response = await transport.fetch(input, init);
+    serverClock.observe(response.headers.get('date'), sentAt, serverClock.local());
+    return response;
+  };
+  deps = { ...deps, fetch: observing };
   let broker: TokenBroker | null = null;
   if (w.authMode === 'bearer') {
     broker = createTokenBroker({
@@ -59,7 +71,11 @@ export function createWorkspaceClient(w: StoredWorkspace, deps: WorkspaceClientD
       mint: async (): Promise<Result<MintedToken>> => {
         const refresh = (await deps.getRefreshToken?.()) ?? null;
         if (!refresh) return err('SIGN_IN_REQUIRED', `"${w.name}" is signed out: sign in with the browser again in Workspaces.`);
-        const minted = await mintWithRefreshToken({ endpoint: w.endpoint, refreshToken: refresh, now: clock, ...(clientKey ? { clientKey } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+        const mint = () => mintWithRefreshToken({ endpoint: w.endpoint, refreshToken: refresh, now: clock, ...(clientKey ? { clientKey } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+        const offsetBefore = serverClock.offsetMs();
+        let minted = await mint();
+        // A client assertion timed by a clock the answer showed to be off: once more, by the deployment's time.
+        if (!minted.ok && clientKey && serverClock.offsetMs() !== offsetBefore) minted = await mint();
         if (minted.ok && minted.value.refreshToken) await deps.setRefreshToken?.(minted.value.refreshToken);
         if (!minted.ok && minted.error.code === 'TOKEN_INVALID_GRANT') {
           return err('SIGN_IN_REQUIRED', `The sign-in of "${w.name}" has ended (${minted.error.message}): sign in with the browser again in Workspaces.`);
@@ -73,7 +89,7 @@ export function createWorkspaceClient(w: StoredWorkspace, deps: WorkspaceClientD
     authKey: w.authKey,
     signatureAlgo: w.signatureAlgo ?? 'sha384',
     getSecret: deps.getSecret,
-    clock,
+    serverClock,
     ...(broker ? { getBearer: (scope: string | null, renew: boolean) => broker.get(scope, renew) } : {}),
     transport,
     ...(deps.maxRetries !== undefined ? { maxRetries: deps.maxRetries } : {}),
