@@ -9,7 +9,8 @@
  * the previous round's transfer has finished, while a **reference** page (a bare page in its own renderer
  * process, same browser, same time) records its own long tasks: what the machine alone costs a page
  * meanwhile. The best round counts. BENCH_PROFILE=1 prints the page's top self time over the switch,
- * BENCH_TRACE=1 its main thread's time by kind of work and each task over 50 ms (app-kit.ts).
+ * BENCH_TRACE=1 its main thread's time by kind of work and each task over 50 ms (app-kit.ts), and keeps each
+ * round's trace in bench/.tmp/start-switch-round-<n>.trace.json.
  *
  *   npm run -s build && npm run bench:start-switch
  */
@@ -60,6 +61,7 @@ runBench(async () => {
           await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
         }),
         bare,
+        `start-switch-round-${String(round)}`,
       );
       const s = (Date.now() - t0) / 1000;
       const [page, ref] = await Promise.all([collectLongTasks(ui), collectLongTasks(bare)]);

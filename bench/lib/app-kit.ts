@@ -141,7 +141,8 @@ export const median = (sorted: readonly number[]) => percentile(sorted, 0.5);
 
 /**
  * BENCH_PROFILE=1: a CDP CPU profile of the app's page around `body`; prints its top self time (the app's
- * own bundle apart from the browser's work). With an unminified build (BENCH_RENDERER_DIR) names are readable.
+ * own bundle apart from the browser's work). With an unminified build (BENCH_RENDERER_DIR) names are readable;
+ * BENCH_PROFILE_OUT=<file> keeps the raw profile (a .cpuprofile, for call stacks).
  */
 export async function profiled<T>(page: Page, body: () => Promise<T>): Promise<T> {
   if (process.env.BENCH_PROFILE !== '1') return body();
@@ -154,6 +155,7 @@ export async function profiled<T>(page: Page, body: () => Promise<T>): Promise<T
   } finally {
     const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
     for (const line of summarizeProfile(profile, 20)) console.log(line);
+    if (process.env.BENCH_PROFILE_OUT) await writeFile(process.env.BENCH_PROFILE_OUT, JSON.stringify(profile));
   }
 }
 

@@ -8,6 +8,7 @@ import { App } from './App';
 import { BridgeProvider } from './bridge/BridgeProvider';
 import { waitForBridge } from './bridge/get-bridge';
 import { NoBridge } from './features/shell/NoBridge';
+import { warmDateFormats } from './lib/date-time';
 import { rememberRoute } from './state/navigation-store';
 import { applyTheme, useTheme } from './state/theme-store';
 
@@ -32,6 +33,9 @@ const start = async (): Promise<void> => {
       </BridgeProvider>
     </StrictMode>,
   );
+  // Not inside the first screen that shows a date: the locale's date data loads while the page is idle.
+  if ('requestIdleCallback' in window) window.requestIdleCallback(warmDateFormats, { timeout: 5_000 });
+  else setTimeout(warmDateFormats, 1_000);
 };
 
 void start();

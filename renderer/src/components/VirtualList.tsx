@@ -67,8 +67,18 @@ export const VirtualList = ({
   const scrollRef = useRef<HTMLDivElement>(null);
   const fallbackHeight = fallbackRows * rowHeight;
   const observeRect = useCallback(
-    (instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: { width: number; height: number }) => void) =>
-      observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : { width: rect.width, height: fallbackHeight })),
+    (instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: { width: number; height: number }) => void) => {
+      const report = (rect: { width: number; height: number }) => cb(rect.height > 0 ? rect : { width: rect.width, height: fallbackHeight });
+      const element = instance.scrollElement;
+      const Observer = instance.targetWindow?.ResizeObserver;
+      if (!element || !Observer) return observeElementRect(instance, report);
+      // The first size comes from the observer, read after the frame's own layout: the library measures at
+      // once, in React's commit, which forces a layout of the page inside the task that mounts the list (the
+      // largest part of switching to Transfers, issue 27). Until then the list assumes `fallbackRows`.
+      const observer = new Observer(() => report({ width: element.clientWidth, height: element.clientHeight }));
+      observer.observe(element, { box: 'content-box' });
+      return () => observer.disconnect();
+    },
     [fallbackHeight],
   );
   const rangeExtractor = useCallback((range: Range) => chunkedRange(range, chunk), [chunk]);

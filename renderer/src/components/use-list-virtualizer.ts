@@ -30,9 +30,17 @@ export function useListVirtualizer(options: ListOptions, onScrolled?: (v: Virtua
   const rendered = useRef<Shown>({ key: '', first: -1, last: -1 });
   const heard = useRef(onScrolled);
   heard.current = onScrolled;
+  const attached = useRef<Element | null>(null);
   const resolved: VirtualizerOptions<HTMLDivElement, Element> = {
     ...options,
-    scrollToFn: elementScroll,
+    scrollToFn: (offset, how, instance) => {
+      const first = attached.current !== instance.scrollElement;
+      attached.current = instance.scrollElement;
+      // On attaching to its element the library writes the initial offset, 0: a new element is at 0 already,
+      // and the write would force a layout of the page inside React's commit (issue 27: the list's mount).
+      if (first && offset === 0 && !how.adjustments && how.behavior !== 'smooth') return;
+      elementScroll(offset, how, instance);
+    },
     observeElementOffset,
     onChange: (instance, sync) => {
       const before = rendered.current;

@@ -19,6 +19,7 @@ import { FILTERS, FILTER_LABEL, filterCount, type TransferFilter } from './trans
 import { lineAt } from './transfer-layout';
 import { useNavigation } from '../../state/navigation-store';
 import { useToasts } from '../../state/toast-store';
+import { useAfterPaint } from '../../hooks/use-after-paint';
 import { useDebounced } from '../../hooks/use-debounced';
 import { useNow } from '../../hooks/use-now';
 import { cancelQuestion, itemsAt, keyTarget, scopeOf, shortcutFor, type CancelTarget } from './key-target';
@@ -110,6 +111,8 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
   const rowsLoaded = useTransfers((s) => s.rowsLoaded);
   const rowsError = useTransfers((s) => s.rowsError);
   const lineCount = useTransfers((s) => s.layout.count);
+  // The list (its rows and the layout its first measure forces) mounts after the view's first paint.
+  const listMounts = useAfterPaint();
   // A link to a batch that left the queue (a restart, a cleared queue) says so instead of "no files".
   const batchLabel = useTransfers((s) => (batchId ? (s.batches.get(batchId)?.label ?? null) : null));
   const [filter, setFilter] = useState<TransferFilter>('all');
@@ -245,7 +248,7 @@ export const TransfersView = ({ batchId }: { batchId?: string }) => {
             </div>
             <SelectionBar selection={selection} onControl={onControl} onAskCancel={setAskCancel} onClear={() => setSelection(emptySelection)} onOpenRun={(runId) => navigate(assemblyRouteOfRun(runId))} onResults={(batch, what) => setResultsOf({ batch, what })} />
             {rowsError && <ErrorPanel title="Could not read these files" code={rowsError.code} message={rowsError.message} action={<Button onClick={() => controller.reload()}>Try again</Button>} />}
-            {!rowsLoaded ? (
+            {!rowsLoaded || !listMounts ? (
               <div className="tx-list-wrap tx-loading">
                 <Spinner size={18} label="Loading files" />
               </div>
