@@ -63,7 +63,8 @@ export function followNote(follow: HeldFollow | null, now: number): string | nul
   if (!follow) return null;
   const { state, since } = follow;
   if (state.rateLimitedMs !== null) {
-    const left = Math.max(1, Math.ceil((since + state.rateLimitedMs - now) / 1000));
+    // `now` ticks once a second and may be older than `since`: the wait left is never more than the wait.
+    const left = Math.max(1, Math.ceil(Math.min(state.rateLimitedMs, since + state.rateLimitedMs - now) / 1000));
     return `waiting ${left.toLocaleString('en-US')} s (rate limited)`;
   }
   if (state.reason === 'stream-dropped') return 'update stream dropped · checking every 2 s';
