@@ -25,6 +25,7 @@ import { startDesktopSignals } from './desktop-signals/desktop-signals';
 import type { DesktopPort } from './ports/desktop';
 import { openPreferenceStore, type PreferenceStore } from './preferences/preference-store';
 import { pruneDragCache } from './files/drag-cache';
+import { readStatusOf } from './files/result-download';
 import type { SecretStore } from './ports/secret-store';
 import { createKeyRotation, type KeyRotationDeps } from './rotation/key-rotation';
 import { openRotationLog } from './rotation/rotation-log';
@@ -275,6 +276,10 @@ export async function createCore(ports: CorePorts): Promise<Core> {
     fetchFor: (workspaceId) => {
       const client = clientFor(workspaceId);
       return client.ok ? client.value.api.transport.fetch : undefined;
+    },
+    readStatusFor: (workspaceId) => {
+      const client = clientFor(workspaceId);
+      return client.ok ? readStatusOf(client.value.api) : undefined;
     },
     notify: (notice) => {
       events.emit('app:notification', notice);

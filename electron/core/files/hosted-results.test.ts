@@ -6,9 +6,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startHostedDeployment, type HostedDeployment } from '../../../service/testing/hosted-deployment';
 import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import { isAssemblyBusy } from '../../../shared/api/codes';
+import { matchInputs } from '../results-mirror/mirror-plan';
+import { mirrorResults } from '../results-mirror/mirror-run';
+import { writeResultsForWatch } from '../watch-folders/watch-results';
 import { createWorkspaceClient } from '../workspaces/workspace-client';
 import type { StoredWorkspace } from '../workspaces/workspace-store';
-import { downloadResult, RESULT_EXPIRED } from './result-download';
+import { downloadResult, readStatusOf, RESULT_EXPIRED } from './result-download';
 
 // Result URLs that expire, on a deployment like the hosted one (results on their own TLS host): a result
 // host that answers 404/403 gets the Assembly's status read again and the fresh URL tried once; when that
@@ -82,5 +85,40 @@ describe('result URLs that expire', () => {
     });
     expect(gone.ok || gone.error).toMatchObject({ code: RESULT_EXPIRED, message: expect.stringMatching(/no longer lists it/) });
     expect(await readdir(out).catch(() => [])).toEqual([]);
+  });
+
+  it('"Save results to folder" and a watch folder: an expired URL is fetched again at the fresh one (one status read per Assembly), or each file says it expired', async () => {
+    const client = api();
+    const sources = [{ assemblyId: done.assembly_id!, status: done, inputs: matchInputs(null, done) }];
+    const files = Object.values(done.results ?? {}).flat().length;
+    let reads = 0;
+    const readStatus = (s: AssemblyStatus) => {
+      reads++;
+      return readStatusOf(client)(s);
+    };
+    // Every file's first URL refused once (the record's URLs have expired), the fresh ones served.
+    d.fault('results', { kind: 'status-404' }, { times: files });
+    const saved = await mirrorResults(sources, { outputDir: path.join(dir, 'mirror'), layout: 'by-step', conflict: 'overwrite', fetch: client.transport.fetch, readStatus });
+    expect(saved).toMatchObject({ written: files, failed: 0, errors: [] });
+    expect(reads).toBe(1);
+    expect(md5(await readFile(path.join(dir, 'mirror', 'kept', 'clip.bin')))).toBe(md5(bytes));
+
+    // Refused at the fresh URLs too: each file fails RESULT_EXPIRED, named, and nothing is left behind.
+    d.fault('results', { kind: 'status-404' });
+    const refused = await mirrorResults(sources, { outputDir: path.join(dir, 'mirror-expired'), layout: 'by-step', conflict: 'overwrite', fetch: client.transport.fetch, readStatus });
+    expect(refused).toMatchObject({ written: 0, failed: files });
+    expect(refused.errors.map((e) => e.code)).toEqual(Array(files).fill(RESULT_EXPIRED));
+    expect(refused.errors.find((e) => e.path === 'kept/clip.bin')?.message).toMatch(/^clip\.bin has expired on the service: .*also at the fresh URL.*replay the Assembly/);
+    const left = await readdir(path.join(dir, 'mirror-expired'), { recursive: true }).catch(() => []);
+    expect(left.filter((f) => !['kept', ':original'].includes(String(f)))).toEqual([]);
+    d.clearFaults();
+
+    // A watch folder writes one file's results the same way.
+    d.fault('results', { kind: 'status-404' }, { times: files });
+    const watched = await writeResultsForWatch({ status: done, relativePath: 'in/clip.bin', output: path.join(dir, 'watch-out'), conflict: 'overwrite', fetch: client.transport.fetch, readStatus: readStatusOf(client) });
+    expect(watched.written).toContain('kept/in/clip.bin');
+    d.clearFaults();
+    d.fault('results', { kind: 'status-404' });
+    await expect(writeResultsForWatch({ status: done, relativePath: 'in/clip.bin', output: path.join(dir, 'watch-expired'), conflict: 'overwrite', fetch: client.transport.fetch, readStatus: readStatusOf(client) })).rejects.toThrow(/^RESULT_EXPIRED: .*has expired on the service/);
   });
 });

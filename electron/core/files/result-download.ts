@@ -1,12 +1,13 @@
 import type { AssemblyFile, AssemblyStatus } from '../../../shared/api/assembly-status';
-import { err, ok, type Result } from '../../../shared/result';
+import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
+import type { ApiClient } from '../api/api-client';
 import { DownloadHttpError, downloadToDir } from './download';
 
 /** A result file its deployment no longer serves, even at the fresh URL a new status record gave. */
 export const RESULT_EXPIRED = 'RESULT_EXPIRED';
 
 /** What a result host answers for a URL whose time is up (signed URLs expire; files are kept for a while only). */
-const EXPIRED_STATUSES = new Set([403, 404, 410]);
+export const EXPIRED_STATUSES: ReadonlySet<number> = new Set([403, 404, 410]);
 
 /** The same file in a fresher status record (by id, else by name and size): its URL there, or null when it is gone. */
 export function freshUrlOf(file: AssemblyFile, fresh: AssemblyStatus): string | null {
@@ -53,3 +54,11 @@ export async function downloadResult(o: ResultDownload): Promise<Result<{ path: 
     }
   }
 }
+
+/** An Assembly's status read again from its deployment, for the fresh URLs of its results. */
+export const readStatusOf =
+  (api: ApiClient) =>
+  (status: AssemblyStatus): Promise<Result<AssemblyStatus>> => {
+    const url = status.assembly_ssl_url ?? status.assembly_url;
+    return url ? api.getAssembly(url) : Promise.resolve(err(AppErrorCode.notFound, "The Assembly's record names no status URL."));
+  };

@@ -3,7 +3,9 @@ import path from 'node:path';
 import type { Run } from '../../../shared/ipc/models';
 import type { MirrorScope } from '../../../shared/ipc/mirror-models';
 import { AppErrorCode, err, ok, type Result } from '../../../shared/result';
+import type { ApiClient } from '../api/api-client';
 import { getAssemblyStatus } from '../assemblies/assembly-api';
+import { readStatusOf } from '../files/result-download';
 import type { DownloadLedger } from '../files/download-ledger';
 import type { Handlers } from '../ipc/handlers';
 import { buildManifest, manifestCsv, manifestJson, manifestRows } from '../results-mirror/manifest';
@@ -52,11 +54,11 @@ function sourceOfRun(ctx: HandlerContext, run: Run): Result<MirrorSource> {
  * The fetch for a scope's result files: the workspace of its run (a batch's or a run's), else the active
  * one (Activity lists the active workspace's Assemblies) — its deployment's hosts, under its CA file.
  */
-function fetchOf(ctx: HandlerContext, scope: MirrorScope): typeof fetch | undefined {
+function clientOfScope(ctx: HandlerContext, scope: MirrorScope): ApiClient | undefined {
   const runId = scope.kind === 'run' ? scope.runId : scope.kind === 'batch' ? ctx.transfers.overview().batches.find((b) => b.id === scope.batchId)?.runId : undefined;
   const run = runId ? ctx.runs.get(runId) : null;
   const client = ctx.clientFor(run?.ok ? run.value.workspaceId : undefined);
-  return client.ok ? client.value.api.transport.fetch : undefined;
+  return client.ok ? client.value.api : undefined;
 }
 
 /** The status records (and what the app knows of their inputs) of a scope. */
@@ -141,8 +143,8 @@ export function createMirrorHandlers(ctx: HandlerContext, mirrors: MirrorService
       if (!sources.ok) return sources;
       await mirrors.store.saveSettings({ layout, conflict });
       downloads.record(folder);
-      const fetch = fetchOf(ctx, scope);
-      const started = mirrors.start(sources.value, { outputDir: folder, layout, conflict, ...(fetch ? { fetch } : {}) });
+      const api = clientOfScope(ctx, scope);
+      const started = mirrors.start(sources.value, { outputDir: folder, layout, conflict, ...(api ? { fetch: api.transport.fetch, readStatus: readStatusOf(api) } : {}) });
       return ok({ mirrorId: started.mirrorId, folder });
     },
     'results:mirrorCancel': async ({ mirrorId }) => ok({ canceled: mirrors.cancel(mirrorId) }),

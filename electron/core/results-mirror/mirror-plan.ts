@@ -69,6 +69,8 @@ export interface MirrorEntry {
   step: string;
   key: string;
   url: string;
+  /** Its record in the status planned from (to find it again in a fresher one when its URL expired). */
+  file: AssemblyFile;
   /** Under the output folder, `/`-separated, every segment safe. */
   relPath: string;
   size: number | null;
@@ -108,6 +110,7 @@ export function planMirror(sources: readonly MirrorSource[], layout: MirrorLayou
         step,
         key: resultKey(source.assemblyId, step, file),
         url,
+        file,
         relPath: rel,
         size: typeof file.size === 'number' ? file.size : null,
         md5: file.md5hash ?? null,

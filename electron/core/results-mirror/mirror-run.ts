@@ -5,7 +5,10 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import type { ConflictPolicy, MirrorLayout, MirrorProgress } from '../../../shared/ipc/mirror-models';
+import type { Result } from '../../../shared/result';
+import { EXPIRED_STATUSES, RESULT_EXPIRED, freshUrlOf } from '../files/result-download';
 import { tlsProblem } from '../net/transport';
 import { insideRoot, numberedName } from './mirror-paths';
 import { planMirror, type MirrorEntry, type MirrorSource } from './mirror-plan';
@@ -33,6 +36,12 @@ export interface MirrorOptions {
   onFile?: (entry: MirrorEntry, outcome: FileOutcome) => void;
   signal?: AbortSignal;
   fetch?: typeof fetch;
+  /**
+   * The Assembly's status read again (its deployment's result URLs may expire): a file whose host answers
+   * 403/404/410 is fetched once more at the URL a fresh record gives, read once per Assembly and mirror.
+   * Absent: such a file fails RESULT_EXPIRED at once.
+   */
+  readStatus?: (status: AssemblyStatus) => Promise<Result<AssemblyStatus>>;
 }
 
 export type FileOutcome =
@@ -46,6 +55,13 @@ class MirrorFileError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/** The result host answered as for an expired URL (403, 404, 410). */
+class ExpiredUrlError extends MirrorFileError {
+  constructor(readonly status: number) {
+    super(MirrorErrorCode.download, `The download failed: HTTP ${status}.`);
   }
 }
 
@@ -80,17 +96,18 @@ async function placeExclusive(temp: string, target: string): Promise<boolean> {
 }
 
 /** Streams one result into a temp file beside its target, hashing as it goes; checks size and hashes. */
-async function download(entry: MirrorEntry, temp: string, opts: MirrorOptions, onBytes: (n: number) => void): Promise<{ md5: string; verified: boolean }> {
+async function download(entry: MirrorEntry, url: string, temp: string, opts: MirrorOptions, onBytes: (n: number) => void): Promise<{ md5: string; verified: boolean }> {
   let response: Response;
   try {
-    response = await (opts.fetch ?? fetch)(entry.url, { signal: opts.signal ?? null });
+    response = await (opts.fetch ?? fetch)(url, { signal: opts.signal ?? null });
   } catch (cause) {
     if (opts.signal?.aborted) throw cause;
-    const tls = tlsProblem(cause, entry.url);
+    const tls = tlsProblem(cause, url);
     throw new MirrorFileError(tls?.code ?? MirrorErrorCode.download, tls?.message ?? `Could not download: ${cause instanceof Error ? cause.message : String(cause)}`);
   }
   if (!response.ok || !response.body) {
     await response.body?.cancel();
+    if (EXPIRED_STATUSES.has(response.status)) throw new ExpiredUrlError(response.status);
     throw new MirrorFileError(MirrorErrorCode.download, `The download failed: HTTP ${response.status}.`);
   }
   const md5 = createHash('md5');
@@ -114,8 +131,36 @@ async function download(entry: MirrorEntry, temp: string, opts: MirrorOptions, o
   return { md5: gotMd5, verified: Boolean(entry.md5 || entry.sha256) };
 }
 
+/** A fresh status record per Assembly, read at most once per mirror (many files of one Assembly expire together). */
+type FreshStatus = (entry: MirrorEntry) => Promise<Result<AssemblyStatus>> | null;
+
+/**
+ * The download, and when its URL has expired, once more at the URL a fresh status record gives; refused
+ * again, or no longer in the record, RESULT_EXPIRED saying so per file.
+ */
+async function downloadFresh(entry: MirrorEntry, temp: string, opts: MirrorOptions, fresh: FreshStatus, onBytes: (n: number) => void): Promise<{ md5: string; verified: boolean }> {
+  const name = entry.relPath.split('/').pop() ?? entry.relPath;
+  try {
+    return await download(entry, entry.url, temp, opts, onBytes);
+  } catch (cause) {
+    if (!(cause instanceof ExpiredUrlError)) throw cause;
+    const reading = fresh(entry);
+    if (!reading) throw new MirrorFileError(RESULT_EXPIRED, `${name} has expired on the service (its result host answered HTTP ${cause.status}). Results are kept for a limited time; replay the Assembly to make it again.`);
+    const status = await reading;
+    if (!status.ok) throw new MirrorFileError(RESULT_EXPIRED, `${name} has expired on the service (its result host answered HTTP ${cause.status}), and the Assembly could not be read again for a fresh URL: ${status.error.message}`);
+    const url = freshUrlOf(entry.file, status.value);
+    if (!url) throw new MirrorFileError(RESULT_EXPIRED, `${name} has expired on the service: its result host answered HTTP ${cause.status} and the Assembly's record no longer lists it. Replay the Assembly to make it again.`);
+    try {
+      return await download(entry, url, temp, opts, onBytes);
+    } catch (again) {
+      if (!(again instanceof ExpiredUrlError)) throw again;
+      throw new MirrorFileError(RESULT_EXPIRED, `${name} has expired on the service: its result host answered HTTP ${again.status}, also at the fresh URL the Assembly's record gave. Results are kept for a limited time; replay the Assembly to make it again.`);
+    }
+  }
+}
+
 /** One entry: conflict check, download to a temp file, verify, place by the policy. Never leaves a partial file. */
-async function mirrorOne(entry: MirrorEntry, opts: MirrorOptions, onBytes: (n: number) => void): Promise<FileOutcome> {
+async function mirrorOne(entry: MirrorEntry, opts: MirrorOptions, fresh: FreshStatus, onBytes: (n: number) => void): Promise<FileOutcome> {
   const target = insideRoot(opts.outputDir, entry.relPath);
   if (!target) return { kind: 'failed', code: MirrorErrorCode.path, message: `${entry.relPath} would leave the output folder.` };
   try {
@@ -123,7 +168,7 @@ async function mirrorOne(entry: MirrorEntry, opts: MirrorOptions, onBytes: (n: n
     if (opts.conflict === 'skip' && (await exists(target))) return { kind: 'skipped', path: target };
     const temp = path.join(path.dirname(target), `.${path.basename(target).slice(0, 100)}.${randomBytes(6).toString('hex')}.part`);
     try {
-      const got = await download(entry, temp, opts, onBytes);
+      const got = await downloadFresh(entry, temp, opts, fresh, onBytes);
       if (opts.conflict === 'overwrite') {
         await rename(temp, target);
         return { kind: 'written', path: target, ...got };
@@ -176,12 +221,21 @@ export async function mirrorResults(sources: readonly MirrorSource[], opts: Mirr
     opts.onProgress?.({ ...p, errors: [...p.errors] });
   };
   report(true);
+  const statusOf = new Map(sources.map((source) => [source.assemblyId, source.status]));
+  const reads = new Map<string, Promise<Result<AssemblyStatus>>>();
+  const fresh: FreshStatus = (entry) => {
+    const status = statusOf.get(entry.assemblyId);
+    if (!opts.readStatus || !status) return null;
+    let reading = reads.get(entry.assemblyId);
+    if (!reading) reads.set(entry.assemblyId, (reading = opts.readStatus(status)));
+    return reading;
+  };
   let next = 0;
   const worker = async () => {
     while (next < entries.length && !opts.signal?.aborted) {
       const entry = entries[next++]!;
       let counted = 0;
-      const outcome = await mirrorOne(entry, opts, (n) => {
+      const outcome = await mirrorOne(entry, opts, fresh, (n) => {
         counted += n;
         p.bytesDone += n;
         report();

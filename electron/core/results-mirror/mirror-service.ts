@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ConflictPolicy, MirrorLayout, MirrorProgress } from '../../../shared/ipc/mirror-models';
-import { mirrorResults } from './mirror-run';
+import { mirrorResults, type MirrorOptions } from './mirror-run';
 import type { MirrorSource } from './mirror-plan';
 import { openMirrorStore, type MirrorStore } from './mirror-store';
 
@@ -10,7 +10,7 @@ export interface MirrorService {
   /** `fetch`: the workspace's (its deployment's CA file); default the system's. */
   start(
     sources: readonly MirrorSource[],
-    options: { outputDir: string; layout: MirrorLayout; conflict: ConflictPolicy; fetch?: typeof fetch },
+    options: { outputDir: string; layout: MirrorLayout; conflict: ConflictPolicy; fetch?: typeof fetch; readStatus?: MirrorOptions['readStatus'] },
   ): { mirrorId: string; done: Promise<MirrorProgress> };
   cancel(mirrorId: string): boolean;
   /** Cancels every mirror and waits for their temp files to be gone. */
@@ -23,7 +23,7 @@ export function createMirrorService(dataDir: string, onProgress: (progress: Mirr
   const running = new Map<string, { abort: AbortController; done: Promise<MirrorProgress> }>();
   return {
     store,
-    start(sources, { outputDir, layout, conflict, fetch }) {
+    start(sources, { outputDir, layout, conflict, fetch, readStatus }) {
       const mirrorId = randomUUID();
       const abort = new AbortController();
       const done = mirrorResults(sources, {
@@ -32,6 +32,7 @@ export function createMirrorService(dataDir: string, onProgress: (progress: Mirr
         conflict,
         concurrency: options.concurrency ?? 4,
         ...(fetch ? { fetch } : {}),
+        ...(readStatus ? { readStatus } : {}),
         signal: abort.signal,
         onProgress: (p) => onProgress({ mirrorId, ...p }),
         onFile: (entry, outcome) => {

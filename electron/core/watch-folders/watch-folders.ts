@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
+import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import { PRESETS } from '../../../shared/api/presets';
 import type { Instructions } from '../../../shared/api/instructions';
 import type { DesktopNotice } from '../../../shared/ipc/desktop-models';
@@ -35,6 +36,8 @@ export interface WatchFoldersDeps {
   fetch?: typeof fetch;
   /** The fetch of a watch's workspace (its deployment's CA file), for its result files; wins over `fetch`. */
   fetchFor?: (workspaceId: string | undefined) => typeof fetch | undefined;
+  /** A watch's workspace reading an Assembly's status again: fresh URLs for results whose URL expired. */
+  readStatusFor?: (workspaceId: string | undefined) => ((status: AssemblyStatus) => Promise<Result<AssemblyStatus>>) | undefined;
 }
 
 export interface AddWatchInput {
@@ -322,7 +325,8 @@ export function createWatchFolders(deps: WatchFoldersDeps): WatchFolders {
     }
     const sent = sentSettings(rt, rel);
     const fetch = deps.fetchFor?.(rt.def.workspaceId) ?? deps.fetch;
-    const results = await writeResultsForWatch({ status, relativePath: rel, output: sent.output, conflict: sent.conflict, ...(fetch ? { fetch } : {}) });
+    const readStatus = deps.readStatusFor?.(rt.def.workspaceId);
+    const results = await writeResultsForWatch({ status, relativePath: rel, output: sent.output, conflict: sent.conflict, ...(fetch ? { fetch } : {}), ...(readStatus ? { readStatus } : {}) });
     // A watch removed or restarted meanwhile: its ledger is gone or reloaded.
     if (generation !== rt.generation && !runtimes.has(rt.def.id)) return;
     apply(rt, { type: 'finished', relativePath: rel, assemblyId: batch.assemblyId, results: results.written, keptBeside: results.keptBeside, skippedResults: results.skipped, now: now() });

@@ -42,7 +42,8 @@ describe('watch results (through the results mirror)', () => {
       await expect(writeResultsForWatch({ status: corrupt, relativePath: 'b.png', output, conflict: 'overwrite' })).rejects.toThrow('RESULT_CHECKSUM_MISMATCH');
       await expect(readdir(path.join(output, 'resized'))).resolves.toEqual(['sub']);
       const missing = statusOf({ x: [result(base, '/missing', 'c.jpg', { original_id: 'u1' })] });
-      await expect(writeResultsForWatch({ status: missing, relativePath: 'c.png', output, conflict: 'overwrite' })).rejects.toThrow('RESULT_DOWNLOAD_FAILED');
+      // A result host's 404 is an expired URL: said so (no status to read again here), not "HTTP 404".
+      await expect(writeResultsForWatch({ status: missing, relativePath: 'c.png', output, conflict: 'overwrite' })).rejects.toThrow(/^RESULT_EXPIRED: x\/c\.jpg: c\.jpg has expired on the service \(its result host answered HTTP 404\)/);
 
       // Keep both: the newer result beside the earlier one, both intact, and said so.
       const third = statusOf({ resized: [result(base, '/r4', 'a.jpg', { original_id: 'u1' })], thumbs: [result(base, '/t4', 'a_0.png', { original_id: 'u1' })] });

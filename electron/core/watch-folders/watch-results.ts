@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import type { ConflictPolicy } from '../../../shared/ipc/mirror-models';
+import type { Result } from '../../../shared/result';
 import { matchInputs, mirrorResults, type MirrorInput } from '../results-mirror';
 
 /** What writing one file's results did, paths relative to the output folder (`resized/sub/a.jpg`). */
@@ -27,6 +28,8 @@ export async function writeResultsForWatch(input: {
   output: string;
   conflict: ConflictPolicy;
   fetch?: typeof fetch;
+  /** The Assembly's status read again, for fresh URLs of results whose URL expired (mirror-run.ts). */
+  readStatus?: (status: AssemblyStatus) => Promise<Result<AssemblyStatus>>;
   signal?: AbortSignal;
 }): Promise<WatchResultsWritten> {
   const uploads = input.status.uploads ?? [];
@@ -50,6 +53,7 @@ export async function writeResultsForWatch(input: {
       } else if (outcome.kind === 'skipped') out.skipped.push(rel(outcome.path));
     },
     ...(input.fetch ? { fetch: input.fetch } : {}),
+    ...(input.readStatus ? { readStatus: input.readStatus } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
   });
   const first = done.errors[0];
