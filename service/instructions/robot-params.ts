@@ -300,6 +300,8 @@ const ROBOT_CHECKS: Record<string, Check[]> = {
     oneOf('file_layout', ['advanced', 'simple', 'relative-path']),
     str('archive_name'),
     (p) => (p.password === undefined || p.password === null ? null : 'password-protected zips are not supported by the local service'),
+    // An older schema's per-file path in the archive (service-facts §8); the vendor's current one has none.
+    (p) => (p.path === undefined || p.path === null ? null : 'path (a per-file path in the archive) is not supported by the local service; choose file_layout "simple", "advanced" or "relative-path"'),
   ],
   '/file/decompress': [],
   // Verifying is all this service does: a broken PDF is declined, never rewritten.

@@ -9,8 +9,9 @@
 // Non-suitable inputs (e.g. a PDF into /image/resize) are skipped with a warning; the step fails
 // with INVALID_INPUT_ERROR only if it had inputs and none of them suited it. A step with no inputs
 // (say, all declined by a filter) produces nothing and is not an error.
-// Most robots run once per input file. Bundling robots (/file/compress) run once per bundle: one per
-// used step by default, one for all with `bundle_steps`, one per original with `group_by_original`.
+// Most robots run once per input file. Bundling robots run once per bundle: one for all with
+// `bundle_steps`, one per original with `group_by_original`, else one per used step — except /file/compress,
+// which makes one archive per file unless told to bundle (the vendor's docs, "Advanced use").
 
 import { mkdir } from 'node:fs/promises';
 import { ErrorCode } from '../../shared/api/codes';
@@ -175,12 +176,16 @@ export function collectTaggedInputs(use: unknown, outputs: ReadonlyMap<string, S
 export const collectInputs = (use: unknown, outputs: ReadonlyMap<string, StoredFile[]>): StoredFile[] =>
   collectTaggedInputs(use, outputs).map((t) => t.file);
 
+/** Robots whose bundle is one file unless `bundle_steps` or `group_by_original` says otherwise. */
+const ONE_FILE_BUNDLES: ReadonlySet<string> = new Set(['/file/compress']);
+
 /**
  * Bundles for a robot that takes many inputs at once: one per original with `group_by_original`, one for
- * everything with `bundle_steps`, else one per used step. Empty bundles are dropped. Pure.
+ * everything with `bundle_steps`, else one per used step (`unbundled: 'step'`) or one per file (`'file'`).
+ * Empty bundles are dropped. Pure.
  */
-export function bundleGroups(inputs: TaggedFile[], use: { bundleSteps: boolean; groupByOriginal: boolean }): TaggedFile[][] {
-  const keyOf = (t: TaggedFile) => (use.groupByOriginal ? t.file.original_id : use.bundleSteps ? '' : t.fromStep);
+export function bundleGroups(inputs: TaggedFile[], use: { bundleSteps: boolean; groupByOriginal: boolean }, unbundled: 'step' | 'file' = 'step'): TaggedFile[][] {
+  const keyOf = (t: TaggedFile) => (use.groupByOriginal ? t.file.original_id : use.bundleSteps ? '' : unbundled === 'file' ? `${t.fromStep}\0${t.file.id}` : t.fromStep);
   const groups = new Map<string, TaggedFile[]>();
   for (const t of inputs) groups.set(keyOf(t), [...(groups.get(keyOf(t)) ?? []), t]);
   return [...groups.values()];
@@ -260,7 +265,7 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
     if (!runner && !bundleRunner && !sourceRunner) return { ok: false, code: 'ASSEMBLY_STEP_UNKNOWN_ROBOT', message: `The robot "${step.robot}" is not available.`, step: name };
     const parsedUse = parseUse(step.use);
     const inputs = name === ORIGINAL_STEP ? ctx.uploads.map((file) => ({ file, fromStep: ORIGINAL_STEP })) : collectTaggedInputs(step.use, outputs);
-    const jobs = bundleRunner ? bundleGroups(inputs, parsedUse.ok ? parsedUse.use : { bundleSteps: false, groupByOriginal: false }) : inputs.map((t) => [t]);
+    const jobs = bundleRunner ? bundleGroups(inputs, parsedUse.ok ? parsedUse.use : { bundleSteps: false, groupByOriginal: false }, ONE_FILE_BUNDLES.has(step.robot) ? 'file' : 'step') : inputs.map((t) => [t]);
     const previousStep = parsedUse.ok ? parsedUse.use.refs[0]?.name ?? null : null;
     const outDir = resolveInside(ctx.workDir, safeFileName(`${index}-${name.replace(/[^\w-]+/g, '_')}`));
     await mkdir(outDir, { recursive: true });

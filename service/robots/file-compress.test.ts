@@ -37,8 +37,8 @@ const listTar = async (path: string) => (await exec('tar', ['-tf', path])).stdou
 const listZip = async (path: string) => (await exec('unzip', ['-Z1', path])).stdout.trim().split('\n').sort();
 
 describe('/file/compress', () => {
-  it('packs all inputs into one tar by default, a folder per step (advanced layout)', async () => {
-    const { outcome, archives } = await run({ archive: { robot: '/file/compress', use: ':original' } });
+  it('packs all inputs into one tar with bundle_steps, a folder per step (advanced layout)', async () => {
+    const { outcome, archives } = await run({ archive: { robot: '/file/compress', use: { steps: [':original'], bundle_steps: true } } });
     expect(outcome).toEqual({ ok: true });
     expect(archives).toHaveLength(1);
     const tar = archives[0]!;
@@ -51,7 +51,7 @@ describe('/file/compress', () => {
   });
 
   it('zip with the simple layout, read back by unzip with matching bytes', async () => {
-    const { archives } = await run({ archive: { robot: '/file/compress', use: ':original', format: 'zip', file_layout: 'simple', archive_name: 'bundle' } });
+    const { archives } = await run({ archive: { robot: '/file/compress', use: { steps: [':original'], bundle_steps: true }, format: 'zip', file_layout: 'simple', archive_name: 'bundle' } });
     const zip = archives[0]!;
     expect(zip).toMatchObject({ name: 'bundle.zip', mime: 'application/zip' });
     expect(await listZip(zip.localPath)).toEqual(['logo.png', 'notes.txt', 'photo.png']);
@@ -61,30 +61,46 @@ describe('/file/compress', () => {
   });
 
   it('gzip makes a .tar.gz', async () => {
-    const { archives } = await run({ archive: { robot: '/file/compress', use: ':original', gzip: true } });
+    const { archives } = await run({ archive: { robot: '/file/compress', use: { steps: [':original'], bundle_steps: true }, gzip: true } });
     expect(archives[0]).toMatchObject({ name: 'archive.tar.gz', mime: 'application/gzip', type: 'archive' });
     expect(await listTar(archives[0]!.localPath)).toHaveLength(3);
   });
 
-  it('one archive per used step by default; bundle_steps puts them together; group_by_original splits by upload', async () => {
+  it('one archive per file by default (as the vendor makes them), one of everything with bundle_steps, one per upload with group_by_original', async () => {
     const steps = {
       small: { robot: '/image/resize', use: ':original', width: 10 },
       big: { robot: '/image/resize', use: ':original', width: 50 },
     };
-    const perStep = await run({ ...steps, archive: { robot: '/file/compress', use: ['small', 'big'], file_layout: 'simple' } }, [photo, logo]);
-    expect(perStep.archives).toHaveLength(2);
+    const perFile = await run({ ...steps, archive: { robot: '/file/compress', use: ['small', 'big'], file_layout: 'simple' } }, [photo, logo]);
+    expect(perFile.outcome).toEqual({ ok: true });
+    expect(await Promise.all(perFile.archives.map(async (a) => [a.original_id, await listTar(a.localPath)]))).toEqual([
+      [photo.id, ['photo.png']], [logo.id, ['logo.png']], [photo.id, ['photo.png']], [logo.id, ['logo.png']],
+    ]);
     const bundled = await run({ ...steps, archive: { robot: '/file/compress', use: { steps: ['small', 'big'], bundle_steps: true }, file_layout: 'simple' } }, [photo, logo]);
     expect(bundled.archives).toHaveLength(1);
     // Same names from two steps are numbered in the simple layout.
     expect(await listTar(bundled.archives[0]!.localPath)).toEqual(['logo.png', 'logo_1.png', 'photo.png', 'photo_1.png']);
     const byOriginal = await run({ ...steps, archive: { robot: '/file/compress', use: { steps: ['small', 'big'], group_by_original: true } } }, [photo, logo]);
     expect(byOriginal.archives.map((a) => a.original_id)).toEqual([photo.id, logo.id]);
-    expect(await listTar(byOriginal.archives[0]!.localPath)).toHaveLength(2);
+    expect(await listTar(byOriginal.archives[0]!.localPath)).toEqual([`big/${photo.id.slice(0, 2)}_`, `small/${photo.id.slice(0, 2)}_`].map((p) => expect.stringMatching(new RegExp(`^${p}.._photo\\.png$`))));
   });
 
-  it('refuses a password (no encrypted zips locally)', async () => {
+  it('takes the inputs use names: fields filters by upload field, and a file named under two roles is packed once', async () => {
+    const cover = { ...photo, field: 'cover' };
+    const { outcome, archives } = await run(
+      { archive: { robot: '/file/compress', use: { steps: [{ name: ':original', as: 'image' }, { name: ':original', as: 'document', fields: ['cover', 'file'] }], bundle_steps: true, fields: ['cover'] }, file_layout: 'simple' } },
+      [cover, logo, notes],
+    );
+    expect(outcome).toEqual({ ok: true });
+    expect(archives.map((a) => a.original_id)).toEqual([cover.id]);
+    expect(await listTar(archives[0]!.localPath)).toEqual(['photo.png']);
+  });
+
+  it('refuses a password (no encrypted zips locally) and a per-file path', async () => {
     const { outcome } = await run({ archive: { robot: '/file/compress', use: ':original', format: 'zip', password: 'x' } });
     expect(outcome).toMatchObject({ ok: false, code: 'FILE_COMPRESS_VALIDATION' });
+    const withPath = await run({ archive: { robot: '/file/compress', use: ':original', path: '${file.name}' } });
+    expect(withPath.outcome).toMatchObject({ ok: false, code: 'FILE_COMPRESS_VALIDATION', message: expect.stringContaining('file_layout') });
   });
 
   it('keeps archive paths inside the archive and long names intact', async () => {

@@ -1,5 +1,7 @@
 // /file/compress: one tar (default) or zip archive per bundle of inputs (service-facts §8). How inputs
-// are bundled is the executor's job (`bundle_steps`, `group_by_original`); this builds one archive.
+// are bundled is the executor's job: one archive per file by default, as the vendor does; one of everything
+// with `bundle_steps`; one per original with `group_by_original`; `fields` picks the inputs; `as` names a
+// role no archive has, so it changes nothing. This builds one archive.
 
 import { parseIntParam } from '../instructions/robot-params';
 import { writeTar, writeZip, type ArchiveEntry } from './archive-writers';
