@@ -84,7 +84,7 @@ describe('a restart at any moment', () => {
         await b.close();
         await rm(root, { recursive: true, force: true });
       }),
-      { numRuns: Number(process.env.ASSEMBLYLINE_FUZZ_RUNS ?? 8), endOnFailure: true, ...(process.env.ASSEMBLYLINE_FUZZ_SEED ? { seed: Number(process.env.ASSEMBLYLINE_FUZZ_SEED), path: process.env.ASSEMBLYLINE_FUZZ_PATH } : {}) },
+      { numRuns: Number(process.env.ASSEMBLYLINE_FUZZ_RUNS ?? 8), endOnFailure: true, includeErrorInReport: true, ...(process.env.ASSEMBLYLINE_FUZZ_SEED ? { seed: Number(process.env.ASSEMBLYLINE_FUZZ_SEED), path: process.env.ASSEMBLYLINE_FUZZ_PATH } : {}) },
     );
   }, 600_000);
 });

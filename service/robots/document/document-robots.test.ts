@@ -175,7 +175,7 @@ describe('/document/ocr and /image/ocr (Tesseract)', () => {
     expect(await readFile(text.files[0]!.localPath, 'utf8')).toContain('Total due 99 EUR');
     const meta = await run({ ocr: { robot: '/document/ocr', use: ':original', format: 'meta' } }, [invoice]);
     expect(meta.files.map((f) => [f.name, f.mime, f.meta.recognized_text, f.meta.page_count])).toEqual([['invoice.pdf', 'application/pdf', ['INVOICE NUMBER 4711', 'Total due 99 EUR', 'Thank you'], 2]]);
-  });
+  }, 90_000);
 
   it('reads the words of an image (a page drawn by /document/thumbs, as webp too), granularity list', async () => {
     const drawn = await run(
@@ -190,7 +190,7 @@ describe('/document/ocr and /image/ocr (Tesseract)', () => {
     const results = drawn.files.filter((f) => f.ext === 'json');
     expect(results).toHaveLength(2);
     for (const f of results) expect(JSON.parse(await readFile(f.localPath, 'utf8'))).toEqual(['Dear reader']);
-  });
+  }, 90_000);
 
   it('reads German with its letters (ß, ö, ü) where its language pack is installed, as the vendor detects the language without being told', async () => {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="160"><rect width="100%" height="100%" fill="#fff"/><text x="20" y="70" font-family="DejaVu Sans, sans-serif" font-size="44">Größe der Straße</text><text x="20" y="130" font-family="DejaVu Sans, sans-serif" font-size="44">Übung für Müller</text></svg>`;
