@@ -10,10 +10,6 @@
  *   BENCH_SIZE_MB=256 BENCH_ROUNDS=3 npm run bench:upload
  *   BENCH_PROFILE_DIR=/tmp/prof npm run bench:upload   # the service writes a .cpuprofile there
  *
- * Like with like: the service records every upload's md5 and sha256 (~2.5–3.5 s of CPU per GiB on this
- * VM, more than the storing sink's whole work), so a third PUT row goes to a sink that stores the body and
- * hashes it with both on its request thread; the ratio against it is printed beside the first.
- *
  * Two more rows locate a gap: a PUT to a sink that discards the body, and tus-js-client against a tus
  * endpoint that discards what it receives (the client side alone). Rounds alternate so that page-cache
  * warmth and CPU frequency drift hit every row alike. The upload's time ends when tus reports it finished
@@ -129,19 +125,6 @@ const STORING_SINK = `const fs = require('node:fs'); const file = process.argv[1
 require('node:http').createServer((req, res) => { const out = fs.createWriteStream(file); req.pipe(out); out.on('finish', () => res.writeHead(204).end()); })
   .listen(0, '127.0.0.1', function () { console.log('listening on http://127.0.0.1:' + this.address().port + '/store'); });`;
 
-/**
- * Like with like: a PUT to a sink that stores the body and knows its md5 and sha256 when it answers, as the
- * service records every upload with both. It hashes on the request thread, as a plain server would.
- */
-const STORING_HASHING_SINK = `const fs = require('node:fs'); const { createHash } = require('node:crypto'); const file = process.argv[1];
-require('node:http').createServer((req, res) => {
-  const md5 = createHash('md5'); const sha256 = createHash('sha256');
-  const out = fs.createWriteStream(file);
-  req.on('data', (d) => { md5.update(d); sha256.update(d); });
-  req.pipe(out);
-  out.on('finish', () => res.writeHead(204, { 'X-Md5': md5.digest('hex'), 'X-Sha256': sha256.digest('hex') }).end());
-}).listen(0, '127.0.0.1', function () { console.log('listening on http://127.0.0.1:' + this.address().port + '/store-hash'); });`;
-
 function putFile(url: string, file: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const req = request(url, { method: 'PUT', headers: { 'Content-Length': String(sizeBytes), 'Content-Type': 'application/octet-stream' } }, (res) => {
@@ -209,14 +192,12 @@ async function main(): Promise<void> {
   const service = await spawnServer([...profile, '--import', 'tsx', 'service/cli.ts', '--port', '0', '--data-dir', path.join(dir, 'service'), '--auth-key', AUTH_KEY, '--auth-secret', 'bench-secret']);
   const sink = await spawnServer(['-e', SINK]);
   const storingSink = await spawnServer(['-e', STORING_SINK, path.join(dir, 'stored.bin')]);
-  const hashingSink = await spawnServer(['-e', STORING_HASHING_SINK, path.join(dir, 'stored-hashed.bin')]);
   const tusSink = await spawnServer(['-e', TUS_SINK]);
   try {
     console.log(`writing a ${fmt(sizeBytes / MiB, 0)} MiB test file…`);
     await writeTestFile(file);
     const discarding: Measurement[] = [];
     const storing: Measurement[] = [];
-    const hashing: Measurement[] = [];
     const service_: Measurement[] = [];
     const toTusSink: Measurement[] = [];
     const delays: number[] = [];
@@ -227,9 +208,6 @@ async function main(): Promise<void> {
       const sto = await measure(() => putFile(storingSink.url, file), storingSink);
       storing.push(sto);
       console.log(`round ${String(round)} PUT to a storing sink (ref): ${fmt(rate(sto))} MiB/s (${fmt(sto.seconds, 2)} s, sink CPU ${fmt(sto.serverCpu, 2)} s)`);
-      const sth = await measure(() => putFile(hashingSink.url, file), hashingSink);
-      hashing.push(sth);
-      console.log(`round ${String(round)} PUT to a storing, hashing sink: ${fmt(rate(sth))} MiB/s (${fmt(sth.seconds, 2)} s, sink CPU ${fmt(sth.serverCpu, 2)} s)`);
       const ets = await measure(() => uploadToTusSink(tusSink.url, file));
       toTusSink.push(ets);
       console.log(`round ${String(round)} tus-js-client → tus sink    : ${fmt(rate(ets))} MiB/s (${fmt(ets.seconds, 2)} s, peak RSS ${fmt(ets.peakRssMb, 0)} MiB)`);
@@ -246,26 +224,22 @@ async function main(): Promise<void> {
     const svc = best(service_);
     const sto = best(storing);
     const ets = best(toTusSink);
-    const sth = best(hashing);
     console.log('');
     console.log(`PUT to a discarding sink:                 ${fmt(rate(dis))} MiB/s`);
     console.log(`PUT to a sink that stores to disk (ref):  ${fmt(rate(sto))} MiB/s`);
-    console.log(`PUT to a sink that stores, md5 + sha256:  ${fmt(rate(sth))} MiB/s`);
     console.log(`tus-js-client → discarding tus sink:      ${fmt(rate(ets))} MiB/s`);
     console.log(`tus-js-client → local service:            ${fmt(rate(svc))} MiB/s`);
     console.log(`ratio service / storing sink: ${fmt(rate(svc) / rate(sto), 2)} (goal ≥ 0.90)`);
-    console.log(`ratio service / storing, hashing sink (like with like: both keep md5 and sha256): ${fmt(rate(svc) / rate(sth), 2)} (goal ≥ 0.90)`);
     console.log(`ratio service / discarding sink: ${fmt(rate(svc) / rate(dis), 2)}`);
     console.log(`ratio tus sink / discarding sink (the client side alone): ${fmt(rate(ets) / rate(dis), 2)}`);
     const gib = sizeBytes / (1024 * MiB);
     const cpuPerGib = (ms: Measurement[]): string => fmt(Math.min(...ms.map((m) => m.serverCpu)) / gib, 2);
     // CPU time barely depends on what else the machine runs; wall-clock rates on a shared machine do.
-    console.log(`CPU per GiB received (best round): storing sink ${cpuPerGib(storing)} s, storing and hashing sink ${cpuPerGib(hashing)} s, service ${cpuPerGib(service_)} s`);
+    console.log(`CPU per GiB received (best round): storing sink ${cpuPerGib(storing)} s, service ${cpuPerGib(service_)} s`);
     console.log(`Assembly completed after the last byte: ${delays.map((d) => fmt(d, 2)).join(', ')} s (goal ≤ 0.5 s)`);
   } finally {
     await sink.close();
     await storingSink.close();
-    await hashingSink.close();
     await tusSink.close();
     await service.close();
     await rm(dir, { recursive: true, force: true });

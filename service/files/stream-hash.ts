@@ -2,8 +2,8 @@
 // reads the file again. Each algorithm runs on a worker thread of its own, so the two run side by side
 // where there are cores: on the main thread md5 alone cost as much CPU as receiving the bytes (md5 runs
 // at ~600 MB/s on one core, sha256 with SHA-NI a little faster), so an upload went no faster than the
-// hash. Chunks are copied once into shared batches both workers read (a memcpy, far cheaper than a hash),
-// with backpressure: a stream that runs ahead of either worker by more than MAX_IN_FLIGHT_BYTES waits. A running hash cannot be
+// hash. Chunks are copied to each worker (a memcpy, far cheaper than a hash) with backpressure: a stream
+// that runs ahead of either worker by more than MAX_IN_FLIGHT_BYTES waits. A running hash cannot be
 // persisted in Node, so after a restart (or a PATCH that failed midway) the prefix already on disk is
 // hashed once, then streaming goes on.
 
@@ -22,18 +22,12 @@ type Algorithm = keyof FileDigests;
 
 /** Bytes sent to a worker and not yet hashed, per hash, before its stream waits. */
 const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
-/**
- * Chunks are gathered into messages of up to this size: a message per 64 KiB socket chunk cost more than
- * the copy, and on a busy 2-core machine each message (and its answer) wakes a thread that may take the
- * sender's core.
- */
-const BATCH_BYTES = 4 * 1024 * 1024;
+/** The worker reports progress after this many bytes of one hash. */
+const ACK_EVERY_BYTES = 4 * 1024 * 1024;
+/** Chunks are gathered into messages of up to this size: a message per 64 KiB socket chunk cost more than the copy. */
+const BATCH_BYTES = 1024 * 1024;
 /** The first message of a stream is this big at most; each next one twice the last, up to BATCH_BYTES. */
 const FIRST_BATCH_BYTES = 128 * 1024;
-/** Full-size batches kept for reuse once both threads are done with them (at most this many bytes of them idle). */
-const POOL_BYTES = MAX_IN_FLIGHT_BYTES;
-/** The pool is emptied after this long without a batch going back to it (no upload in progress keeps memory). */
-const POOL_IDLE_MS = 5000;
 /**
  * A stream that ends within this many bytes is hashed on the main thread at its end: for a small file two
  * worker round trips (and, before, a 1 MiB batch per hash per file, which is what made a 100,000-file run
@@ -41,80 +35,27 @@ const POOL_IDLE_MS = 5000;
  */
 export const INLINE_HASH_BYTES = 64 * 1024;
 
-// CommonJS source for `eval`: no file to resolve, whatever loader the service runs under. Every batch is
-// answered once hashed (its bytes, and its number so the shared buffer can be filled again).
+// CommonJS source for `eval`: no file to resolve, whatever loader the service runs under.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const hashes = new Map();
 parentPort.on('message', (m) => {
-  let hashed = 0;
-  if (m.chunk) {
+  if (m.op === 'update' || (m.op === 'digest' && m.chunk)) {
     let h = hashes.get(m.id);
-    if (!h) { h = createHash(workerData.algorithm); hashes.set(m.id, h); }
-    h.update(m.chunk);
-    hashed = m.chunk.byteLength;
+    if (!h) { h = { hash: createHash(workerData.algorithm), unacked: 0 }; hashes.set(m.id, h); }
+    h.hash.update(m.chunk);
+    h.unacked += m.chunk.byteLength;
+    if (m.op === 'update' && h.unacked >= ${String(ACK_EVERY_BYTES)}) { parentPort.postMessage({ id: m.id, hashed: h.unacked }); h.unacked = 0; }
   }
-  if (m.op === 'update') {
-    parentPort.postMessage({ id: m.id, hashed, batch: m.batch });
-  } else if (m.op === 'digest') {
+  if (m.op === 'digest') {
     const h = hashes.get(m.id);
     hashes.delete(m.id);
-    parentPort.postMessage({ id: m.id, hashed, batch: m.batch, hex: (h ?? createHash(workerData.algorithm)).digest('hex') });
+    parentPort.postMessage({ id: m.id, hashed: h ? h.unacked : 0, hex: (h ? h.hash : createHash(workerData.algorithm)).digest('hex') });
   } else if (m.op === 'drop') {
     hashes.delete(m.id);
   }
 });`;
-
-/**
- * A batch of bytes both threads read: one copy of the stream's chunks into shared memory (not one per
- * thread), and full-size batches are filled again once both threads have hashed them, so a large upload
- * allocates (and the GC frees) next to nothing per byte.
- */
-interface Batch {
-  bytes: Uint8Array<SharedArrayBuffer>;
-  /** Threads still to hash it. */
-  readers: number;
-}
-
-const batches = new Map<number, Batch>();
-const pool: Uint8Array<SharedArrayBuffer>[] = [];
-let nextBatch = 1;
-
-function newBatchBytes(size: number): Uint8Array<SharedArrayBuffer> {
-  if (size === BATCH_BYTES) {
-    const reused = pool.pop();
-    if (reused) return reused;
-  }
-  return new Uint8Array(new SharedArrayBuffer(size));
-}
-
-let poolUsed = 0;
-let poolTrim: NodeJS.Timeout | null = null;
-
-function emptyPoolWhenIdle(): void {
-  poolUsed = Date.now();
-  if (poolTrim) return;
-  const check = (): void => {
-    if (Date.now() - poolUsed < POOL_IDLE_MS) {
-      poolTrim = setTimeout(check, POOL_IDLE_MS).unref();
-      return;
-    }
-    pool.length = 0;
-    poolTrim = null;
-  };
-  poolTrim = setTimeout(check, POOL_IDLE_MS).unref();
-}
-
-/** A thread is done with `batch` (hashed it, or died holding it). */
-function release(batch: number): void {
-  const b = batches.get(batch);
-  if (!b || --b.readers > 0) return;
-  batches.delete(batch);
-  if (b.bytes.length !== BATCH_BYTES || pool.length * BATCH_BYTES >= POOL_BYTES) return;
-  pool.push(b.bytes);
-  emptyPoolWhenIdle();
-}
 
 interface Session {
   inFlight: number;
@@ -125,8 +66,6 @@ interface Session {
 interface HashThread {
   worker: Worker;
   sessions: Map<number, Session>;
-  /** Batches sent and not yet answered. */
-  held: Set<number>;
   dead: boolean;
 }
 
@@ -134,10 +73,7 @@ const threads = new Map<Algorithm, HashThread>();
 let nextId = 1;
 
 function settleAll(algorithm: Algorithm, t: HashThread): void {
-  if (t.dead) return;
   t.dead = true;
-  for (const b of t.held) release(b);
-  t.held.clear();
   for (const s of t.sessions.values()) {
     s.digested?.(null);
     for (const go of s.drained.splice(0)) go();
@@ -151,10 +87,9 @@ function hashThread(algorithm: Algorithm): HashThread {
   const running = threads.get(algorithm);
   if (running) return running;
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { algorithm } });
-  const t: HashThread = { worker, sessions: new Map(), held: new Set(), dead: false };
+  const t: HashThread = { worker, sessions: new Map(), dead: false };
   worker.unref();
-  worker.on('message', (m: { id: number; hashed: number; batch?: number; hex?: string }) => {
-    if (m.batch !== undefined && t.held.delete(m.batch)) release(m.batch);
+  worker.on('message', (m: { id: number; hashed: number; hex?: string }) => {
     const s = t.sessions.get(m.id);
     if (!s) return;
     s.inFlight -= m.hashed;
@@ -171,118 +106,94 @@ function hashThread(algorithm: Algorithm): HashThread {
   return t;
 }
 
-/** md5 and sha256 of a stream, computed off the main thread; `digest` gives them (null when a thread failed). */
-export interface StreamHash {
+/** A hash computed off the main thread; `digest` gives the hex (null when its thread failed). */
+interface StreamDigest<T> {
   update(chunk: Buffer): void;
   /** True when the caller should wait (whenDrained) before sending more. */
   congested(): boolean;
   whenDrained(): Promise<void>;
   /** Ends the hash. */
-  digest(): Promise<FileDigests | null>;
+  digest(): Promise<T | null>;
   /** Ends the hash without a digest. */
   drop(): void;
 }
 
-/** One algorithm's hash of a stream, on its thread; it is sent the batches threadedHash fills. */
-interface ThreadDigest {
-  /** Sends a batch to hash (the thread answers it); `last` ends the hash too. */
-  send(batch: number | null, last: boolean): void;
-  congested(): boolean;
-  whenDrained(): Promise<void>;
-  /** Ends the hash with the batch (if any) sent last; the hex, null when its thread failed. */
-  result: Promise<string | null>;
-  dead(): boolean;
-  drop(): void;
-}
+/** md5 and sha256 computed off the main thread, each on its own thread, from one stream of bytes. */
+export type StreamHash = StreamDigest<FileDigests>;
 
-function threadDigest(algorithm: Algorithm): ThreadDigest {
+function streamDigest(algorithm: Algorithm): StreamDigest<string> {
   const t = hashThread(algorithm);
   const id = nextId++;
   const session: Session = { inFlight: 0, drained: [] };
   t.sessions.set(id, session);
-  const result = new Promise<string | null>((resolve) => (session.digested = resolve));
   let ended = false;
-  return {
-    send(batch, last) {
-      if (ended || t.dead) return;
-      const b = batch === null ? undefined : batches.get(batch);
-      if (b) {
-        session.inFlight += b.bytes.length;
-        t.held.add(batch!);
-      }
-      if (last) ended = true;
-      t.worker.postMessage({ op: last ? 'digest' : 'update', id, ...(b ? { batch, chunk: b.bytes } : {}) });
-    },
-    congested: () => !t.dead && session.inFlight > MAX_IN_FLIGHT_BYTES,
-    whenDrained: () => (t.dead || session.inFlight <= MAX_IN_FLIGHT_BYTES ? Promise.resolve() : new Promise<void>((go) => session.drained.push(go))),
-    result,
-    dead: () => t.dead,
-    drop() {
-      if (ended) return;
-      ended = true;
-      t.sessions.delete(id);
-      session.digested?.(null);
-      if (!t.dead) t.worker.postMessage({ op: 'drop', id });
-    },
-  };
-}
-
-/** Both hashes on the worker threads, each fed the same shared batches. */
-function threadedHash(): StreamHash {
-  const md5 = threadDigest('md5');
-  const sha256 = threadDigest('sha256');
-  const both = [md5, sha256];
-  let ended = false;
+  // Chunks are copied into a batch the worker then owns (a socket chunk may share its memory with others).
   // Batches grow from FIRST_BATCH_BYTES: a stream that ends early never holds a buffer much larger than itself.
-  let batch: Uint8Array<SharedArrayBuffer> | null = null;
+  let batch: Uint8Array<ArrayBuffer> | null = null;
   let filled = 0;
   let nextBatchBytes = FIRST_BATCH_BYTES;
-  /** Hands the batch being filled (if any bytes) to both threads. */
-  const flush = (last: boolean): void => {
-    let sent: number | null = null;
-    if (batch && filled > 0) {
-      sent = nextBatch++;
-      const live = both.filter((h) => !h.dead()).length;
-      if (live > 0) batches.set(sent, { bytes: filled === batch.length ? batch : batch.subarray(0, filled), readers: live });
-    }
+  const take = (): Uint8Array<ArrayBuffer> | null => {
+    if (!batch || filled === 0) return null;
+    const out = batch.subarray(0, filled);
     batch = null;
     filled = 0;
-    for (const h of both) h.send(sent, last);
+    return out;
   };
   return {
     update(chunk) {
-      if (ended || both.some((h) => h.dead())) return;
+      if (ended || t.dead) return;
+      session.inFlight += chunk.length;
       for (let at = 0; at < chunk.length; ) {
         if (!batch) {
-          batch = newBatchBytes(nextBatchBytes);
+          batch = new Uint8Array(nextBatchBytes);
           nextBatchBytes = Math.min(BATCH_BYTES, nextBatchBytes * 2);
         }
         const n = Math.min(chunk.length - at, batch.length - filled);
         batch.set(chunk.subarray(at, at + n), filled);
         filled += n;
         at += n;
-        if (filled === batch.length) flush(false);
+        if (filled === batch.length) {
+          const full = take()!;
+          t.worker.postMessage({ op: 'update', id, chunk: full }, [full.buffer]);
+        }
       }
     },
-    congested: () => both.some((h) => h.congested()),
-    whenDrained: () => Promise.all(both.map((h) => h.whenDrained())).then(() => undefined),
-    async digest() {
-      if (ended) return null;
+    congested: () => !t.dead && session.inFlight > MAX_IN_FLIGHT_BYTES,
+    whenDrained: () => (t.dead || session.inFlight <= MAX_IN_FLIGHT_BYTES ? Promise.resolve() : new Promise<void>((go) => session.drained.push(go))),
+    digest() {
+      if (ended || t.dead) return Promise.resolve(null);
       ended = true;
-      if (both.some((h) => h.dead())) {
-        both.forEach((h) => h.drop());
-        return null;
-      }
-      flush(true);
-      const [m, s] = await Promise.all([md5.result, sha256.result]);
-      return m !== null && s !== null ? { md5: m, sha256: s } : null;
+      return new Promise((resolve) => {
+        session.digested = resolve;
+        const rest = take();
+        if (rest) t.worker.postMessage({ op: 'digest', id, chunk: rest }, [rest.buffer]);
+        else t.worker.postMessage({ op: 'digest', id });
+      });
     },
     drop() {
       if (ended) return;
       ended = true;
       batch = null;
-      both.forEach((h) => h.drop());
+      t.sessions.delete(id);
+      if (!t.dead) t.worker.postMessage({ op: 'drop', id });
     },
+  };
+}
+
+/** Both hashes on the worker threads. */
+function threadedHash(): StreamHash {
+  const md5 = streamDigest('md5');
+  const sha256 = streamDigest('sha256');
+  const both = [md5, sha256];
+  return {
+    update: (chunk) => both.forEach((h) => h.update(chunk)),
+    congested: () => both.some((h) => h.congested()),
+    whenDrained: () => Promise.all(both.map((h) => h.whenDrained())).then(() => undefined),
+    async digest() {
+      const [m, s] = await Promise.all([md5.digest(), sha256.digest()]);
+      return m !== null && s !== null ? { md5: m, sha256: s } : null;
+    },
+    drop: () => both.forEach((h) => h.drop()),
   };
 }
 

@@ -7,7 +7,6 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { gatherWriter, writerClosed } from '../files/gather-writer';
 import { resolveInside } from '../files/inside-dir';
 import { TooManyBytes, hashPrefix, hashTap, type FileDigests, type StreamHash } from '../files/stream-hash';
 import { SNIFF_BYTES } from '../robots/extract-meta';
@@ -18,7 +17,7 @@ import { isPartialUploadId } from './tus-acceptance';
 /** What @tus/file-store throws for a failed write (its ERRORS.FILE_WRITE_ERROR), so @tus/server answers the same. */
 const FILE_WRITE_ERROR = { status_code: 500, body: 'Something went wrong receiving the file\n' };
 
-/** Bytes buffered per write to disk of a partial upload: fewer, larger writes than the 16 KiB default (a whole upload's go through gather-writer.ts). */
+/** Bytes buffered per write to disk: fewer, larger writes than the 16 KiB default. */
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 /** A partial upload's chain (part-chain.ts) hears of its progress at most once per this many bytes (and at the end of each write). */
 const CHAIN_WAKE_BYTES = 1024 * 1024;
@@ -108,12 +107,10 @@ export class HashingFileStore extends FileStore {
       ...(o.maxBytes !== undefined ? { maxBytes: o.maxBytes } : {}),
       ...(onBytes ? { onBytes: (n: number) => onBytes(offset + n) } : {}),
     });
-    const out = gatherWriter(localPath, offset);
+    const out = createWriteStream(localPath, { flags: 'r+', start: offset, highWaterMark: WRITE_BUFFER_BYTES });
     try {
       await pipeline(readable, tap.transform, out);
     } catch (e) {
-      // What arrived before the cut is still being written: the upload's offset (a HEAD, the cut PATCH's end) is what is on disk after.
-      await writerClosed(out);
       running.hash.drop();
       throw e instanceof TooManyBytes ? e : FILE_WRITE_ERROR;
     }
