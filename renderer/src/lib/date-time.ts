@@ -42,10 +42,12 @@ export function parseInstant(value: DateInput, zoneless: Zoneless = 'utc'): Date
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
-// One formatter per zone, made once: list rows format a date for every row that scrolls into view.
+// One formatter per zone, made once: list rows format a date for every row that scrolls into view. The
+// user's own zone is keyed by its current offset: a formatter fixes the zone it was made in, and a laptop
+// that changes zone while the app runs must show the new local time (a new offset: new formatters).
 const formatters = new Map<string, { dateTime: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>();
 const formattersFor = (timeZone: string | undefined) => {
-  const key = timeZone ?? '';
+  const key = timeZone ?? `local ${new Date().getTimezoneOffset()}`;
   let f = formatters.get(key);
   if (!f) {
     const zone = timeZone ? { timeZone } : {};
