@@ -39,8 +39,9 @@ export default defineConfig({
   test: {
     // Vitest's default in a run is one worker less than the cores: one worker on a 2-core CI VM, which left
     // the second core idle while files waited on servers and child processes. Most files spend their time
-    // waiting (a whole run: ~620 s of CPU in ~880 s with two workers, beside Playwright), so three at once.
-    maxWorkers: 3,
+    // waiting, so two. Three were tried (11-29): the same wall time in CI (878 s against 876 s; the machine is
+    // then CPU-bound beside Playwright, load ~13) and timer-bound tests failed at that load.
+    maxWorkers: 2,
     // Longest files first (the durations of a whole run), so that no long file starts last and is the tail.
     sequence: { sequencer: LongestFirstSequencer },
     projects: [

@@ -292,10 +292,11 @@ describe('connection timeouts', () => {
   it('lets a slow body through as long as bytes keep arriving (idle, not total, timeout)', async () => {
     const { req, answer } = openPost(`${fx.service.url}/assemblies`);
     req.write(fieldPart('params', JSON.stringify({ auth: { key: fx.service.authKey }, steps: { ':original': { robot: '/upload/handle' } } })) + fileHead('slow.bin'));
-    // 2 s in all, five times the idle timeout, but never 400 ms without a byte.
-    for (let i = 0; i < 10; i++) {
-      req.write(plain(1024));
-      await wait(200);
+    // 2 s in all, five times the idle timeout, but a byte every 50 ms: never near 400 ms without one, even
+    // when a loaded machine runs this loop's timers late.
+    for (let i = 0; i < 40; i++) {
+      req.write(plain(256));
+      await wait(50);
     }
     req.end(END);
     const done = await answer;
