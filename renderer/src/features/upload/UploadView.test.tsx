@@ -167,6 +167,35 @@ describe('Upload view', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: /^Start/ }).textContent).toBe('Start · 3 files'));
   });
 
+  it('keeps the Start button and the pre-flight on the same count while the plan is asked again', async () => {
+    let release: () => void = () => {};
+    let hold = false;
+    bridge = createFakeBridge({
+      'drafts:plan': async (req) => {
+        if (hold) await new Promise<void>((resolve) => (release = resolve));
+        return bridge.queue.handle('drafts:plan', req);
+      },
+    });
+    renderWithBridge(<App />, bridge);
+    pickFiles('Choose folder', [file('a.jpg', 'trip/a.jpg'), file('b.jpg', 'trip/b.jpg'), file('c.jpg', 'trip/c.jpg'), file('.DS_Store', 'trip/.DS_Store')]);
+    const preflight = await screen.findByTestId('preflight');
+    const start = () => screen.getByRole('button', { name: /^Start/ }).textContent;
+    await waitFor(() => expect(within(preflight).getByTestId('preflight-files').textContent).toBe('3 files · 30 B → 1 Assembly'));
+    await waitFor(() => expect(start()).toBe('Start · 3 files'));
+    hold = true;
+    pickFiles('Choose files', [file('d.jpg')]);
+    // Asked again (the hidden file still left out): both show the last answer, the pre-flight says it is working.
+    await waitFor(() => expect(preflight.getAttribute('aria-busy')).toBe('true'));
+    expect(within(preflight).getByTestId('preflight-files').textContent).toBe('3 files · 30 B → 1 Assembly');
+    expect(start()).toBe('Start · 3 files');
+    act(() => release());
+    await waitFor(() => expect(within(preflight).getByTestId('preflight-files').textContent).toBe('4 files · 40 B → 1 Assembly'));
+    expect(start()).toBe('Start · 4 files');
+    // An emptied list counts nothing, whatever answer the plan last gave.
+    fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
+    await waitFor(() => expect(start()).toBe('Start'));
+  });
+
   it('shows a warning the service would return at the batch-size field, before a byte is sent', async () => {
     useStepsChoice.getState().chooseTemplate('0123456789abcdef0123456789abcdef');
     bridge.queue.settings = { ...bridge.queue.settings, batchMaxFiles: 5_000 };

@@ -158,7 +158,10 @@ export const UploadView = () => {
   const selectedIds = [...selection.selected];
   const addError = add.error ? toAppError(add.error) : null;
   const scanningText = summary.scanning ? `Adding… ${formatCount(summary.files, 'file')} · ${formatBytes(summary.bytes)}` : null;
-  const planFiles = plan.data && !plan.isPlaceholderData ? plan.data.files : summary.files;
+  // The button counts what the pre-flight shows: while the plan is asked again, both keep the last answer
+  // (the pre-flight marked busy); only before the first answer does it count the picked files. An emptied
+  // draft has no plan, whatever answer is still kept.
+  const planFiles = summary.files === 0 ? 0 : plan.data ? plan.data.files : summary.files;
 
   return (
     <div className="upload-view">
