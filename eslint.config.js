@@ -51,8 +51,9 @@ export default tseslint.config(
     },
   },
   {
-    // Tests may also use the service's test fixtures (a loopback sshd, a person answering a consent page).
-    files: ['electron/core/**/*.test.ts', 'electron/web/**/*.test.ts'],
+    // Tests, and the fixtures only tests import (testing/ folders), may also use the service's test fixtures
+    // (a loopback sshd, a person answering a consent page, the hosted-like deployment).
+    files: ['electron/core/**/*.test.ts', 'electron/web/**/*.test.ts', 'electron/core/**/testing/**/*.ts'],
     rules: {
       'no-restricted-imports': rule([
         ban(['electron', 'electron/*'], 'Only electron/main and electron/preload may import electron.'),

@@ -1,34 +1,31 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startHostedDeployment, type HostedDeployment } from '../../../service/testing/hosted-deployment';
+import type { HostedDeployment } from '../../../service/testing/hosted-deployment';
 import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import { isAssemblyBusy } from '../../../shared/api/codes';
 import { matchInputs } from '../results-mirror/mirror-plan';
 import { mirrorResults } from '../results-mirror/mirror-run';
+import { startHostedWorkspace, type HostedWorkspace } from '../testing/hosted-workspace';
 import { writeResultsForWatch } from '../watch-folders/watch-results';
 import { createWorkspaceClient } from '../workspaces/workspace-client';
-import type { StoredWorkspace } from '../workspaces/workspace-store';
 import { downloadResult, readStatusOf, RESULT_EXPIRED } from './result-download';
 
 // Result URLs that expire, on a deployment like the hosted one (results on their own TLS host): a result
 // host that answers 404/403 gets the Assembly's status read again and the fresh URL tried once; when that
 // is refused too, or the record no longer lists the file, the user is told plainly it expired.
+let hosted: HostedWorkspace;
 let dir = '';
 let d: HostedDeployment;
 let done: AssemblyStatus;
 const bytes = randomBytes(50_000);
 
-const api = () => {
-  const workspace: StoredWorkspace = { id: 'ws-hosted', name: 'Hosted', kind: 'remote', endpoint: d.endpoint, authKey: d.service.authKey, signatureAlgo: 'sha384', slug: '', authMode: 'signature', tokenScopes: null, caPem: d.caPem };
-  return createWorkspaceClient(workspace, { getSecret: async () => d.service.authSecret, maxRetries: 2 }).api;
-};
+const api = () => createWorkspaceClient(hosted.workspace, { getSecret: async () => d.service.authSecret, maxRetries: 2 }).api;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'al-hosted-results-'));
-  d = await startHostedDeployment({ dataDir: path.join(dir, 'service'), requireSignature: true, rttMs: 10 });
+  hosted = await startHostedWorkspace('hosted-results');
+  ({ dir, d } = hosted);
   const client = api();
   const created = await client.createAssembly({
     instructions: { steps: { ':original': { robot: '/upload/handle' }, kept: { robot: '/file/filter', use: ':original', accepts: [['${file.size}', '>', 0]] } } },
@@ -45,8 +42,7 @@ beforeAll(async () => {
 });
 afterEach(() => d.clearFaults());
 afterAll(async () => {
-  await d?.close();
-  await rm(dir, { recursive: true, force: true });
+  await hosted?.close();
 });
 
 const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');

@@ -1,9 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHostedDeployment, type HostedDeployment } from '../../../service/testing/hosted-deployment';
+import type { HostedDeployment } from '../../../service/testing/hosted-deployment';
+import { startHostedWorkspace, type HostedWorkspace } from '../testing/hosted-workspace';
 import { testConnection } from '../workspaces/connection-test';
 import { createWorkspaceClient } from '../workspaces/workspace-client';
 import type { StoredWorkspace } from '../workspaces/workspace-store';
@@ -12,19 +10,17 @@ import { SKEW_TOLERANCE_MS, createServerClock } from './server-clock';
 // This computer's clock set wrong against a deployment like the hosted one (TLS, the API on its own host):
 // a signed request's auth.expires comes from the clock, the service judges it by its own, and its answers'
 // Date header says how far off this computer is. The app signs by the deployment's time.
-let dir = '';
+let hosted: HostedWorkspace;
 let d: HostedDeployment;
 let workspace: StoredWorkspace;
 const HOUR = 3600_000;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'al-skew-'));
-  d = await startHostedDeployment({ dataDir: path.join(dir, 'service'), requireSignature: true, rttMs: 10 });
-  workspace = { id: 'ws-skew', name: 'Hosted', kind: 'remote', endpoint: d.endpoint, authKey: d.service.authKey, signatureAlgo: 'sha384', slug: '', authMode: 'signature', tokenScopes: null, caPem: d.caPem };
+  hosted = await startHostedWorkspace('skew');
+  ({ d, workspace } = hosted);
 });
 afterAll(async () => {
-  await d?.close();
-  await rm(dir, { recursive: true, force: true });
+  await hosted?.close();
 });
 
 const clientAt = (offsetMs: number, w: StoredWorkspace = workspace) =>

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHostedDeployment, type HostedDeployment } from '../../../service/testing/hosted-deployment';
+import type { HostedDeployment } from '../../../service/testing/hosted-deployment';
 import type { AssemblyStatus } from '../../../shared/api/assembly-status';
+import { startHostedWorkspace, type HostedWorkspace } from '../testing/hosted-workspace';
 import { downloadToDir } from '../files/download';
 import { matchInputs } from '../results-mirror/mirror-plan';
 import { mirrorResults } from '../results-mirror/mirror-run';
@@ -19,18 +19,17 @@ import { TLS_CERT_UNTRUSTED, parseCaPem } from './transport';
 // The app's core against a deployment like the hosted one (service/testing/hosted-deployment.ts): HTTPS
 // signed by a CA made for this run, the API, the regional status host, tus and result files each on its own
 // loopback address, 20 ms added to every request. Core trusts the CA only through the workspace's CA file.
+let hosted: HostedWorkspace;
 let dir = '';
 let d: HostedDeployment;
 let workspace: StoredWorkspace;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'al-hosted-'));
-  d = await startHostedDeployment({ dataDir: path.join(dir, 'service'), requireSignature: true, rttMs: 20 });
-  workspace = { id: 'ws-hosted', name: 'Hosted', kind: 'remote', endpoint: d.endpoint, authKey: d.service.authKey, signatureAlgo: 'sha384', slug: '', authMode: 'signature', tokenScopes: null, caPem: d.caPem };
+  hosted = await startHostedWorkspace('hosted', { rttMs: 20 });
+  ({ dir, d, workspace } = hosted);
 });
 afterAll(async () => {
-  await d?.close();
-  await rm(dir, { recursive: true, force: true });
+  await hosted?.close();
 });
 
 const clientOf = (w: StoredWorkspace) => createWorkspaceClient(w, { getSecret: async () => d.service.authSecret, maxRetries: 3 }).api;

@@ -1,9 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHostedDeployment, type HostedDeployment } from '../../../service/testing/hosted-deployment';
+import type { HostedDeployment } from '../../../service/testing/hosted-deployment';
 import { PRESETS } from '../../../shared/api/presets';
+import { startHostedWorkspace, type HostedWorkspace } from '../testing/hosted-workspace';
 import { createWorkspaceClient } from '../workspaces/workspace-client';
 import { NOT_VERIFIED_NOTE } from './assembly-check';
 import { feedOf } from './draft-feed';
@@ -12,24 +12,23 @@ import { makeFiles, openEngine } from './testing/engine-fixture';
 // A deployment that records no md5hash (the hosted-like TLS multi-host one, its API and regional hosts
 // dropping the key from every answer): the transfer engine sends a drop there by tus and in the create
 // request, and ends each file "unverified" with the reason said once, for the batch, not per file.
+let hosted: HostedWorkspace;
 let dir = '';
 let d: HostedDeployment;
 const steps = PRESETS.find((p) => p.id === 'store-originals')!.steps;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'al-hosted-nomd5-'));
-  d = await startHostedDeployment({ dataDir: path.join(dir, 'service'), requireSignature: true, rttMs: 10 });
+  hosted = await startHostedWorkspace('hosted-nomd5');
+  ({ dir, d } = hosted);
   for (const role of ['api', 'regional'] as const) d.fault(role, { kind: 'strip-json-keys', keys: ['md5hash'] });
 });
 afterAll(async () => {
-  await d?.close();
-  await rm(dir, { recursive: true, force: true });
+  await hosted?.close();
 });
 
 describe('a deployment that sends no md5hash', () => {
   it('a drop sent there ends with every file "unverified" and the reason said once for its batch', async () => {
-    const workspace = { id: 'ws-hosted', name: 'Hosted', kind: 'remote' as const, endpoint: d.endpoint, authKey: d.service.authKey, signatureAlgo: 'sha384' as const, slug: '', authMode: 'signature' as const, tokenScopes: null, caPem: d.caPem };
-    const client = createWorkspaceClient(workspace, { getSecret: async () => d.service.authSecret }).api;
+    const client = createWorkspaceClient(hosted.workspace, { getSecret: async () => d.service.authSecret }).api;
     const root = await mkdtemp(path.join(dir, 'in-'));
     const files = await makeFiles(root, [
       { relativePath: 'p/small-1.bin', size: 3_000 },

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startHostedDeployment, type HostedDeployment } from '../../../service/testing/hosted-deployment';
+import type { HostedDeployment } from '../../../service/testing/hosted-deployment';
 import type { ProxiedRequest } from '../../../service/testing/fault-proxy';
 import type { AssemblyStatus } from '../../../shared/api/assembly-status';
 import type { AssemblyUpdate, FollowState } from '../../../shared/ipc/assembly-models';
 import { createAssemblyFollower } from '../assemblies/assembly-follower';
+import { startHostedWorkspace, type HostedWorkspace } from '../testing/hosted-workspace';
 import { uploadTus } from '../transfers/tus-worker';
 import { systemClock } from '../uploads/clock';
 import { createWorkspaceClient } from '../workspaces/workspace-client';
@@ -18,19 +18,18 @@ import { watchAssembly } from './assembly-watcher';
 // regional host, tus on its own, 20 ms round trips) when that host rate-limits status fetches, drops the
 // update stream midway, or lets it go silent: the Assembly is followed to its end, the waits are as long
 // as the deployment asked, and what changed is said (FollowState) rather than reported as an error.
+let hosted: HostedWorkspace;
 let dir = '';
 let d: HostedDeployment;
 let workspace: StoredWorkspace;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'al-hosted-follow-'));
-  d = await startHostedDeployment({ dataDir: path.join(dir, 'service'), requireSignature: true, rttMs: 20 });
-  workspace = { id: 'ws-hosted', name: 'Hosted', kind: 'remote', endpoint: d.endpoint, authKey: d.service.authKey, signatureAlgo: 'sha384', slug: '', authMode: 'signature', tokenScopes: null, caPem: d.caPem };
+  hosted = await startHostedWorkspace('hosted-follow', { rttMs: 20 });
+  ({ dir, d, workspace } = hosted);
 });
 afterEach(() => d.clearFaults());
 afterAll(async () => {
-  await d?.close();
-  await rm(dir, { recursive: true, force: true });
+  await hosted?.close();
 });
 
 const api = () => createWorkspaceClient(workspace, { getSecret: async () => d.service.authSecret, maxRetries: 2 }).api;
