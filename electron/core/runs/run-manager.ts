@@ -172,8 +172,11 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   function publish(active: ActiveRun): boolean {
     const { run } = active;
     if (active.statusOnDisk) return true;
+    // A running Assembly's status is written as its header (state, URLs, counts): a 1,000-file status is ~4 MB
+    // of JSON, and a restart fetches the live status again anyway. The whole status is written once, at the end.
+    const status = run.status && !active.finished ? statusHeader(run.status) : run.status;
     const written = persist((store) =>
-      store.updateRun(run.runId, { state: run.state, error: run.error, assemblyId: run.assemblyId, status: run.status, finished: active.finished }),
+      store.updateRun(run.runId, { state: run.state, error: run.error, assemblyId: run.assemblyId, status, finished: active.finished }),
     );
     // File rows never travel in run:updated (run:progress has them): not built here.
     deps.events.emit('run:updated', updates.next({ ...active.run, totals: active.uploadTotals ?? active.coalescer.totals(), files: [] }));

@@ -4,8 +4,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalService, type LocalService } from '../../../service/index';
 import { PRESETS } from '../../../shared/api/presets';
+import { ok } from '../../../shared/result';
+import { createApiClient } from '../api/api-client';
+import { createCoreEvents } from '../events';
 import { feedOf } from '../transfers/draft-feed';
 import { makeFiles, openEngine } from '../transfers/testing/engine-fixture';
+import { createRunManager } from './run-manager';
+import { openRunStore } from './run-store';
 
 // P3 (issue 11): 100 finished Assemblies of 1,000 files kept ~400 MB of statuses in memory. A finished run
 // keeps its status header in memory; the Assembly view (runs:get) and results still see the whole status.
@@ -51,5 +56,46 @@ describe('finished runs keep their statuses on disk', () => {
     const again = await openEngine(service, data);
     check(again.runs);
     await again.close();
+  }, 30_000);
+});
+
+describe('a running Assembly is stored as its header', () => {
+  // Issue 27: every status of a running 1,000-file Assembly was written whole (~4 MB of JSON) on each change.
+  it('keeps state and URL while it runs, the whole status once it ends, and a restart follows it again', async () => {
+    const api = createApiClient({ endpoint: service.url, authKey: service.authKey, getSecret: async () => service.authSecret });
+    // One file in the POST, one tus upload still expected: the Assembly waits, listing one upload.
+    const created = await api.createAssembly({ instructions: { steps }, expectedUploads: 1, files: [{ field: 'a', name: 'a.jpg', data: new Blob(['first file']) }] });
+    if (!created.ok) throw new Error(created.error.message);
+    expect(created.value.ok).toBe('ASSEMBLY_UPLOADING');
+    expect(created.value.uploads).toHaveLength(1);
+    const data = path.join(dir, 'header-data');
+    const managerOn = (store: ReturnType<typeof openRunStore>) => createRunManager({ events: createCoreEvents(), clientFor: () => ok({ workspaceId: 'local', api }), store, pollIntervalMs: 200 });
+
+    const first = managerOn(openRunStore(data));
+    const adopted = first.adopt({ workspaceId: 'local', status: created.value, instructions: { steps } });
+    if (!adopted.ok) throw new Error(adopted.error.message);
+    const runId = adopted.value.runId;
+    // In memory the run keeps its whole status while it runs (the engine verifies each file against it).
+    const live = first.get(runId);
+    expect(live.ok && live.value.status?.uploads).toHaveLength(1);
+    await first.close();
+
+    const store = openRunStore(data);
+    const [stored] = store.load();
+    expect(stored).toMatchObject({ runId, finished: false, state: 'ASSEMBLY_UPLOADING', status: { ok: 'ASSEMBLY_UPLOADING', assembly_id: created.value.assembly_id } });
+    expect(stored!.status?.assembly_ssl_url ?? stored!.status?.assembly_url).toBeTruthy();
+    expect(stored!.status?.uploads).toBeUndefined();
+
+    // A restart follows the Assembly from its stored URL; canceling it ends the run with the whole status.
+    const second = managerOn(store);
+    await second.restore();
+    const canceled = await second.cancel(runId);
+    if (!canceled.ok) throw new Error(canceled.error.message);
+    expect(canceled.value.state).toBe('ASSEMBLY_CANCELED');
+    expect(canceled.value.status?.uploads?.map((u) => u.name)).toEqual(['a.jpg']);
+    await second.close();
+    const reopened = openRunStore(data);
+    expect(reopened.statusOf(runId)?.uploads?.map((u) => u.name)).toEqual(['a.jpg']);
+    reopened.close();
   }, 30_000);
 });

@@ -33,7 +33,7 @@ export interface RunStore {
   /** Batched: called with the coalesced progress, a few times a second. */
   updateFiles(runId: string, files: ReadonlyArray<{ fileId: string; state: FileUploadState; bytesUploaded: number; error?: string | undefined }>): void;
   setUploadUrl(runId: string, fileId: string, uploadUrl: string): void;
-  /** A run's last status, whole (finished runs keep only its header in memory; see statusHeader). */
+  /** A finished run's last status, whole (finished runs keep only its header in memory; a running one is stored as its header). */
   statusOf(runId: string): AssemblyStatus | null;
   /** Every run; a finished run's status comes as its header only (statusOf has it whole). */
   load(): StoredRun[];
