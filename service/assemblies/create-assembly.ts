@@ -180,7 +180,7 @@ function admitRequest(ctx: CreateContext, req: IncomingMessage, fields: Record<s
   // A valid Bearer token counts as signature authentication (spec "Bearer tokens").
   const withTemplate = applyTemplate(ctx.templates, auth.value.params, Boolean(fields.signature) || bearerOf(req) !== null, nowMs);
   if ('code' in withTemplate) return withTemplate;
-  const problem = validateInstructions(withTemplate.params.steps);
+  const problem = validateInstructions(withTemplate.params.steps, { modelServer: Boolean(ctx.runtime.chat?.(auth.value.account.authKey).config.endpoint) });
   if (problem) return apiError(problem.code, problem.message, 400, whereOf(problem));
   const notify = notifySettings(withTemplate.params, ctx.notifyAllowedHosts ?? [], ctx.notifyAddressPolicy);
   if ('code' in notify) return notify;

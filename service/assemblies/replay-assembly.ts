@@ -122,7 +122,7 @@ export async function replayAssembly(ctx: ReplayContext, req: IncomingMessage, r
   const plan = planReplay(original, auth.params, (tid) => findTemplate(ctx.templates, tid));
   if ('code' in plan) return sendError(res, plan);
   const steps = plan.params.steps;
-  const problem = validateInstructions(steps);
+  const problem = validateInstructions(steps, { modelServer: Boolean(ctx.runtime.chat?.(auth.authKey).config.endpoint) });
   if (problem) return sendError(res, apiError(problem.code, problem.message, 400, problem.step ? { step: problem.step } : undefined));
   const notify = notifySettings(plan.params, ctx.notifyAllowedHosts ?? [], ctx.notifyAddressPolicy);
   if ('code' in notify) return sendError(res, notify);

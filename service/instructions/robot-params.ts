@@ -329,6 +329,19 @@ const ROBOT_CHECKS: Record<string, Check[]> = {
       return to === null || to === from ? null : `target_language ${show(p.target_language)} differs from source_language: the local service transcribes, it does not translate`;
     },
   ],
+  '/text/translate': [
+    (p) => (p.target_language === undefined || p.target_language === null || (typeof p.target_language === 'string' && /^[a-z]{2,3}(-[a-z0-9]{2,4})?$/i.test(p.target_language)) ? null : `target_language must be a language code such as "de" or "fr-CA" (got ${show(p.target_language)})`),
+    (p) => (p.source_language === undefined || p.source_language === null || (typeof p.source_language === 'string' && /^[a-z]{2,3}(-[a-z0-9]{2,4})?$/i.test(p.source_language)) ? null : `source_language must be a language code such as "en" or "es-MX" (got ${show(p.source_language)})`),
+  ],
+  '/image/generate': [
+    (p) => (typeof p.prompt === 'string' && p.prompt.trim() !== '' ? null : 'prompt is required: the text describing the image to make'),
+    (p) => (p.format === 'svg' ? 'format "svg" is not made by the local service (a model server gives pixels); choose png, jpg or webp' : null),
+    (p) => (p.format === 'gif' ? 'format "gif" is not made by the local service; choose png, jpg or webp' : null),
+    intIn('width', 64, 4096),
+    intIn('height', 64, 4096),
+    // Inpainting (an image and a mask through use) needs an edits request the local service does not send.
+    (p) => (p.use === undefined || p.use === null ? null : 'use is not taken by the local service\'s /image/generate: it makes images from prompt alone (no inpainting); remove use'),
+  ],
   '/audio/encode': [oneOf('preset', AUDIO_PRESETS), positiveInt('bitrate'), intIn('sample_rate', 1000, 384000), noFfmpeg],
   // mcp_servers are checked by the shared step rules (shared/api/mcp-servers.ts), each rule with its own code.
   '/ai/chat': [messagesCheck, str('system_message'), str('model'), oneOf('format', ['json', 'text']), oneOf('return_messages', ['last', 'all']), schemaCheck],

@@ -4,7 +4,7 @@
 // status record.
 
 import { checkSteps, type StepProblem } from '../../shared/api/step-rules';
-import { KNOWN_ROBOTS, isKnownRobot } from './known-robots';
+import { KNOWN_ROBOTS, MODELS_NOT_OFFERED, MODEL_SERVER_ROBOTS, isKnownRobot, robotCodePrefix } from './known-robots';
 import { INSTRUCTION_LIMITS } from './instruction-limits';
 import { validateRobotParams } from './robot-params';
 
@@ -21,14 +21,44 @@ const LOCAL_RULES = {
   unknownRobotHint: `Supported robots: ${KNOWN_ROBOTS.join(', ')}.`,
 };
 
-/** Null when the steps can run; otherwise the first problem, naming the step (and the parameter). */
-export function validateInstructions(steps: unknown): InstructionError | null {
+/** Where the model server is set, said to whoever configures it (the app or `npm run service`). */
+export const MODEL_SERVER_SETTING = 'the model server of /ai/chat: in the app, Workspaces → Chat model (local service); for `npm run service`, --chat-endpoint <url> (or ASSEMBLYLINE_CHAT_ENDPOINT), an OpenAI-compatible API such as http://127.0.0.1:11434/v1';
+
+/** What the service can reach when it checks a step: `modelServer` false refuses the robots that need one. */
+export interface ValidationContext {
+  modelServer?: boolean;
+}
+
+/** A step naming a robot that needs a model the service cannot reach, or null (pure). */
+export function modelProblem(name: string, robot: string, context: ValidationContext): InstructionError | null {
+  const needs = MODELS_NOT_OFFERED[robot];
+  if (needs) {
+    return { code: `${robotCodePrefix(robot)}_MODEL_NOT_OFFERED`, step: name, parameter: 'robot', message: `Step "${name}" (${robot}) needs ${needs}. The local service reaches models only through an OpenAI-compatible model server (${MODEL_SERVER_SETTING}), and that API has no request for this: run this step on the hosted service.` };
+  }
+  if (context.modelServer === false && MODEL_SERVER_ROBOTS.includes(robot)) {
+    return { code: `${robotCodePrefix(robot)}_NOT_CONFIGURED`, step: name, parameter: 'robot', message: `Step "${name}" (${robot}) needs a model server, and none is configured. Set ${MODEL_SERVER_SETTING}.` };
+  }
+  return null;
+}
+
+/**
+ * Null when the steps can run; otherwise the first problem, naming the step (and the parameter). Without
+ * a context (a Template being saved) robots that need a model server pass: it may be set before they run.
+ */
+export function validateInstructions(steps: unknown, context: ValidationContext = {}): InstructionError | null {
   if (isPlainObject(steps) && Object.keys(steps).length > INSTRUCTION_LIMITS.steps) {
     return { code: 'ASSEMBLY_INVALID_STEPS', message: `Your Assembly has ${Object.keys(steps).length} steps; at most ${INSTRUCTION_LIMITS.steps} are allowed.` };
   }
   const [first] = checkSteps(steps, LOCAL_RULES);
+  if (first?.code === 'ASSEMBLY_STEP_UNKNOWN_ROBOT' && first.step !== undefined) {
+    const robot = (steps as Record<string, { robot?: unknown }>)[first.step]?.robot;
+    const needsModel = typeof robot === 'string' ? modelProblem(first.step, robot, context) : null;
+    if (needsModel) return needsModel;
+  }
   if (first) return first;
   for (const [name, step] of Object.entries(steps as Record<string, Record<string, unknown>>)) {
+    const needsModel = modelProblem(name, step.robot as string, context);
+    if (needsModel) return needsModel;
     const problem = validateRobotParams(name, step.robot as string, step);
     if (problem) return { ...problem, step: name };
   }

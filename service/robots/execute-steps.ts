@@ -214,7 +214,7 @@ const skipKeysFor = (robot: string): ReadonlySet<string> =>
   robot === '/file/filter' ? new Set([...NEVER_INTERPOLATED, 'accepts', 'declines']) : NEVER_INTERPOLATED;
 
 export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome> {
-  const invalid = validateInstructions(ctx.steps);
+  const invalid = validateInstructions(ctx.steps, { modelServer: Boolean(ctx.chat?.config.endpoint) });
   if (invalid) return { ok: false, ...invalid };
   const graph = topologicalOrder(ctx.steps);
   if (!('order' in graph)) return { ok: false, code: 'ASSEMBLY_INFINITE', message: 'The "use" parameters form a loop.' };

@@ -16,17 +16,24 @@ import type { RobotFileOutcome, RobotJob, RobotRunner } from './robot-types';
 const IMAGE_MIMES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
-const prefixOf = (robot: string): string => robot.slice(1).replace(/\//g, '_').toUpperCase();
+export const prefixOf = (robot: string): string => robot.slice(1).replace(/\//g, '_').toUpperCase();
 
-function configured(job: RobotJob): (ChatConfig & { endpoint: string }) | RobotFileOutcome {
+export function configured(job: Pick<RobotJob, 'chat' | 'robot'>): (ChatConfig & { endpoint: string }) | RobotFileOutcome {
   const config = job.chat?.config;
   if (config?.endpoint) return { ...config, endpoint: config.endpoint };
   return {
     ok: false,
     code: `${prefixOf(job.robot)}_NOT_CONFIGURED`,
-    message: `${job.robot} needs a model this computer does not ship: start the local service with --chat-endpoint <url of an OpenAI-compatible model server> (in the app: Workspaces, Chat model of the local service); that server then ${job.robot === '/speech/transcribe' ? 'transcribes (POST /audio/transcriptions)' : 'describes the image (a vision model)'}.`,
+    message: `${job.robot} needs a model this computer does not ship: start the local service with --chat-endpoint <url of an OpenAI-compatible model server> (in the app: Workspaces, Chat model of the local service); that server then ${CAPABILITY[job.robot] ?? 'runs the model'}.`,
   };
 }
+
+const CAPABILITY: Record<string, string> = {
+  '/speech/transcribe': 'transcribes (POST /audio/transcriptions)',
+  '/image/describe': 'describes the image (a vision model)',
+  '/text/translate': 'translates (a chat model)',
+  '/image/generate': 'makes the images (POST /images/generations)',
+};
 
 /** The server's base (`…/v1`) from the configured endpoint, which may be the full chat-completions URL. */
 export const modelBase = (endpoint: string): string => completionsUrl(endpoint).replace(/\/chat\/completions$/, '');
@@ -52,7 +59,7 @@ export function readLabels(answer: unknown): Label[] | null {
   return out;
 }
 
-async function resultFile(job: RobotJob, body: string, ext: string, meta: Record<string, unknown>): Promise<StoredFile> {
+export async function resultFile(job: RobotJob, body: string, ext: string, meta: Record<string, unknown>): Promise<StoredFile> {
   const dir = await outputDir(job.outDir, job.input.id);
   const target = outputFile(dir, job.input.basename, ext);
   await writeFile(target, body);
@@ -67,7 +74,7 @@ async function withMeta(job: RobotJob, meta: Record<string, unknown>): Promise<S
   return describeResult(job.input, target, job.input.name, meta);
 }
 
-const failed = (job: RobotJob, e: unknown): RobotFileOutcome => {
+export const failed = (job: Pick<RobotJob, 'signal' | 'robot'>, e: unknown): RobotFileOutcome => {
   if (job.signal.aborted) return { ok: false, code: 'ASSEMBLY_CANCELED', message: 'canceled' };
   if (e instanceof ChatError) return { ok: false, code: `${prefixOf(job.robot)}_ERROR`, message: `Step ${job.robot}: ${e.message}` };
   throw e;

@@ -29,6 +29,8 @@ import { S3_PROVIDERS } from './storage/s3-target';
 import { runSftpImport } from './storage/sftp-import';
 import { runVideoThumbs } from './video-thumbs';
 import { DOCUMENT_BUNDLE_RUNNERS, DOCUMENT_FILE_RUNNERS, DOCUMENT_SOURCE_RUNNERS } from './document/document-robots';
+import { runImageGenerate } from './image-generate';
+import { runTextTranslate } from './text-translate';
 import { MEDIA_BUNDLE_RUNNERS, MEDIA_FILE_RUNNERS, MEDIA_SOURCE_RUNNERS } from './media/media-robots';
 
 export const ROBOT_RUNNERS: Record<string, RobotRunner> = {
@@ -54,6 +56,7 @@ export const ROBOT_RUNNERS: Record<string, RobotRunner> = {
   '/ai/chat': runAiChat,
   '/image/describe': runImageDescribe,
   '/speech/transcribe': runSpeechTranscribe,
+  '/text/translate': runTextTranslate,
   ...MEDIA_FILE_RUNNERS,
   ...DOCUMENT_FILE_RUNNERS,
 };
@@ -72,6 +75,7 @@ export const SOURCE_RUNNERS: Record<string, SourceRunner> = {
   '/ftp/import': runFtpImport,
   '/sftp/import': runSftpImport,
   ...Object.fromEntries(S3_PROVIDERS.map((p) => [`/${p}/import`, runS3Import])),
+  '/image/generate': runImageGenerate,
   ...MEDIA_SOURCE_RUNNERS,
   ...DOCUMENT_SOURCE_RUNNERS,
 };

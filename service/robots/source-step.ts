@@ -3,7 +3,7 @@
 
 import { interpolateParams, NEVER_INTERPOLATED, type Scope } from '../instructions/interpolation';
 import { validateRobotParams } from '../instructions/robot-params';
-import type { AssetAccess, CredentialLookup, NetworkAccess, RobotFileOutcome, SourceRunner } from './robot-types';
+import type { AssetAccess, ChatAccess, CredentialLookup, NetworkAccess, RobotFileOutcome, SourceRunner } from './robot-types';
 
 export interface SourceStepContext {
   assemblyId: string;
@@ -12,6 +12,8 @@ export interface SourceStepContext {
   credentials?: CredentialLookup;
   assets?: AssetAccess;
   network?: NetworkAccess;
+  /** For /image/generate: the operator's model server. */
+  chat?: ChatAccess;
 }
 
 export async function runSourceStep(runner: SourceRunner, ctx: SourceStepContext, name: string, step: { robot: string } & Record<string, unknown>, outDir: string): Promise<RobotFileOutcome> {
@@ -20,7 +22,7 @@ export async function runSourceStep(runner: SourceRunner, ctx: SourceStepContext
   const paramError = validateRobotParams(name, step.robot, params, { interpolated: true });
   if (paramError) return { ok: false, ...paramError };
   try {
-    return await runner({ step: name, robot: step.robot, params, scope, outDir, signal: ctx.signal, credentials: ctx.credentials ?? (() => null), assets: ctx.assets, network: ctx.network });
+    return await runner({ step: name, robot: step.robot, params, scope, outDir, signal: ctx.signal, credentials: ctx.credentials ?? (() => null), assets: ctx.assets, chat: ctx.chat, network: ctx.network });
   } catch (e) {
     return { ok: false, code: 'INTERNAL_COMMAND_ERROR', message: `Step "${name}" (${step.robot}) failed: ${(e as Error).message}` };
   }

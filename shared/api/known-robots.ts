@@ -42,6 +42,8 @@ export const KNOWN_ROBOTS = [
   '/ai/chat',
   '/image/describe',
   '/speech/transcribe',
+  '/text/translate',
+  '/image/generate',
   // Media (service/robots/media/).
   '/video/concat',
   '/audio/concat',
@@ -103,6 +105,8 @@ export const ROBOT_SUMMARIES: Record<KnownRobot, string> = {
   '/transloadit/import': 'Brings stored assets into the Assembly by asset_ids (with optional version_ids) and/or paths.',
   '/image/describe': 'Labels what an image shows (granularity full: with confidence; format json, text or meta), through the model server configured for /ai/chat.',
   '/speech/transcribe': 'Transcribes speech in audio or video (format json, text, srt, webvtt or meta), through the model server configured for /ai/chat (its /audio/transcriptions).',
+  '/text/translate': 'Translates text files (text/*: plain text, Markdown, subtitles) into target_language, through the chat model configured for /ai/chat.',
+  '/image/generate': 'Makes images from prompt (num_outputs, width, height, format png, jpg or webp), through the model server configured for /ai/chat (its /images/generations).',
   '/ai/chat': 'Asks a chat model about each input (messages, system_message, format json or text, schema); mcp_servers lend it tools.',
   '/video/concat': 'Joins videos one after another (order: as video_1, video_2…, else by name), with fades, crossfade or fade_to_black transitions and chapter markers; H.264/AAC MP4.',
   '/audio/concat': 'Joins audio files one after another (order: as audio_1, audio_2…, else by name), with fades or a crossfade between them; mp3 unless preset says otherwise.',
@@ -128,6 +132,26 @@ export type KnownRobot = (typeof KNOWN_ROBOTS)[number];
 export const reachesOtherServers = (robot: string): boolean =>
   /^\/(sftp|ftp|http|s3|minio|wasabi|digitalocean|backblaze|cloudflare|tigris)\/(store|import)$/.test(robot) || robot === '/html/convert' || robot === '/document/convert';
 
+/**
+ * Robots that need a model, run here through the operator's OpenAI-compatible model server (the one
+ * /ai/chat uses): without one configured a step naming them is refused at creation (`<ROBOT>_NOT_CONFIGURED`).
+ */
+export const MODEL_SERVER_ROBOTS: readonly string[] = ['/image/describe', '/speech/transcribe', '/text/translate', '/image/generate'];
+
+/**
+ * Robots that need a model the OpenAI-compatible API has no request for (background removal, upscaling,
+ * face boxes…): the vendor's hosted service runs them; here a step naming one is refused at creation
+ * with `<ROBOT>_MODEL_NOT_OFFERED`, never as an unknown robot. What each would need, said to the user.
+ */
+export const MODELS_NOT_OFFERED: Readonly<Record<string, string>> = {
+  '/image/bgremove': 'a background-removal model',
+  '/image/upscale': 'an upscaling model (Real-ESRGAN, GFPGAN, CodeFormer)',
+  '/image/enhance': 'an image-enhancement model',
+  '/image/facedetect': 'a face-detection model',
+  '/image/copyrightdetect': 'a copyright-detection model',
+  '/video/generate': 'a video-generation model',
+};
+
 export const isKnownRobot = (robot: string): robot is KnownRobot =>
   (KNOWN_ROBOTS as readonly string[]).includes(robot);
 
@@ -135,9 +159,9 @@ export const isKnownRobot = (robot: string): robot is KnownRobot =>
 export const robotTakesNoUse = (robot: string): boolean =>
   robot === '/upload/handle' || robot.endsWith('/import') || robot === '/edgly/deliver' || robot === '/tlcdn/deliver';
 
-/** Robots that need no input when a parameter gives it (service-facts §8 `botNeedsInput`): /text/speak with `prompt`, /html/convert with `url`. */
+/** Robots that need no input (service-facts §8 `botNeedsInput`): /image/generate, /text/speak with `prompt`, /html/convert with `url`. */
 export const robotNeedsNoInput = (robot: string, step: Record<string, unknown>): boolean =>
-  (robot === '/text/speak' && typeof step.prompt === 'string' && step.prompt !== '') || (robot === '/html/convert' && typeof step.url === 'string' && step.url !== '');
+  robot === '/image/generate' || (robot === '/text/speak' && typeof step.prompt === 'string' && step.prompt !== '') || (robot === '/html/convert' && typeof step.url === 'string' && step.url !== '');
 
 /** The step name reserved for uploads handled by /upload/handle. */
 export const ORIGINAL_STEP = ':original';

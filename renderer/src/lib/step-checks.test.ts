@@ -59,6 +59,15 @@ describe('checkStepsText', () => {
     ]);
   });
 
+  it('knows the model robots: /text/translate, /image/generate (no use needed) and /image/bgremove, each checked at its parameter', () => {
+    const steps = { ':original': { robot: '/upload/handle' }, de: { robot: '/text/translate', use: ':original', target_langauge: 'de' }, pic: { robot: '/image/generate', prompt: 'a cat', num_outputs: 11 }, cut: { robot: '/image/bgremove', use: ':original', select: 'sky' } };
+    expect(problemsOf(JSON.stringify(steps)).map((p) => [p.step, p.parameter, p.message.replace(/^Step "\w+" \([^)]+\): /, '')])).toEqual([
+      ['de', 'target_langauge', '"target_langauge" is not a parameter of /text/translate. Did you mean "target_language"?'],
+      ['pic', 'num_outputs', 'num_outputs must be a whole number from 1 to 10 (got 11).'],
+      ['cut', 'select', 'select must be one of background, foreground (got "sky").'],
+    ]);
+  });
+
   it('says which robot does not exist, and which step and key it is in', () => {
     const [problem] = problemsOf('{ ":original": { "robot": "/upload/handle" }, "s": { "robot": "image/resize", "use": ":original" } }');
     expect(problem).toMatchObject({ code: 'ASSEMBLY_STEP_UNKNOWN_ROBOT', step: 's', parameter: 'robot' });

@@ -1,7 +1,7 @@
-// /ai/chat, /image/describe, /speech/transcribe (service-facts §8; the vendor's robot docs). `messages` and `mcp_servers` have rules of their own
+// /ai/chat, /image/describe, /speech/transcribe, /text/translate, /image/generate (service-facts §8; the vendor's robot docs). `messages` and `mcp_servers` have rules of their own
 // (the service's messages check, shared/api/mcp-servers.ts), so any shape passes here.
 
-import { anyOf, bool, json, list, oneOf, text } from './param-kinds';
+import { anyOf, bool, int, json, list, num, oneOf, text } from './param-kinds';
 import type { RobotParams } from './robots-base';
 
 export const AI_ROBOTS: Readonly<Record<string, RobotParams>> = {
@@ -30,5 +30,48 @@ export const AI_ROBOTS: Readonly<Record<string, RobotParams>> = {
     format: oneOf(['json', 'meta', 'srt', 'text', 'webvtt']),
     source_language: text(),
     target_language: text(),
+  },
+  // Languages are BCP-47-ish codes ("de", "en-US", "zh-TW"); the vendor's list differs per provider, so any text.
+  '/text/translate': {
+    provider: text(),
+    target_language: text(),
+    source_language: text(),
+  },
+  '/image/generate': {
+    provider: text(),
+    model: text(),
+    prompt: text(),
+    format: oneOf(['jpeg', 'jpg', 'png', 'gif', 'webp', 'svg']),
+    seed: num(),
+    aspect_ratio: text(),
+    height: num(),
+    width: num(),
+    style: text(),
+    num_outputs: int(1, 10),
+  },
+  // Not run by the local service (refused at creation there, `<ROBOT>_MODEL_NOT_OFFERED`); listed so the
+  // editors check them for remote workspaces.
+  '/image/bgremove': {
+    provider: oneOf(['auto', 'transloadit', 'replicate', 'fal']),
+    model: text(),
+    format: oneOf(['gif', 'png', 'webp']),
+    select: oneOf(['background', 'foreground']),
+  },
+  '/image/upscale': {
+    provider: text(),
+    model: oneOf(['nightmareai/real-esrgan', 'tencentarc/gfpgan', 'sczhou/codeformer']),
+    scale: oneOf([2, 4]),
+    face_enhance: bool(),
+  },
+  '/image/facedetect': {
+    provider: oneOf(['aws', 'gcp', 'auto']),
+    confidence: num(),
+    min_confidence: num(),
+    crop: bool(),
+    crop_padding: text(),
+    faces: anyOf(int(0), oneOf(['each', 'group', 'max-confidence', 'max-size'])),
+    format: oneOf(['jpg', 'png', 'preserve', 'tiff']),
+    width: int(1),
+    height: int(1),
   },
 };
