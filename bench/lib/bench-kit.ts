@@ -54,10 +54,9 @@ export async function withBenchService<T>(prefix: string, body: (dir: string, se
 
 /**
  * Where benchmarks keep their files and the service's data: `BENCH_TMPDIR`, else a folder under the home
- * directory, as the app's own service keeps its uploads under the user's data folder. Not the system temp
- * folder: on this VM's ext4 a new file in a folder under /tmp or /var/tmp cost ~1 ms of kernel CPU (their
- * crowded block groups; 0.05–0.25 ms under the home folder or the work tree on the same disk), which was
- * most of the service's CPU per small file (issue 27).
+ * directory, as the app's own service keeps its uploads under the user's data folder. On this VM's ext4 a
+ * new file costs 0.04–1.7 ms of kernel CPU depending on the folder and the hour (issue 27: most of the
+ * service's CPU per small file in a slow one), so withBenchService prints it with every run.
  */
 export function benchRoot(): string {
   const root = process.env.BENCH_TMPDIR ?? path.join(homedir(), '.cache', 'assemblyline-bench');
