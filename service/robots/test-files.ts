@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
+import type { LookupFunction } from '../notifications/notify-address';
 import { describeUpload, type StoredFile } from './file-record';
 
 const run = promisify(execFile);
@@ -15,6 +16,16 @@ export async function makeTempDir(prefix = 'robots-'): Promise<{ dir: string; cl
   const dir = await mkdtemp(join(tmpdir(), prefix));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
+
+/**
+ * A name resolver for tests of the address policy (pass it as `network.lookup`): "intranet.test" is on a
+ * private network (192.168.1.5), every other name is the test's own server on 127.0.0.1.
+ */
+export const intranetLookup: LookupFunction = (hostname, options, callback) => {
+  const address = hostname === 'intranet.test' ? '192.168.1.5' : '127.0.0.1';
+  if (options.all) callback(null, [{ address, family: 4 }]);
+  else callback(null, address, 4);
+};
 
 /**
  * Runs `check` as on a machine where no program the robots call (ffmpeg, poppler, Tesseract, espeak-ng…)

@@ -1,6 +1,6 @@
 // /html/convert through the real pipeline with the machine's Chromium: pages served by an HTTP server on
 // 127.0.0.1 started by the test, drawn as PNG, JPEG and PDF and read back by sharp and poppler; every request
-// the page makes goes through the service's address policy (names resolved by the test's lookup).
+// the page makes goes through the service's address policy (names resolved by test-files' intranetLookup).
 import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -10,10 +10,9 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateInstructions } from '../../instructions/validate-instructions';
-import type { LookupFunction } from '../../notifications/notify-address';
 import { executeSteps, type ExecuteContext } from '../execute-steps';
 import { describeUpload, type StoredFile } from '../file-record';
-import { makeTempDir } from '../test-files';
+import { intranetLookup, makeTempDir } from '../test-files';
 
 const exec = promisify(execFile);
 
@@ -23,13 +22,6 @@ let server: Server;
 let base: string;
 const seen: { path: string; headers: IncomingHttpHeaders }[] = [];
 let red: Buffer;
-
-/** Names the test gives addresses: "intranet.test" is on a private network. */
-const lookup: LookupFunction = (hostname, options, callback) => {
-  const address = hostname === 'intranet.test' ? '192.168.1.5' : '127.0.0.1';
-  if (options.all) callback(null, [{ address, family: 4 }]);
-  else callback(null, address, 4);
-};
 
 beforeAll(async () => {
   ({ dir, cleanup } = await makeTempDir('html-convert-'));
@@ -54,7 +46,7 @@ async function run(steps: ExecuteContext['steps'], uploads: StoredFile[] = []) {
   const outcome = await executeSteps({
     assemblyId: '4'.repeat(32), steps, uploads, fields: {}, signal: new AbortController().signal,
     workDir: await mkdtemp(join(dir, 'w-')),
-    network: { policy: {}, lookup },
+    network: { policy: {}, lookup: intranetLookup },
     onResult: (_step, file) => results.push(file),
   });
   return { outcome, files: results };

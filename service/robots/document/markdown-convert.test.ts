@@ -12,10 +12,9 @@ import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateInstructions } from '../../instructions/validate-instructions';
-import type { LookupFunction } from '../../notifications/notify-address';
 import { executeSteps, type ExecuteContext } from '../execute-steps';
 import { describeUpload, type StoredFile } from '../file-record';
-import { imageUpload, makeTempDir, textUpload } from '../test-files';
+import { imageUpload, intranetLookup, makeTempDir, textUpload } from '../test-files';
 import { markdownAsHtml, markdownBody } from './markdown';
 
 const exec = promisify(execFile);
@@ -25,13 +24,6 @@ let cleanup: () => Promise<void>;
 let server: Server;
 let base: string;
 const seen: string[] = [];
-
-/** "intranet.test" is on a private network; every other name is the test's server. */
-const lookup: LookupFunction = (hostname, options, callback) => {
-  const address = hostname === 'intranet.test' ? '192.168.1.5' : '127.0.0.1';
-  if (options.all) callback(null, [{ address, family: 4 }]);
-  else callback(null, address, 4);
-};
 
 beforeAll(async () => {
   ({ dir, cleanup } = await makeTempDir('markdown-convert-'));
@@ -55,7 +47,7 @@ async function run(steps: ExecuteContext['steps'], uploads: StoredFile[]) {
   const outcome = await executeSteps({
     assemblyId: '6'.repeat(32), steps, uploads, fields: {}, signal: new AbortController().signal,
     workDir: await mkdtemp(join(dir, 'w-')),
-    network: { policy: {}, lookup },
+    network: { policy: {}, lookup: intranetLookup },
     onResult: (_step, file) => results.push(file),
     onWarning: (_step, message) => warnings.push(message),
   });
