@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { dispatch } from '../../electron/core/ipc/dispatch';
 import { startHostedDeployment, type HostedDeployment } from '../../service/testing/hosted-deployment';
 import { expect, test, type RunningApp } from '../fixtures/app';
 import { generatePhotoFolder } from '../fixtures/images';
@@ -12,9 +11,13 @@ import { openAssembly, startTransfer, transferList } from '../fixtures/transfers
  * The app against a deployment like the hosted one (service/testing/hosted-deployment.ts), as a user meets
  * it: HTTPS signed by a company CA the system does not know, the API, the regional Assembly host, tus and
  * result files each on its own loopback address, 40 ms round trips (the fault proxy's link mode). The user
- * adds it as a second workspace with its CA file, drops a folder (photos and one larger file), follows the
- * batch to its Assembly, saves the results to disk, and reads Templates and Usage — every request through
- * the host it belongs to. Browser host only: it answers the host's folder dialog through the recording desktop.
+ * adds it as a second workspace with its CA file, drops a folder (photos and one larger file) notifying the
+ * in-app webhook tester, follows the batch to its Assembly, saves the results to disk, reads Usage, finds the
+ * notification in the tester (verified with this workspace's secret) and replays it, replays the Assembly
+ * with new steps, reads Statistics, creates and edits a Template, Template credentials and an Auth Key, and
+ * rotates the workspace's key — every request through the host it belongs to. One app start for all of it
+ * (each costs npm test ~10 s of CPU). Browser host only: it answers the host's folder dialog through the
+ * recording desktop.
  */
 
 const GB = 1024 ** 3;
@@ -35,8 +38,31 @@ const browserHost = (running: RunningApp) => {
   return running;
 };
 
-test('a hosted-like deployment over TLS on four hosts: added with its CA file, a folder sent, followed, saved to disk; Templates and Usage read there', async ({ ui, running, workDir }) => {
-  test.setTimeout(300_000);
+/** Replaces the Template editor's whole text, as a paste would. */
+async function setEditorText(ui: Page, text: string): Promise<void> {
+  await ui.getByTestId('template-editor').locator('.cm-content').click();
+  await ui.keyboard.press('ControlOrMeta+a');
+  await ui.keyboard.press('Delete');
+  await ui.keyboard.insertText(text);
+  const lastLine = text.trim().split('\n').reverse().find((l) => /\w/.test(l))?.trim() ?? '';
+  await expect(ui.getByTestId('template-editor').locator('.cm-content')).toContainText(lastLine);
+}
+
+/** Decimal units, one decimal below 100 (renderer/src/lib/format.ts's rule, restated). */
+const bytesText = (bytes: number): string => {
+  if (bytes < 1000) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let v = bytes / 1000;
+  let u = 0;
+  while (v >= 1000 && u < units.length - 1) {
+    v /= 1000;
+    u += 1;
+  }
+  return `${v.toFixed(v < 100 ? 1 : 0)} ${units[u]}`;
+};
+
+test('a hosted-like deployment over TLS on four hosts: added with its CA file; a folder sent, followed, saved, notified and replayed; Usage, Statistics, Templates, credentials and keys managed there', async ({ ui, running, workDir }) => {
+  test.setTimeout(420_000);
   const app = browserHost(running);
   const caFile = path.join(workDir, 'company-ca.pem');
   await writeFile(caFile, d.caPem);
@@ -77,6 +103,10 @@ test('a hosted-like deployment over TLS on four hosts: added with its CA file, a
   await ui.getByLabel('Choose folder').setInputFiles(dir);
   await expect(ui.getByTestId('file-row')).toHaveCount(images.length + 1);
   await ui.getByText('Resize images to 1024 px').click();
+  // Notify the in-app webhook tester (a loopback receiver core runs): the deployment delivers there.
+  await ui.getByRole('button', { name: /^Options/ }).click();
+  await ui.getByRole('button', { name: 'Use the in-app tester' }).click();
+  await expect(ui.getByRole('textbox', { name: 'Notify URL' })).toHaveValue(/^http:\/\/127\.0\.0\.1:\d+\/webhook$/);
   const tusBefore = d.fronts.tus.counts.forwarded;
   await startTransfer(ui, `Start · ${images.length + 1} files`);
   const batch = transferList(ui).getByTestId('transfer-batch');
@@ -118,16 +148,121 @@ test('a hosted-like deployment over TLS on four hosts: added with its CA file, a
   }
   await dialog.getByRole('button', { name: 'Close' }).click();
 
-  // ---- Templates: the deployment's own, listed.
-  const created = await dispatch(app.app.core.handlers, 'templates:create', { name: 'Company thumbnails', content: { steps: { ':original': { robot: '/upload/handle' } } } });
-  expect(created).toMatchObject({ ok: true });
-  await nav(ui, 'Templates').click();
-  await expect(ui.getByText('Company thumbnails')).toBeVisible();
-  await expect(ui.getByTestId('templates-range')).toHaveText('1–1 of 1');
-
   // ---- Usage: what this test sent there, at factor 1: the uploads, the filter's input (every file) and
   // the resize's (the photos).
   const photoBytes = (await Promise.all(images.map(async (i) => (await stat(path.join(workDir, i.relativePath))).size))).reduce((a, b) => a + b, 0);
   await nav(ui, 'Usage').click();
   await expect(ui.getByTestId('bill-used-gb')).toHaveText(gbText(2 * (photoBytes + large.length) + photoBytes));
+
+  // ---- The Assembly's detail: the deployment notified the webhook tester; the signature is verified with
+  // this workspace's secret (the notification came from 127.0.0.x, not from Local).
+  const assemblyId = run!.assemblyId!;
+  await ui.evaluate((hash) => void ((globalThis as unknown as { location: { hash: string } }).location.hash = hash), `#/assemblies/${assemblyId}`);
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed');
+  const received = ui.getByTestId('webhook-tester').getByTestId('webhook-received').filter({ hasText: assemblyId });
+  await expect(received).toHaveCount(1);
+  await expect(received.getByTestId('webhook-verified')).toHaveText('✓ Verified (sha1)');
+  await expect(received.getByTestId('webhook-verification')).toContainText('Company');
+  await expect(ui.getByTestId('notification-attempt').first()).toContainText('200 OK');
+  // Replayed to the tester through the API host: delivered, received and verified again.
+  await ui.getByRole('button', { name: 'Use the webhook tester' }).click();
+  const apiBefore = d.fronts.api.counts.forwarded;
+  await ui.getByRole('button', { name: 'Replay notification' }).click();
+  await expect(ui.getByTestId('notification-replay-result')).toContainText('Delivered · HTTP 200');
+  await expect(received).toHaveCount(2);
+  await expect(received.getByTestId('webhook-verified')).toHaveText(['✓ Verified (sha1)', '✓ Verified (sha1)']);
+  expect(d.fronts.api.counts.forwarded).toBeGreaterThan(apiBefore);
+
+  // ---- Replay the Assembly with new steps: a new Assembly on the deployment, followed until it completes,
+  // linked to its parent, its results on the results host.
+  await ui.getByRole('button', { name: 'Replay…' }).click();
+  await ui.getByLabel('With new steps').check();
+  await ui.getByLabel('New steps (JSON)').fill(JSON.stringify({ ':original': { robot: '/upload/handle' }, tiny: { use: ':original', robot: '/image/resize', width: 16 } }));
+  await ui.getByRole('button', { name: 'Replay', exact: true }).click();
+  await expect(ui).not.toHaveURL(new RegExp(`#/assemblies/${assemblyId}$`));
+  await expect(ui.getByTestId('assembly-state')).toHaveText('Completed', { timeout: 60_000 });
+  await expect(ui.getByTestId('parent-link')).toHaveText(assemblyId);
+  const replayId = new URL(ui.url()).hash.split('/').pop()!;
+  const replayed = await app.app.core.handlers['assemblies:get']({ assemblyId: replayId });
+  if (!replayed.ok) throw new Error(replayed.error.message);
+  const replayStatus = replayed.value.status;
+  const tiny = replayStatus.results?.tiny ?? [];
+  expect(tiny.length).toBeGreaterThanOrEqual(images.length);
+  expect(new Set(tiny.map((r) => new URL(r.ssl_url!).host))).toEqual(new Set([new URL(d.fronts.results.url).host]));
+  await ui.getByTestId('parent-link').click();
+  await expect(ui.getByTestId('replay-link')).toHaveText(replayId);
+
+  // ---- Statistics: the two Assemblies, both successful, and the bytes the status records name.
+  const resultBytes = (r: typeof replayStatus) => Object.values(r.results ?? {}).flat().reduce((n, f) => n + (f.size ?? 0), 0);
+  await nav(ui, 'Statistics').click();
+  const total = (id: string) => ui.getByTestId(`stats-total-${id}`);
+  await expect(total('assemblies')).toHaveText('2');
+  await expect(total('successful')).toHaveText('2');
+  await expect(total('erroneous')).toHaveText('0');
+  await expect(total('results')).toHaveText(bytesText(resultBytes(full.value.status!) + resultBytes(replayStatus)));
+  await expect(ui.getByTestId('stats-resolution')).toContainText('By the hour');
+
+  // ---- Templates: created and edited on the deployment, through the editor.
+  await nav(ui, 'Templates').click();
+  await expect(ui.getByText('No Templates yet')).toBeVisible();
+  await ui.getByRole('button', { name: 'New Template' }).first().click();
+  await ui.getByTestId('template-name').fill('Company thumbnails');
+  const template = (width: number) => JSON.stringify({ steps: { ':original': { robot: '/upload/handle' }, small: { robot: '/image/resize', use: ':original', width } } }, null, 2);
+  await setEditorText(ui, template(200));
+  await expect(ui.getByTestId('template-check')).toContainText('Looks valid');
+  await ui.getByRole('button', { name: 'Save Template' }).click();
+  await expect(ui.getByTestId('template-detail')).toContainText('Company thumbnails');
+  await expect(ui.getByTestId('templates-range')).toHaveText('1–1 of 1');
+  await ui.getByTestId('template-detail').getByRole('button', { name: 'Edit' }).click();
+  await setEditorText(ui, template(300));
+  await ui.getByRole('button', { name: 'Review and save…' }).click();
+  const review = ui.getByRole('dialog', { name: 'Review your changes' });
+  await expect(review.getByTestId('template-diff')).toContainText('300');
+  await review.getByRole('button', { name: 'Save changes' }).click();
+  await expect(ui.getByTestId('template-detail').locator('.cm-content')).toContainText('300');
+
+  // ---- Template credentials: one value, write-only, replaced on an edit.
+  await nav(ui, 'Credentials').click();
+  await expect(ui.getByText('No credentials yet')).toBeVisible();
+  await ui.getByRole('button', { name: 'New credentials' }).click();
+  await ui.getByTestId('credential-name').fill('company_token');
+  await ui.getByRole('combobox', { name: 'Type' }).selectOption('http');
+  await ui.getByRole('radio', { name: 'One value' }).check();
+  await ui.getByTestId('credential-value').fill('sk-company-first');
+  await ui.getByRole('button', { name: 'Save credentials' }).click();
+  const credential = ui.getByTestId('credential-row').filter({ hasText: 'company_token' });
+  await expect(credential.getByText('value set')).toBeVisible();
+  await credential.getByRole('button', { name: 'Edit company_token' }).click();
+  await expect(ui.getByTestId('credential-value')).toHaveAttribute('placeholder', 'Stored — leave empty to keep it');
+  await ui.getByTestId('credential-value').fill('sk-company-second');
+  await ui.getByRole('button', { name: 'Save credentials' }).click();
+  await expect(ui.getByRole('form', { name: 'Edit company_token' })).toHaveCount(0);
+  await expect(credential.getByText('value set')).toBeVisible();
+  expect(await ui.content()).not.toContain('sk-company-');
+
+  // ---- Auth Keys: a new key, its description edited; then the workspace's own key rotated.
+  await nav(ui, 'Auth Keys').click();
+  await expect(ui.getByTestId('auth-key-row').filter({ hasText: d.service.authKey })).toContainText('This workspace');
+  await ui.getByRole('button', { name: 'New key' }).click();
+  await ui.getByLabel('Description').fill('Company CI');
+  await ui.getByRole('button', { name: 'Create key' }).click();
+  const ciRow = ui.getByTestId('auth-key-row').filter({ hasText: 'Company CI' });
+  await expect(ciRow).toBeVisible();
+  const ciKey = (await ciRow.getAttribute('data-key'))!;
+  await ciRow.getByRole('button', { name: `Edit ${ciKey}` }).click();
+  await ui.getByLabel('Description').fill('Company CI nightly');
+  await ui.getByRole('button', { name: 'Save key' }).click();
+  await expect(ui.getByTestId('auth-key-row').filter({ hasText: 'Company CI nightly' })).toHaveAttribute('data-key', ciKey);
+
+  await nav(ui, 'Workspaces').click();
+  await ui.getByRole('button', { name: 'Rotate key of Company' }).click();
+  await ui.getByRole('button', { name: 'Rotate key', exact: true }).click();
+  const rotation = ui.getByTestId('rotation-panel').first();
+  await expect(rotation).toHaveAttribute('data-state', 'done');
+  // On the new key every screen still reads the deployment; the old one is inactive there.
+  await nav(ui, 'Templates').click();
+  await expect(ui.locator('.template-row', { hasText: 'Company thumbnails' })).toBeVisible();
+  await nav(ui, 'Auth Keys').click();
+  await expect(ui.getByTestId('auth-key-row').filter({ hasText: d.service.authKey }).getByTestId('key-state')).toHaveText('Inactive');
+  await expect(ui.getByTestId('auth-key-row').filter({ hasText: 'This workspace' })).not.toContainText(d.service.authKey);
 });
