@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { configDefaults, defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import react from '@vitejs/plugin-react';
 
@@ -33,8 +33,19 @@ class LongestFirstSequencer extends BaseSequencer {
   }
 }
 
-// Three projects: Node for electron/ and scripts/ (`node`) and for service/ and shared/ (`service`), with real
-// servers, real files and the real keyring; happy-dom for renderer components. Tests sit next to their source as *.test.ts(x).
+/** Node projects: real servers, real files, the real keyring. */
+const nodeTest = {
+  environment: 'node',
+  // The children tests start (service, CLI, crash suite's core) as bundles built once, not through tsx.
+  globalSetup: ['scripts/vitest-global-setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+  pool: 'forks',
+} satisfies TestProjectInlineConfiguration['test'];
+
+// Four projects: Node for electron/ and scripts/ (`node`), for service/ and shared/ (`service`) and for a file
+// that needs a process of its own (`own-process`), with real servers, real files and the real keyring;
+// happy-dom for renderer components. Tests sit next to their source as *.test.ts(x).
 export default defineConfig({
   test: {
     // Vitest's default in a run is one worker less than the cores: one worker on a 2-core CI VM, which left
@@ -46,51 +57,47 @@ export default defineConfig({
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
-        test: {
-          name: 'node',
-          environment: 'node',
-          // file-records checks that the process's one shared ExifTool ends with the last service: a process of its own.
-          include: ['electron/**/*.test.ts', 'scripts/**/*.test.ts', 'service/assemblies/file-records.test.ts'],
-          // The children tests start (service, CLI, crash suite's core) as bundles built once, not through tsx.
-          globalSetup: ['scripts/vitest-global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
-          pool: 'forks',
-        },
+        // Core (electron/) and scripts/: the files run one after another in long-lived child processes that
+        // keep the modules they loaded, as the service's do (below): a fresh process per file spent most of its
+        // CPU importing core, the service, sharp, SQLite and the AWS SDK again (317 → 151 s of CPU, imports
+        // 335 → 32 s summed). Each test starts its own core, service and servers on its own data dir, and a
+        // test that changes process.env or a process listener puts it back.
+        test: { ...nodeTest, name: 'node', include: ['electron/**/*.test.ts', 'scripts/**/*.test.ts'], isolate: false },
+      },
+      {
+        // file-records checks that the process's one shared ExifTool ends with the last service: a process of its own.
+        test: { ...nodeTest, name: 'own-process', include: ['service/assemblies/file-records.test.ts'] },
       },
       {
         // The local service and the shared rules, in Node as above, but the files run one after another in
         // long-lived child processes that keep the modules they loaded: a fresh process per file spent most
         // of its CPU importing the service, sharp, SQLite and the AWS SDK again (service/auth, http, files
         // and shared/: 66 → 24 s of CPU). Each test starts its own service on its own data dir, and a test
-        // that changes process.env, the clock or a process listener puts it back. Core's tests (watchers,
-        // keyring, a core per file) keep a process per file.
+        // that changes process.env, the clock or a process listener puts it back.
         test: {
+          ...nodeTest,
           name: 'service',
-          environment: 'node',
           include: ['shared/**/*.test.ts', 'service/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'service/assemblies/file-records.test.ts'],
-          globalSetup: ['scripts/vitest-global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
-          pool: 'forks',
           isolate: false,
         },
       },
       {
         plugins: [react()],
-        // vmThreads (below) loads packages in a VM context, where recharts' CommonJS build cannot require
-        // @reduxjs/toolkit's .mjs: the renderer's tests take recharts' ES module build, as Vite's build does.
+        // The renderer's tests take recharts' ES module build, as Vite's build does (in a VM context its
+        // CommonJS build could not require @reduxjs/toolkit's .mjs; kept with the threads below).
         resolve: { alias: [{ find: /^recharts$/, replacement: 'recharts/es6/index.js' }] },
         test: {
           name: 'renderer',
           environment: 'happy-dom',
           include: ['renderer/**/*.test.{ts,tsx}'],
           setupFiles: ['renderer/src/bridge/test/test-setup.ts'],
-          // Each file still gets a window of its own, in a VM context of a long-lived worker: a fresh
-          // happy-dom environment per file in its own worker cost ~0.8 s (the project took 94 s, now ~30 s).
-          // `isolate: false` was faster still but let state leak between files (UploadView hung now and then).
-          pool: 'vmThreads',
+          // The files run one after another in two long-lived threads that keep the packages they loaded
+          // (React, Testing Library, happy-dom's one window): the setup file evaluates the app's own modules
+          // again per file and empties the document, so no store, cache or page state passes from one file to
+          // the next. A VM context per file (vmThreads) loaded every package again: 82 → 41 s of CPU.
+          pool: 'threads',
+          isolate: false,
           // `npm test` runs Vitest beside Playwright's two browsers on two cores: a test that renders the whole
           // App waits for React and happy-dom, and Vitest's 5 s default then fails it on load, not on a bug.
           testTimeout: 20_000,
