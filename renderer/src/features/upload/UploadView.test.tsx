@@ -168,11 +168,17 @@ describe('Upload view', () => {
   });
 
   it('keeps the Start button and the pre-flight on the same count while the plan is asked again', async () => {
-    let release: () => void = () => {};
+    // Every plan asked while held waits (the pick may ask before core has the new file, and again once it
+    // has); releasing answers them all and holds no later one.
+    const held: (() => void)[] = [];
     let hold = false;
+    const release = () => {
+      hold = false;
+      for (const answer of held.splice(0)) answer();
+    };
     bridge = createFakeBridge({
       'drafts:plan': async (req) => {
-        if (hold) await new Promise<void>((resolve) => (release = resolve));
+        if (hold) await new Promise<void>((resolve) => held.push(resolve));
         return bridge.queue.handle('drafts:plan', req);
       },
     });
