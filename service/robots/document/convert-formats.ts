@@ -9,5 +9,5 @@ export const OFFICE_TARGETS = new Set(['pdf', 'doc', 'docx', 'odt', 'ott', 'rtf'
 /** Targets only LibreOffice makes: a step asking for one is refused at creation where it is missing. */
 export const OFFICE_ONLY_TARGETS = new Set([...OFFICE_TARGETS].filter((f) => !['pdf', 'html', 'png', 'jpg', 'jpeg', 'txt', 'text'].includes(f)));
 
-/** Every `format` some converter here makes; the vendor's others (ai, eps, latex…) are refused at creation. */
-export const LOCAL_TARGETS = new Set([...OFFICE_TARGETS, 'srt', 'vtt']);
+/** Every `format` some converter here makes (`md`: from HTML, by turndown); the vendor's others (ai, eps, latex…) are refused at creation. */
+export const LOCAL_TARGETS = new Set([...OFFICE_TARGETS, 'srt', 'vtt', 'md']);

@@ -1,7 +1,8 @@
 // /document/convert: each input into `format`, by the converter this computer has for that pair.
 // - HTML (and XHTML), plain text: drawn by headless Chromium (chromium-page.ts, every request through the
 //   service's address policy) as pdf — `pdf_format`, `pdf_margin`, `pdf_print_background`,
-//   `pdf_display_header_footer` with its templates — or png/jpg. Text also becomes html.
+//   `pdf_display_header_footer` with its templates — or png/jpg. Text also becomes html; HTML also becomes
+//   md (markdown.ts `htmlAsMarkdown`, turndown).
 // - Markdown (markdown.ts: `markdown_format`, `markdown_theme`, its HTML sanitised) as html, or drawn by
 //   Chromium like HTML as pdf, png or jpg.
 // - An image (png, jpg, gif, webp, svg) as a PDF page of `pdf_format`, fit within `pdf_margin`, never enlarged.
@@ -24,7 +25,7 @@ import { readCues, writeSrt, writeVtt } from './subtitles';
 import { LIBREOFFICE, missingMessage, runTool } from './tools';
 import { toolInstalled } from '../media/tools';
 import { OFFICE_EXTS, OFFICE_TARGETS } from './convert-formats';
-import { markdownAsHtml } from './markdown';
+import { htmlAsMarkdown, markdownAsHtml } from './markdown';
 
 /** What kind of document an input is, by its extension (then its type). */
 export type SourceKind = 'html' | 'markdown' | 'text' | 'image' | 'subtitles' | 'office' | 'pdf' | 'other';
@@ -49,7 +50,7 @@ export const targetExt = (format: string): string => (format === 'jpeg' ? 'jpg' 
 
 /** What each kind becomes here: used for the reason an input is passed over. */
 const TARGETS: Record<Exclude<SourceKind, 'pdf' | 'other'>, readonly string[]> = {
-  html: ['pdf', 'png', 'jpg', 'jpeg'],
+  html: ['pdf', 'png', 'jpg', 'jpeg', 'md'],
   markdown: ['html', 'pdf', 'png', 'jpg', 'jpeg'],
   text: ['pdf', 'png', 'jpg', 'jpeg', 'html'],
   image: ['pdf'],
@@ -152,6 +153,7 @@ export const runDocumentConvert: RobotRunner = async (job) => {
     if (!cues) return unsuitable(`No subtitle cues in "${input.name}": ${robot} reads SubRip and WebVTT`);
     return written(job, format === 'vtt' ? writeVtt(cues) : writeSrt(cues), format, { cue_count: cues.length });
   }
+  if (kind === 'html' && format === 'md') return written(job, await htmlAsMarkdown(await readFile(input.localPath, 'utf8')), 'md');
   if (kind === 'html') return drawn(job, await readFile(input.localPath), format);
   if (kind === 'image') return imageAsPdf(job);
   if (kind === 'markdown') {

@@ -15,7 +15,7 @@ import { validateInstructions } from '../../instructions/validate-instructions';
 import { executeSteps, type ExecuteContext } from '../execute-steps';
 import { describeUpload, type StoredFile } from '../file-record';
 import { imageUpload, intranetLookup, makeTempDir, textUpload } from '../test-files';
-import { markdownAsHtml, markdownBody } from './markdown';
+import { htmlAsMarkdown, markdownAsHtml, markdownBody } from './markdown';
 
 const exec = promisify(execFile);
 
@@ -176,6 +176,30 @@ describe('/document/convert: Markdown', () => {
       }),
     );
     expect(markdownAsHtml('x', { title: '<b>"t"</b>' })).toContain('<title>&lt;b&gt;&quot;t&quot;&lt;/b&gt;</title>');
+  });
+});
+
+describe('/document/convert: HTML into Markdown (format md, as the vendor lists it)', () => {
+  it('writes headings, emphasis, links, lists and code as Markdown; what no reader sees is dropped', async () => {
+    const page = await textUpload(dir, 'page.html', '<!doctype html><html><head><title>T</title><style>h1{color:red}</style></head><body><h1>Release notes</h1><p>Now <strong>faster</strong>, see <a href="https://example.com/x">the list</a>.</p><ul><li>one</li><li>two</li></ul><pre><code>npm test</code></pre><script>alert(1)</script><form><input name=a></form></body></html>');
+    const { outcome, files } = await run({ md: { robot: '/document/convert', use: ':original', format: 'md' } }, [page]);
+    expect(outcome, JSON.stringify(outcome)).toMatchObject({ ok: true });
+    expect(files.map((f) => f.name)).toEqual(['page.md']);
+    expect(await readFile(files[0]!.localPath, 'utf8')).toBe('# Release notes\n\nNow **faster**, see [the list](https://example.com/x).\n\n-   one\n-   two\n\n```\nnpm test\n```\n');
+    // Markdown is already Markdown: passed over with the reason; formats the vendor lists and nothing here makes are refused at creation.
+    const notes = await run({ md: { robot: '/document/convert', use: ':original', format: 'md' } }, [await textUpload(dir, 'notes.md', '# x')]);
+    expect(notes.files).toEqual([]);
+    expect(validateInstructions({ c: { robot: '/document/convert', use: ':original', format: 'md' } })).toBeNull();
+    expect(validateInstructions({ c: { robot: '/document/convert', use: ':original', format: 'latex' } })).toMatchObject({ code: 'DOCUMENT_CONVERT_VALIDATION', parameter: 'format' });
+  });
+
+  it('never turns a script, style or form into text, whatever HTML surrounds it (fast-check)', async () => {
+    const fragment = fc.constantFrom('<p>x</p>', '<script>SECRET()</script>', '<style>SECRET{}</style>', '<form><textarea>SECRET</textarea></form>', '<noscript>SECRET</noscript>', '<h2>t</h2>', '<em>e</em>', '<div>', '</div>', '<ul><li>i</li></ul>', ' ', '&amp;');
+    await fc.assert(
+      fc.asyncProperty(fc.array(fragment, { maxLength: 12 }), async (parts) => {
+        expect(await htmlAsMarkdown(`<html><head><title>SECRET</title></head><body>${parts.join('')}</body></html>`)).not.toContain('SECRET');
+      }),
+    );
   });
 });
 

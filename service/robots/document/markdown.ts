@@ -68,3 +68,15 @@ export function markdownAsHtml(source: string, options: { format?: MarkdownForma
   const style = (options.theme ?? 'github') === 'github' ? `<style>${GITHUB_CSS.trim()}</style>` : '';
   return `<!doctype html>\n<html><head><meta charset="utf-8"><title>${escapeText(options.title)}</title>${style}</head>\n<body><article class="markdown-body">\n${markdownBody(source, options.format)}</article></body></html>\n`;
 }
+
+/**
+ * HTML as Markdown (`format: "md"` of an HTML file), by turndown: ATX headings, fenced code, `-` lists.
+ * What a reader never sees — the head, scripts, styles, forms, embedded frames and objects — is dropped, not
+ * turned into text. turndown is loaded on the first use: only this conversion needs it.
+ */
+export async function htmlAsMarkdown(html: string): Promise<string> {
+  const { default: TurndownService } = await import('turndown');
+  const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
+  turndown.remove(['head', 'title', 'meta', 'link', 'base', 'script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'form']);
+  return `${turndown.turndown(html).trim()}\n`;
+}
