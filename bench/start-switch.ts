@@ -17,7 +17,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { collectLongTasks, launchBenchApp, LONG_TASK_MS, longTaskLine, observeLongTasks, openBenchBrowser, profiled, traced } from './lib/app-kit';
+import { coldFunctions, collectLongTasks, launchBenchApp, LONG_TASK_MS, longTaskLine, observeLongTasks, openBenchBrowser, profiled, traced } from './lib/app-kit';
 import { fmt, ROOT, runBench, verdict } from './lib/bench-kit';
 import { makeSmallFileTree } from './lib/file-tree';
 
@@ -54,12 +54,14 @@ runBench(async () => {
       await Promise.all([observeLongTasks(ui), observeLongTasks(bare)]);
       const t0 = Date.now();
       await traced(browser.browser, ui, () =>
-        profiled(ui, async () => {
-          await start.click();
-          await ui.getByRole('heading', { name: 'Transfers' }).waitFor();
-          await ui.getByRole('grid', { name: 'Files in the transfer queue' }).getByTestId('transfer-row').first().waitFor();
-          await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
-        }),
+        profiled(ui, () =>
+          coldFunctions(ui, async () => {
+            await start.click();
+            await ui.getByRole('heading', { name: 'Transfers' }).waitFor();
+            await ui.getByRole('grid', { name: 'Files in the transfer queue' }).getByTestId('transfer-row').first().waitFor();
+            await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
+          }),
+        ),
         bare,
         `start-switch-round-${String(round)}`,
       );

@@ -159,6 +159,51 @@ export async function profiled<T>(page: Page, body: () => Promise<T>): Promise<T
   }
 }
 
+interface Coverage {
+  result: { url: string; functions: { functionName: string; ranges: { startOffset: number; endOffset: number; count: number }[] }[] }[];
+}
+
+/**
+ * BENCH_COLD=1: which of the page's functions ran for the first time inside `body` (V8's best-effort
+ * coverage before and after: count 0 → more), by script, the largest first — the code a first visit
+ * compiles lazily on the main thread and later visits do not. Names are readable with an unminified build
+ * (BENCH_RENDERER_DIR).
+ */
+export async function coldFunctions<T>(page: Page, body: () => Promise<T>): Promise<T> {
+  if (process.env.BENCH_COLD !== '1') return body();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  const called = (c: Coverage) => {
+    const seen = new Set<string>();
+    for (const script of c.result) for (const f of script.functions) if ((f.ranges[0]?.count ?? 0) > 0) seen.add(`${script.url}#${String(f.ranges[0]!.startOffset)}`);
+    return seen;
+  };
+  const before = called((await cdp.send('Profiler.getBestEffortCoverage')) as Coverage);
+  try {
+    return await body();
+  } finally {
+    const after = (await cdp.send('Profiler.getBestEffortCoverage')) as Coverage;
+    const byScript = new Map<string, { bytes: number; fns: { name: string; bytes: number }[] }>();
+    for (const script of after.result) {
+      for (const f of script.functions) {
+        const r = f.ranges[0];
+        if (!r || r.count === 0 || before.has(`${script.url}#${String(r.startOffset)}`)) continue;
+        const entry = byScript.get(script.url) ?? { bytes: 0, fns: [] };
+        entry.bytes += r.endOffset - r.startOffset;
+        entry.fns.push({ name: f.functionName || '(anonymous)', bytes: r.endOffset - r.startOffset });
+        byScript.set(script.url, entry);
+      }
+    }
+    console.log('functions first called in this round (bytes of source, by script):');
+    for (const [url, e] of [...byScript.entries()].sort((a, b) => b[1].bytes - a[1].bytes)) {
+      console.log(`  ${String(e.bytes).padStart(8)} B in ${String(e.fns.length)} functions: ${url.split('/').pop() ?? url}`);
+      const top = e.fns.sort((a, b) => b.bytes - a.bytes).slice(0, 25);
+      console.log(`    ${top.map((f) => `${f.name} ${String(f.bytes)}`).join(', ')}`);
+    }
+    await cdp.detach();
+  }
+}
+
 /**
  * BENCH_TRACE=1: a Chromium trace around `body`; prints where the page's main thread spent its time, by
  * kind of work (paint and layout against script), and each task over 50 ms with its CPU time — and the
@@ -167,7 +212,9 @@ export async function profiled<T>(page: Page, body: () => Promise<T>): Promise<T
  */
 export async function traced<T>(browser: Browser, page: Page, body: () => Promise<T>, reference?: Page, saveAs?: string): Promise<T> {
   if (process.env.BENCH_TRACE !== '1') return body();
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  // BENCH_TRACE_CATEGORIES adds categories, e.g. disabled-by-default-v8.compile (a first run's compiles).
+  const extra = (process.env.BENCH_TRACE_CATEGORIES ?? '').split(',').filter(Boolean);
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', ...extra] });
   await page.evaluate(`console.timeStamp(${JSON.stringify(PAGE_MARK)})`);
   if (reference) await reference.evaluate(`console.timeStamp(${JSON.stringify(`${PAGE_MARK}:reference`)})`);
   try {

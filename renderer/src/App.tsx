@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useRunEvents } from './bridge/run-events';
 import { TransferControllerProvider, useTransferEvents } from './bridge/transfer-events';
 import { Toaster } from './components/Toaster';
@@ -10,7 +10,7 @@ import { ConnectionBanner } from './features/shell/ConnectionBanner';
 import { RunRedirect } from './features/assembly/RunRedirect';
 import { Sidebar } from './features/shell/Sidebar';
 import { Spinner } from './components/Spinner';
-import { TransfersView } from './features/transfers/TransfersView';
+import { loadedTransfersView, loadTransfersView } from './features/transfers/view-loader';
 import { UploadView } from './features/upload/UploadView';
 import { useSavedStepsChoice } from './features/upload/use-saved-choice';
 import { useConnectionEvents } from './features/shell/use-connection-events';
@@ -50,6 +50,14 @@ const QueueView = lazy(() => import('./features/queue/QueueView').then((m) => ({
 const AssetsView = lazy(() => import('./features/assets/AssetsView').then((m) => ({ default: m.AssetsView })));
 const CredentialsView = lazy(() => import('./features/credentials/CredentialsView').then((m) => ({ default: m.CredentialsView })));
 
+const LazyTransfersView = lazy(() => loadTransfersView().then((View) => ({ default: View })));
+
+/** The loaded view if its chunk is in (preloaded while idle after start), else the lazy one; fixed per mount. */
+const TransfersRoute = ({ batchId }: { batchId?: string | undefined }) => {
+  const [View] = useState(() => loadedTransfersView() ?? LazyTransfersView);
+  return <View batchId={batchId} />;
+};
+
 export const App = () => {
   useRunEvents();
   const transfers = useTransferEvents();
@@ -70,7 +78,6 @@ export const App = () => {
         <VaultBanner />
         <main className="content" id="main" tabIndex={-1} aria-label="Content">
           {route.name === 'upload' && <UploadView />}
-          {route.name === 'transfers' && <TransfersView batchId={route.batchId} />}
           {route.name === 'activity' && <ActivityView />}
           {route.name === 'run' && <RunRedirect key={route.runId} runId={route.runId} />}
           {route.name === 'assembly' && <AssemblyView key={route.assemblyId} assemblyId={route.assemblyId} />}
@@ -81,6 +88,7 @@ export const App = () => {
               </div>
             }
           >
+            {route.name === 'transfers' && <TransfersRoute batchId={route.batchId} />}
             {route.name === 'templates' && <TemplatesView selectedId={route.selectedId} list={route.list} />}
             {route.name === 'credentials' && <CredentialsView />}
             {route.name === 'workspaces' && <WorkspacesView />}

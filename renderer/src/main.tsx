@@ -9,6 +9,7 @@ import { BridgeProvider } from './bridge/BridgeProvider';
 import { waitForBridge } from './bridge/get-bridge';
 import { NoBridge } from './features/shell/NoBridge';
 import { warmDateFormats } from './lib/date-time';
+import { loadTransfersView } from './features/transfers/view-loader';
 import { rememberRoute } from './state/navigation-store';
 import { applyTheme, useTheme } from './state/theme-store';
 
@@ -34,8 +35,13 @@ const start = async (): Promise<void> => {
     </StrictMode>,
   );
   // Not inside the first screen that shows a date: the locale's date data loads while the page is idle.
-  if ('requestIdleCallback' in window) window.requestIdleCallback(warmDateFormats, { timeout: 5_000 });
-  else setTimeout(warmDateFormats, 1_000);
+  // And the Transfers view's code (where Start leads), compiled whole as it loads: each its own idle task.
+  const whenIdle = (work: () => void) => {
+    if ('requestIdleCallback' in window) window.requestIdleCallback(work, { timeout: 5_000 });
+    else setTimeout(work, 1_000);
+  };
+  whenIdle(warmDateFormats);
+  whenIdle(() => void loadTransfersView());
 };
 
 void start();
