@@ -159,7 +159,10 @@ export async function openPage(opts: PageOptions) {
     const { targetId } = (await send('Target.createTarget', { url: 'about:blank' })) as { targetId: string };
     const { sessionId } = (await send('Target.attachToTarget', { targetId, flatten: true })) as { sessionId: string };
     const page = (method: string, params: Record<string, unknown> = {}) => send(method, params, sessionId);
-    const events: string[] = [];
+    // Lifecycle events by the document (loader) they are of: the blank page the target opened with may still
+    // report its own networkIdle after navigate was sent, which must not count as the new page's (the picture
+    // of a page drawn before it loaded, white, at load ~25).
+    const events: { name: string; loaderId: string }[] = [];
     const waiters = new Set<() => void>();
     /** Why a request of the page was refused (the first), for the message when the page itself fails. */
     let refused: string | null = null;
@@ -167,9 +170,7 @@ export async function openPage(opts: PageOptions) {
     let pageOrigin: string | null = null;
     listeners.add((m) => {
       if (m.sessionId !== sessionId) return;
-      if (m.method === 'Page.lifecycleEvent') events.push(String(m.params?.name));
-      else if (m.method === 'Page.loadEventFired') events.push('load');
-      else if (m.method === 'Page.domContentEventFired') events.push('DOMContentLoaded');
+      if (m.method === 'Page.lifecycleEvent') events.push({ name: String(m.params?.name), loaderId: String(m.params?.loaderId) });
       else if (m.method === 'Fetch.requestPaused') void answer(m.params as { requestId: string; request: { url: string; method: string } });
       for (const w of waiters) w();
     });
@@ -203,12 +204,15 @@ export async function openPage(opts: PageOptions) {
         if (typeof done.errorText === 'string' && done.errorText) throw new PageFailure(refused ?? `${url} could not be opened (${done.errorText})`);
         if (until === 'commit') return;
         const wanted = until === 'domcontentloaded' ? 'DOMContentLoaded' : until === 'load' ? 'load' : 'networkIdle';
+        // No loaderId only for a same-document navigation, which a fresh page never makes.
+        const loaderId = typeof done.loaderId === 'string' ? done.loaderId : null;
+        const reached = (name: string) => events.some((e) => e.name === name && (loaderId === null || e.loaderId === loaderId));
         await new Promise<void>((resolve, reject) => {
           const check = () => {
-            if (events.includes(wanted)) finish();
+            if (reached(wanted)) finish();
           };
           // A page that keeps the network busy is drawn once it has loaded and the wait is over.
-          const timer = setTimeout(() => (events.includes('load') || until === 'networkidle' ? finish() : fail(new PageFailure(`${url} did not finish loading within 30 s`))), REQUEST_MS);
+          const timer = setTimeout(() => (reached('load') || until === 'networkidle' ? finish() : fail(new PageFailure(`${url} did not finish loading within 30 s`))), REQUEST_MS);
           const finish = () => {
             clearTimeout(timer);
             waiters.delete(check);
