@@ -173,8 +173,11 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     const { run } = active;
     if (active.statusOnDisk) return true;
     // A running Assembly's status is written as its header (state, URLs, counts): a 1,000-file status is ~4 MB
-    // of JSON, and a restart fetches the live status again anyway. The whole status is written once, at the end.
-    const status = run.status && !active.finished ? statusHeader(run.status) : run.status;
+    // of JSON, and a restart fetches the live status again anyway. A status that says the Assembly ended is
+    // written whole at once, not only when the run is marked finished a moment later: an app stopped between
+    // the two left a header that said "completed" with no uploads, and the restarted engine failed every file
+    // of that batch as left out of its Assembly (restart-anywhere, at load).
+    const status = run.status && !active.finished && isAssemblyBusy(run.status) ? statusHeader(run.status) : run.status;
     const written = persist((store) =>
       store.updateRun(run.runId, { state: run.state, error: run.error, assemblyId: run.assemblyId, status, finished: active.finished }),
     );

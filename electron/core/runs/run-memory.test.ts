@@ -98,4 +98,40 @@ describe('a running Assembly is stored as its header', () => {
     expect(reopened.statusOf(runId)?.uploads?.map((u) => u.name)).toEqual(['a.jpg']);
     reopened.close();
   }, 30_000);
+
+  it('stores a status that says the Assembly ended whole, even when the app stops before the run is marked finished', async () => {
+    const api = createApiClient({ endpoint: service.url, authKey: service.authKey, getSecret: async () => service.authSecret });
+    const created = await api.createAssembly({ instructions: { steps }, expectedUploads: 1, files: [{ field: 'a', name: 'a.jpg', data: new Blob(['first file']) }] });
+    if (!created.ok) throw new Error(created.error.message);
+    const data = path.join(dir, 'ended-data');
+    const events = createCoreEvents();
+    const first = createRunManager({ events, clientFor: () => ok({ workspaceId: 'local', api }), store: openRunStore(data), pollIntervalMs: 100 });
+    // The app stops the moment the run learns the Assembly ended (before it marks the run finished).
+    events.on((name, payload) => {
+      if (name === 'run:updated' && (payload as { run?: { state?: string } }).run?.state === 'ASSEMBLY_CANCELED') void first.close();
+    });
+    const adopted = first.adopt({ workspaceId: 'local', status: created.value, instructions: { steps } });
+    if (!adopted.ok) throw new Error(adopted.error.message);
+    // Ended from elsewhere (another client, the console): the run follows it to its end.
+    const url = created.value.assembly_ssl_url ?? created.value.assembly_url;
+    expect((await api.cancelAssembly(url!)).ok).toBe(true);
+    const stored = await (async () => {
+      for (let i = 0; i < 200; i++) {
+        const store = openRunStore(data);
+        const [run] = store.load();
+        const whole = run ? store.statusOf(run.runId) : null;
+        const header = run?.status ?? null;
+        store.close();
+        if (header?.ok === 'ASSEMBLY_CANCELED') return { header, whole, finished: run!.finished };
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error('the run never stored the ended Assembly');
+    })();
+    // Not marked finished (the app stopped first), yet its uploads are kept: a restart can verify against them.
+    expect(stored.finished).toBe(false);
+    const reopened = openRunStore(data);
+    const [run] = reopened.load();
+    expect(run?.status?.uploads?.map((u) => u.name)).toEqual(['a.jpg']);
+    reopened.close();
+  }, 30_000);
 });
