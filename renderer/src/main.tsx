@@ -41,7 +41,8 @@ const start = async (): Promise<void> => {
     else setTimeout(work, 1_000);
   };
   whenIdle(warmDateFormats);
-  whenIdle(() => void loadTransfersView());
+  // Only a warm-up: a chunk that cannot load now (the app went away) is loaded again when Transfers opens.
+  whenIdle(() => void loadTransfersView().catch(() => undefined));
 };
 
 void start();

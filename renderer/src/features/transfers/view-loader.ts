@@ -10,10 +10,17 @@ let loading: Promise<typeof TransfersView> | null = null;
 let loaded: typeof TransfersView | null = null;
 
 export const loadTransfersView = (): Promise<typeof TransfersView> => {
-  loading ??= import('./TransfersView').then((m) => {
-    loaded = m.TransfersView;
-    return m.TransfersView;
-  });
+  loading ??= import('./TransfersView').then(
+    (m) => {
+      loaded = m.TransfersView;
+      return m.TransfersView;
+    },
+    (cause: unknown) => {
+      // Not kept: a chunk that failed to load (the app's host went away, e2e connection.spec) is asked again.
+      loading = null;
+      throw cause;
+    },
+  );
   return loading;
 };
 
