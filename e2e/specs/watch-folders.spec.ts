@@ -21,6 +21,11 @@ const sizeOf = async (file: string) => {
   return `${meta.width}x${meta.height}`;
 };
 const card = (ui: Page) => ui.getByTestId('watch-card');
+const cardSummary = async (ui: Page) => {
+  const counts = await card(ui).getByTestId('watch-counts').textContent();
+  const errors = await card(ui).getByRole('list', { name: 'Latest errors' }).allTextContents();
+  return [counts, ...errors].join(' | ');
+};
 
 test('a watch folder processes files copied into it (one slowly, in parts), skips them after a restart, reprocesses a changed one', async ({ browser, workDir }) => {
   test.setTimeout(150_000);
@@ -55,7 +60,8 @@ test('a watch folder processes files copied into it (one slowly, in parts), skip
     }
     await handle.close();
 
-    await expect(card(ui).getByTestId('watch-counts')).toHaveText(/^2 done · 0 failed · 0 queued · 0 skipped/, { timeout: 60_000 });
+    // Polled with the card's latest errors, so a failure says why the file failed.
+    await expect.poll(() => cardSummary(ui), { timeout: 60_000 }).toMatch(/^2 done · 0 failed · 0 queued · 0 skipped/);
     // The results are real images, fitted inside 1024 px, under <output>/<step>/<relative path>.
     expect(await sizeOf(path.join(output, 'resized', 'beach.jpg'))).toBe('1024x768');
     expect(await sizeOf(path.join(output, 'resized', 'city.jpg'))).toBe('1024x768');
