@@ -9,6 +9,7 @@
  *   npm run bench:upload                      # 1 GiB, 2 rounds (alternating), best round of each
  *   BENCH_SIZE_MB=256 BENCH_ROUNDS=3 npm run bench:upload
  *   BENCH_PROFILE_DIR=/tmp/prof npm run bench:upload   # the service writes a .cpuprofile there
+ *   BENCH_SERVICE_NODE_FLAGS=--trace-gc npm run bench:upload   # more flags for the service's node; its output shown
  *
  * Two more rows locate a gap: a PUT to a sink that discards the body, and tus-js-client against a tus
  * endpoint that discards what it receives (the client side alone). Rounds alternate so that page-cache
@@ -85,7 +86,7 @@ function spawnServer(args: readonly string[]): Promise<Server> {
       const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
       if (!url) return;
       child.stdout?.removeAllListeners('data');
-      child.stdout?.resume();
+      if (process.env.BENCH_SERVICE_NODE_FLAGS) child.stdout?.pipe(process.stderr); else child.stdout?.resume();
       resolve({
         url,
         cpuSeconds: () => cpuSeconds(child.pid),
@@ -189,6 +190,8 @@ async function main(): Promise<void> {
   const file = path.join(dir, 'big.bin');
   const profileDir = process.env.BENCH_PROFILE_DIR;
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  // More flags for the service's node (e.g. --trace-gc), split on spaces.
+  profile.push(...(process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean));
   const service = await spawnServer([...profile, '--import', 'tsx', 'service/cli.ts', '--port', '0', '--data-dir', path.join(dir, 'service'), '--auth-key', AUTH_KEY, '--auth-secret', 'bench-secret']);
   const sink = await spawnServer(['-e', SINK]);
   const storingSink = await spawnServer(['-e', STORING_SINK, path.join(dir, 'stored.bin')]);

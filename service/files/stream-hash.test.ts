@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/service-fixture';
-import { INLINE_HASH_BYTES, TooManyBytes, flipFirstByte, hashPrefix, hashTap, streamHash } from './stream-hash';
+import { BATCH_BYTES, INLINE_HASH_BYTES, TooManyBytes, flipFirstByte, hashPrefix, hashTap, streamHash } from './stream-hash';
 
 const digests = (data: Buffer) => ({ md5: createHash('md5').update(data).digest('hex'), sha256: createHash('sha256').update(data).digest('hex') });
 const chunks = (data: Buffer, size: number): Buffer[] => Array.from({ length: Math.ceil(data.length / size) }, (_, i) => data.subarray(i * size, (i + 1) * size));
@@ -63,6 +63,45 @@ describe('stream-hash', () => {
     })());
     await pipeline(source, tap.transform, sink());
     expect(await hash.digest()).toEqual({ md5: whole.digest('hex'), sha256: whole256.digest('hex') });
+  });
+
+  it('gives every one of several streams at once its own digests while their shared batches are filled again and again', async () => {
+    // Streams interleaved chunk by chunk, some dropped midway: a batch reused before both threads hashed it, or
+    // handed to the wrong stream, would show as a wrong digest here.
+    const stream = fc.record({ size: fc.integer({ min: 0, max: 2 * BATCH_BYTES + 5 }), chunk: fc.integer({ min: 1000, max: 300_000 }), dropAt: fc.option(fc.nat(), { nil: undefined }) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(stream, { minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 0xffff_ffff }), async (specs, seed) => {
+        const runs = specs.map((spec, n) => {
+          const data = Buffer.alloc(spec.size);
+          for (let i = 0; i + 4 <= spec.size; i += 4096) data.writeUInt32LE((seed ^ (n * 0x9e3779b1) ^ i) >>> 0, i);
+          if (spec.size > 0) data[spec.size - 1] = n;
+          return { data, parts: chunks(data, spec.chunk), dropAt: spec.dropAt, hash: streamHash(), sent: 0 };
+        });
+        for (let step = 0; runs.some((r) => r.sent < r.parts.length); step++) {
+          for (const r of runs) {
+            if (r.sent >= r.parts.length) continue;
+            if (r.dropAt !== undefined && r.sent === r.dropAt % r.parts.length) {
+              r.hash.drop();
+              r.sent = r.parts.length;
+              continue;
+            }
+            // A copy that is wiped once handed over, as a socket's read buffer may be.
+            const chunk = Buffer.from(r.parts[r.sent++]!);
+            r.hash.update(chunk);
+            chunk.fill(0xa5);
+            if (r.hash.congested()) await r.hash.whenDrained();
+          }
+          // The threads' answers come in between (as between socket reads), so batches go back and are reused.
+          await new Promise((go) => setImmediate(go));
+        }
+        for (const r of runs) {
+          const got = await r.hash.digest();
+          if (r.dropAt !== undefined && r.parts.length > 0) expect(got).toBeNull();
+          else expect(got).toEqual(digests(r.data));
+        }
+      }),
+      { numRuns: 10 },
+    );
   });
 
   it('continues a resumed upload from its prefix on disk', async () => {

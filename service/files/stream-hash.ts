@@ -2,8 +2,11 @@
 // reads the file again. Each algorithm runs on a worker thread of its own, so the two run side by side
 // where there are cores: on the main thread md5 alone cost as much CPU as receiving the bytes (md5 runs
 // at ~600 MB/s on one core, sha256 with SHA-NI a little faster), so an upload went no faster than the
-// hash. Chunks are copied to each worker (a memcpy, far cheaper than a hash) with backpressure: a stream
-// that runs ahead of either worker by more than MAX_IN_FLIGHT_BYTES waits. A running hash cannot be
+// hash. Chunks are copied once into batches of shared memory that both threads read, with backpressure:
+// a stream that runs ahead of either thread by more than MAX_IN_FLIGHT_BYTES waits. The batches are
+// kept and filled again once both threads hashed them: a fresh 1 MiB buffer per thread per MiB (the way
+// before) cost more than the copy many times over (new pages zeroed and faulted in, freed again, and the
+// garbage collections their external memory set off in the service's heap). A running hash cannot be
 // persisted in Node, so after a restart (or a PATCH that failed midway) the prefix already on disk is
 // hashed once, then streaming goes on.
 
@@ -20,14 +23,14 @@ export interface FileDigests {
 
 type Algorithm = keyof FileDigests;
 
-/** Bytes sent to a worker and not yet hashed, per hash, before its stream waits. */
+/** Bytes sent to a thread and not yet hashed, per hash, before its stream waits. */
 const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
-/** The worker reports progress after this many bytes of one hash. */
-const ACK_EVERY_BYTES = 4 * 1024 * 1024;
-/** Chunks are gathered into messages of up to this size: a message per 64 KiB socket chunk cost more than the copy. */
-const BATCH_BYTES = 1024 * 1024;
-/** The first message of a stream is this big at most; each next one twice the last, up to BATCH_BYTES. */
-const FIRST_BATCH_BYTES = 128 * 1024;
+/** Chunks are gathered into shared batches of this size: one message (and one answer) per thread per batch. */
+export const BATCH_BYTES = 4 * 1024 * 1024;
+/** Idle batches kept for the next stream (at most this many bytes of them). */
+const POOL_BYTES = 32 * 1024 * 1024;
+/** The pool is emptied after this long without a batch going back to it (no upload in progress keeps memory). */
+const POOL_IDLE_MS = 5000;
 /**
  * A stream that ends within this many bytes is hashed on the main thread at its end: for a small file two
  * worker round trips (and, before, a 1 MiB batch per hash per file, which is what made a 100,000-file run
@@ -35,27 +38,86 @@ const FIRST_BATCH_BYTES = 128 * 1024;
  */
 export const INLINE_HASH_BYTES = 64 * 1024;
 
-// CommonJS source for `eval`: no file to resolve, whatever loader the service runs under.
+// CommonJS source for `eval`: no file to resolve, whatever loader the service runs under. A thread is sent
+// each batch's shared memory once (then only its number) and answers every batch it hashed, so the batch
+// can be filled again; 'forget' is sent for a batch leaving the pool.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const hashes = new Map();
+const batches = new Map();
 parentPort.on('message', (m) => {
-  if (m.op === 'update' || (m.op === 'digest' && m.chunk)) {
+  if (m.op === 'forget') { batches.delete(m.batch); return; }
+  if (m.op === 'drop') { hashes.delete(m.id); return; }
+  let hashed = 0;
+  if (m.batch !== undefined) {
+    let bytes = batches.get(m.batch);
+    if (!bytes) { bytes = new Uint8Array(m.memory); batches.set(m.batch, bytes); }
     let h = hashes.get(m.id);
-    if (!h) { h = { hash: createHash(workerData.algorithm), unacked: 0 }; hashes.set(m.id, h); }
-    h.hash.update(m.chunk);
-    h.unacked += m.chunk.byteLength;
-    if (m.op === 'update' && h.unacked >= ${String(ACK_EVERY_BYTES)}) { parentPort.postMessage({ id: m.id, hashed: h.unacked }); h.unacked = 0; }
+    if (!h) { h = createHash(workerData.algorithm); hashes.set(m.id, h); }
+    h.update(bytes.subarray(0, m.length));
+    hashed = m.length;
   }
   if (m.op === 'digest') {
     const h = hashes.get(m.id);
     hashes.delete(m.id);
-    parentPort.postMessage({ id: m.id, hashed: h ? h.unacked : 0, hex: (h ? h.hash : createHash(workerData.algorithm)).digest('hex') });
-  } else if (m.op === 'drop') {
-    hashes.delete(m.id);
+    parentPort.postMessage({ id: m.id, batch: m.batch, hashed, hex: (h || createHash(workerData.algorithm)).digest('hex') });
+  } else {
+    parentPort.postMessage({ id: m.id, batch: m.batch, hashed });
   }
 });`;
+
+/** A batch of shared memory both threads read; filled by the main thread only while no thread holds it. */
+interface Batch {
+  id: number;
+  bytes: Uint8Array<SharedArrayBuffer>;
+  /** Threads still to hash it. */
+  readers: number;
+  /** Threads that were sent its memory (and keep it until told to forget it). */
+  known: Set<HashThread>;
+}
+
+const pool: Batch[] = [];
+const held = new Map<number, Batch>();
+let nextBatch = 1;
+let lastReturn = 0;
+let poolTrim: NodeJS.Timeout | null = null;
+
+/** A batch leaves for good: the threads that keep its memory drop it too. */
+function discard(b: Batch): void {
+  for (const t of b.known) if (!t.dead) t.worker.postMessage({ op: 'forget', batch: b.id });
+  b.known.clear();
+}
+
+function takeBatch(): Batch {
+  const b = pool.pop() ?? { id: nextBatch++, bytes: new Uint8Array(new SharedArrayBuffer(BATCH_BYTES)), readers: 0, known: new Set<HashThread>() };
+  held.set(b.id, b);
+  return b;
+}
+
+function emptyPoolWhenIdle(): void {
+  lastReturn = Date.now();
+  if (poolTrim) return;
+  const check = (): void => {
+    if (Date.now() - lastReturn < POOL_IDLE_MS) {
+      poolTrim = setTimeout(check, POOL_IDLE_MS).unref();
+      return;
+    }
+    pool.splice(0).forEach(discard);
+    poolTrim = null;
+  };
+  poolTrim = setTimeout(check, POOL_IDLE_MS).unref();
+}
+
+/** One reader is done with batch `id` (hashed it, or its thread died); the last one puts it back. */
+function release(id: number): void {
+  const b = held.get(id);
+  if (!b || --b.readers > 0) return;
+  held.delete(id);
+  if (pool.length * BATCH_BYTES >= POOL_BYTES) return discard(b);
+  pool.push(b);
+  emptyPoolWhenIdle();
+}
 
 interface Session {
   inFlight: number;
@@ -66,6 +128,8 @@ interface Session {
 interface HashThread {
   worker: Worker;
   sessions: Map<number, Session>;
+  /** Batches sent and not yet answered (a batch may be sent to it more than once only after an answer). */
+  holding: Set<number>;
   dead: boolean;
 }
 
@@ -73,7 +137,10 @@ const threads = new Map<Algorithm, HashThread>();
 let nextId = 1;
 
 function settleAll(algorithm: Algorithm, t: HashThread): void {
+  if (t.dead) return;
   t.dead = true;
+  for (const b of t.holding) release(b);
+  t.holding.clear();
   for (const s of t.sessions.values()) {
     s.digested?.(null);
     for (const go of s.drained.splice(0)) go();
@@ -87,9 +154,10 @@ function hashThread(algorithm: Algorithm): HashThread {
   const running = threads.get(algorithm);
   if (running) return running;
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { algorithm } });
-  const t: HashThread = { worker, sessions: new Map(), dead: false };
+  const t: HashThread = { worker, sessions: new Map(), holding: new Set(), dead: false };
   worker.unref();
-  worker.on('message', (m: { id: number; hashed: number; hex?: string }) => {
+  worker.on('message', (m: { id: number; batch?: number; hashed: number; hex?: string }) => {
+    if (m.batch !== undefined && t.holding.delete(m.batch)) release(m.batch);
     const s = t.sessions.get(m.id);
     if (!s) return;
     s.inFlight -= m.hashed;
@@ -106,95 +174,125 @@ function hashThread(algorithm: Algorithm): HashThread {
   return t;
 }
 
-/** A hash computed off the main thread; `digest` gives the hex (null when its thread failed). */
-interface StreamDigest<T> {
+/** md5 and sha256 of a stream, computed off the main thread; `digest` gives them (null when a thread failed). */
+export interface StreamHash {
   update(chunk: Buffer): void;
   /** True when the caller should wait (whenDrained) before sending more. */
   congested(): boolean;
   whenDrained(): Promise<void>;
   /** Ends the hash. */
-  digest(): Promise<T | null>;
+  digest(): Promise<FileDigests | null>;
   /** Ends the hash without a digest. */
   drop(): void;
 }
 
-/** md5 and sha256 computed off the main thread, each on its own thread, from one stream of bytes. */
-export type StreamHash = StreamDigest<FileDigests>;
+/** One algorithm's hash of a stream on its thread, fed the batches threadedHash fills. */
+interface ThreadDigest {
+  /** Sends `length` bytes of batch `b` to hash (none when b is null); `last` ends the hash. Returns whether the thread took the batch. */
+  send(b: Batch | null, length: number, last: boolean): boolean;
+  congested(): boolean;
+  whenDrained(): Promise<void>;
+  /** The hex once the hash ended; null when its thread failed or it was dropped. */
+  result: Promise<string | null>;
+  dead(): boolean;
+  drop(): void;
+}
 
-function streamDigest(algorithm: Algorithm): StreamDigest<string> {
+function threadDigest(algorithm: Algorithm): ThreadDigest {
   const t = hashThread(algorithm);
   const id = nextId++;
   const session: Session = { inFlight: 0, drained: [] };
   t.sessions.set(id, session);
+  const result = new Promise<string | null>((resolve) => (session.digested = resolve));
   let ended = false;
-  // Chunks are copied into a batch the worker then owns (a socket chunk may share its memory with others).
-  // Batches grow from FIRST_BATCH_BYTES: a stream that ends early never holds a buffer much larger than itself.
-  let batch: Uint8Array<ArrayBuffer> | null = null;
-  let filled = 0;
-  let nextBatchBytes = FIRST_BATCH_BYTES;
-  const take = (): Uint8Array<ArrayBuffer> | null => {
-    if (!batch || filled === 0) return null;
-    const out = batch.subarray(0, filled);
-    batch = null;
-    filled = 0;
-    return out;
-  };
   return {
-    update(chunk) {
-      if (ended || t.dead) return;
-      session.inFlight += chunk.length;
-      for (let at = 0; at < chunk.length; ) {
-        if (!batch) {
-          batch = new Uint8Array(nextBatchBytes);
-          nextBatchBytes = Math.min(BATCH_BYTES, nextBatchBytes * 2);
-        }
-        const n = Math.min(chunk.length - at, batch.length - filled);
-        batch.set(chunk.subarray(at, at + n), filled);
-        filled += n;
-        at += n;
-        if (filled === batch.length) {
-          const full = take()!;
-          t.worker.postMessage({ op: 'update', id, chunk: full }, [full.buffer]);
-        }
+    send(b, length, last) {
+      if (ended || t.dead) return false;
+      if (last) ended = true;
+      if (!b) {
+        t.worker.postMessage({ op: last ? 'digest' : 'update', id });
+        return false;
       }
+      session.inFlight += length;
+      t.holding.add(b.id);
+      const first = !b.known.has(t);
+      b.known.add(t);
+      t.worker.postMessage({ op: last ? 'digest' : 'update', id, batch: b.id, length, ...(first ? { memory: b.bytes.buffer } : {}) });
+      return true;
     },
     congested: () => !t.dead && session.inFlight > MAX_IN_FLIGHT_BYTES,
     whenDrained: () => (t.dead || session.inFlight <= MAX_IN_FLIGHT_BYTES ? Promise.resolve() : new Promise<void>((go) => session.drained.push(go))),
-    digest() {
-      if (ended || t.dead) return Promise.resolve(null);
-      ended = true;
-      return new Promise((resolve) => {
-        session.digested = resolve;
-        const rest = take();
-        if (rest) t.worker.postMessage({ op: 'digest', id, chunk: rest }, [rest.buffer]);
-        else t.worker.postMessage({ op: 'digest', id });
-      });
-    },
+    result,
+    dead: () => t.dead,
     drop() {
       if (ended) return;
       ended = true;
-      batch = null;
       t.sessions.delete(id);
+      session.digested?.(null);
       if (!t.dead) t.worker.postMessage({ op: 'drop', id });
     },
   };
 }
 
-/** Both hashes on the worker threads. */
+/** Both hashes on the worker threads, each fed the same shared batches. */
 function threadedHash(): StreamHash {
-  const md5 = streamDigest('md5');
-  const sha256 = streamDigest('sha256');
-  const both = [md5, sha256];
+  const both = [threadDigest('md5'), threadDigest('sha256')] as const;
+  let ended = false;
+  let batch: Batch | null = null;
+  let filled = 0;
+  /** Hands the batch being filled (if any bytes) to both threads; it goes back to the pool once both hashed it. */
+  const flush = (last: boolean): void => {
+    const b = batch && filled > 0 ? batch : null;
+    const length = filled;
+    batch = null;
+    filled = 0;
+    if (b) b.readers = 2;
+    // A thread that did not take it (dead) is not waited for.
+    for (const h of both) if (!h.send(b, length, last) && b) release(b.id);
+  };
+  const dead = (): boolean => both.some((h) => h.dead());
   return {
-    update: (chunk) => both.forEach((h) => h.update(chunk)),
+    update(chunk) {
+      if (ended || dead()) return;
+      for (let at = 0; at < chunk.length; ) {
+        if (!batch) batch = takeBatch();
+        const n = Math.min(chunk.length - at, BATCH_BYTES - filled);
+        batch.bytes.set(chunk.subarray(at, at + n), filled);
+        filled += n;
+        at += n;
+        if (filled === BATCH_BYTES) flush(false);
+      }
+    },
     congested: () => both.some((h) => h.congested()),
     whenDrained: () => Promise.all(both.map((h) => h.whenDrained())).then(() => undefined),
     async digest() {
-      const [m, s] = await Promise.all([md5.digest(), sha256.digest()]);
-      return m !== null && s !== null ? { md5: m, sha256: s } : null;
+      if (ended) return null;
+      ended = true;
+      if (dead()) {
+        giveBack();
+        both.forEach((h) => h.drop());
+        return null;
+      }
+      flush(true);
+      const [md5, sha256] = await Promise.all(both.map((h) => h.result));
+      return md5 && sha256 ? { md5, sha256 } : null;
     },
-    drop: () => both.forEach((h) => h.drop()),
+    drop() {
+      if (ended) return;
+      ended = true;
+      giveBack();
+      both.forEach((h) => h.drop());
+    },
   };
+  /** The batch being filled, never sent, goes back to the pool. */
+  function giveBack(): void {
+    if (!batch) return;
+    const b = batch;
+    batch = null;
+    filled = 0;
+    b.readers = 1;
+    release(b.id);
+  }
 }
 
 /**
