@@ -2,30 +2,21 @@
 // server here reads what it is sent (the image's pixels, the WAV's header and length), so a result proves
 // the file's own bytes reached it; without a server, or a server without the capability, the step says so.
 
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateRobotParams } from '../instructions/robot-params';
-import type { ChatConfig } from './chat-endpoint';
-import { executeSteps, type ExecuteContext } from './execute-steps';
 import { describeUpload, type StoredFile } from './file-record';
 import { readLabels } from './model-robots';
+import { readBody, startModelServers, type ModelServers } from './test-model-server';
 import { makeTempDir, writeAudio, writeVideo } from './test-files';
-
-const readBody = (req: IncomingMessage): Promise<Buffer> =>
-  new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-  });
 
 /** What the model server was asked for transcription: the form's fields and the audio's format. */
 const heard: { model: string; language: string; format: string; riff: boolean; sampleRate: number; channels: number; authorization?: string }[] = [];
 
-const server = createServer((req, res) => {
+const answer: RequestListener = (req, res) => {
   void readBody(req).then(async (raw) => {
     const json = (status: number, body: unknown) => void res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
     if (req.url === '/v1/chat/completions') {
@@ -54,44 +45,26 @@ const server = createServer((req, res) => {
     }
     json(404, { error: { message: 'not found' } });
   });
-});
-
-/** A chat-only model server: no /audio/transcriptions. */
-const chatOnly = createServer((req, res) => void readBody(req).then(() => res.writeHead(404).end('Not Found')));
-
-const listen = (s: Server) => new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)));
+};
 
 let dir: string;
 let cleanup: () => Promise<void>;
-let port = 0;
-let chatOnlyPort = 0;
+let models: ModelServers;
 let tone: StoredFile;
 let video: StoredFile;
-let n = 0;
 
 beforeAll(async () => {
   ({ dir, cleanup } = await makeTempDir('model-robots-'));
-  [port, chatOnlyPort] = await Promise.all([listen(server), listen(chatOnly)]);
+  models = await startModelServers(answer, { workDir: dir, assemblyId: '3'.repeat(32), apiKey: 'sk-local' });
   tone = await describeUpload({ localPath: await writeAudio(join(dir, 'tone.wav'), 2), name: 'tone.wav', field: 'file' });
   video = await describeUpload({ localPath: await writeVideo(join(dir, 'talk.mp4'), 1), name: 'talk.mp4', field: 'file' });
 }, 60_000);
 afterAll(async () => {
-  server.close();
-  chatOnly.close();
+  models?.close();
   await cleanup();
 });
 
-const config = (p: number | null): ChatConfig => ({ endpoint: p === null ? null : `http://127.0.0.1:${p}/v1`, model: 'local-model', apiKey: 'sk-local', timeoutMs: 20_000 });
-
-async function run(steps: ExecuteContext['steps'], uploads: StoredFile[], chatPort: number | null = port) {
-  const results: StoredFile[] = [];
-  const outcome = await executeSteps({
-    assemblyId: '3'.repeat(32), steps, uploads, fields: {}, signal: new AbortController().signal, workDir: join(dir, `w${n++}`),
-    onResult: (_s, f) => results.push(f),
-    chat: { config: config(chatPort), ownDomains: [], toolServerHosts: [], mintToken: () => null },
-  });
-  return { outcome, results };
-}
+const run: ModelServers['run'] = (...args) => models.run(...args);
 
 const image = async (name: string, color: string) => {
   const path = join(dir, name);
@@ -145,7 +118,7 @@ describe('/speech/transcribe', () => {
   });
 
   it('a server without transcription is SPEECH_TRANSCRIBE_NOT_OFFERED, none is _NOT_CONFIGURED, translation is refused at creation', async () => {
-    const none = await run({ t: { robot: '/speech/transcribe', use: ':original' } }, [tone], chatOnlyPort);
+    const none = await run({ t: { robot: '/speech/transcribe', use: ':original' } }, [tone], models.chatOnlyPort);
     expect(none.outcome).toMatchObject({ ok: false, code: 'SPEECH_TRANSCRIBE_NOT_OFFERED' });
     expect((none.outcome as { message: string }).message).toContain('/audio/transcriptions answered HTTP 404');
     expect((await run({ t: { robot: '/speech/transcribe', use: ':original' } }, [tone], null)).outcome).toMatchObject({ ok: false, code: 'SPEECH_TRANSCRIBE_NOT_CONFIGURED' });
@@ -157,7 +130,7 @@ describe('/speech/transcribe', () => {
 describe('the vendor Node SDK drives the model robots on the local service', () => {
   it('describes an image and transcribes audio through @transloadit/node', async () => {
     const { startFixture } = await import('../testing/service-fixture');
-    const fx = await startFixture({ chat: { endpoint: `http://127.0.0.1:${port}/v1`, model: 'local-model', apiKey: null, timeoutMs: 20_000 } });
+    const fx = await startFixture({ chat: { endpoint: `http://127.0.0.1:${models.port}/v1`, model: 'local-model', apiKey: null, timeoutMs: 20_000 } });
     try {
       const { Transloadit } = await import('@transloadit/node');
       const client = new Transloadit({ authKey: fx.service.authKey, authSecret: fx.service.authSecret, endpoint: fx.service.url });

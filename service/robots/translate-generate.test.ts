@@ -3,27 +3,17 @@
 // server reads what it is sent: it "translates" word by word from a small dictionary into the language
 // its instruction names, and draws images of the size and colour asked for.
 
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateInstructions } from '../instructions/validate-instructions';
-import type { ChatConfig } from './chat-endpoint';
-import { executeSteps, type ExecuteContext } from './execute-steps';
-import type { StoredFile } from './file-record';
 import { requestSize } from './image-generate';
 import { textPieces } from './text-translate';
+import { readBody, startModelServers, type ModelServers } from './test-model-server';
 import { makeTempDir, textUpload } from './test-files';
-
-const readBody = (req: IncomingMessage): Promise<Buffer> =>
-  new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-  });
 
 const GERMAN: Record<string, string> = { hello: 'hallo', world: 'Welt', good: 'gut', morning: 'Morgen', the: 'die', cat: 'Katze' };
 
@@ -31,7 +21,7 @@ const GERMAN: Record<string, string> = { hello: 'hallo', world: 'Welt', good: 'g
 const asked: { system: string; user: string }[] = [];
 const imageRequests: Record<string, unknown>[] = [];
 
-const server = createServer((req, res) => {
+const answer: RequestListener = (req, res) => {
   void readBody(req).then(async (raw) => {
     const json = (status: number, body: unknown) => void res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
     const body = JSON.parse(raw.toString() || '{}') as Record<string, unknown>;
@@ -51,40 +41,22 @@ const server = createServer((req, res) => {
     }
     json(404, { error: { message: 'not found' } });
   });
-});
-
-/** A chat-only model server: no /images/generations. */
-const chatOnly = createServer((req, res) => void readBody(req).then(() => res.writeHead(404).end('Not Found')));
-
-const listen = (s: Server) => new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)));
+};
 
 let dir: string;
 let cleanup: () => Promise<void>;
-let port = 0;
-let chatOnlyPort = 0;
-let n = 0;
+let models: ModelServers;
 
 beforeAll(async () => {
   ({ dir, cleanup } = await makeTempDir('translate-generate-'));
-  [port, chatOnlyPort] = await Promise.all([listen(server), listen(chatOnly)]);
+  models = await startModelServers(answer, { workDir: dir, assemblyId: '4'.repeat(32), apiKey: null });
 });
 afterAll(async () => {
-  server.close();
-  chatOnly.close();
+  models?.close();
   await cleanup();
 });
 
-const config = (p: number | null): ChatConfig => ({ endpoint: p === null ? null : `http://127.0.0.1:${p}/v1`, model: 'local-model', apiKey: null, timeoutMs: 20_000 });
-
-async function run(steps: ExecuteContext['steps'], uploads: StoredFile[], chatPort: number | null = port) {
-  const results: StoredFile[] = [];
-  const outcome = await executeSteps({
-    assemblyId: '4'.repeat(32), steps, uploads, fields: {}, signal: new AbortController().signal, workDir: join(dir, `w${n++}`),
-    onResult: (_s, f) => results.push(f),
-    chat: { config: config(chatPort), ownDomains: [], toolServerHosts: [], mintToken: () => null },
-  });
-  return { outcome, results };
-}
+const run: ModelServers['run'] = (...args) => models.run(...args);
 
 describe('/text/translate', () => {
   it('translates each text file into target_language, keeping its name, paragraphs and line breaks', async () => {
@@ -148,7 +120,7 @@ describe('/image/generate', () => {
   });
 
   it('a server without /images/generations is IMAGE_GENERATE_NOT_OFFERED; svg and inpainting are refused at creation', async () => {
-    const { outcome } = await run({ g: { robot: '/image/generate', prompt: 'a blue square' } }, [], chatOnlyPort);
+    const { outcome } = await run({ g: { robot: '/image/generate', prompt: 'a blue square' } }, [], models.chatOnlyPort);
     expect(outcome).toMatchObject({ ok: false, code: 'IMAGE_GENERATE_NOT_OFFERED' });
     expect((outcome as { message: string }).message).toContain('/images/generations answered HTTP 404');
     expect(validateInstructions({ g: { robot: '/image/generate', prompt: 'x', format: 'svg' } })).toMatchObject({ code: 'IMAGE_GENERATE_VALIDATION', parameter: 'format' });
@@ -181,7 +153,7 @@ describe('model robots without a model server, or with none the API offers', () 
 describe('the vendor Node SDK drives the model robots on the local service', () => {
   it('translates and generates through @transloadit/node; /image/bgremove is refused at creation over HTTP', async () => {
     const { startFixture } = await import('../testing/service-fixture');
-    const fx = await startFixture({ chat: { endpoint: `http://127.0.0.1:${port}/v1`, model: 'local-model', apiKey: null, timeoutMs: 20_000 } });
+    const fx = await startFixture({ chat: { endpoint: `http://127.0.0.1:${models.port}/v1`, model: 'local-model', apiKey: null, timeoutMs: 20_000 } });
     const bare = await startFixture();
     try {
       const { Transloadit } = await import('@transloadit/node');
