@@ -51,7 +51,9 @@ describe('npm run service', () => {
     let out = '';
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listening line in: ${out}`)), 20_000);
+      // A process start through tsx (~2 s of CPU): 45 s, as for other process starts on a loaded machine (a
+      // whole run at load ~20 saw 20 s pass without the line).
+      const timer = setTimeout(() => reject(new Error(`no listening line in: ${out}`)), 45_000);
       child.stdout.on('data', (d: Buffer) => {
         out += d.toString();
         const m = /^listening on (http:\/\/127\.0\.0\.1:(\d+))$/m.exec(out);
@@ -76,7 +78,7 @@ describe('npm run service', () => {
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-  });
+  }, 60_000);
 
   it(`takes the secret from ${AUTH_SECRET_ENV}: not in the command line, not printed`, async () => {
     const secret = 'env-secret-4f1c2a9be7d0';
