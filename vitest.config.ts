@@ -13,9 +13,12 @@ const root = path.dirname(fileURLToPath(import.meta.url));
  * not have: there the files ran in the order they were found, and a 20–35 s file could start in the last
  * minute and be the run's tail. A file the table does not know (a new one) goes first: it may be long.
  * `node scripts/vitest-durations.mjs test-results/vitest.json` writes the table again after a whole run.
- * Projects stay one after the other (Vitest's order), so the service project's long-lived workers
- * (isolate: false) are handed one of its files after another and kept.
+ * The projects run one after another in PROJECT_ORDER: a long-lived worker (isolate: false) is kept only
+ * while the next file in the queue is of its project, so a worker starts (and imports its packages) once per
+ * project it runs: the one file with a process of its own first, beside the first Node files, and the
+ * renderer's short files last, so the run ends on short files.
  */
+const PROJECT_ORDER = ['own-process', 'node', 'renderer'];
 class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     let seconds: Record<string, number> = {};
@@ -25,8 +28,9 @@ class LongestFirstSequencer extends BaseSequencer {
       // No table: every file is new, and Vitest's order stands.
     }
     const duration = (spec: TestSpecification): number => seconds[path.relative(root, spec.moduleId).split(path.sep).join('/')] ?? Infinity;
+    const rank = (spec: TestSpecification): number => PROJECT_ORDER.indexOf(spec.project.name);
     return [...files].sort((a, b) => {
-      if (a.project.name !== b.project.name) return a.project.name < b.project.name ? -1 : 1;
+      if (a.project.name !== b.project.name) return rank(a) - rank(b);
       const [da, db] = [duration(a), duration(b)];
       return da === db ? 0 : db > da ? 1 : -1;
     });
@@ -43,9 +47,9 @@ const nodeTest = {
   pool: 'forks',
 } satisfies TestProjectInlineConfiguration['test'];
 
-// Four projects: Node for electron/ and scripts/ (`node`), for service/ and shared/ (`service`) and for a file
-// that needs a process of its own (`own-process`), with real servers, real files and the real keyring;
-// happy-dom for renderer components. Tests sit next to their source as *.test.ts(x).
+// Three projects: Node for electron/, scripts/, service/ and shared/ (`node`) and for a file that needs a
+// process of its own (`own-process`), with real servers, real files and the real keyring; happy-dom for
+// renderer components. Tests sit next to their source as *.test.ts(x).
 export default defineConfig({
   test: {
     // Vitest's default in a run is one worker less than the cores: one worker on a 2-core CI VM, which left
@@ -57,30 +61,24 @@ export default defineConfig({
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
-        // Core (electron/) and scripts/: the files run one after another in long-lived child processes that
-        // keep the modules they loaded, as the service's do (below): a fresh process per file spent most of its
-        // CPU importing core, the service, sharp, SQLite and the AWS SDK again (317 → 151 s of CPU, imports
-        // 335 → 32 s summed). Each test starts its own core, service and servers on its own data dir, and a
-        // test that changes process.env or a process listener puts it back.
-        test: { ...nodeTest, name: 'node', include: ['electron/**/*.test.ts', 'scripts/**/*.test.ts'], isolate: false },
+        // Core (electron/), scripts/, the local service and the shared rules: the files run one after another
+        // in long-lived child processes that keep the modules they loaded: a fresh process per file spent most
+        // of its CPU importing core, the service, sharp, SQLite and the AWS SDK again (core: 317 → 151 s of
+        // CPU, imports 335 → 32 s summed; service/auth, http, files and shared/: 66 → 24 s). One project, not
+        // one for core and one for the service: each project's worker starts and imports again, and a switch
+        // of project left ~20 s with no test running. Each test starts its own core, service and servers on
+        // its own data dir, and a test that changes process.env, the clock or a process listener puts it back.
+        test: {
+          ...nodeTest,
+          name: 'node',
+          include: ['electron/**/*.test.ts', 'scripts/**/*.test.ts', 'shared/**/*.test.ts', 'service/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'service/assemblies/file-records.test.ts'],
+          isolate: false,
+        },
       },
       {
         // file-records checks that the process's one shared ExifTool ends with the last service: a process of its own.
         test: { ...nodeTest, name: 'own-process', include: ['service/assemblies/file-records.test.ts'] },
-      },
-      {
-        // The local service and the shared rules, in Node as above, but the files run one after another in
-        // long-lived child processes that keep the modules they loaded: a fresh process per file spent most
-        // of its CPU importing the service, sharp, SQLite and the AWS SDK again (service/auth, http, files
-        // and shared/: 66 → 24 s of CPU). Each test starts its own service on its own data dir, and a test
-        // that changes process.env, the clock or a process listener puts it back.
-        test: {
-          ...nodeTest,
-          name: 'service',
-          include: ['shared/**/*.test.ts', 'service/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'service/assemblies/file-records.test.ts'],
-          isolate: false,
-        },
       },
       {
         plugins: [react()],

@@ -37,7 +37,8 @@ async function inputsHash(): Promise<string> {
   return hash.digest('hex').slice(0, 16);
 }
 
-export default async function setup(): Promise<void> {
+/** Builds the bundles unless a folder of the same sources is there; returns the folder. */
+export async function buildTestBundles(): Promise<string> {
   // Inside node_modules, so that the bundles' run-time requires (native addons) resolve as from the repo.
   const cache = path.join(root, 'node_modules', '.cache', 'assemblyline-test-bundles');
   await mkdir(cache, { recursive: true });
@@ -54,5 +55,19 @@ export default async function setup(): Promise<void> {
     const at = path.join(cache, old);
     if (at !== dir && Date.now() - (await stat(at)).mtimeMs > DAY_MS) await rm(at, { recursive: true, force: true });
   }
-  process.env[TEST_BUNDLES_ENV] = dir;
+  return dir;
+}
+
+// Each Node project runs this global setup, one after the other in Vitest's process, before any test: the
+// first builds (or finds) the bundles and the others take its folder instead of hashing the sources again.
+const once = Symbol.for('assemblyline.testBundles');
+type WithBundles = typeof globalThis & { [once]?: Promise<string> };
+
+export default async function setup(): Promise<void> {
+  process.env[TEST_BUNDLES_ENV] = await ((globalThis as WithBundles)[once] ??= buildTestBundles());
+}
+
+// `tsx scripts/vitest-global-setup.ts`: builds them ahead, as scripts/test.sh does beside the app's build.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  console.log(await buildTestBundles());
 }
