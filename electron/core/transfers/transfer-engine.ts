@@ -257,12 +257,9 @@ export function createTransferEngine(deps: TransferEngineDeps): TransferEngine {
       const list = byRun.get(runId) ?? [];
       // Sent again as a new Assembly (its Assembly crashed, or a checksum differed): that run's Assembly ended
       // without processing it — said so there, never left "queued" in a run that is over.
-      if (state.batches.get(f.batchId!)!.generation > 0) {
-        list.push({ fileId: f.id, state: 'failed', bytesUploaded: f.bytesSent, error: f.note ?? 'Sent again in a new Assembly.' });
-        byRun.set(runId, list);
-        continue;
-      }
-      list.push({ fileId: f.id, state: runFileState(f.state), bytesUploaded: f.bytesSent, ...(f.error ? { error: f.error } : {}) });
+      const sentAgain = state.batches.get(f.batchId!)!.generation > 0;
+      const error = sentAgain ? (f.note ?? 'Sent again in a new Assembly.') : f.error;
+      list.push({ fileId: f.id, state: sentAgain ? 'failed' : runFileState(f.state), bytesUploaded: f.bytesSent, ...(error ? { error } : {}) });
       byRun.set(runId, list);
     }
     for (const [runId, files] of byRun) deps.runs.updateFiles(runId, files);
