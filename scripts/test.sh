@@ -105,7 +105,7 @@ step build npm run -s build
 step test-bundles npx tsx scripts/vitest-global-setup.ts
 finish build '  build'
 if [ "${#failed_steps[@]}" -ne 0 ]; then
-  finish test-bundles '  test bundles (beside the build)'
+  finish test-bundles '  test bundles (beside build)'
   finish typecheck '  typecheck (beside the tests)'
   finish lint '  lint (beside the tests)'
   print_timings
@@ -128,7 +128,7 @@ step playwright env ASSEMBLYLINE_KEYRING_HOME="$ASSEMBLYLINE_KEYRING_HOME/e2e" P
 # Both logs shown as they grow, each line whole and marked with its runner; each tail ends with its runner.
 tail --pid="${pids[playwright]}" -n +1 -F test-results/playwright.log 2>/dev/null | sed -u 's/^/e2e    | /' &
 e2e_tail=$!
-finish test-bundles '  test bundles (beside the build)'
+finish test-bundles '  test bundles (beside build)'
 # Vitest's output is kept too: the summary at the end quotes the diff of a failed assertion from it.
 step vitest env ASSEMBLYLINE_KEYRING_HOME="$ASSEMBLYLINE_KEYRING_HOME/vitest" bash scripts/with-keyring.sh \
   npx vitest run --reporter=default --reporter=json --outputFile.json="$PWD/test-results/vitest.json"
