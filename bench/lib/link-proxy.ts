@@ -6,6 +6,8 @@ import { ROOT } from './bench-kit';
 
 export interface LinkProxy {
   url: string;
+  /** The proxy's process (its CPU is the link's, not the clients'). */
+  pid: number | undefined;
   close(): Promise<void>;
 }
 
@@ -14,6 +16,16 @@ import { startFaultProxy } from './service/testing/fault-proxy.ts';
 const [target, link] = [process.argv[1], JSON.parse(process.argv[2])];
 // BENCH_TRACE=1: every request as it reaches the proxy (ms since the proxy started), on stderr; a rule that never fires.
 const t0 = performance.now();
+if (process.env.BENCH_TRACE) {
+  // …and every answer as it reaches the client (a JSON answer is held until its last byte would arrive), with
+  // the client's port: requests on one port share a connection (a new one pays a round trip's handshake).
+  const { ServerResponse } = await import('node:http');
+  const end = ServerResponse.prototype.end;
+  ServerResponse.prototype.end = function (...args) {
+    console.error('trace ' + (performance.now() - t0).toFixed(0) + ' ms   answer ' + this.statusCode + ' to ' + this.req.method + ' ' + this.req.url.slice(0, 60) + ' (client port ' + this.req.socket.remotePort + ')');
+    return end.apply(this, args);
+  };
+}
 const rules = process.env.BENCH_TRACE ? [{ action: { kind: 'delay', ms: 0 }, match: (r) => (console.error('trace ' + (performance.now() - t0).toFixed(0) + ' ms ' + r.method + ' ' + r.url.slice(0, 80)), false) }] : [];
 const proxy = await startFaultProxy({ target, link, rules });
 console.log('proxy ' + proxy.url);
@@ -32,6 +44,7 @@ export async function spawnLinkProxy(target: string, link: LinkOptions): Promise
   });
   return {
     url,
+    pid: child.pid,
     close: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGKILL');

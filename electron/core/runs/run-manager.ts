@@ -258,10 +258,12 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   }
 
   /** Watch the Assembly until it is terminal (the transfer engine does the uploads). */
-  function follow(active: ActiveRun, status: AssemblyStatus) {
+  function follow(active: ActiveRun, status: AssemblyStatus, created = false) {
     const api = active.api!;
     active.watcher = watchAssembly({
       initial: status,
+      // The create's answer of an Assembly already executing (a multipart batch): it may end before the stream opens.
+      fetchAtOnce: created && status.ok === 'ASSEMBLY_EXECUTING',
       getStatus: (url, hooks) => api.getAssembly(url, hooks),
       fetch: api.transport.fetch,
       onStatus: (s) => applyStatus(active, s),
@@ -390,7 +392,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
         return;
       }
       if (!isAssemblyBusy(status)) return finish(active);
-      follow(active, status);
+      follow(active, status, true);
     },
     fail(runId, error) {
       const active = runs.get(runId);

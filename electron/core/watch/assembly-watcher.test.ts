@@ -11,7 +11,7 @@ let server: Server;
 let base = '';
 let current: AssemblyStatus = {};
 let statusGets = 0;
-let streamMode: 'ok' | 'fail' | 'end-early' = 'ok';
+let streamMode: 'ok' | 'fail' | 'end-early' | 'silent' = 'ok';
 let streamRes: ServerResponse | null = null;
 
 beforeAll(async () => {
@@ -23,6 +23,8 @@ beforeAll(async () => {
       return;
     }
     if (req.url?.startsWith('/stream')) {
+      // A stream whose head has not come yet (a new connection on a slow link): the request stays open.
+      if (streamMode === 'silent') return;
       if (streamMode === 'fail') {
         res.statusCode = 503;
         res.end('no stream');
@@ -179,6 +181,23 @@ describe('watchAssembly', () => {
     });
     expect((await watcher.done).ok).toBe('ASSEMBLY_COMPLETED');
     expect(errors).toEqual(['NETWORK_ERROR', 'NETWORK_ERROR']);
+  });
+
+  it("asks an executing Assembly's status at once, beside the stream: one that ended before the stream answered is done", async () => {
+    streamMode = 'silent';
+    statusGets = 0;
+    current = { ...initial(), ok: 'ASSEMBLY_COMPLETED' };
+    const watcher = watchAssembly({
+      initial: { ...initial(), ok: 'ASSEMBLY_EXECUTING' },
+      getStatus: (url) => api().getAssembly(url),
+      onStatus: () => undefined,
+      // Neither polling nor the stream would see the end within the test.
+      pollIntervalMs: 600_000,
+      fetchAtOnce: true,
+    });
+    expect((await watcher.done).ok).toBe('ASSEMBLY_COMPLETED');
+    expect(statusGets).toBe(1);
+    expect(watcher.mode()).toBe('stopped');
   });
 
   it('is done at once for a status that is already terminal', async () => {

@@ -26,6 +26,12 @@ export interface AssemblyWatcherOptions {
   pollIntervalMs?: number;
   /** Re-fetches triggered by events are spaced at least this far apart (thousands of files, one status). */
   minRefreshIntervalMs?: number;
+  /**
+   * `initial` is the create request's answer and the Assembly was executing then (every upload in): it may
+   * end before the stream opens, so its status is asked for at once, beside the stream, instead of after the
+   * stream's connection and head (two or three round trips on a user's link, for every small batch).
+   */
+  fetchAtOnce?: boolean;
   /** Use SSE when the status offers a stream; false polls only. */
   useSse?: boolean;
   /** The workspace's fetch (its CA file): the update stream is on the deployment's regional host. */
@@ -270,7 +276,10 @@ export function watchAssembly(options: AssemblyWatcherOptions): AssemblyWatcher 
     const streamUrl = options.useSse === false ? null : options.initial.update_stream_url;
     if (streamUrl) connectSse(streamUrl);
     else setFollow({ via: 'polling', reason: 'no-stream', rateLimitedMs: null });
-    schedulePoll();
+    // A fetch that starts before the stream opens may miss what happens until it does: the stream's open
+    // still fetches (after this one, spaced as any other), unless this one found the Assembly ended.
+    if (options.fetchAtOnce) refresh();
+    else schedulePoll();
   }
 
   return {
