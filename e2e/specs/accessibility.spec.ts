@@ -1,17 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import type AxeBuilder from '@axe-core/playwright';
 import axe from 'axe-core';
 import sharp from 'sharp';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test, type RunningApp } from '../fixtures/app';
+import { axeOn, showTheme, WCAG_TAGS } from '../fixtures/axe';
 import { localSdk } from '../fixtures/vendor-sdk';
 import { generatePhotoFolder } from '../fixtures/images';
 import { screenshotPath } from '../fixtures/paths';
+import { setEditorText } from '../fixtures/template-editor';
 import { openAssembly, startTransfer, transferList } from '../fixtures/transfers';
 
-/** WCAG 2.1 A and AA: what the issue asks of every screen. */
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const BLOCKING = new Set(['serious', 'critical']);
 const THEMES = ['light', 'dark'] as const;
 /** Best-practice rules the issue names too (landmarks sharing a name); these fail at any impact. */
@@ -23,11 +23,11 @@ const toLines = (screen: string, pass: string, violations: Awaited<ReturnType<Ax
     .flatMap((v) => v.nodes.map((node) => `${screen} [${pass}] ${v.id} (${v.impact}) at ${node.target.join(' > ')}: ${(node.failureSummary ?? v.help).replace(/\s+/g, ' ').trim()}`));
 
 /**
- * The WCAG rules of TAGS that axe runs for those tags, by id (so one run can take them and the landmark
+ * The WCAG rules of WCAG_TAGS that axe runs for those tags, by id (so one run can take them and the landmark
  * rules together); experimental and deprecated ones stay off, as `withTags` leaves them.
  */
 const WCAG_RULES = axe
-  .getRules(TAGS)
+  .getRules(WCAG_TAGS)
   .filter((rule) => !rule.tags.includes('experimental') && !rule.tags.includes('deprecated'))
   .map((rule) => rule.ruleId);
 /** The rules whose outcome depends on the colours, the only ones a second theme can change. */
@@ -41,11 +41,9 @@ const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 async function audit(ui: Page, screen: string): Promise<string[]> {
   const found: string[] = [];
   for (const theme of THEMES) {
-    await ui.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
-    // Buttons fade their background for 0.12 s: measure the settled colours.
-    await ui.waitForTimeout(200);
+    await showTheme(ui, theme);
     const rules = theme === 'light' ? [...WCAG_RULES, ...LANDMARK_RULES] : COLOUR_RULES;
-    const { violations } = await new AxeBuilder({ page: ui }).withRules(rules).analyze();
+    const { violations } = await axeOn(ui).withRules(rules).analyze();
     found.push(...toLines(screen, theme, violations.filter((v) => !LANDMARK_RULES.includes(v.id)), false));
     found.push(...toLines(screen, 'landmarks', violations.filter((v) => LANDMARK_RULES.includes(v.id)), true));
   }
@@ -59,15 +57,6 @@ const browserHost = (running: RunningApp) => {
 };
 
 const nav = (ui: Page, name: string): Locator => ui.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: new RegExp(`^${name}`) });
-
-/** Replaces the CodeMirror editor's text, as a paste would. */
-async function setEditorText(ui: Page, text: string): Promise<void> {
-  await ui.getByTestId('template-editor').locator('.cm-content').click();
-  await ui.keyboard.press('ControlOrMeta+a');
-  await ui.keyboard.press('Delete');
-  await ui.keyboard.insertText(text);
-  await expect(ui.getByTestId('template-editor').locator('.cm-content')).toContainText('/image/resize');
-}
 
 /** Collects what `audit` finds on each screen a test visits; `assertNone` fails with the whole list. */
 const auditor = (ui: Page) => {

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import type { RunningApp } from '../fixtures/app';
 import { expect, test } from '../fixtures/app';
+import { axeOn, showTheme, WCAG_TAGS } from '../fixtures/axe';
 import { screenshotPath } from '../fixtures/paths';
 import { localSdk } from '../fixtures/vendor-sdk';
 
@@ -26,8 +26,8 @@ type TextRange = { selectNodeContents(node: unknown): void; getBoundingClientRec
 async function axeProblems(ui: Page): Promise<string[]> {
   const found: string[] = [];
   for (const colorScheme of ['light', 'dark'] as const) {
-    await ui.emulateMedia({ colorScheme });
-    const { violations } = await new AxeBuilder({ page: ui }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    await showTheme(ui, colorScheme);
+    const { violations } = await axeOn(ui).withTags(WCAG_TAGS).analyze();
     found.push(...violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${colorScheme}: ${v.id} (${v.nodes.length})`));
   }
   await ui.emulateMedia({ colorScheme: 'light' });

@@ -1,12 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { startSftpServer, type SftpServer } from '../../service/testing/sftp-server';
 import { expect, test } from '../fixtures/app';
 import { startAndOpenAssembly } from '../fixtures/transfers';
 import { generatePhotoFolder } from '../fixtures/images';
 import { screenshotPath } from '../fixtures/paths';
 import { setStepsText } from '../fixtures/steps-editor';
+import { setEditorText } from '../fixtures/template-editor';
 
 let sftp: SftpServer;
 test.beforeAll(async () => {
@@ -15,16 +15,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await sftp.stop();
 });
-
-async function setEditorText(ui: Page, text: string): Promise<void> {
-  await ui.getByTestId('template-editor').locator('.cm-content').click();
-  await ui.keyboard.press('ControlOrMeta+a');
-  await ui.keyboard.press('Delete');
-  await ui.keyboard.insertText(text);
-  // The whole text is there (a render lagging behind the typing must not have wiped it).
-  const lastLine = text.trim().split('\n').reverse().find((l) => /\w/.test(l))?.trim() ?? '';
-  await expect(ui.getByTestId('template-editor').locator('.cm-content')).toContainText(lastLine);
-}
 
 test('an admin stores SFTP credentials, exports a folder through a Template that names them, then deletes both', async ({ ui, workDir }) => {
   const keyLine = sftp.privateKey.split('\n')[1]!;

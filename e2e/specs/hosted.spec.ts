@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startHostedDeployment, type HostedDeployment } from '../../service/testing/hosted-deployment';
 import { expect, test, type RunningApp } from '../fixtures/app';
+import { bytesText } from '../fixtures/format';
 import { generatePhotoFolder } from '../fixtures/images';
+import { setEditorText } from '../fixtures/template-editor';
 import { openAssembly, startTransfer, transferList } from '../fixtures/transfers';
 
 /**
@@ -36,29 +38,6 @@ test.afterEach(async () => {
 const browserHost = (running: RunningApp) => {
   if (running.kind !== 'browser-host') throw new Error('hosted.spec.ts answers host dialogs through the browser host');
   return running;
-};
-
-/** Replaces the Template editor's whole text, as a paste would. */
-async function setEditorText(ui: Page, text: string): Promise<void> {
-  await ui.getByTestId('template-editor').locator('.cm-content').click();
-  await ui.keyboard.press('ControlOrMeta+a');
-  await ui.keyboard.press('Delete');
-  await ui.keyboard.insertText(text);
-  const lastLine = text.trim().split('\n').reverse().find((l) => /\w/.test(l))?.trim() ?? '';
-  await expect(ui.getByTestId('template-editor').locator('.cm-content')).toContainText(lastLine);
-}
-
-/** Decimal units, one decimal below 100 (renderer/src/lib/format.ts's rule, restated). */
-const bytesText = (bytes: number): string => {
-  if (bytes < 1000) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let v = bytes / 1000;
-  let u = 0;
-  while (v >= 1000 && u < units.length - 1) {
-    v /= 1000;
-    u += 1;
-  }
-  return `${v.toFixed(v < 100 ? 1 : 0)} ${units[u]}`;
 };
 
 test('a hosted-like deployment over TLS on four hosts: added with its CA file; a folder sent, followed, saved, notified and replayed; Usage, Statistics, Templates, credentials and keys managed there', async ({ ui, running, workDir }) => {

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { localSdk as sdkFor } from '../fixtures/vendor-sdk';
 import { expect, test } from '../fixtures/app';
+import { axeOn, showTheme, WCAG_TAGS } from '../fixtures/axe';
 import { screenshotPath } from '../fixtures/paths';
 
 /**
@@ -44,10 +44,9 @@ test('the Queue screen shows the slot a video encode holds, links to its Assembl
   await expect(row).toContainText('/video/encode');
   await expect(ui.getByTestId('queue-slots-summary')).toContainText(/^1 of \d+ slots in use$/);
   for (const theme of ['light', 'dark'] as const) {
-    await ui.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
-    await ui.waitForTimeout(200);
+    await showTheme(ui, theme);
     await ui.screenshot({ path: screenshotPath(`queue-running-${theme}.png`), animations: 'disabled' });
-    const axe = await new AxeBuilder({ page: ui }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const axe = await axeOn(ui).withTags(WCAG_TAGS).analyze();
     const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${theme}: ${v.id} at ${v.nodes.map((n) => n.target.join(' > ')).join('; ')}`);
     expect(serious, 'serious or critical axe violations on the Queue screen').toEqual([]);
   }
@@ -75,8 +74,7 @@ test('the Queue screen shows the slot a video encode holds, links to its Assembl
   await expect(ui.getByTestId('queue-job-row')).toHaveCount(0);
   await expect(ui.getByTestId('queue-chart-caption')).toContainText(/at most 1 of \d+ slots in use/, { timeout: 30_000 });
   for (const theme of ['light', 'dark'] as const) {
-    await ui.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
-    await ui.waitForTimeout(200);
+    await showTheme(ui, theme);
     await ui.screenshot({ path: screenshotPath(`queue-idle-${theme}.png`), animations: 'disabled' });
   }
 });

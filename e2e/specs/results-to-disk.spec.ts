@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/app';
+import { axeOn, showTheme, WCAG_TAGS } from '../fixtures/axe';
 import { generatePhotoFolder } from '../fixtures/images';
 import { screenshotPath } from '../fixtures/paths';
 import { openAssembly, startTransfer, transferList } from '../fixtures/transfers';
@@ -58,9 +58,8 @@ const shoot = async (ui: Page, name: string) => {
 const axeDialog = async (ui: Page): Promise<string[]> => {
   const found: string[] = [];
   for (const theme of ['light', 'dark'] as const) {
-    await ui.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
-    await ui.waitForTimeout(200);
-    const { violations } = await new AxeBuilder({ page: ui }).include('dialog[open]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    await showTheme(ui, theme);
+    const { violations } = await axeOn(ui).include('dialog[open]').withTags(WCAG_TAGS).analyze();
     found.push(...violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${theme}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
   }
   await ui.emulateMedia({ colorScheme: 'light' });

@@ -1,17 +1,6 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/app';
 import { screenshotPath } from '../fixtures/paths';
-
-/** Replaces the Template editor's whole text, as a paste would. */
-async function setEditorText(ui: Page, text: string): Promise<void> {
-  const editor = ui.getByTestId('template-editor').locator('.cm-content');
-  await editor.click();
-  await ui.keyboard.press('ControlOrMeta+a');
-  await ui.keyboard.press('Delete');
-  await ui.keyboard.insertText(text);
-  const lastLine = text.trim().split('\n').reverse().find((l) => /\w/.test(l))?.trim() ?? '';
-  await expect(editor).toContainText(lastLine);
-}
+import { setEditorText } from '../fixtures/template-editor';
 
 const content = (stack: string) =>
   JSON.stringify({ steps: { ':original': { robot: '/upload/handle' }, video: { robot: '/video/encode', use: ':original', preset: 'iphone', ffmpeg_stack: stack } } }, null, 2);

@@ -1,8 +1,8 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/app';
 import { startAndOpenAssembly } from '../fixtures/transfers';
 import { generatePhotoFolder } from '../fixtures/images';
 import { screenshotPath } from '../fixtures/paths';
+import { setEditorText } from '../fixtures/template-editor';
 
 const content = (width: number, robot = '/image/resize') =>
   JSON.stringify(
@@ -16,18 +16,6 @@ const content = (width: number, robot = '/image/resize') =>
     null,
     2,
   );
-
-/** Replaces the editor's whole text, as a paste would. */
-async function setEditorText(ui: Page, text: string): Promise<void> {
-  const editor = ui.getByTestId('template-editor').locator('.cm-content');
-  await editor.click();
-  await ui.keyboard.press('ControlOrMeta+a');
-  await ui.keyboard.press('Delete');
-  await ui.keyboard.insertText(text);
-  // The whole text is there (a render lagging behind the typing must not have wiped it).
-  const lastLine = text.trim().split('\n').reverse().find((l) => /\w/.test(l))?.trim() ?? '';
-  await expect(ui.getByTestId('template-editor').locator('.cm-content')).toContainText(lastLine);
-}
 
 test('an admin creates a Template, finds it, runs it on a folder, edits it with a diff, duplicates and deletes', async ({ ui, workDir }) => {
   await ui.getByRole('button', { name: 'Templates' }).click();

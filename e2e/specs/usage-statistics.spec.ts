@@ -6,6 +6,7 @@ import { startLocalService } from '../../service/index';
 import { runUsageAssemblies } from '../../service/testing/usage-runs';
 import { priceListSchema } from '../../service/usage/price-list';
 import { expect, test, type RunningApp } from '../fixtures/app';
+import { bytesText } from '../fixtures/format';
 import { screenshotPath } from '../fixtures/paths';
 import { useCustomSteps } from '../fixtures/steps-editor';
 import { startTransfer } from '../fixtures/transfers';
@@ -43,18 +44,6 @@ async function runSteps(ui: Page, files: string[], steps: unknown, label: string
 
 /** Three significant digits below 1 GB, as the Usage screen promises in docs/account.md. */
 const gbText = (bytes: number): string => `${(bytes / GB).toLocaleString('en-US', { maximumSignificantDigits: 3 })} GB`;
-/** Decimal units, one decimal below 100 (renderer/src/lib/format.ts's rule, restated). */
-const bytesText = (bytes: number): string => {
-  if (bytes < 1000) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let v = bytes / 1000;
-  let u = 0;
-  while (v >= 1000 && u < units.length - 1) {
-    v /= 1000;
-    u += 1;
-  }
-  return `${v.toFixed(v < 100 ? 1 : 0)} ${units[u]}`;
-};
 
 test('Usage and Statistics show the bytes and outcomes the test sent, in both themes, and keep them, marked stale, while the service is away', async ({ ui, running, workDir }) => {
   test.setTimeout(240_000);

@@ -1,9 +1,9 @@
 import { access, mkdir, open, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, test } from '../fixtures/app';
+import { axeOn, showTheme, WCAG_TAGS } from '../fixtures/axe';
 import { screenshotPath } from '../fixtures/paths';
 import { launchConnected, quitApp } from '../fixtures/relaunch';
 
@@ -88,9 +88,8 @@ test('a watch folder processes files copied into it (one slowly, in parts), skip
     await card(ui).getByRole('button', { name: 'Show files' }).click();
     await expect(ui.getByTestId('watch-item')).toHaveCount(2);
     for (const colorScheme of ['light', 'dark'] as const) {
-      await ui.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-      await ui.waitForTimeout(200);
-      const { violations } = await new AxeBuilder({ page: ui }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      await showTheme(ui, colorScheme);
+      const { violations } = await axeOn(ui).withTags(WCAG_TAGS).analyze();
       expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${colorScheme}: ${v.id} at ${v.nodes.map((n) => n.target.join(' > ')).join(', ')}`)).toEqual([]);
     }
     await ui.screenshot({ path: screenshotPath('watch-folders-dark.png') });
