@@ -21,6 +21,12 @@ export class CachedConfigstore implements Configstore<Upload> {
     if (this.cache.size > MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
   }
 
+  /** The info of an upload this store holds in memory, without waiting; undefined when it would have to read it. */
+  peek(key: string): Upload | undefined {
+    const hit = this.cache.get(key);
+    return hit === undefined ? undefined : (JSON.parse(hit) as Upload);
+  }
+
   async get(key: string): Promise<Upload | undefined> {
     const hit = this.cache.get(key);
     if (hit !== undefined) return JSON.parse(hit) as Upload;

@@ -50,11 +50,14 @@ export class HashingFileStore extends FileStore {
   private readonly hashes = new Map<string, RunningHash>();
   private readonly corrupt: (uploadId: string) => boolean;
   private readonly dirReady: Promise<unknown>;
+  private readonly infos: CachedConfigstore;
   /** The running hashes of partial uploads, per Assembly, in the order they will likely be joined. */
   readonly parts: PartChains;
 
   constructor(o: HashingFileStoreOptions) {
-    super({ directory: o.directory, configstore: new CachedConfigstore(o.directory) });
+    const infos = new CachedConfigstore(o.directory);
+    super({ directory: o.directory, configstore: infos });
+    this.infos = infos;
     this.corrupt = o.corrupt ?? (() => false);
     // Joined files of chains a stopped service was following are of no use: no chain survives a restart.
     this.dirReady = mkdir(o.directory, { recursive: true, mode: 0o777 }).then(() => removeStaleJoins(o.directory));
@@ -64,6 +67,11 @@ export class HashingFileStore extends FileStore {
         return u?.size === undefined ? null : { size: u.size, metadata: u.metadata ?? {} };
       },
     });
+  }
+
+  /** The length an upload was created with, when known at once (its info in memory, its length not deferred). */
+  knownLength(id: string): number | undefined {
+    return this.infos.peek(id)?.size;
   }
 
   override async remove(id: string): Promise<void> {

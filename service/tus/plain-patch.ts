@@ -7,8 +7,8 @@
 
 import { ERRORS, EXPOSED_HEADERS, type MemoryLocker, type Upload } from '@tus/server';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
 import type { AssemblyRuntime } from '../assemblies/assembly-runtime';
-import { TooManyBytes } from '../files/stream-hash';
 import type { HashingFileStore } from './hashing-file-store';
 import { tusErrorBody } from './tus-errors';
 import { isPartialUploadId } from './tus-acceptance';
@@ -18,6 +18,9 @@ import { isPartialUploadId } from './tus-acceptance';
  * `Upload-Concat: partial` is not one: tus-js-client sends it on every request of a partial upload.
  */
 const LIBRARY_HEADERS = ['upload-length', 'upload-defer-length', 'upload-metadata', 'tus-version', 'x-forwarded-proto', 'x-http-method-override'];
+
+/** Body bytes read ahead into a held body (holdBody) before the request is paused. */
+const HOLD_BYTES = 1024 * 1024;
 
 /** How often, at most, the Assembly's bytes_received follows a PATCH in progress. */
 const PROGRESS_INTERVAL_MS = 500;
@@ -71,6 +74,50 @@ export function sendTusError(res: ServerResponse, e: TusError, close = false): v
   res.end(body);
 }
 
+/** A request's body read from the moment it is held (holdBody). */
+interface HeldBody {
+  /** Every byte of the body that arrived; it ends, never fails, when the request ends or is cut. */
+  body: PassThrough;
+  /** Stops holding: the rest of the body is read and thrown away (or the request destroyed). */
+  discard(destroy?: boolean): void;
+}
+
+/**
+ * Reads `req`'s body from now on into a stream that ends, rather than fails, when the request is cut. A cut
+ * request is destroyed with what it had buffered, and a file stream still opening when its pipeline is
+ * destroyed drops what it was given: at load a PATCH cut after 30,000 bytes kept none of them. Held from
+ * the start, every byte that arrived is written; the caller tells a cut from an end by req.complete.
+ */
+function holdBody(req: IncomingMessage): HeldBody {
+  const body = new PassThrough({ highWaterMark: HOLD_BYTES });
+  let ended = false;
+  const end = (): void => {
+    if (ended) return;
+    ended = true;
+    body.end();
+  };
+  const onData = (chunk: Buffer): void => {
+    if (!body.write(chunk)) req.pause();
+  };
+  const onDrain = (): void => void req.resume();
+  req.on('data', onData);
+  body.on('drain', onDrain);
+  req.once('end', end);
+  req.once('close', end);
+  req.on('error', end);
+  return {
+    body,
+    discard(destroy = false) {
+      req.off('data', onData);
+      body.off('drain', onDrain);
+      ended = true;
+      body.destroy();
+      if (destroy) req.destroy();
+      else req.resume();
+    },
+  };
+}
+
 /**
  * Handles a plain PATCH (isPlainPatch) of `uploadId`. Resolves false, before reading a byte of the body,
  * when the library must take it after all (a deferred-length upload); true when it was answered (or the
@@ -85,6 +132,13 @@ export async function plainPatch(d: PlainPatchDeps, req: IncomingMessage, res: S
     return true;
   }
   const offset = Number(req.headers['upload-offset']);
+  // The body is held from here when the upload's length is known at once (else the library may take it).
+  let held: HeldBody | null = d.store.knownLength(uploadId) !== undefined ? holdBody(req) : null;
+  const refuse = (e: TusError, close = false): true => {
+    held?.discard();
+    sendTusError(res, e, close);
+    return true;
+  };
   const stop = new AbortController();
   const lock = d.locker.newLock(uploadId);
   try {
@@ -94,8 +148,7 @@ export async function plainPatch(d: PlainPatchDeps, req: IncomingMessage, res: S
       req.destroy();
     });
   } catch (e) {
-    sendTusError(res, isTusError(e) ? e : ERRORS.UNKNOWN_ERROR);
-    return true;
+    return refuse(isTusError(e) ? e : ERRORS.UNKNOWN_ERROR);
   }
   let upload: Upload;
   let newOffset: number;
@@ -103,23 +156,21 @@ export async function plainPatch(d: PlainPatchDeps, req: IncomingMessage, res: S
     try {
       upload = await d.store.getUpload(uploadId);
     } catch (e) {
-      sendTusError(res, isTusError(e) ? e : ERRORS.FILE_NOT_FOUND);
-      return true;
+      return refuse(isTusError(e) ? e : ERRORS.FILE_NOT_FOUND);
     }
-    if (upload.size === undefined) return false;
-    if (upload.offset !== offset) {
-      sendTusError(res, ERRORS.INVALID_OFFSET);
-      return true;
+    if (upload.size === undefined) {
+      // Only an upload whose length was deferred (then the body was not held).
+      held?.discard(true);
+      return held === null ? false : true;
     }
+    if (upload.offset !== offset) return refuse(ERRORS.INVALID_OFFSET);
     const length = req.headers['content-length'];
-    if (length !== undefined && offset + Number(length) > upload.size) {
-      sendTusError(res, ERRORS.ERR_SIZE_EXCEEDED, true);
-      return true;
-    }
+    if (length !== undefined && offset + Number(length) > upload.size) return refuse(ERRORS.ERR_SIZE_EXCEEDED, true);
+    held ??= holdBody(req);
     let lastProgress = Date.now();
     try {
       const write = isPartialUploadId(uploadId) ? d.store.writeUnhashed.bind(d.store) : d.store.writeHashed.bind(d.store);
-      newOffset = await write(req, uploadId, offset, {
+      newOffset = await write(held.body, uploadId, offset, {
         maxBytes: upload.size - offset,
         onBytes: (at) => {
           const now = Date.now();
@@ -128,16 +179,21 @@ export async function plainPatch(d: PlainPatchDeps, req: IncomingMessage, res: S
           d.runtime.tusProgress(assemblyId, uploadId, at);
         },
       });
-    } catch (e) {
-      // A client that went away hears nothing; the bytes that reached the disk stay (HEAD reports them).
-      if (stop.signal.aborted || req.destroyed || req.readableAborted) {
-        res.destroy();
-        // Cut after its last byte reached the disk: the file is whole, its Assembly need not wait for a HEAD.
-        const whole = await d.store.getUpload(uploadId).catch(() => null);
-        if (whole?.size !== undefined && whole.offset === whole.size && !isPartialUploadId(uploadId)) d.finished(assemblyId, whole, whole.size);
-        return true;
+    } catch {
+      // Too many bytes, or the disk failed: the request goes (as it did when the pipeline destroyed it); the
+      // bytes that reached the disk stay (HEAD reports them).
+      held.discard(true);
+      res.destroy();
+      return true;
+    }
+    if (stop.signal.aborted || !req.complete) {
+      // Cut: what arrived is on disk and hashed; the client hears nothing and asks HEAD. Cut after its last
+      // byte, the file is whole and its Assembly need not wait for that HEAD.
+      res.destroy();
+      if (newOffset === upload.size) {
+        d.runtime.tusProgress(assemblyId, uploadId, newOffset);
+        if (!isPartialUploadId(uploadId)) d.finished(assemblyId, upload, newOffset);
       }
-      sendTusError(res, e instanceof TooManyBytes ? ERRORS.ERR_MAX_SIZE_EXCEEDED : isTusError(e) ? e : ERRORS.FILE_WRITE_ERROR, true);
       return true;
     }
   } finally {
