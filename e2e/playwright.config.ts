@@ -21,11 +21,13 @@ export default defineConfig({
   testDir: './specs',
   outputDir: '../test-results/e2e',
   globalSetup: './global-setup.ts',
-  fullyParallel: false,
-  // Two spec files at once: every test starts its own app (core, browser host, service child) on its own
-  // data dir and ephemeral ports, so nothing but the machine is shared. One worker left a 2-core CI
-  // machine a third idle while tests waited on the service, ffmpeg or the page (886 s of wall clock for
-  // 576 s of CPU). ASSEMBLYLINE_E2E_WORKERS=1 runs them one by one again.
+  // Two tests at once, the tests of one file too: every test starts its own app (core, browser host,
+  // service child) on its own data dir and ephemeral ports, and a file's servers (beforeAll) are started
+  // by each worker that runs one of its tests, so nothing but the machine is shared. One worker left a
+  // 2-core CI machine a third idle while tests waited on the service, ffmpeg or the page (886 s of wall
+  // clock for 576 s of CPU); whole files per worker left one worker on accessibility.spec's tests while
+  // the other had finished. ASSEMBLYLINE_E2E_WORKERS=1 runs them one by one again.
+  fullyParallel: true,
   workers: Number(process.env.ASSEMBLYLINE_E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 180_000,
