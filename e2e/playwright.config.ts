@@ -45,6 +45,9 @@ export default defineConfig({
     trace: process.env.ASSEMBLYLINE_E2E_TRACE === '1' ? 'retain-on-failure' : 'off',
     viewport: { width: 1280, height: 860 },
     actionTimeout: 20_000,
+    // A navigation that never reaches 'load' fails with Playwright's log of how far it got (a stranger page's
+    // goto in security.spec hung once for the whole 180 s test timeout in a CI, with nothing to tell why).
+    navigationTimeout: 60_000,
   },
   projects,
 });
