@@ -200,6 +200,8 @@ describe('an account that requires signatures', () => {
     expect(unsigned.body.error).toBe('NO_SIGNATURE_FIELD');
     const signed = await postAssembly(fx.service.url, buildForm({ params: { auth: { key: KEY, expires: inOneHourIso() }, steps: STEPS }, secret: SECRET }));
     expect(signed.body.ok).toBe('ASSEMBLY_EXECUTING');
+    // Ended before the service stops: a step still writing into the data folder as it is removed failed a CI's clean-up (ENOTEMPTY).
+    expect((await waitForEnd(String(signed.body.assembly_ssl_url))).ok).toBe('ASSEMBLY_COMPLETED');
   });
 });
 

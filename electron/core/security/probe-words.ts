@@ -12,7 +12,12 @@ const TLS_HANDSHAKE = /^(ERR_SSL_|ERR_TLS_|EPROTO$)/;
 /** A network error in words a user can act on (refused, unknown host, timeout, TLS…), with its code. */
 export function describeNetworkError(error: unknown, where: string, timeoutMs: number): { message: string; code: string } {
   const e = error as { code?: unknown; name?: string; message?: string; cause?: { code?: unknown; name?: string } } | null;
-  const own = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : undefined;
+  // The first code along the cause chain (fetch wraps the socket's error, which may wrap another); a parse
+  // error of the answer without one (undici leaves its code out on some paths) is still "not HTTP".
+  const chain: { code?: unknown; name?: string; cause?: unknown }[] = [];
+  for (let c: unknown = e; c && typeof c === 'object' && chain.length < 4; c = (c as { cause?: unknown }).cause) chain.push(c as { code?: unknown; name?: string });
+  const coded = chain.find((c) => typeof c.code === 'string')?.code as string | undefined;
+  const own = coded ?? (chain.some((c) => c.name === 'HTTPParserError') ? 'HPE_INVALID_RESPONSE' : undefined);
   const timedOut = e?.name === 'TimeoutError' || e?.cause?.name === 'TimeoutError' || (own === undefined && /timed? ?out/i.test(e?.message ?? ''));
   const code = own ?? (timedOut ? 'ETIMEDOUT' : 'NETWORK_ERROR');
   const reason: Record<string, string> = {
