@@ -24,10 +24,11 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Upload } from 'tus-js-client';
-import { cpuSeconds, fmt } from './lib/bench-kit';
+import { cpuSeconds, fmt, threadCpu } from './lib/bench-kit';
 
 interface Server {
   url: string;
+  pid: number | undefined;
   /** CPU seconds (user + system, all threads) the server process has used so far. */
   cpuSeconds(): number;
   close(): Promise<void>;
@@ -46,11 +47,14 @@ interface Measurement {
   peakRssMb: number;
   /** CPU seconds the receiving server spent on it (NaN when not measured). */
   serverCpu: number;
+  /** CPU seconds this process (the client) spent meanwhile. */
+  clientCpu: number;
 }
 
 /** Samples RSS while `run` works, so a rate that comes from buffering the file whole would show. */
 async function measure(run: () => Promise<void>, server?: Server): Promise<Measurement> {
   const cpu0 = server?.cpuSeconds() ?? Number.NaN;
+  const client0 = process.cpuUsage();
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const start = process.hrtime.bigint();
@@ -60,7 +64,13 @@ async function measure(run: () => Promise<void>, server?: Server): Promise<Measu
     clearInterval(sampler);
   }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  return { seconds, peakRssMb: Math.max(peak, process.memoryUsage().rss) / MiB, serverCpu: (server?.cpuSeconds() ?? Number.NaN) - cpu0 };
+  const client = process.cpuUsage(client0);
+  return {
+    seconds,
+    peakRssMb: Math.max(peak, process.memoryUsage().rss) / MiB,
+    serverCpu: (server?.cpuSeconds() ?? Number.NaN) - cpu0,
+    clientCpu: (client.user + client.system) / 1e6,
+  };
 }
 
 async function writeTestFile(file: string): Promise<void> {
@@ -89,6 +99,7 @@ function spawnServer(args: readonly string[]): Promise<Server> {
       if (process.env.BENCH_SERVICE_NODE_FLAGS) child.stdout?.pipe(process.stderr); else child.stdout?.resume();
       resolve({
         url,
+        pid: child.pid,
         cpuSeconds: () => cpuSeconds(child.pid),
         close: () =>
           new Promise<void>((done) => {
@@ -173,12 +184,31 @@ function tusUpload(endpoint: string, file: string, metadata: Record<string, stri
   });
 }
 
-async function uploadToService(service: Server, file: string): Promise<{ upload: Measurement; completedAfterS: number; outcome: string }> {
+/**
+ * Where the service's CPU went during an upload, per thread (seconds, user + system, per GiB): the main
+ * thread, the hashing workers, libuv's pool (the disk writes: the kernel's copy into the page cache).
+ */
+function threadShares(before: ReturnType<typeof threadCpu>, after: ReturnType<typeof threadCpu>): string {
+  const gib = sizeBytes / (1024 * MiB);
+  const rows: string[] = [];
+  for (const [tid, t] of after) {
+    const b = before.get(tid) ?? { user: 0, system: 0 };
+    const user = t.user - b.user;
+    const system = t.system - b.system;
+    if (user + system < 0.02) continue;
+    rows.push(`${t.name}#${tid} ${fmt(user / gib, 2)}+${fmt(system / gib, 2)}`);
+  }
+  return rows.join(', ');
+}
+
+async function uploadToService(service: Server, file: string): Promise<{ upload: Measurement; completedAfterS: number; outcome: string; threads: string }> {
   const assembly = await createAssembly(service);
+  const threads0 = threadCpu(service.pid);
   const upload = await measure(() => tusUpload(assembly.tus_url, file, { assembly_url: assembly.assembly_ssl_url, fieldname: 'file', filename: 'big.bin' }), service);
+  const threads = threadShares(threads0, threadCpu(service.pid));
   const start = process.hrtime.bigint();
   const outcome = await waitForCompletion(assembly.assembly_ssl_url);
-  return { upload, completedAfterS: Number(process.hrtime.bigint() - start) / 1e9, outcome };
+  return { upload, completedAfterS: Number(process.hrtime.bigint() - start) / 1e9, outcome, threads };
 }
 
 const uploadToTusSink = (tusUrl: string, file: string): Promise<void> => tusUpload(tusUrl, file, { filename: 'big.bin' });
@@ -221,6 +251,7 @@ async function main(): Promise<void> {
         `round ${String(round)} tus-js-client → service     : ${fmt(rate(svc.upload))} MiB/s (${fmt(svc.upload.seconds, 2)} s, service CPU ${fmt(svc.upload.serverCpu, 2)} s, peak RSS ${fmt(svc.upload.peakRssMb, 0)} MiB; ` +
           `${svc.outcome} ${fmt(svc.completedAfterS, 2)} s after the last byte)`,
       );
+      console.log(`  service CPU per GiB by thread (user+system s): ${svc.threads}`);
     }
     const best = (ms: Measurement[]): Measurement => ms.reduce((a, b) => (a.seconds <= b.seconds ? a : b));
     const dis = best(discarding);
@@ -239,6 +270,12 @@ async function main(): Promise<void> {
     const cpuPerGib = (ms: Measurement[]): string => fmt(Math.min(...ms.map((m) => m.serverCpu)) / gib, 2);
     // CPU time barely depends on what else the machine runs; wall-clock rates on a shared machine do.
     console.log(`CPU per GiB received (best round): storing sink ${cpuPerGib(storing)} s, service ${cpuPerGib(service_)} s`);
+    // On 2 shared cores the rate follows the CPU both ends spend per GiB, so the sum says most of the ratio.
+    const bothPerGib = (m: Measurement): number => (m.serverCpu + m.clientCpu) / gib;
+    console.log(
+      `CPU per GiB, client + server (best round): PUT + storing sink ${fmt(bothPerGib(sto), 2)} s (client ${fmt(sto.clientCpu / gib, 2)}), ` +
+        `tus-js-client + service ${fmt(bothPerGib(svc), 2)} s (client ${fmt(svc.clientCpu / gib, 2)}); their quotient ${fmt(bothPerGib(sto) / bothPerGib(svc), 2)}`,
+    );
     console.log(`Assembly completed after the last byte: ${delays.map((d) => fmt(d, 2)).join(', ')} s (goal ≤ 0.5 s)`);
   } finally {
     await sink.close();

@@ -1,7 +1,7 @@
 // What every benchmark here repeats: a temp folder, a local service in its own process with a fresh key
 // and secret, timing and formatting, CPU seconds from /proc, and the verdict line.
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -105,6 +105,26 @@ export function cpuSeconds(pid: number | undefined): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/** CPU seconds (user, system) of each thread of a process now, by thread id, with its name (Linux /proc; empty elsewhere). */
+export function threadCpu(pid: number | undefined): Map<string, { name: string; user: number; system: number }> {
+  const out = new Map<string, { name: string; user: number; system: number }>();
+  try {
+    for (const tid of readdirSync(`/proc/${String(pid)}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${String(pid)}/task/${tid}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+        out.set(tid, { name, user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 });
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+  } catch {
+    // No /proc, or the process is gone.
+  }
+  return out;
 }
 
 /** Resident memory (bytes) of a process now, from /proc (Linux); NaN elsewhere or once it is gone. */
