@@ -28,11 +28,14 @@ import { DEFAULT_CHAT_MODEL, DEFAULT_CHAT_TIMEOUT_MS } from './robots/chat-endpo
 import { defaultToolServerHosts } from './robots/tool-server-hosts';
 import { hostListsProblem } from './host-lists';
 import { mintStepToken, STEP_TOKEN_LIFETIME_S } from './auth/step-token';
+import { InFlight } from './lifecycle/in-flight';
 
 /** Its one workspace: stored assets belong to it (docs/local-service.md "Stored assets"). */
 const LOCAL_WORKSPACE = 'local';
 /** A Smart CDN request waits at most this long for its Template (then CDN_TEMPLATE_TIMEOUT). */
 const CDN_RUN_TIMEOUT_MS = 120_000;
+/** How long a stop waits for aborted steps and cut requests to end (a robot ignoring its abort must not hold the quit). */
+const STOP_WAIT_MS = 5_000;
 
 /** Where Smart CDN runs work; what a stop left there is of no use, so it goes at start. */
 function cdnWorkRoot(dataDir: string): string {
@@ -252,11 +255,15 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const sockets = new Set<Socket>();
   // Node checks headersTimeout on this interval: keep it finer than the limit itself.
   const connectionsCheckingInterval = Math.max(10, Math.min(30_000, Math.floor(timeouts.headersMs / 4)));
+  // Requests still writing to disk when the service stops: close() waits for them.
+  const requests = new InFlight();
   const server: Server = createServer({ connectionsCheckingInterval }, (req, res) => {
-    route(ctx, req, res).catch((e: Error) => {
-      if (!res.headersSent) sendError(res, apiError('SERVER_500', `Internal error: ${e.message}`, 500));
-      else res.destroy();
-    });
+    void requests.track(
+      route(ctx, req, res).catch((e: Error) => {
+        if (!res.headersSent) sendError(res, apiError('SERVER_500', `Internal error: ${e.message}`, 500));
+        else res.destroy();
+      }),
+    );
   });
   // Uploads of many GB may take hours: no total request timeout, but an idle one (server.timeout).
   server.requestTimeout = 0;
@@ -308,6 +315,9 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
           server.close(() => resolve());
           for (const s of sockets) s.destroy();
         });
+        // Nothing may write into the data folder once close() resolved: whoever called it may remove or reopen it.
+        const [stepsEnded, requestsEnded] = await Promise.all([runtime.stopped(STOP_WAIT_MS), requests.settled(STOP_WAIT_MS), tus.settled()]);
+        if (!stepsEnded || !requestsEnded) console.error(`service: warning: stopped with work still running after ${STOP_WAIT_MS / 1000} s (${!stepsEnded ? 'steps' : 'requests'})`);
         templates.close();
         credentials.close();
         assets.close();

@@ -21,6 +21,7 @@ import { assemblySummary } from './assembly-summary';
 import { queueDelivery } from '../notifications/notify-state';
 import { availableParallelism } from 'node:os';
 import { defaultSlotCount, JobSlots } from '../queue/job-slots';
+import { InFlight } from '../lifecycle/in-flight';
 
 interface LiveAssembly {
   state: AssemblyState;
@@ -112,6 +113,8 @@ async function describeAll(uploads: readonly AddedUpload[]): Promise<StoredFile[
 export class AssemblyRuntime {
   private readonly live = new Map<string, LiveAssembly>();
   private closed = false;
+  /** Executions and robot runs close() aborted may still write: stopped() waits for them. */
+  private readonly executions = new InFlight();
   /** Template credentials by name or id, for storage robots (set by the service; none in bare tests). */
   credentials: CredentialLookup = () => null;
   /** Test-only faults (files/test-faults.ts): an upload left out of its Assembly. None unless a test turned them on. */
@@ -433,7 +436,7 @@ export class AssemblyRuntime {
     s.jobsQueueDurationS = 0;
     this.setOk(live, 'ASSEMBLY_EXECUTING');
     this.streams.send(s.id, sseMessage('assembly_upload_meta_data_extracted'));
-    void this.execute(live);
+    void this.executions.track(this.execute(live));
   }
 
   private async execute(live: LiveAssembly): Promise<void> {
@@ -452,6 +455,7 @@ export class AssemblyRuntime {
         fields: s.fields,
         workDir,
         signal: live.abort.signal,
+        track: (run) => void this.executions.track(run),
         onResult: (step, file) => this.onResult(live, step, file),
         onProgress: (p, perFile, perStep) => this.onProgress(live, p, perFile, perStep),
         onWarning: (step, message, about) => this.onWarning(live, step, message, about),
@@ -699,6 +703,11 @@ export class AssemblyRuntime {
     }
     this.closed = true;
     this.live.clear();
+  }
+
+  /** After close(): resolves once every aborted execution has ended (false if some outlived `limitMs`). */
+  stopped(limitMs: number): Promise<boolean> {
+    return this.executions.settled(limitMs);
   }
 
   /** Finds a stored upload or result by id, for serving its bytes. */

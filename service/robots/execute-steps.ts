@@ -76,6 +76,11 @@ export interface ExecuteContext {
    * when `signal` aborts first. Absent: no pool (unit tests).
    */
   acquireSlot?(job: { step: string; robot: string; jobId: string }, signal: AbortSignal): Promise<() => void>;
+  /**
+   * Follows a robot's run to its real end: an aborted job's Assembly goes on at once, but the robot may still
+   * be writing (a sharp pipeline cannot be stopped), and the service's stop waits for that.
+   */
+  track?(run: Promise<unknown>): void;
   /** How many jobs of one step may run at once (the pool's size); 1 when absent. */
   parallelJobs?: number;
   /** Bytes the Assembly's steps may write (default outputCap of its uploads and imports); tests pass small ones. */
@@ -335,7 +340,9 @@ export async function executeSteps(ctx: ExecuteContext): Promise<ExecuteOutcome>
       const startedAt = performance.now();
       const job = { step: name, robot: step.robot, params, scope, outDir, signal, credentials: ctx.credentials ?? (() => null), assets: ctx.assets, chat: ctx.chat, network: ctx.network, onProgress: onJobProgress };
       try {
-        const outcome = await unlessAborted(bundleRunner ? bundleRunner({ ...job, inputs: group }) : runner!({ ...job, input: lead }), signal);
+        const run = bundleRunner ? bundleRunner({ ...job, inputs: group }) : runner!({ ...job, input: lead });
+        ctx.track?.(run);
+        const outcome = await unlessAborted(run, signal);
         // Each new result says how long its job waited for a slot and ran (seconds); an input passed on keeps its own.
         if (outcome.ok) {
           const times = jobTimes(queuedAt, startedAt, performance.now());

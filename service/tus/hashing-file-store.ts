@@ -61,12 +61,22 @@ export class HashingFileStore extends FileStore {
     this.corrupt = o.corrupt ?? (() => false);
     // Joined files of chains a stopped service was following are of no use: no chain survives a restart.
     this.dirReady = mkdir(o.directory, { recursive: true, mode: 0o777 }).then(() => removeStaleJoins(o.directory));
+    // Its failure is the failure of the first upload that waits for it, not an unhandled rejection.
+    this.dirReady.catch(() => undefined);
     this.parts = new PartChains(o.directory, {
       partInfo: async (id) => {
         const u = await this.getUpload(id).catch(() => null);
         return u?.size === undefined ? null : { size: u.size, metadata: u.metadata ?? {} };
       },
     });
+  }
+
+  /** Settles when the folder is made (or could not be): a service stopping right after its start waits for it. */
+  ready(): Promise<void> {
+    return this.dirReady.then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** The length an upload was created with, when known at once (its info in memory, its length not deferred). */
@@ -180,3 +190,7 @@ export class HashingFileStore extends FileStore {
     this.hashes.delete(id);
   }
 }
+
+// The library's constructor makes the folder with a callback that throws when that fails: an uncaught
+// exception that ends the service. The folder is made once, in dirReady, instead.
+Object.defineProperty(HashingFileStore.prototype, 'checkOrCreateDirectory', { value: () => undefined });

@@ -64,6 +64,8 @@ export interface TusEndpoint {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** The Assembly ended: no final upload will join its parts, so the file hashed from them is dropped. */
   assemblyEnded(assemblyId: string): void;
+  /** Settles when the endpoint's start-up work on disk is over (a stop waits for it). */
+  settled(): Promise<void>;
 }
 
 /** tus 1.0.0 at /resumable/files/ (@tus/server + @tus/file-store), attached to Assemblies through metadata. */
@@ -196,5 +198,6 @@ export function createTusEndpoint(runtime: AssemblyRuntime, dataDir: string, tus
       return server.handle(req, res);
     },
     assemblyEnded: (assemblyId) => store.parts.forget(assemblyId),
+    settled: () => store.ready(),
   };
 }
