@@ -21,6 +21,7 @@ import path from 'node:path';
 import { feedOf } from '../electron/core/transfers/draft-feed';
 import { openEngine } from '../electron/core/transfers/testing/engine-fixture';
 import { spawnService, type ServiceProcess } from '../service/testing/service-process';
+import { cpuSeconds } from './lib/bench-kit';
 
 const MiB = 1024 * 1024;
 const SIZE = Number(process.env.BENCH_SIZE_MB ?? 1024) * MiB;
@@ -34,14 +35,14 @@ const STORING_SINK = `const fs = require('node:fs'); const file = process.argv[1
 require('node:http').createServer((req, res) => { const out = fs.createWriteStream(file); req.pipe(out); out.on('finish', () => res.writeHead(204).end()); })
   .listen(0, '127.0.0.1', function () { console.log('listening on http://127.0.0.1:' + this.address().port + '/store'); });`;
 
-function spawnSink(file: string): Promise<{ url: string; close(): void }> {
+function spawnSink(file: string): Promise<{ url: string; pid: number | undefined; close(): void }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', STORING_SINK, file], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) resolve({ url, close: () => void child.kill('SIGTERM') });
+      if (url) resolve({ url, pid: child.pid, close: () => void child.kill('SIGTERM') });
     });
     child.once('exit', (code) => reject(new Error(`sink exited ${String(code)}: ${out}`)));
   });
@@ -105,13 +106,27 @@ async function main(): Promise<void> {
     await writeFile(file);
     const refs: number[] = [];
     const engines: Array<{ uploadS: number; completedAfterS: number }> = [];
+    const gib = SIZE / (1024 * MiB);
+    // CPU per GiB of this process (the client: the PUT, or the engine) and of the receiving server: on 2
+    // shared cores the rate follows what both ends spend.
+    const cpuOf = async <T>(serverPid: number | undefined, run: () => Promise<T>): Promise<{ value: T; text: string }> => {
+      const client0 = process.cpuUsage();
+      const server0 = cpuSeconds(serverPid);
+      const value = await run();
+      const c = process.cpuUsage(client0);
+      const client = (c.user + c.system) / 1e6 / gib;
+      const server = (cpuSeconds(serverPid) - server0) / gib;
+      return { value, text: `CPU per GiB: client ${client.toFixed(2)} s + server ${server.toFixed(2)} s = ${(client + server).toFixed(2)} s` };
+    };
     for (let round = 1; round <= ROUNDS; round++) {
-      const ref = await put(sink.url, file);
-      refs.push(ref);
-      console.log(`round ${String(round)}: PUT to a storing sink ${(SIZE / MiB / ref).toFixed(0)} MiB/s`);
-      const e = await viaEngine(service, path.join(dir, `engine-${String(round)}`), file);
-      engines.push(e);
-      console.log(`round ${String(round)}: transfer engine ${(SIZE / MiB / e.uploadS).toFixed(0)} MiB/s, Assembly completed ${e.completedAfterS.toFixed(2)} s after the last byte, md5 verified`);
+      const ref = await cpuOf(sink.pid, () => put(sink.url, file));
+      refs.push(ref.value);
+      console.log(`round ${String(round)}: PUT to a storing sink ${(SIZE / MiB / ref.value).toFixed(0)} MiB/s (${ref.text})`);
+      const e = await cpuOf(service.child.pid, () => viaEngine(service, path.join(dir, `engine-${String(round)}`), file));
+      engines.push(e.value);
+      console.log(
+        `round ${String(round)}: transfer engine ${(SIZE / MiB / e.value.uploadS).toFixed(0)} MiB/s, Assembly completed ${e.value.completedAfterS.toFixed(2)} s after the last byte, md5 verified (${e.text}, the engine's start and end included)`,
+      );
     }
     const bestRef = Math.min(...refs);
     const bestEngine = Math.min(...engines.map((e) => e.uploadS));
