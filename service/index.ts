@@ -34,8 +34,8 @@ import { InFlight } from './lifecycle/in-flight';
 const LOCAL_WORKSPACE = 'local';
 /** A Smart CDN request waits at most this long for its Template (then CDN_TEMPLATE_TIMEOUT). */
 const CDN_RUN_TIMEOUT_MS = 120_000;
-/** How long a stop waits for aborted steps and cut requests to end (a robot ignoring its abort must not hold the quit). */
-const STOP_WAIT_MS = 5_000;
+/** How long a stop waits for aborted steps and cut requests to end: within core's 5 s grace before it kills the child, so the database still closes cleanly. */
+const STOP_WAIT_MS = 3_000;
 
 /** Where Smart CDN runs work; what a stop left there is of no use, so it goes at start. */
 function cdnWorkRoot(dataDir: string): string {
