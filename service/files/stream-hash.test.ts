@@ -104,6 +104,24 @@ describe('stream-hash', () => {
     );
   });
 
+  it('never fills a batch again while the slower hashing thread still reads it', async () => {
+    // Whole batches sent one event-loop turn apart: the faster thread's answer comes back while the slower one
+    // is still hashing, and the next batch is filled at once. A batch put back after one reader instead of
+    // both would be overwritten under the slower thread, and its digest would be wrong.
+    const data = randomBytes(12 * BATCH_BYTES);
+    for (let round = 0; round < 3; round++) {
+      const hash = streamHash();
+      for (const part of chunks(data, BATCH_BYTES)) {
+        const chunk = Buffer.from(part);
+        hash.update(chunk);
+        chunk.fill(0x5a);
+        if (hash.congested()) await hash.whenDrained();
+        await new Promise((go) => setTimeout(go, 2));
+      }
+      expect(await hash.digest()).toEqual(digests(data));
+    }
+  });
+
   it('continues a resumed upload from its prefix on disk', async () => {
     const dir = await tempDir('stream-hash-');
     dirs.push(dir);
