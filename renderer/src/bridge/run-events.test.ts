@@ -32,4 +32,36 @@ describe('run:updated into the page cache', () => {
     expect(client.getQueryData<Run>(runKey('r1'))?.status?.results?.thumb).toHaveLength(1);
     expect(client.getQueryState(runKey('r1'))?.isInvalidated).toBe(true);
   });
+
+  it('a drop of many Assemblies the page never opened leaves no upload or result lists in the cache: what it holds follows the open views, not the queue', () => {
+    const client = new QueryClient();
+    client.setQueryData(runsListKey(), [] as Run[]);
+    const open: Run = sampleRun({ runId: 'open', status: { ok: 'ASSEMBLY_UPLOADING', uploads: [] } });
+    client.setQueryData(runKey('open'), open);
+    const files = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => ({ id: `${prefix}-u${i}`, name: `${prefix}-${i}.txt` }));
+    const statusOf = (runId: string, n: number): AssemblyStatus => ({ ok: n < 40 ? 'ASSEMBLY_UPLOADING' : 'ASSEMBLY_COMPLETED', uploads: files(n, runId), results: { ':original': files(n, `${runId}-r`) } });
+    // 30 Assemblies of 40 files each, the open one among them: a whole first record, then appends of 10.
+    const runIds = ['open', ...Array.from({ length: 29 }, (_, i) => `run-${i}`)];
+    for (const runId of runIds) {
+      let sent: AssemblyStatus | null = null;
+      for (const n of [0, 10, 20, 30, 40]) {
+        const status = statusOf(runId, n);
+        receiveRunUpdate(client, runUpdateOf(sampleRun({ runId, status, state: n < 40 ? 'ASSEMBLY_UPLOADING' : 'ASSEMBLY_COMPLETED' }), sent));
+        sent = status;
+      }
+    }
+    const held = client.getQueryCache().getAll().flatMap((q) => {
+      const data = q.state.data as Run | Run[] | undefined;
+      return (Array.isArray(data) ? data : data ? [data] : []).map((run) => ({ key: q.queryKey, run }));
+    });
+    const listsHeld = (run: Run) => (run.status?.uploads?.length ?? 0) + Object.values(run.status?.results ?? {}).reduce((sum, items) => sum + items.length, 0);
+    // Only the open Assembly's own query holds its 40 uploads and 40 results; the 29 others none anywhere.
+    expect(held.reduce((sum, h) => sum + listsHeld(h.run), 0)).toBe(80);
+    expect(client.getQueryData<Run>(runKey('open'))?.status?.uploads).toHaveLength(40);
+    expect(client.getQueryData<Run>(runKey('run-0'))).toBeUndefined();
+    // The Activity list still shows every run, in its latest state.
+    const list = client.getQueryData<Run[]>(runsListKey()) ?? [];
+    expect(list.map((r) => r.runId).sort()).toEqual([...runIds].sort());
+    expect(list.every((r) => r.state === 'ASSEMBLY_COMPLETED' && r.status?.ok === 'ASSEMBLY_COMPLETED')).toBe(true);
+  });
 });
