@@ -79,7 +79,7 @@ test('a media team queues a folder tree and a large file, steers the transfer an
   const preflight = ui.getByTestId('preflight');
   await expect(preflight.getByTestId('preflight-files')).toHaveText(/^2,001 files · .* → 5 Assemblies$/);
   await expect(preflight.getByTestId('preflight-skipped')).toHaveText('Left out: 2 hidden or system files');
-  await expect(preflight.getByTestId('preflight-methods')).toHaveText('2,000 small files many per request · 1 file by tus (resumable)');
+  await expect(preflight.getByTestId('preflight-methods')).toHaveText('2,000 small files, many per request · 1 file by tus (resumable)');
   await expect(ui.getByTestId('field-warning')).toHaveCount(0);
   await shoot(ui, 'upload-preflight');
 

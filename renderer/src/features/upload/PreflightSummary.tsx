@@ -44,7 +44,7 @@ export const PreflightSummary = ({ plan, pending }: { plan: TransferPlan | undef
       <ul className="preflight-list">
         {skipped.length > 0 && <li data-testid="preflight-skipped">Left out: {skipped.join(' · ')}</li>}
         <li data-testid="preflight-methods">
-          {plan.multipartFiles > 0 && `${formatCount(plan.multipartFiles, 'small file')} many per request`}
+          {plan.multipartFiles > 0 && `${formatCount(plan.multipartFiles, 'small file')}, many per request`}
           {plan.multipartFiles > 0 && plan.tusFiles > 0 && ' · '}
           {plan.tusFiles > 0 && `${formatCount(plan.tusFiles, 'file')} by tus (resumable)`}
           {plan.files === 0 && 'Nothing to send with these rules.'}

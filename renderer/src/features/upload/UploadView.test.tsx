@@ -161,7 +161,7 @@ describe('Upload view', () => {
     const preflight = await screen.findByTestId('preflight');
     await waitFor(() => expect(within(preflight).getByTestId('preflight-files').textContent).toBe('3 files · 520 B → 2 Assemblies'));
     expect(within(preflight).getByTestId('preflight-skipped').textContent).toBe('Left out: 1 hidden or system file');
-    expect(within(preflight).getByTestId('preflight-methods').textContent).toBe('2 small files many per request · 1 file by tus (resumable)');
+    expect(within(preflight).getByTestId('preflight-methods').textContent).toBe('2 small files, many per request · 1 file by tus (resumable)');
     expect(preflight.textContent).toContain('Files 1–2: 2 files · 20 B');
     // The plan may be asked again once the settings arrive; the button counts the plan once it is answered.
     await waitFor(() => expect(screen.getByRole('button', { name: /^Start/ }).textContent).toBe('Start · 3 files'));
